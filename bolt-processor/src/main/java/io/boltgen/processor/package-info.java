@@ -1,0 +1,2 @@
+/** The boltgen annotation processor (work in progress). */
+package io.boltgen.processor;

@@ -1,0 +1,54 @@
+package io.boltgen.runtime;
+
+import io.boltgen.annotation.BoltCallback;
+import io.boltgen.runtime.service.MethodDescriptor;
+import java.net.SocketAddress;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Something calls can be sent over: a pool of connections to one address ({@link BoltClient#channel}), or
+ * one connection, for example the one a request arrived on ({@link Connection#channel()}: duplex calls).
+ * Generated stubs call exactly these four methods, one per call style.
+ *
+ * <p>Thread-safe. A call never waits longer than its timeout (see {@link CallOptions}); every failure is a
+ * {@link BoltException} carrying a {@link ResponseStatus}, or a declared exception of the method mapped by
+ * its descriptor's {@link io.boltgen.runtime.service.ErrorMapper}.
+ */
+public interface BoltChannel {
+
+  /**
+   * Sends {@code request} and blocks until the response, a failure or the timeout.
+   *
+   * @throws BoltException on any failure; a mapped declared exception that is unchecked is thrown as
+   *     itself, a checked one as the cause of a {@code BoltException}
+   */
+  <Q, R> R invokeSync(MethodDescriptor<Q, R> method, Q request, CallOptions options);
+
+  /**
+   * Sends {@code request} and returns at once. The future completes exactly once: with the response, or
+   * exceptionally with a {@link BoltException} (or a mapped declared exception). It completes on the IO
+   * thread that read the response (or on the timer thread): dependent stages that block must use an
+   * {@code *Async} variant; {@code *Async} stages without an executor run on the client's callback
+   * executor.
+   */
+  <Q, R> CompletableFuture<R> invokeFuture(MethodDescriptor<Q, R> method, Q request, CallOptions options);
+
+  /**
+   * Sends {@code request} and returns at once; exactly one of the callback's methods runs exactly once,
+   * on {@link CallOptions#callbackExecutor()} or else the client's callback executor.
+   */
+  <Q, R> void invokeCallback(
+      MethodDescriptor<Q, R> method, Q request, CallOptions options, BoltCallback<? super R> callback);
+
+  /**
+   * Sends {@code request} as a oneway frame and returns without waiting: if no connection is up yet the
+   * frame goes out once one is. Nothing is learnt about the outcome; a frame that cannot be sent leaves
+   * one log line.
+   *
+   * @throws BoltException if the call is refused at once (client closed, connection not writable)
+   */
+  <Q> void invokeOneway(MethodDescriptor<Q, ?> method, Q request, CallOptions options);
+
+  /** The peer this channel sends to. */
+  SocketAddress remoteAddress();
+}

@@ -1,0 +1,350 @@
+package io.boltgen.runtime;
+
+import io.boltgen.runtime.client.ConnectionPool;
+import io.boltgen.runtime.invoke.CallEnvironment;
+import io.boltgen.runtime.invoke.PendingCall;
+import io.boltgen.runtime.server.RequestDispatcher;
+import io.boltgen.runtime.server.ServiceRegistry;
+import io.boltgen.runtime.service.BoltServices;
+import io.boltgen.runtime.service.ServiceDefinition;
+import io.boltgen.runtime.transport.BoltConnection;
+import io.boltgen.runtime.transport.ConnectionEvents;
+import io.boltgen.runtime.transport.Endpoint;
+import io.boltgen.runtime.transport.EndpointSettings;
+import io.boltgen.runtime.transport.SharedResources;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Bolt client: a pool of connections per remote address, created on first use, kept alive with
+ * heartbeats and re-made after failures. Calls go through a {@link BoltChannel}:
+ *
+ * <pre>{@code
+ * BoltClient client = BoltClient.builder().build();
+ * Inventory inventory = InventoryBolt.newClient(client.channel("127.0.0.1:12200"));
+ * Stock stock = inventory.get(new SkuId("apple"));
+ * ...
+ * client.close();
+ * }</pre>
+ *
+ * <p>Threads: IO threads are shared by the process and never run user code; callbacks (and the handlers
+ * of services registered for duplex calls) run on the client's callback executor. Thread-safe; one client
+ * per process is usually enough.
+ */
+public final class BoltClient implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(BoltClient.class);
+
+  private final Builder config;
+  private final SharedResources shared;
+  private final ExecutorService ownedExecutor;
+  private final CallEnvironment calls;
+  private final ConnectionEvents events;
+  private final Endpoint endpoint;
+  private final Bootstrap bootstrap;
+  private final ConcurrentHashMap<InetSocketAddress, ConnectionPool> pools = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  private BoltClient(Builder b) {
+    this.config = b;
+    Executor executor = b.callbackExecutor;
+    if (executor == null) {
+      ThreadPoolExecutor pool = new ThreadPoolExecutor(b.callbackThreads, b.callbackThreads, 60, TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(), new DefaultThreadFactory("boltgen-callback", true));
+      pool.allowCoreThreadTimeOut(true);
+      this.ownedExecutor = pool;
+      executor = pool;
+    } else {
+      this.ownedExecutor = null;
+    }
+    ServiceRegistry.Builder registry = ServiceRegistry.builder();
+    for (ServiceDefinition service : b.services) {
+      registry.add(service, null);
+    }
+    this.shared = SharedResources.acquire();
+    this.calls = new CallEnvironment(shared.timer(), executor, "client");
+    this.events = new ConnectionEvents(b.listeners, "client");
+    this.endpoint = new Endpoint(
+        new EndpointSettings(true, b.protocol, b.maxFrameLength, b.lowWaterMark, b.highWaterMark,
+            16L * b.highWaterMark, b.heartbeatIntervalMillis, b.heartbeatTimeoutMillis, b.heartbeatMaxMisses, 0,
+            b.connectTimeoutMillis),
+        shared, calls, new RequestDispatcher(registry.build(), executor, null), events);
+    this.bootstrap = new Bootstrap()
+        .group(shared.ioGroup())
+        .channel(shared.socketChannelClass())
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, b.connectTimeoutMillis)
+        .handler(endpoint.initializer());
+    endpoint.applyOptions(bootstrap::option);
+  }
+
+  /** A builder with the defaults listed on its methods. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A channel to {@code host:port}; connections are made on the first call. */
+  public BoltChannel channel(String hostAndPort) {
+    return channel(parse(hostAndPort));
+  }
+
+  /** A channel to {@code address}; connections are made on the first call. */
+  public BoltChannel channel(InetSocketAddress address) {
+    return pool(address).channel();
+  }
+
+  /**
+   * A client stub of {@code serviceInterface} (a {@code @BoltService} interface) talking to
+   * {@code hostAndPort}, found through the generated-service registry.
+   */
+  public <T> T stub(Class<T> serviceInterface, String hostAndPort) {
+    return BoltServices.of(serviceInterface).newClient(channel(hostAndPort));
+  }
+
+  /**
+   * Makes the connections to {@code address} now instead of on the first call; the future completes when
+   * all of them are up, or fails with the first failure.
+   */
+  public CompletableFuture<Void> connect(InetSocketAddress address) {
+    return pool(address).connect();
+  }
+
+  /** The connections currently open to {@code address}. */
+  public List<Connection> connections(InetSocketAddress address) {
+    ConnectionPool pool = pools.get(address);
+    return pool == null ? List.of() : pool.connections();
+  }
+
+  /** Every connection currently open. */
+  public List<Connection> connections() {
+    return endpoint.connections();
+  }
+
+  private ConnectionPool pool(InetSocketAddress address) {
+    Objects.requireNonNull(address, "address");
+    if (closed) {
+      throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
+    }
+    return pools.computeIfAbsent(address, a -> new ConnectionPool(a, config.connectionsPerAddress, this::connectOnce,
+        shared.timer(), events, calls, config.reconnect, config.minBackoffMillis, config.maxBackoffMillis));
+  }
+
+  private CompletableFuture<BoltConnection> connectOnce(InetSocketAddress address) {
+    CompletableFuture<BoltConnection> result = new CompletableFuture<>();
+    ChannelFuture connect = bootstrap.connect(address);
+    connect.addListener(f -> {
+      if (f.isSuccess()) {
+        result.complete(connect.channel().attr(BoltConnection.KEY).get());
+      } else {
+        result.completeExceptionally(f.cause());
+      }
+    });
+    return result;
+  }
+
+  private static InetSocketAddress parse(String hostAndPort) {
+    Objects.requireNonNull(hostAndPort, "hostAndPort");
+    int colon = hostAndPort.lastIndexOf(':');
+    if (colon <= 0 || colon == hostAndPort.length() - 1) {
+      throw new IllegalArgumentException("expected host:port, got " + hostAndPort);
+    }
+    String host = hostAndPort.substring(0, colon);
+    if (host.startsWith("[") && host.endsWith("]")) {
+      host = host.substring(1, host.length() - 1);
+    }
+    int port;
+    try {
+      port = Integer.parseInt(hostAndPort.substring(colon + 1));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("bad port in " + hostAndPort, e);
+    }
+    return new InetSocketAddress(host, port);
+  }
+
+  /**
+   * Closes the client gracefully: new calls fail at once, calls in flight get up to the shutdown timeout
+   * to complete, then every connection closes (failing whatever still waits with CONNECTION_CLOSED), the
+   * client's threads stop and the shared ones are released. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    calls.close();
+    long timeout = config.shutdownTimeoutMillis;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
+    List<PendingCall<?>> inFlight = new ArrayList<>();
+    for (Connection c : endpoint.connections()) {
+      inFlight.addAll(((BoltConnection) c).pendingSnapshot());
+    }
+    for (PendingCall<?> call : inFlight) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        break;
+      }
+      try {
+        call.get(left, TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (Exception ignored) {
+        // it completed exceptionally, or the shutdown timeout passed
+      }
+    }
+    for (ConnectionPool pool : pools.values()) {
+      pool.close();
+    }
+    endpoint.closeConnections(timeout);
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdown();
+      try {
+        if (!ownedExecutor.awaitTermination(timeout, TimeUnit.MILLISECONDS)) {
+          ownedExecutor.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        ownedExecutor.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+    events.shutdown(timeout);
+    shared.release();
+    log.debug("boltgen client closed");
+  }
+
+  /** Configures a {@link BoltClient}. Not thread-safe. */
+  public static final class Builder {
+    private final List<ServiceDefinition> services = new ArrayList<>();
+    private final List<ConnectionListener> listeners = new ArrayList<>();
+    private WireProtocol protocol = WireProtocol.V2_CRC;
+    private int connectTimeoutMillis = 1000;
+    private int connectionsPerAddress = 1;
+    private long heartbeatIntervalMillis = 15_000;
+    private long heartbeatTimeoutMillis = 1_000;
+    private int heartbeatMaxMisses = 3;
+    private int maxFrameLength = 16 * 1024 * 1024;
+    private int lowWaterMark = 32 * 1024;
+    private int highWaterMark = 64 * 1024;
+    private Executor callbackExecutor;
+    private int callbackThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    private boolean reconnect = true;
+    private long minBackoffMillis = 100;
+    private long maxBackoffMillis = 10_000;
+    private long shutdownTimeoutMillis = 5_000;
+
+    private Builder() {}
+
+    /** The frame format requests use; {@link WireProtocol#V2_CRC} unless set. */
+    public Builder protocol(WireProtocol protocol) {
+      this.protocol = Objects.requireNonNull(protocol, "protocol");
+      return this;
+    }
+
+    /** How long one connection attempt may take; 1 s unless set. */
+    public Builder connectTimeout(Duration timeout) {
+      long millis = Checks.positiveMillis(timeout, "connectTimeout");
+      this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, millis);
+      return this;
+    }
+
+    /** Connections per remote address; 1 unless set. */
+    public Builder connectionsPerAddress(int connections) {
+      this.connectionsPerAddress = Checks.positive(connections, "connectionsPerAddress");
+      return this;
+    }
+
+    /**
+     * Heartbeats: one is sent after {@code interval} without reading anything, must be answered within
+     * {@code timeout}, and {@code maxMisses} failures in a row close the connection. 15 s, 1 s and 3
+     * unless set; a zero interval turns heartbeats off.
+     */
+    public Builder heartbeat(Duration interval, Duration timeout, int maxMisses) {
+      this.heartbeatIntervalMillis = Checks.nonNegativeMillis(interval, "heartbeat interval");
+      this.heartbeatTimeoutMillis = Checks.positiveMillis(timeout, "heartbeat timeout");
+      this.heartbeatMaxMisses = Checks.positive(maxMisses, "heartbeat maxMisses");
+      return this;
+    }
+
+    /** The largest frame accepted, in bytes; 16 MiB unless set. A larger one closes its connection. */
+    public Builder maxFrameLength(int bytes) {
+      this.maxFrameLength = Checks.positive(bytes, "maxFrameLength");
+      return this;
+    }
+
+    /**
+     * Write-buffer water marks per connection; 32 KiB / 64 KiB unless set. While a connection's outbound
+     * buffer is above the high mark (or its write queue holds more than 16 times it), calls on it fail at
+     * once with CLIENT_SEND_ERROR.
+     */
+    public Builder writeBufferWaterMark(int low, int high) {
+      Checks.waterMarks(low, high);
+      this.lowWaterMark = low;
+      this.highWaterMark = high;
+      return this;
+    }
+
+    /**
+     * Where callbacks, {@code *Async} future stages and duplex handlers run; the client does not own it.
+     * Unless set, the client owns a pool of max(4, 2 × cores) daemon threads.
+     */
+    public Builder callbackExecutor(Executor executor) {
+      this.callbackExecutor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /**
+     * Re-make lost connections in the background, waiting {@code min} after the first failure, doubling
+     * up to {@code max} (with ±20% jitter). On, 100 ms and 10 s unless set.
+     */
+    public Builder reconnect(boolean enabled, Duration min, Duration max) {
+      long minMillis = Checks.positiveMillis(min, "reconnect min backoff");
+      long maxMillis = Checks.positiveMillis(max, "reconnect max backoff");
+      if (minMillis > maxMillis) {
+        throw new IllegalArgumentException("min backoff above max: " + min + " > " + max);
+      }
+      this.reconnect = enabled;
+      this.minBackoffMillis = minMillis;
+      this.maxBackoffMillis = maxMillis;
+      return this;
+    }
+
+    /** How long {@link #close()} waits for calls in flight; 5 s unless set. */
+    public Builder shutdownTimeout(Duration timeout) {
+      this.shutdownTimeoutMillis = Checks.positiveMillis(timeout, "shutdownTimeout");
+      return this;
+    }
+
+    /** A service the client serves to its servers, which can call it over the connection (duplex). */
+    public Builder service(ServiceDefinition service) {
+      services.add(Objects.requireNonNull(service, "service"));
+      return this;
+    }
+
+    /** Observes connections. */
+    public Builder connectionListener(ConnectionListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    /** The client. */
+    public BoltClient build() {
+      return new BoltClient(this);
+    }
+  }
+}

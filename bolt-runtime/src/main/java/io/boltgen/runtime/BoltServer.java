@@ -1,0 +1,309 @@
+package io.boltgen.runtime;
+
+import io.boltgen.runtime.invoke.CallEnvironment;
+import io.boltgen.runtime.server.RequestDispatcher;
+import io.boltgen.runtime.server.ServiceRegistry;
+import io.boltgen.runtime.service.ServiceDefinition;
+import io.boltgen.runtime.transport.ConnectionEvents;
+import io.boltgen.runtime.transport.Endpoint;
+import io.boltgen.runtime.transport.EndpointSettings;
+import io.boltgen.runtime.transport.SharedResources;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Bolt server: accepts connections, runs the registered services' handlers on their executors, answers
+ * in each connection's own frame format (V1, V2, V2 with CRC) and can call its clients back over the
+ * connection a request came on ({@link ServerContext#connection()}).
+ *
+ * <pre>{@code
+ * BoltServer server = BoltServer.builder()
+ *     .bind("127.0.0.1", 0)
+ *     .service(InventoryBolt.bind(new InventoryImpl()))
+ *     .build()
+ *     .start();
+ * int port = server.port();
+ * ...
+ * server.close();
+ * }</pre>
+ *
+ * <p>Threads: IO threads are shared by the process; handlers run on the server's executor (by default its
+ * own pool of 20 to 400 threads with a queue of 600; a full executor answers SERVER_THREADPOOL_BUSY at
+ * once), or on a service's own executor. A request that waited on the server longer than the caller's
+ * timeout is dropped unanswered (the caller no longer waits). Thread-safe.
+ */
+public final class BoltServer implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(BoltServer.class);
+
+  private final Builder config;
+  private final SharedResources shared;
+  private final ExecutorService ownedExecutor;
+  private final Endpoint endpoint;
+  private final CallEnvironment calls;
+  private final ConnectionEvents events;
+  private volatile Channel serverChannel;
+  private volatile boolean closed;
+
+  private BoltServer(Builder b) {
+    this.config = b;
+    Executor executor = b.executor;
+    if (executor == null) {
+      ThreadPoolExecutor pool = new ThreadPoolExecutor(b.minThreads, b.maxThreads, 60, TimeUnit.SECONDS,
+          new ArrayBlockingQueue<>(b.queueSize), new DefaultThreadFactory("boltgen-worker", true),
+          new ThreadPoolExecutor.AbortPolicy());
+      this.ownedExecutor = pool;
+      executor = pool;
+    } else {
+      this.ownedExecutor = null;
+    }
+    ServiceRegistry.Builder registry = ServiceRegistry.builder();
+    for (Registration r : b.services) {
+      registry.add(r.service, r.executor);
+    }
+    this.shared = SharedResources.acquire();
+    this.calls = new CallEnvironment(shared.timer(), executor, "server");
+    this.events = new ConnectionEvents(b.listeners, "server");
+    this.endpoint = new Endpoint(
+        new EndpointSettings(false, b.protocol, b.maxFrameLength, b.lowWaterMark, b.highWaterMark,
+            b.maxQueuedBytes(), 0, 0, 0, b.idleTimeoutMillis, 0),
+        shared, calls, new RequestDispatcher(registry.build(), executor, b.selector), events);
+  }
+
+  /** A builder with the defaults listed on its methods. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Binds and starts accepting connections.
+   *
+   * @throws UncheckedIOException if the address cannot be bound (the server is closed again)
+   */
+  public BoltServer start() {
+    if (serverChannel != null || closed) {
+      throw new IllegalStateException("start() may be called once, before close()");
+    }
+    ServerBootstrap bootstrap = new ServerBootstrap()
+        .group(shared.bossGroup(), shared.ioGroup())
+        .channel(shared.serverChannelClass())
+        .option(ChannelOption.SO_BACKLOG, config.backlog)
+        .option(ChannelOption.SO_REUSEADDR, true)
+        .childHandler(endpoint.initializer());
+    endpoint.applyOptions(bootstrap::childOption);
+    ChannelFuture bind = bootstrap.bind(config.host, config.port).awaitUninterruptibly();
+    if (!bind.isSuccess()) {
+      close();
+      Throwable cause = bind.cause();
+      throw new UncheckedIOException("could not listen on " + config.host + ":" + config.port + ": " + cause,
+          cause instanceof IOException ? (IOException) cause : new IOException(cause));
+    }
+    serverChannel = bind.channel();
+    log.info("boltgen server listening on {} ({})", serverChannel.localAddress(), shared.isEpoll() ? "epoll" : "nio");
+    return this;
+  }
+
+  /** The bound port (useful after binding port 0). */
+  public int port() {
+    return localAddress().getPort();
+  }
+
+  /** The bound address. */
+  public InetSocketAddress localAddress() {
+    Channel channel = serverChannel;
+    if (channel == null) {
+      throw new IllegalStateException("not started");
+    }
+    return (InetSocketAddress) channel.localAddress();
+  }
+
+  /** The client connections currently open. */
+  public List<Connection> connections() {
+    return endpoint.connections();
+  }
+
+  /**
+   * Stops the server gracefully: stops accepting connections, lets handlers already running finish (up
+   * to the shutdown timeout), closes every connection (the server's own pending calls over them fail
+   * with CONNECTION_CLOSED), stops its threads and releases the shared ones. Idempotent.
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    calls.close();
+    long timeout = config.shutdownTimeoutMillis;
+    Channel channel = serverChannel;
+    if (channel != null) {
+      channel.close().awaitUninterruptibly(timeout);
+    }
+    if (ownedExecutor != null) {
+      ownedExecutor.shutdown();
+      try {
+        if (!ownedExecutor.awaitTermination(timeout, TimeUnit.MILLISECONDS)) {
+          log.warn("server handlers still running after {} ms; interrupting them", timeout);
+          ownedExecutor.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        ownedExecutor.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+    endpoint.closeConnections(timeout);
+    events.shutdown(timeout);
+    shared.release();
+    if (channel != null) {
+      log.info("boltgen server on {} stopped", channel.localAddress());
+    }
+  }
+
+  private record Registration(ServiceDefinition service, Executor executor) {}
+
+  /** Configures a {@link BoltServer}. Not thread-safe. */
+  public static final class Builder {
+    private String host = "0.0.0.0";
+    private int port = 12200;
+    private final List<Registration> services = new ArrayList<>();
+    private final List<ConnectionListener> listeners = new ArrayList<>();
+    private Executor executor;
+    private ExecutorSelector selector;
+    private int minThreads = 20;
+    private int maxThreads = 400;
+    private int queueSize = 600;
+    private WireProtocol protocol = WireProtocol.V2_CRC;
+    private int maxFrameLength = 16 * 1024 * 1024;
+    private int lowWaterMark = 32 * 1024;
+    private int highWaterMark = 64 * 1024;
+    private long idleTimeoutMillis = 90_000;
+    private long shutdownTimeoutMillis = 5_000;
+    private int backlog = 1024;
+
+    private Builder() {}
+
+    /** The address to listen on; {@code 0.0.0.0:12200} (SOFARPC's port) unless set; port 0 picks a free one. */
+    public Builder bind(String host, int port) {
+      this.host = Objects.requireNonNull(host, "host");
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port out of range: " + port);
+      }
+      this.port = port;
+      return this;
+    }
+
+    /** Serves {@code service} on the server's executor. */
+    public Builder service(ServiceDefinition service) {
+      services.add(new Registration(Objects.requireNonNull(service, "service"), null));
+      return this;
+    }
+
+    /**
+     * Serves {@code service} on {@code executor}, which the server does not own or shut down. A direct
+     * executor ({@code Runnable::run}) runs the handlers on the IO thread: only for handlers that never block.
+     */
+    public Builder service(ServiceDefinition service, Executor executor) {
+      services.add(new Registration(Objects.requireNonNull(service, "service"), Objects.requireNonNull(executor, "executor")));
+      return this;
+    }
+
+    /**
+     * The executor handlers run on unless their service has its own; the server does not own it. Unless
+     * set, the server owns a pool of {@link #threads} threads.
+     */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /** Sizes the server's own executor: 20 to 400 threads and a queue of 600 unless set. */
+    public Builder threads(int min, int max, int queueSize) {
+      if (min < 0 || max <= 0 || min > max || queueSize <= 0) {
+        throw new IllegalArgumentException("need 0 <= min <= max, max > 0, queue > 0: " + min + "/" + max + "/" + queueSize);
+      }
+      this.minThreads = min;
+      this.maxThreads = max;
+      this.queueSize = queueSize;
+      return this;
+    }
+
+    /** Chooses the executor per request (on the IO thread, before the service's executor). */
+    public Builder executorSelector(ExecutorSelector selector) {
+      this.selector = Objects.requireNonNull(selector, "selector");
+      return this;
+    }
+
+    /** Observes connections. */
+    public Builder connectionListener(ConnectionListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    /**
+     * The format of duplex calls the server sends on a connection before the client sent its first
+     * frame (after that it uses the client's format); {@link WireProtocol#V2_CRC} unless set.
+     */
+    public Builder protocol(WireProtocol protocol) {
+      this.protocol = Objects.requireNonNull(protocol, "protocol");
+      return this;
+    }
+
+    /** The largest frame accepted, in bytes; 16 MiB unless set. A larger one closes its connection. */
+    public Builder maxFrameLength(int bytes) {
+      this.maxFrameLength = Checks.positive(bytes, "maxFrameLength");
+      return this;
+    }
+
+    /** Write-buffer water marks per connection; 32 KiB / 64 KiB unless set. */
+    public Builder writeBufferWaterMark(int low, int high) {
+      Checks.waterMarks(low, high);
+      this.lowWaterMark = low;
+      this.highWaterMark = high;
+      return this;
+    }
+
+    /** Closes connections without traffic for this long; 90 s unless set; zero never closes them. */
+    public Builder idleTimeout(Duration idle) {
+      this.idleTimeoutMillis = Checks.nonNegativeMillis(idle, "idleTimeout");
+      return this;
+    }
+
+    /** How long {@link #close()} waits for running handlers and closing connections; 5 s unless set. */
+    public Builder shutdownTimeout(Duration timeout) {
+      this.shutdownTimeoutMillis = Checks.positiveMillis(timeout, "shutdownTimeout");
+      return this;
+    }
+
+    /** The accept backlog; 1024 unless set. */
+    public Builder backlog(int backlog) {
+      this.backlog = Checks.positive(backlog, "backlog");
+      return this;
+    }
+
+    long maxQueuedBytes() {
+      return 16L * highWaterMark;
+    }
+
+    /** The server (not yet listening: call {@link BoltServer#start()}). */
+    public BoltServer build() {
+      return new BoltServer(this);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package io.boltgen.runtime;
+
+import java.net.SocketAddress;
+
+/**
+ * One TCP connection speaking Bolt, on either side. Obtained from {@link ConnectionListener} events,
+ * {@link ServerContext#connection()} or {@link BoltServer#connections()}.
+ *
+ * <p>Thread-safe.
+ */
+public interface Connection {
+
+  /** The peer's address. */
+  SocketAddress remoteAddress();
+
+  /** This side's address. */
+  SocketAddress localAddress();
+
+  /** Whether the connection is open. */
+  boolean isActive();
+
+  /**
+   * Whether a call can be queued now: false while the connection's write buffer is above its high water
+   * mark (calls then fail at once with {@link ResponseStatus#CLIENT_SEND_ERROR}).
+   */
+  boolean isWritable();
+
+  /** The number of calls sent on this connection that still wait for their response. */
+  int pendingCalls();
+
+  /**
+   * A channel that sends calls over exactly this connection. On a server this is how a handler calls back
+   * into the client that called it (duplex); the client answers through the services it registered with
+   * {@link BoltClient.Builder#service}.
+   */
+  BoltChannel channel();
+
+  /** Closes the connection; calls still pending on it fail at once with {@link ResponseStatus#CONNECTION_CLOSED}. */
+  void close();
+}

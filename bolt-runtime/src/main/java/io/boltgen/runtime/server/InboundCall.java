@@ -1,0 +1,245 @@
+package io.boltgen.runtime.server;
+
+import io.boltgen.annotation.BoltCallback;
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.ServerContext;
+import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.protocol.BoltFrame;
+import io.boltgen.runtime.protocol.FrameEncoder;
+import io.boltgen.runtime.protocol.HeaderCodec;
+import io.boltgen.runtime.service.InternalMethodDescriptors;
+import io.boltgen.runtime.service.MethodDescriptor;
+import io.boltgen.runtime.service.MethodType;
+import io.boltgen.runtime.service.ServerCall;
+import io.boltgen.runtime.transport.BoltConnection;
+import io.netty.buffer.ByteBuf;
+import java.net.SocketAddress;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One request being served, and the task that serves it on the method's executor: it drops the request
+ * if it waited longer than the caller's timeout (fail-fast), decodes it, runs the service invoker and
+ * encodes whichever answer comes first.
+ */
+final class InboundCall implements Runnable, ServerCall, ServerContext {
+
+  private static final Logger log = LoggerFactory.getLogger(InboundCall.class);
+  private static final AtomicIntegerFieldUpdater<InboundCall> ANSWERED =
+      AtomicIntegerFieldUpdater.newUpdater(InboundCall.class, "answered");
+
+  private final BoltConnection connection;
+  private final MethodEntry entry;
+  private final int requestId;
+  private final boolean oneway;
+  private final int clientTimeout;
+  private final long arrivalNanos;
+  private final byte switchFlags;
+  private BoltFrame frame;
+  private Map<String, String> headers;
+  private volatile int answered;
+
+  InboundCall(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
+    this.connection = connection;
+    this.frame = frame;
+    this.entry = entry;
+    this.headers = headers;
+    this.requestId = frame.requestId();
+    this.oneway = frame.isOneway();
+    this.clientTimeout = frame.timeout();
+    this.arrivalNanos = frame.arrivalNanos();
+    this.switchFlags = frame.switchFlags();
+  }
+
+  @Override
+  public void run() {
+    Object request;
+    BoltFrame f = frame;
+    frame = null;
+    try {
+      if (!oneway && clientTimeout > 0 && remainingMillis() == 0) {
+        log.warn("dropped request id {} from {} for {}: it waited {} ms on this server, past the caller's timeout of {} ms",
+            requestId, connection.remoteAddress(), entry.method().wireName(),
+            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrivalNanos), clientTimeout);
+        return;
+      }
+      if (headers == null) {
+        headers = f.headerLength() == 0 ? Map.of() : HeaderCodec.read(f.header());
+      }
+      Marshaller<?> marshaller = entry.method().requestMarshaller();
+      if (f.codec() != marshaller.codecId()) {
+        answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, null, "codec " + f.codec() + " is not supported by "
+            + entry.method().wireName() + ", which expects codec " + marshaller.codecId());
+        return;
+      }
+      request = marshaller.read(f.content());
+    } catch (RuntimeException e) {
+      answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, e.getClass().getName(),
+          "could not decode the request of " + entry.method().wireName() + ": " + e.getMessage());
+      return;
+    } finally {
+      f.release();
+    }
+    CurrentCall.set(this);
+    try {
+      entry.invoker().invoke(entry.method().code(), request, this);
+      if (!oneway && entry.method().type() == MethodType.ONEWAY) {
+        respond(null); // a peer sent a oneway method as a request: it still waits for an answer
+      }
+    } catch (Throwable e) {
+      fail(e);
+      if (e instanceof VirtualMachineError) {
+        throw (VirtualMachineError) e;
+      }
+    } finally {
+      CurrentCall.clear();
+    }
+  }
+
+  /** The executor refused the call: answer SERVER_THREADPOOL_BUSY at once (IO thread). */
+  void rejectBusy() {
+    BoltFrame f = frame;
+    frame = null;
+    f.release();
+    log.warn("server executor busy: refused request id {} from {} for {}", requestId, connection.remoteAddress(),
+        entry.method().wireName());
+    if (!oneway) {
+      connection.writeFrame(ErrorResponses.busy(connection, requestId,
+          "the server's executor for " + entry.method().wireName() + " is full"));
+    }
+  }
+
+  // ---------------------------------------------------------------- ServerCall
+
+  @Override
+  public void respond(Object result) {
+    if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    MethodDescriptor<?, ?> method = entry.method();
+    @SuppressWarnings("unchecked") // the invoker answers with its method's response type
+    Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
+    ByteBuf response;
+    try {
+      response = FrameEncoder.response(connection.alloc(), connection.protocolCode(), connection.version(),
+          switchFlags, requestId, marshaller.codecId(), ResponseStatus.SUCCESS,
+          InternalMethodDescriptors.responseClassNameUtf8(method), Map.of(), marshaller, result);
+    } catch (RuntimeException e) {
+      log.warn("could not encode the response of {} for {} (request id {}): {}", method.wireName(),
+          connection.remoteAddress(), requestId, e.toString());
+      response = ErrorResponses.error(connection, requestId, ResponseStatus.SERVER_SERIAL_EXCEPTION,
+          e.getClass().getName(), e.getMessage(), "could not encode the response of " + method.wireName());
+    }
+    connection.writeFrame(response);
+  }
+
+  @Override
+  public void fail(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (oneway) {
+      log.warn("oneway {} from {} failed: {}", entry.method().wireName(), connection.remoteAddress(), cause.toString());
+      return;
+    }
+    if (!ANSWERED.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    log.warn("{} failed for {} (request id {}): {}", entry.method().wireName(), connection.remoteAddress(),
+        requestId, cause.toString());
+    log.debug("stack trace of the failure above", cause);
+    connection.writeFrame(ErrorResponses.error(connection, requestId, ResponseStatus.SERVER_EXCEPTION,
+        cause.getClass().getName(), cause.getMessage(), "handler of " + entry.method().wireName() + " threw"));
+  }
+
+  private void answerError(ResponseStatus status, String errorClass, String message) {
+    log.warn("{} for request id {} from {}: {}", status, requestId, connection.remoteAddress(), message);
+    if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    connection.writeFrame(ErrorResponses.error(connection, requestId, status, errorClass, message,
+        "request of " + entry.method().wireName()));
+  }
+
+  @Override
+  public void respondWith(CompletionStage<?> stage) {
+    stage.whenComplete((value, error) -> {
+      if (error != null) {
+        fail(error);
+      } else {
+        respond(value);
+      }
+    });
+  }
+
+  @Override
+  public <T> BoltCallback<T> asCallback() {
+    return new BoltCallback<>() {
+      @Override
+      public void onResponse(T result) {
+        respond(result);
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        fail(error);
+      }
+    };
+  }
+
+  @Override
+  public ServerContext context() {
+    return this;
+  }
+
+  // ---------------------------------------------------------------- ServerContext
+
+  @Override
+  public Connection connection() {
+    return connection;
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return connection.remoteAddress();
+  }
+
+  @Override
+  public MethodDescriptor<?, ?> method() {
+    return entry.method();
+  }
+
+  @Override
+  public int requestId() {
+    return requestId;
+  }
+
+  @Override
+  public Map<String, String> headers() {
+    Map<String, String> h = headers;
+    return h != null ? h : Map.of();
+  }
+
+  @Override
+  public boolean isOneway() {
+    return oneway;
+  }
+
+  @Override
+  public int clientTimeoutMillis() {
+    return clientTimeout;
+  }
+
+  @Override
+  public long remainingMillis() {
+    if (oneway || clientTimeout <= 0) {
+      return Long.MAX_VALUE;
+    }
+    long left = TimeUnit.MILLISECONDS.toNanos(clientTimeout) - (System.nanoTime() - arrivalNanos);
+    return left <= 0 ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
+  }
+}

@@ -1,0 +1,150 @@
+package io.boltgen.runtime.transport;
+
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.invoke.CallEnvironment;
+import io.boltgen.runtime.protocol.FrameDecoder;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What one client or server owns at the transport level: its settings, its live connections, the handler
+ * of requests that arrive on them, the environment of calls it sends, and its connection events. Builds
+ * the channel pipeline: {@code [IdleStateHandler] → FrameDecoder → InboundHandler}; there is no encoder,
+ * frames are encoded by the thread that makes them and queued as buffers.
+ */
+public final class Endpoint {
+
+  private final EndpointSettings settings;
+  private final SharedResources shared;
+  private final CallEnvironment calls;
+  private final RequestHandler requests;
+  private final ConnectionEvents events;
+  private final Set<BoltConnection> connections = ConcurrentHashMap.newKeySet();
+
+  /** An endpoint; it takes no ownership of {@code shared} (the caller releases it). */
+  public Endpoint(
+      EndpointSettings settings,
+      SharedResources shared,
+      CallEnvironment calls,
+      RequestHandler requests,
+      ConnectionEvents events) {
+    this.settings = settings;
+    this.shared = shared;
+    this.calls = calls;
+    this.requests = requests;
+    this.events = events;
+  }
+
+  /** The settings. */
+  public EndpointSettings settings() {
+    return settings;
+  }
+
+  /** The shared threads. */
+  public SharedResources shared() {
+    return shared;
+  }
+
+  /** The environment of the calls this endpoint sends. */
+  public CallEnvironment calls() {
+    return calls;
+  }
+
+  RequestHandler requests() {
+    return requests;
+  }
+
+  /** The connection events. */
+  public ConnectionEvents events() {
+    return events;
+  }
+
+  /** The connections currently open. */
+  public List<Connection> connections() {
+    return new ArrayList<>(connections);
+  }
+
+  /** Socket options for channels of this endpoint. */
+  public WriteBufferWaterMark waterMark() {
+    return new WriteBufferWaterMark(settings.lowWaterMark(), settings.highWaterMark());
+  }
+
+  /** Sets up a new channel's pipeline and returns its connection (also stored on the channel). */
+  public BoltConnection initChannel(Channel channel) {
+    BoltConnection connection = new BoltConnection(channel, this);
+    ChannelPipeline pipeline = channel.pipeline();
+    if (settings.client()) {
+      if (settings.heartbeatIntervalMillis() > 0) {
+        pipeline.addLast("idle", new IdleStateHandler(
+            settings.heartbeatIntervalMillis(), 0, 0, TimeUnit.MILLISECONDS));
+      }
+    } else if (settings.idleTimeoutMillis() > 0) {
+      pipeline.addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
+    }
+    pipeline.addLast("decoder", new FrameDecoder(settings.maxFrameLength()));
+    pipeline.addLast("handler", new InboundHandler(connection));
+    return connection;
+  }
+
+  /** A channel initializer calling {@link #initChannel}. */
+  public ChannelInitializer<Channel> initializer() {
+    return new ChannelInitializer<>() {
+      @Override
+      protected void initChannel(Channel channel) {
+        Endpoint.this.initChannel(channel);
+      }
+    };
+  }
+
+  /** Applies this endpoint's socket options to a bootstrap's child or client channel options. */
+  public void applyOptions(OptionSink sink) {
+    sink.option(ChannelOption.TCP_NODELAY, true);
+    sink.option(ChannelOption.SO_KEEPALIVE, true);
+    sink.option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark());
+    sink.option(ChannelOption.ALLOCATOR, io.netty.buffer.PooledByteBufAllocator.DEFAULT);
+  }
+
+  /** Where {@link #applyOptions} puts options: {@code Bootstrap::option} or {@code ServerBootstrap::childOption}. */
+  @FunctionalInterface
+  public interface OptionSink {
+    /** Sets one option. */
+    <T> void option(ChannelOption<T> option, T value);
+  }
+
+  void opened(BoltConnection connection) {
+    connections.add(connection);
+    events.connected(connection);
+  }
+
+  void closed(BoltConnection connection) {
+    if (connections.remove(connection)) {
+      events.closed(connection);
+    }
+  }
+
+  /** Closes every connection and waits (up to {@code timeoutMillis}) until they are closed. */
+  public void closeConnections(long timeoutMillis) {
+    List<ChannelFuture> closing = new ArrayList<>();
+    for (BoltConnection connection : connections) {
+      closing.add(connection.closeAsync());
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    for (Future<?> f : closing) {
+      long left = deadline - System.nanoTime();
+      if (left > 0) {
+        f.awaitUninterruptibly(left, TimeUnit.NANOSECONDS);
+      }
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.boltgen.runtime.transport;
+
+import io.boltgen.runtime.invoke.PendingCall;
+import io.boltgen.runtime.protocol.BoltFrame;
+import io.boltgen.runtime.protocol.BoltFrameException;
+import io.boltgen.runtime.protocol.FrameBatch;
+import io.boltgen.runtime.protocol.FrameEncoder;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last handler of every pipeline. For each frame of a batch: a response completes its call, a request
+ * goes to the endpoint's {@link RequestHandler}, a heartbeat is acked at once, a heartbeat ack goes to the
+ * connection's {@link Heartbeat}. It also closes connections on bad frames and idleness (one log line
+ * each) and fails every pending call the moment the channel goes inactive.
+ */
+final class InboundHandler extends ChannelInboundHandlerAdapter {
+
+  private static final Logger log = LoggerFactory.getLogger(InboundHandler.class);
+
+  private final BoltConnection connection;
+  private boolean closing;
+
+  InboundHandler(BoltConnection connection) {
+    this.connection = connection;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    connection.onActive();
+    connection.endpoint().opened(connection);
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    connection.onInactive();
+    connection.endpoint().closed(connection);
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    FrameBatch batch = (FrameBatch) msg;
+    for (int i = 0, n = batch.size(); i < n; i++) {
+      BoltFrame frame = batch.get(i);
+      if (frame.isRequest()) {
+        onRequest(frame);
+      } else {
+        onResponse(frame);
+      }
+    }
+  }
+
+  private void onRequest(BoltFrame frame) {
+    connection.latch(frame);
+    if (frame.isHeartbeat()) {
+      int id = frame.requestId();
+      frame.release();
+      connection.writeFrame(FrameEncoder.heartbeatAck(connection.alloc(), connection.protocolCode(),
+          connection.version(), id));
+      return;
+    }
+    connection.endpoint().requests().onRequest(connection, frame);
+  }
+
+  private void onResponse(BoltFrame frame) {
+    try {
+      if (frame.isHeartbeat()) {
+        Heartbeat heartbeat = connection.heartbeat();
+        if (heartbeat != null) {
+          heartbeat.onAck(frame.requestId(), frame.status());
+        }
+        return;
+      }
+      PendingCall<?> call = connection.calls().take(frame.requestId());
+      if (call == null) {
+        log.debug("response for request id {} from {} arrived after its call completed; dropped",
+            frame.requestId(), connection.remoteAddress());
+        return;
+      }
+      call.onResponse(frame);
+    } finally {
+      frame.release();
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof IdleStateEvent) {
+      Heartbeat heartbeat = connection.heartbeat();
+      if (heartbeat != null) {
+        heartbeat.onIdle();
+      } else if (!connection.endpoint().settings().client()) {
+        log.info("closing connection from {}: idle for {} ms", connection.remoteAddress(),
+            connection.endpoint().settings().idleTimeoutMillis());
+        ctx.close();
+      }
+      return;
+    }
+    ctx.fireUserEventTriggered(event);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (closing) {
+      return;
+    }
+    closing = true;
+    Throwable reason = cause instanceof DecoderException && !(cause instanceof BoltFrameException)
+        && cause.getCause() != null ? cause.getCause() : cause;
+    if (reason instanceof BoltFrameException) {
+      log.warn("closing connection {} -> {}: bad frame: {}", ctx.channel().localAddress(),
+          connection.remoteAddress(), reason.getMessage());
+    } else if (reason instanceof IOException) {
+      log.info("closing connection {} -> {}: {}", ctx.channel().localAddress(), connection.remoteAddress(), reason.toString());
+    } else {
+      log.warn("closing connection {} -> {}: unexpected {}", ctx.channel().localAddress(), connection.remoteAddress(),
+          reason.toString(), reason);
+    }
+    ctx.close();
+  }
+}

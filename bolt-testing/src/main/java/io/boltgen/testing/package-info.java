@@ -1,0 +1,12 @@
+/**
+ * Test support shared by every boltgen module. Its jar registers, through {@code META-INF/services}:
+ * <ul>
+ *   <li>{@link io.boltgen.testing.LeakDetectionInstaller}, a JUnit launcher-session listener that installs a
+ *       recording Netty leak detector before any test (and so before any {@code ByteBuf}) exists;</li>
+ *   <li>{@link io.boltgen.testing.NoLeaksExtension}, a Jupiter extension (auto-detected, see
+ *       {@code junit-platform.properties}) that fails a test class when a leak was reported while it ran
+ *       or in the collections forced after it.</li>
+ * </ul>
+ * Surefire runs with {@code -Dio.netty.leakDetection.level=paranoid}, so every buffer is tracked.
+ */
+package io.boltgen.testing;
