@@ -66,10 +66,10 @@ public final class HeaderCodec {
       out.writeInt(-1);
       return;
     }
-    int lengthIndex = out.writerIndex();
-    out.writeInt(0);
-    int written = ByteBufUtil.writeUtf8(out, s);
-    out.setInt(lengthIndex, written);
+    int length = ByteBufUtil.utf8Bytes(s);
+    out.writeInt(length);
+    // reserve exactly: writeUtf8 would ask for 3 bytes per char, more than an exact-size frame has
+    ByteBufUtil.reserveAndWriteUtf8(out, s, length);
   }
 
   private static String readString(ByteBuf in) {

@@ -148,9 +148,7 @@ public final class BoltConnection implements Connection, CallTarget {
   }
 
   void onInactive() {
-    SocketAddress remote = remoteAddress();
-    calls.closeAll(() -> new BoltException(ResponseStatus.CONNECTION_CLOSED,
-        "connection to " + remote + " closed while the call waited for its response", null, null, remote, 0, null));
+    failPending("connection to " + remoteAddress() + " closed while the call waited for its response");
     writes.discardAll();
     if (heartbeat != null) {
       heartbeat.stop();
@@ -215,12 +213,21 @@ public final class BoltConnection implements Connection, CallTarget {
 
   @Override
   public void close() {
-    channel.close();
+    closeAsync();
   }
 
-  /** Closes the channel; the future completes once it is closed. */
+  /**
+   * Fails every pending call with CONNECTION_CLOSED at once, then closes the channel; the future
+   * completes once it is closed.
+   */
   public ChannelFuture closeAsync() {
+    failPending("connection to " + remoteAddress() + " was closed by this side");
     return channel.close();
+  }
+
+  private void failPending(String why) {
+    SocketAddress remote = remoteAddress();
+    calls.closeAll(() -> new BoltException(ResponseStatus.CONNECTION_CLOSED, why, null, null, remote, 0, null));
   }
 
   /** Completes when the channel is closed (does not close it). */

@@ -47,12 +47,21 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     FrameBatch batch = (FrameBatch) msg;
-    for (int i = 0, n = batch.size(); i < n; i++) {
+    int n = batch.size();
+    for (int i = 0; i < n; i++) {
       BoltFrame frame = batch.get(i);
-      if (frame.isRequest()) {
-        onRequest(frame);
-      } else {
-        onResponse(frame);
+      try {
+        if (frame.isRequest()) {
+          onRequest(frame);
+        } else {
+          onResponse(frame);
+        }
+      } catch (RuntimeException | Error e) {
+        // every handler above owns (and released) its frame; the rest of the batch is still ours
+        for (int j = i + 1; j < n; j++) {
+          batch.get(j).release();
+        }
+        throw e;
       }
     }
   }
