@@ -146,7 +146,13 @@ public final class BoltClient implements AutoCloseable {
 
   private CompletableFuture<BoltConnection> connectOnce(InetSocketAddress address) {
     CompletableFuture<BoltConnection> result = new CompletableFuture<>();
-    ChannelFuture connect = bootstrap.connect(address);
+    ChannelFuture connect;
+    try {
+      connect = bootstrap.connect(address);
+    } catch (RuntimeException e) {
+      result.completeExceptionally(e); // e.g. the event loops are shutting down
+      return result;
+    }
     connect.addListener(f -> {
       if (f.isSuccess()) {
         result.complete(connect.channel().attr(BoltConnection.KEY).get());

@@ -67,7 +67,11 @@ public final class CallChannel implements BoltChannel {
     }
     if (call.isCompletedExceptionally()) {
       // refused at once (closed, not writable, no encoding): tell the caller
-      call.join();
+      try {
+        call.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
+      }
     }
   }
 

@@ -1,0 +1,75 @@
+package io.boltgen.runtime;
+
+import static io.boltgen.runtime.EchoService.ECHO;
+import static io.boltgen.runtime.EchoService.bytes;
+import static io.boltgen.runtime.EchoService.string;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.boltgen.runtime.service.ServiceDefinition;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+
+/** Where handlers run, and what they see of the call. */
+class DispatchTest {
+
+  private static ServiceDefinition reportingService() {
+    return ServiceDefinition.builder("test.Echo", "1.0")
+        .method(ECHO, (request, call) -> {
+          ServerContext context = ServerContext.current();
+          call.respond(bytes(Thread.currentThread().getName() + "|" + context.headers() + "|"
+              + context.method().wireName() + "|" + (context.remainingMillis() > 0) + "|" + context.clientTimeoutMillis()));
+        })
+        .build();
+  }
+
+  @Test
+  void handlersRunOnTheServerExecutorAndSeeTheirCall() {
+    try (BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).service(reportingService()).build().start();
+        BoltClient client = BoltClient.builder().build()) {
+      String seen = string(client.channel(server.localAddress()).invokeSync(ECHO, bytes("x"),
+          CallOptions.DEFAULT.withHeader("tenant", "acme").withTimeout(Duration.ofSeconds(7))));
+      String[] parts = seen.split("\\|");
+      assertThat(parts[0]).startsWith("boltgen-worker");
+      assertThat(parts[1]).isEqualTo("{tenant=acme}");
+      assertThat(parts[2]).isEqualTo("test.Echo:1.0/echo");
+      assertThat(parts[3]).isEqualTo("true");
+      assertThat(Integer.parseInt(parts[4])).isBetween(6_000, 7_000);
+    }
+  }
+
+  @Test
+  void aDirectExecutorRunsHandlersOnTheIoThread() {
+    try (BoltServer server = BoltServer.builder().bind("127.0.0.1", 0)
+            .service(reportingService(), Runnable::run).build().start();
+        BoltClient client = BoltClient.builder().build()) {
+      String seen = string(client.channel(server.localAddress()).invokeSync(ECHO, bytes("x"), CallOptions.DEFAULT));
+      assertThat(seen).startsWith("boltgen-io");
+    }
+  }
+
+  @Test
+  void aSelectorChoosesTheExecutorPerRequestFromItsHeaders() {
+    ExecutorService vip = Executors.newSingleThreadExecutor(r -> new Thread(r, "vip-lane"));
+    try (BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).service(reportingService())
+            .executorSelector((method, headers) -> "gold".equals(headers.get("tier")) ? vip : null)
+            .build().start();
+        BoltClient client = BoltClient.builder().build()) {
+      BoltChannel channel = client.channel(server.localAddress());
+      assertThat(string(channel.invokeSync(ECHO, bytes("x"), CallOptions.DEFAULT.withHeader("tier", "gold"))))
+          .startsWith("vip-lane|{tier=gold}");
+      assertThat(string(channel.invokeSync(ECHO, bytes("x"), CallOptions.DEFAULT.withHeader("tier", "tin"))))
+          .startsWith("boltgen-worker");
+    } finally {
+      vip.shutdownNow();
+    }
+  }
+
+  @Test
+  void serverContextOutsideAHandlerIsAnError() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(ServerContext::current)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("outside");
+  }
+}
