@@ -1,0 +1,160 @@
+package io.boltgen.processor;
+
+import com.google.auto.service.AutoService;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.JavaFile;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.Processor;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.TypeElement;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+
+/**
+ * The boltgen annotation processor: turns every {@code @BoltService} interface into a holder
+ * ({@code XxxBolt}: descriptors, command codes, factories), a client stub, a server skeleton, protobuf
+ * wire-format codecs, a {@code GeneratedService} provider and a {@code .proto} description.
+ *
+ * <p>A pipeline: {@link ModelReader} (the only user of {@code Elements}/{@code Types}) builds an immutable
+ * {@link Model}, {@link Validator} checks it, pure writers turn it into {@link JavaFile}s, and only this
+ * class touches the {@code Filer}, always with the interface as the originating element. Isolating for
+ * Gradle: each output depends on one interface. The aggregating part, the {@code ServiceLoader}
+ * registration, is {@link BoltRegistryProcessor}.
+ *
+ * <p>Errors are reported on their exact element with a {@code [Bolt/Xxx]} tag; an error abandons only the
+ * interface at hand. An interface that references a type not generated yet is deferred to the next round
+ * and reported only if it is still unresolved in the last one.
+ */
+@AutoService(Processor.class)
+public final class BoltProcessor extends AbstractProcessor {
+
+  /** Deferred interfaces: qualified name → what could not be resolved. */
+  private final Map<String, String> deferred = new LinkedHashMap<>();
+  /** Services generated so far: "name:version" → interface, to find duplicates across rounds. */
+  private final Map<String, TypeElement> services = new HashMap<>();
+  /** Qualified names of the classes this processor generated. */
+  private final Set<String> generated = new HashSet<>();
+  /**
+   * Top-level types written by the user in this compilation. A generated name clashes only with one of
+   * these: a class file of an earlier build of the same interface (on the class path of an incremental
+   * build) is not a clash.
+   */
+  private final Set<String> sourceTypes = new HashSet<>();
+
+  /** Called by the compiler. */
+  public BoltProcessor() {}
+
+  @Override
+  public Set<String> getSupportedAnnotationTypes() {
+    return Set.of(Names.BOLT_SERVICE);
+  }
+
+  @Override
+  public SourceVersion getSupportedSourceVersion() {
+    return SourceVersion.latestSupported();
+  }
+
+  @Override
+  public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+    Report report = new Report(processingEnv.getMessager());
+    for (Element root : round.getRootElements()) {
+      if (root instanceof TypeElement type) {
+        sourceTypes.add(type.getQualifiedName().toString());
+      }
+    }
+    List<TypeElement> todo = new ArrayList<>();
+    Map<String, String> previouslyDeferred = new LinkedHashMap<>(deferred);
+    deferred.clear();
+    for (String name : previouslyDeferred.keySet()) {
+      TypeElement type = processingEnv.getElementUtils().getTypeElement(name);
+      if (type != null) {
+        todo.add(type);
+      }
+    }
+    TypeElement annotation = processingEnv.getElementUtils().getTypeElement(Names.BOLT_SERVICE);
+    if (annotation != null) {
+      for (Element e : round.getElementsAnnotatedWith(annotation)) {
+        if (e instanceof TypeElement type && !previouslyDeferred.containsKey(type.getQualifiedName().toString())) {
+          todo.add(type);
+        }
+      }
+    }
+    Map<String, Boolean> checkedTypes = new HashMap<>();
+    for (TypeElement type : todo) {
+      try {
+        process(type, report, checkedTypes, round.processingOver());
+      } catch (ModelReader.Unresolved e) {
+        if (round.processingOver()) {
+          report.error(type, "UnresolvedType", "could not generate the Bolt service " + type.getSimpleName()
+              + ": the type " + e.getMessage() + " could not be resolved");
+        } else {
+          deferred.put(type.getQualifiedName().toString(), e.getMessage());
+        }
+      } catch (RuntimeException | IOException e) {
+        report.internalError(type, e);
+      }
+    }
+    if (round.processingOver()) {
+      for (Map.Entry<String, String> d : deferred.entrySet()) {
+        processingEnv.getMessager().printMessage(javax.tools.Diagnostic.Kind.ERROR, "[Bolt/UnresolvedType] could not"
+            + " generate the Bolt service " + d.getKey() + ": the type " + d.getValue() + " could not be resolved");
+      }
+      deferred.clear();
+    }
+    return false;
+  }
+
+  private void process(TypeElement type, Report report, Map<String, Boolean> checkedTypes, boolean lastRound)
+      throws IOException {
+    ModelReader reader = new ModelReader(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), report,
+        checkedTypes);
+    Model.Service model = reader.read(type);
+    if (model == null) {
+      return;
+    }
+    model = new Validator(report).validate(model);
+    if (model == null) {
+      return;
+    }
+    String key = model.serviceName() + ":" + model.version();
+    TypeElement first = services.putIfAbsent(key, type);
+    if (first != null && !first.getQualifiedName().contentEquals(type.getQualifiedName())) {
+      report.error(model.nameSite(), "DuplicateService", "the service " + key + " is also declared by "
+          + first.getQualifiedName() + "; give one of them another name or version");
+      return;
+    }
+    Names.Generated names = Names.Generated.of(model.iface());
+    for (ClassName name : List.of(names.holder(), names.stub(), names.skeleton(), names.codecs(), names.provider())) {
+      if (!generated.contains(name.canonicalName()) && sourceTypes.contains(name.canonicalName())) {
+        report.error(type, "GeneratedNameClash", "cannot generate " + name.canonicalName()
+            + " for @BoltService " + type.getSimpleName() + ": a type of that name already exists; rename it or"
+            + " the interface");
+        return;
+      }
+    }
+    List<JavaFile> files = List.of(new HolderWriter(model).write(), new StubWriter(model).write(),
+        new SkeletonWriter(model).write(), new CodecWriter(model).write(), new ProviderWriter(model).write());
+    String proto = new ProtoFileWriter(model).write();
+    for (JavaFile file : files) {
+      file.writeTo(processingEnv.getFiler());
+      generated.add(file.packageName().isEmpty() ? file.typeSpec().name()
+          : file.packageName() + "." + file.typeSpec().name());
+    }
+    FileObject resource = processingEnv.getFiler()
+        .createResource(StandardLocation.CLASS_OUTPUT, "", Names.protoFile(model.iface()), type);
+    try (Writer out = resource.openWriter()) {
+      out.write(proto);
+    }
+  }
+}

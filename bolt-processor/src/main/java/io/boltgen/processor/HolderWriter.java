@@ -1,0 +1,202 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeSpec;
+import io.boltgen.processor.Model.MappedException;
+import io.boltgen.processor.Model.Method;
+import io.boltgen.processor.Model.Param;
+import io.boltgen.processor.Model.Service;
+import io.boltgen.processor.Model.Style;
+import java.util.List;
+import java.util.stream.Collectors;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes {@code XxxBolt}, the public entry point of a service: its constants, one {@code MethodDescriptor}
+ * per method (the command-code table), the request records, the client factories and {@code bind}.
+ */
+final class HolderWriter {
+
+  private final Service service;
+  private final Names.Generated names;
+
+  HolderWriter(Service service) {
+    this.service = service;
+    this.names = Names.Generated.of(service.iface());
+  }
+
+  static String descriptorName(Method m) {
+    return "METHOD_" + Names.upperSnake(m.javaName());
+  }
+
+  JavaFile write() {
+    TypeSpec.Builder type = TypeSpec.classBuilder(names.holder())
+        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+        .addAnnotation(Writers.generated());
+    Writers.suppressDeprecation(type, service);
+    type.addJavadoc("Bolt RPC entry point of {@link $T}: service {@code $L}, version {@code $L}.\n",
+        service.iface(), service.serviceName(), service.version());
+    if (service.javadoc() != null) {
+      type.addJavadoc("\n<p>$L\n", service.javadoc());
+    }
+    type.addJavadoc("\n<p>Clients: {@link #newClient(BoltChannel)}. Servers: {@link #bind}. The {@code .proto}"
+        + " description is the resource {@code $L}.\n", Names.protoFile(service.iface()));
+    type.addField(FieldSpec.builder(String.class, "SERVICE_NAME", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("The service name on the wire.\n").initializer("$S", service.serviceName()).build());
+    type.addField(FieldSpec.builder(String.class, "SERVICE_VERSION", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("The service version on the wire.\n").initializer("$S", service.version()).build());
+    for (Method m : service.methods()) {
+      type.addField(descriptor(m));
+    }
+    type.addField(FieldSpec.builder(Names.SERVICE_DESCRIPTOR, "DESCRIPTOR", Modifier.PRIVATE, Modifier.STATIC,
+            Modifier.FINAL)
+        .initializer("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<", Names.SERVICE_DESCRIPTOR, List.class,
+            service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")))
+        .build());
+    type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+    type.addMethod(MethodSpec.methodBuilder("descriptor")
+        .addJavadoc("The service's descriptor: its name, version and methods.\n")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .returns(Names.SERVICE_DESCRIPTOR)
+        .addStatement("return DESCRIPTOR")
+        .build());
+    type.addMethod(MethodSpec.methodBuilder("newClient")
+        .addJavadoc("A client stub sending every call over {@code channel}, with default call options.\n")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .returns(names.stub())
+        .addParameter(Names.BOLT_CHANNEL, "channel")
+        .addStatement("return $T.create(channel)", names.stub())
+        .build());
+    type.addMethod(MethodSpec.methodBuilder("newClient")
+        .addJavadoc("A client stub talking to {@code hostAndPort} through {@code client}'s connections.\n")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .returns(names.stub())
+        .addParameter(Names.BOLT_CLIENT, "client")
+        .addParameter(String.class, "hostAndPort")
+        .addStatement("return $T.create(client.channel(hostAndPort))", names.stub())
+        .build());
+    type.addMethod(MethodSpec.methodBuilder("bind")
+        .addJavadoc("A definition serving this service with {@code implementation}, to register with a server"
+            + " (or with a client, for duplex calls).\n")
+        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        .returns(Names.SERVICE_DEFINITION)
+        .addParameter(service.iface(), "implementation")
+        .addStatement("return $T.of(DESCRIPTOR, new $T(implementation))", Names.SERVICE_DEFINITION, names.skeleton())
+        .build());
+    boolean needsCause = false;
+    for (Method m : service.methods()) {
+      if (!m.exceptions().isEmpty()) {
+        type.addMethod(errorMapper(m));
+        needsCause = true;
+      }
+    }
+    if (needsCause) {
+      type.addMethod(MethodSpec.methodBuilder("withCause")
+          .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+          .returns(Throwable.class)
+          .addParameter(Throwable.class, "mapped")
+          .addParameter(Names.BOLT_EXCEPTION, "error")
+          .beginControlFlow("try")
+          .addStatement("mapped.initCause(error)")
+          .nextControlFlow("catch ($T ignored)", IllegalStateException.class)
+          .addComment("the exception's constructor chose its own cause")
+          .endControlFlow()
+          .addStatement("return mapped")
+          .build());
+    }
+    for (Method m : service.methods()) {
+      type.addType(requestRecord(m));
+    }
+    return Writers.file(service, type.build());
+  }
+
+  private FieldSpec descriptor(Method m) {
+    ClassName request = (ClassName) m.request().javaType();
+    String codecRequest = Names.upperSnake(m.request().protoName());
+    String codecResponse = Names.upperSnake(m.response().protoName());
+    CodeBlock.Builder init = CodeBlock.builder()
+        .add("$T\n", Names.METHOD_DESCRIPTOR)
+        .indent().indent()
+        .add(".newBuilder($T.$L, $T.$L)\n", names.codecs(), codecRequest, names.codecs(), codecResponse)
+        .add(".serviceName(SERVICE_NAME)\n")
+        .add(".serviceVersion(SERVICE_VERSION)\n")
+        .add(".methodName($S)\n", m.wireMethodName())
+        .add(".responseClassName($S)\n", service.protoPackage() + "." + m.response().protoName())
+        .add(".code($L)\n", m.code())
+        .add(".type($T.$L)\n", Names.METHOD_TYPE, m.style() == Style.ONEWAY ? "ONEWAY" : "REQUEST_RESPONSE")
+        .add(".timeoutMillis($LL)\n", m.timeoutMillis());
+    if (!m.exceptions().isEmpty()) {
+      init.add(".errorMapper($T::map$LError)\n", names.holder(), Names.capitalize(m.javaName()));
+    }
+    init.add(".build()").unindent().unindent();
+    return FieldSpec.builder(ParameterizedTypeName.get(Names.METHOD_DESCRIPTOR, request, m.resultType()),
+            descriptorName(m), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("{@link $T#$L}: className {@code $L}, command code $L, $L.\n", service.iface(), m.javaName(),
+            m.wireName(service.serviceName(), service.version()), m.code(), style(m.style()))
+        .initializer(init.build())
+        .build();
+  }
+
+  private static String style(Style style) {
+    switch (style) {
+      case SYNC:
+        return "sync";
+      case FUTURE:
+        return "future";
+      case CALLBACK:
+        return "callback";
+      default:
+        return "oneway";
+    }
+  }
+
+  private MethodSpec errorMapper(Method m) {
+    MethodSpec.Builder b = MethodSpec.methodBuilder("map" + Names.capitalize(m.javaName()) + "Error")
+        .addJavadoc("Rebuilds the declared exceptions of {@link $T#$L} from a {@code SERVER_EXCEPTION}.\n",
+            service.iface(), m.javaName())
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .returns(Throwable.class)
+        .addParameter(Names.BOLT_EXCEPTION, "error")
+        .beginControlFlow("if (error.status() != $T.SERVER_EXCEPTION || error.remoteClassName() == null)",
+            Names.RESPONSE_STATUS)
+        .addStatement("return error")
+        .endControlFlow()
+        .beginControlFlow("switch (error.remoteClassName())");
+    for (MappedException ex : m.exceptions()) {
+      b.addCode("case $S:\n$>", ex.binaryName());
+      b.addStatement("return withCause(new $T(error.remoteMessage()), error)", ex.className());
+      b.addCode("$<");
+    }
+    b.addCode("default:\n$>");
+    b.addStatement("return error");
+    b.addCode("$<");
+    b.endControlFlow();
+    return b.build();
+  }
+
+  private TypeSpec requestRecord(Method m) {
+    ClassName request = (ClassName) m.request().javaType();
+    MethodSpec.Builder ctor = MethodSpec.constructorBuilder();
+    for (Param p : m.params()) {
+      ctor.addParameter(ParameterSpec.builder(p.javaType(), p.name()).build());
+    }
+    TypeSpec.Builder record = TypeSpec.recordBuilder(request.simpleName())
+        .addModifiers(Modifier.PUBLIC)
+        .addJavadoc("The arguments of {@link $T#$L}: message {@code $L.$L}.\n", service.iface(), m.javaName(),
+            service.protoPackage(), m.request().protoName());
+    if (!m.params().isEmpty()) {
+      record.addJavadoc("\n");
+    }
+    for (Param p : m.params()) {
+      record.addJavadoc("@param $L the argument {@code $L}, field $L\n", p.name(), p.name(),
+          m.params().indexOf(p) + 1);
+    }
+    return record.recordConstructor(ctor.build()).build();
+  }
+}

@@ -1,0 +1,216 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.TypeName;
+import java.util.List;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * The immutable model the writers work from. Built by {@link ModelReader} (the only layer that uses
+ * {@code Elements}/{@code Types}); elements are kept only to attach diagnostics and originating elements.
+ */
+final class Model {
+
+  private Model() {}
+
+  /** Where a diagnostic goes: an element, optionally narrowed to an annotation and one of its values. */
+  record Site(Element element, AnnotationMirror mirror, AnnotationValue value) {
+    static Site of(Element element) {
+      return new Site(element, null, null);
+    }
+  }
+
+  /** The Java scalar kinds and their protobuf mapping. */
+  enum Scalar {
+    BOOLEAN("bool", TypeName.BOOLEAN),
+    BYTE("int32", TypeName.BYTE),
+    SHORT("int32", TypeName.SHORT),
+    CHAR("uint32", TypeName.CHAR),
+    INT("int32", TypeName.INT),
+    LONG("int64", TypeName.LONG),
+    FLOAT("float", TypeName.FLOAT),
+    DOUBLE("double", TypeName.DOUBLE);
+
+    final String protoType;
+    final TypeName primitive;
+
+    Scalar(String protoType, TypeName primitive) {
+      this.protoType = protoType;
+      this.primitive = primitive;
+    }
+
+    int wireType() {
+      switch (this) {
+        case FLOAT:
+          return 5;
+        case DOUBLE:
+          return 1;
+        default:
+          return 0;
+      }
+    }
+  }
+
+  /** A serializable Java type. */
+  sealed interface Type permits ScalarType, StringType, BytesType, EnumType, MessageType, ProtoMessageType,
+      RepeatedType, MapType, OptionalType {
+
+    /** The Java type as declared (boxed where the declaration is boxed). */
+    TypeName javaType();
+  }
+
+  /** A primitive or its box; {@code boxed} types carry presence (proto3 {@code optional}). */
+  record ScalarType(Scalar scalar, boolean boxed) implements Type {
+    @Override
+    public TypeName javaType() {
+      return boxed ? scalar.primitive.box() : scalar.primitive;
+    }
+  }
+
+  /** {@code String}: proto {@code string}. */
+  record StringType() implements Type {
+    @Override
+    public TypeName javaType() {
+      return ClassName.get(String.class);
+    }
+  }
+
+  /** {@code byte[]}: proto {@code bytes}. */
+  record BytesType() implements Type {
+    @Override
+    public TypeName javaType() {
+      return com.palantir.javapoet.ArrayTypeName.of(TypeName.BYTE);
+    }
+  }
+
+  /** A Java enum: a proto enum numbered by ordinal. */
+  record EnumType(ClassName className, String protoName) implements Type {
+    @Override
+    public TypeName javaType() {
+      return className;
+    }
+  }
+
+  /** A record: a proto message. */
+  record MessageType(ClassName className, String protoName) implements Type {
+    @Override
+    public TypeName javaType() {
+      return className;
+    }
+  }
+
+  /** A protobuf-java generated message: carried as an embedded message, declared {@code bytes}. */
+  record ProtoMessageType(ClassName className) implements Type {
+    @Override
+    public TypeName javaType() {
+      return className;
+    }
+  }
+
+  /** {@code List<E>} or {@code Set<E>}: a repeated field. */
+  record RepeatedType(Type element, boolean set, TypeName javaType) implements Type {
+    boolean packed() {
+      return element instanceof ScalarType || element instanceof EnumType;
+    }
+  }
+
+  /** {@code Map<K, V>}: a proto map. */
+  record MapType(Type key, Type value, TypeName javaType) implements Type {}
+
+  /** {@code Optional<T>}: a field with presence. */
+  record OptionalType(Type value, TypeName javaType) implements Type {}
+
+  /** One field of a message. */
+  record Field(String name, int number, Type type, String javadoc, Site site) {}
+
+  /** What a message is in Java. */
+  enum MessageKind {
+    /** A user record. */
+    RECORD,
+    /** A generated record holding a method's arguments. */
+    REQUEST,
+    /** A method's result, carried as field 1 (none for void). */
+    RESPONSE
+  }
+
+  /**
+   * A proto message and its Java type.
+   *
+   * @param protoName the name in the {@code .proto} (unique within a service)
+   * @param javaType the record, the generated request record, or the result type (boxed; Void for void)
+   */
+  record Message(
+      MessageKind kind, String protoName, TypeName javaType, List<Field> fields, List<Integer> reserved,
+      String javadoc, Site site) {}
+
+  /** A Java enum used as a proto enum. */
+  record Enum(String protoName, ClassName className, List<String> constants, String javadoc, Site site) {}
+
+  /** The call style, from the signature. */
+  enum Style {
+    SYNC,
+    FUTURE,
+    CALLBACK,
+    ONEWAY
+  }
+
+  /** A declared exception rebuilt on the client from its remote class name. */
+  record MappedException(ClassName className, String binaryName, boolean checked) {}
+
+  /** One parameter of a service method (not the callback). */
+  record Param(String name, TypeName javaType) {}
+
+  /** One RPC method. */
+  record Method(
+      ExecutableElement element,
+      String javaName,
+      String wireMethodName,
+      Site nameSite,
+      int explicitCode,
+      Site codeSite,
+      int code,
+      Style style,
+      List<Param> params,
+      String callbackName,
+      TypeName returnType,
+      TypeName resultType,
+      List<TypeName> thrownTypes,
+      List<MappedException> exceptions,
+      long timeoutMillis,
+      Site timeoutSite,
+      Message request,
+      Message response,
+      String javadoc,
+      boolean deprecated) {
+
+    String wireName(String service, String version) {
+      return service + ':' + version + '/' + wireMethodName;
+    }
+
+    boolean voidResult() {
+      return resultType.equals(ClassName.get(Void.class));
+    }
+  }
+
+  /** One {@code @BoltService} interface. */
+  record Service(
+      TypeElement element,
+      ClassName iface,
+      String serviceName,
+      Site nameSite,
+      String version,
+      Site versionSite,
+      long timeoutMillis,
+      Site timeoutSite,
+      String protoPackage,
+      String protoServiceName,
+      List<Method> methods,
+      List<Message> messages,
+      List<Enum> enums,
+      String javadoc,
+      boolean usesDeprecated) {}
+}

@@ -1,0 +1,119 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ClassName;
+import java.util.Locale;
+import java.util.Set;
+
+/** Generated names: deterministic functions of the interface and the model. */
+final class Names {
+
+  static final String PROCESSOR = "io.boltgen.processor.BoltProcessor";
+
+  static final String RUNTIME = "io.boltgen.runtime";
+  static final ClassName BOLT_CHANNEL = ClassName.get(RUNTIME, "BoltChannel");
+  static final ClassName BOLT_CLIENT = ClassName.get(RUNTIME, "BoltClient");
+  static final ClassName BOLT_EXCEPTION = ClassName.get(RUNTIME, "BoltException");
+  static final ClassName CALL_OPTIONS = ClassName.get(RUNTIME, "CallOptions");
+  static final ClassName RESPONSE_STATUS = ClassName.get(RUNTIME, "ResponseStatus");
+  static final ClassName MARSHALLER = ClassName.get(RUNTIME + ".codec", "Marshaller");
+  static final ClassName METHOD_DESCRIPTOR = ClassName.get(RUNTIME + ".service", "MethodDescriptor");
+  static final ClassName METHOD_TYPE = ClassName.get(RUNTIME + ".service", "MethodType");
+  static final ClassName SERVICE_DESCRIPTOR = ClassName.get(RUNTIME + ".service", "ServiceDescriptor");
+  static final ClassName SERVICE_DEFINITION = ClassName.get(RUNTIME + ".service", "ServiceDefinition");
+  static final ClassName SERVICE_INVOKER = ClassName.get(RUNTIME + ".service", "ServiceInvoker");
+  static final ClassName SERVER_CALL = ClassName.get(RUNTIME + ".service", "ServerCall");
+  static final ClassName GENERATED_SERVICE = ClassName.get(RUNTIME + ".service", "GeneratedService");
+  static final ClassName PROTO_MARSHALLER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoMarshaller");
+  static final ClassName PROTO_ENCODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoEncoder");
+  static final ClassName PROTO_DECODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoDecoder");
+  static final ClassName PROTO_SIZES = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoSizes");
+  static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
+
+  static final String ANNOTATIONS = "io.boltgen.annotation";
+  static final String BOLT_SERVICE = ANNOTATIONS + ".BoltService";
+  static final String BOLT_METHOD = ANNOTATIONS + ".BoltMethod";
+  static final String ONEWAY = ANNOTATIONS + ".Oneway";
+  static final String BOLT_FIELD = ANNOTATIONS + ".BoltField";
+  static final String BOLT_MESSAGE = ANNOTATIONS + ".BoltMessage";
+  static final String BOLT_CALLBACK = ANNOTATIONS + ".BoltCallback";
+
+  static final String SERVICES_FILE = "META-INF/services/io.boltgen.runtime.service.GeneratedService";
+
+  /** Members of the generated stub: an RPC method must not be named like one of them. */
+  static final Set<String> STUB_MEMBERS = Set.of("create", "withTimeout", "withOptions", "options");
+
+  /** Methods of {@code Object}: an RPC method must not be named like one of them. */
+  static final Set<String> OBJECT_METHODS =
+      Set.of("equals", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone", "finalize");
+
+  private Names() {}
+
+  /** The classes generated for one interface. */
+  record Generated(ClassName holder, ClassName stub, ClassName skeleton, ClassName codecs, ClassName provider) {
+    static Generated of(ClassName iface) {
+      String flat = String.join("_", iface.simpleNames());
+      String pkg = iface.packageName();
+      return new Generated(ClassName.get(pkg, flat + "Bolt"), ClassName.get(pkg, flat + "BoltStub"),
+          ClassName.get(pkg, flat + "BoltSkeleton"), ClassName.get(pkg, flat + "BoltCodecs"),
+          ClassName.get(pkg, flat + "BoltProvider"));
+    }
+  }
+
+  /** The resource path of the {@code .proto} of {@code iface}. */
+  static String protoFile(ClassName iface) {
+    return "META-INF/boltgen/" + iface.canonicalName() + ".proto";
+  }
+
+  /** {@code demo.Inventory} → proto package {@code demo.inventory}. */
+  static String protoPackage(String serviceName) {
+    StringBuilder out = new StringBuilder();
+    for (String segment : serviceName.split("\\.")) {
+      if (out.length() > 0) {
+        out.append('.');
+      }
+      out.append(identifier(segment).toLowerCase(Locale.ROOT));
+    }
+    return out.toString();
+  }
+
+  /** {@code demo.Inventory} → proto service {@code Inventory}. */
+  static String protoService(String serviceName) {
+    return identifier(serviceName.substring(serviceName.lastIndexOf('.') + 1));
+  }
+
+  private static String identifier(String s) {
+    String id = s.replace('-', '_');
+    return id.isEmpty() || Character.isDigit(id.charAt(0)) ? "_" + id : id;
+  }
+
+  /** {@code get} → {@code Get}. */
+  static String capitalize(String s) {
+    return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+  }
+
+  /** {@code reserveAll} → {@code RESERVE_ALL}; {@code Outer_Color} → {@code OUTER_COLOR}. */
+  static String upperSnake(String s) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isUpperCase(c) && i > 0) {
+        char p = s.charAt(i - 1);
+        boolean nextLower = i + 1 < s.length() && Character.isLowerCase(s.charAt(i + 1));
+        if (Character.isLowerCase(p) || Character.isDigit(p) || (Character.isUpperCase(p) && nextLower)) {
+          out.append('_');
+        }
+      }
+      out.append(Character.toUpperCase(c));
+    }
+    return out.toString().replace("__", "_");
+  }
+
+  /** {@code name}, or {@code name_} (repeatedly) while it is in {@code taken}. */
+  static String unique(String name, Set<String> taken) {
+    String n = name;
+    while (taken.contains(n)) {
+      n = n + "_";
+    }
+    return n;
+  }
+}

@@ -1,0 +1,86 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.TypeSpec;
+import io.boltgen.processor.Model.Method;
+import io.boltgen.processor.Model.Service;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import javax.lang.model.element.Modifier;
+
+/** Writes {@code XxxBoltSkeleton}: the server side, a {@code switch} on the command code. */
+final class SkeletonWriter {
+
+  private final Service service;
+  private final Names.Generated names;
+
+  SkeletonWriter(Service service) {
+    this.service = service;
+    this.names = Names.Generated.of(service.iface());
+  }
+
+  JavaFile write() {
+    TypeSpec.Builder type = TypeSpec.classBuilder(names.skeleton())
+        .addModifiers(Modifier.FINAL)
+        .addSuperinterface(Names.SERVICE_INVOKER)
+        .addAnnotation(Writers.generated())
+        .addJavadoc("Server skeleton of {@link $T}: runs each request's method on the implementation,"
+            + " dispatching on the method's command code.\n", service.iface());
+    Writers.suppressDeprecation(type, service);
+    type.addField(service.iface(), "implementation", Modifier.PRIVATE, Modifier.FINAL);
+    type.addMethod(MethodSpec.constructorBuilder()
+        .addParameter(service.iface(), "implementation")
+        .addStatement("this.implementation = $T.requireNonNull(implementation, $S)", Objects.class, "implementation")
+        .build());
+    MethodSpec.Builder invoke = MethodSpec.methodBuilder("invoke")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(int.class, "methodCode")
+        .addParameter(Object.class, "request")
+        .addParameter(Names.SERVER_CALL, "call")
+        .addException(Exception.class)
+        .beginControlFlow("switch (methodCode)");
+    for (Method m : service.methods()) {
+      ClassName request = (ClassName) m.request().javaType();
+      invoke.addCode("case $L: {\n$>", m.code());
+      invoke.addComment("$L", m.wireName(service.serviceName(), service.version()));
+      String args = m.params().stream().map(p -> "args." + p.name() + "()").collect(Collectors.joining(", "));
+      if (!m.params().isEmpty()) {
+        invoke.addStatement("$T args = ($T) request", request, request);
+      }
+      switch (m.style()) {
+        case SYNC:
+          if (m.voidResult()) {
+            invoke.addStatement("implementation.$L($L)", m.javaName(), args);
+            invoke.addStatement("call.respond(null)");
+          } else {
+            invoke.addStatement("call.respond(implementation.$L($L))", m.javaName(), args);
+          }
+          break;
+        case FUTURE:
+          invoke.addStatement("call.respondWith(implementation.$L($L))", m.javaName(), args);
+          break;
+        case CALLBACK:
+          invoke.addStatement("implementation.$L($L)", m.javaName(),
+              args.isEmpty() ? "call.asCallback()" : args + ", call.asCallback()");
+          break;
+        case ONEWAY:
+        default:
+          invoke.addStatement("implementation.$L($L)", m.javaName(), args);
+          break;
+      }
+      invoke.addStatement("return");
+      invoke.addCode("$<}\n");
+    }
+    invoke.addCode("default:\n$>");
+    invoke.addStatement("throw new $T($S + methodCode)", IllegalArgumentException.class,
+        "no method of " + service.serviceName() + ":" + service.version() + " has command code ");
+    invoke.addCode("$<");
+    invoke.endControlFlow();
+    type.addMethod(invoke.build());
+    return Writers.file(service, type.build());
+  }
+
+}

@@ -1,0 +1,97 @@
+package io.boltgen.processor;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import javax.tools.FileObject;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardLocation;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Golden files: the generated sources, {@code .proto} and service registration of one representative
+ * service ({@code src/test/resources/golden/input/demo}) must match
+ * {@code src/test/resources/golden/expected} byte for byte.
+ *
+ * <p>After an intended change of the generated code, regenerate the goldens and review the diff:
+ * <pre>mvn -pl bolt-processor test -Dtest=GoldenTest -Dboltgen.updateGoldens=true</pre>
+ */
+class GoldenTest {
+
+  private static final List<String> INPUTS =
+      List.of("Inventory", "SkuId", "Stock", "StockState", "Reservation", "AuditEvent", "OutOfStockException");
+  private static final List<String> GENERATED =
+      List.of("InventoryBolt", "InventoryBoltStub", "InventoryBoltSkeleton", "InventoryBoltCodecs", "InventoryBoltProvider");
+
+  @Test
+  void generatedCodeMatchesTheGoldenFiles() throws IOException {
+    JavaFileObject[] sources = INPUTS.stream()
+        .map(name -> JavaFileObjects.forSourceString("demo." + name, resource("input/demo/" + name + ".java.txt")))
+        .toArray(JavaFileObject[]::new);
+    Compilation c = ValidationTest.compile(sources);
+    assertThat(c).succeededWithoutWarnings();
+    for (String name : GENERATED) {
+      JavaFileObject file = c.generatedSourceFile("demo." + name).orElseThrow();
+      check("expected/demo/" + name + ".java.txt", file.getCharContent(true).toString());
+    }
+    FileObject proto = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/boltgen/demo.Inventory.proto")
+        .orElseThrow();
+    check("expected/META-INF/boltgen/demo.Inventory.proto", proto.getCharContent(true).toString());
+    FileObject services = c.generatedFile(StandardLocation.CLASS_OUTPUT,
+        "META-INF/services/io.boltgen.runtime.service.GeneratedService").orElseThrow();
+    check("expected/META-INF/services/io.boltgen.runtime.service.GeneratedService",
+        new String(services.openInputStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void outputIsDeterministic() {
+    JavaFileObject[] sources = INPUTS.stream()
+        .map(name -> JavaFileObjects.forSourceString("demo." + name, resource("input/demo/" + name + ".java.txt")))
+        .toArray(JavaFileObject[]::new);
+    Compilation first = ValidationTest.compile(sources);
+    Compilation second = ValidationTest.compile(sources);
+    for (String name : GENERATED) {
+      assertThat(text(second, name)).isEqualTo(text(first, name));
+    }
+  }
+
+  private static String text(Compilation c, String name) {
+    try {
+      return c.generatedSourceFile("demo." + name).orElseThrow().getCharContent(true).toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void check(String golden, String actual) throws IOException {
+    if (Boolean.getBoolean("boltgen.updateGoldens")) {
+      Path path = Paths.get(System.getProperty("boltgen.goldenDir", "src/test/resources/golden"), golden);
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, actual, StandardCharsets.UTF_8);
+      return;
+    }
+    assertThat(actual).as("%s (regenerate with -Dboltgen.updateGoldens=true)", golden).isEqualTo(resource(golden));
+  }
+
+  private static String resource(String path) {
+    try (InputStream in = GoldenTest.class.getResourceAsStream("/golden/" + path)) {
+      if (in == null) {
+        throw new IllegalStateException("missing golden file golden/" + path
+            + "; generate it with -Dboltgen.updateGoldens=true");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

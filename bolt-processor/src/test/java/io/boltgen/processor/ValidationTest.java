@@ -1,0 +1,359 @@
+package io.boltgen.processor;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.Compiler;
+import com.google.testing.compile.JavaFileObjects;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.TypeSpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One minimal failing source per compile-time rule (codegen.md §4), asserting the tagged message, the
+ * file and the line; and the happy path without warnings under {@code -Xlint:all}.
+ */
+class ValidationTest {
+
+  static Compilation compile(JavaFileObject... sources) {
+    return Compiler.javac()
+        .withProcessors(new BoltProcessor(), new BoltRegistryProcessor())
+        .withOptions("-Xlint:all", "-Xlint:-processing")
+        .compile(sources);
+  }
+
+  /** {@code test/Svc.java}: the package line, the imports, then {@code lines} from line 8 on. */
+  static JavaFileObject svc(String... lines) {
+    return source("test.Svc", lines);
+  }
+
+  static JavaFileObject source(String name, String... lines) {
+    String[] all = new String[7 + lines.length];
+    all[0] = "package test;";
+    all[1] = "import io.boltgen.annotation.*;";
+    all[2] = "import java.util.*;";
+    all[3] = "import java.util.concurrent.*;";
+    all[4] = "";
+    all[5] = "";
+    all[6] = "";
+    System.arraycopy(lines, 0, all, 7, lines.length);
+    return JavaFileObjects.forSourceLines(name, all);
+  }
+
+  private static void assertError(Compilation c, JavaFileObject file, int line, String tag, String message) {
+    assertThat(c).failed();
+    assertThat(c).hadErrorContainingMatch("\\[Bolt/" + tag + "\\] (.*)" + Pattern.quote(message)).inFile(file)
+        .onLine(line);
+  }
+
+  @Test
+  void happyPathCompilesWithoutWarnings() {
+    JavaFileObject svc = svc(
+        "/** Docs. */",
+        "@BoltService(name = \"demo.Shop\", version = \"2.1\")",
+        "public interface Svc {",
+        "  /** Gets. @deprecated use another */",
+        "  @Deprecated String get(String id, List<Integer> ids, Map<String, Item> items, Optional<Kind> kind);",
+        "  CompletableFuture<Item> later(int n);",
+        "  void watch(long id, BoltCallback<List<Item>> callback);",
+        "  @Oneway void fire(byte[] data);",
+        "  void nothing();",
+        "  int count(Set<String> tags) throws Missing;",
+        "}");
+    Compilation c = compile(svc,
+        source("test.Item", "public record Item(String name, double price, Kind kind) {}"),
+        source("test.Kind", "public enum Kind { A, B }"),
+        source("test.Missing", "public class Missing extends Exception {",
+            "  private static final long serialVersionUID = 1L;",
+            "  public Missing(String message) { super(message); }", "}"));
+    assertThat(c).succeededWithoutWarnings();
+    assertThat(c).generatedSourceFile("test.SvcBolt");
+    assertThat(c).generatedSourceFile("test.SvcBoltStub");
+    assertThat(c).generatedSourceFile("test.SvcBoltSkeleton");
+    assertThat(c).generatedSourceFile("test.SvcBoltCodecs");
+    assertThat(c).generatedSourceFile("test.SvcBoltProvider");
+    assertThat(c).generatedFile(javax.tools.StandardLocation.CLASS_OUTPUT, "META-INF/boltgen/test.Svc.proto");
+    assertThat(c).generatedFile(javax.tools.StandardLocation.CLASS_OUTPUT,
+        "META-INF/services/io.boltgen.runtime.service.GeneratedService");
+  }
+
+  @Test
+  void nestedInterfacesGetFlattenedNames() {
+    JavaFileObject f = source("test.Outer", "public class Outer {", "  @BoltService", "  public interface Api {",
+        "    Map<String, Level> levels(Set<Level> wanted);", "  }", "  public enum Level { LOW, HIGH }", "}");
+    Compilation c = compile(f);
+    assertThat(c).succeededWithoutWarnings();
+    assertThat(c).generatedSourceFile("test.Outer_ApiBolt");
+    assertThat(c).generatedSourceFile("test.Outer_ApiBoltStub").contentsAsUtf8String()
+        .contains("public final class Outer_ApiBoltStub implements Outer.Api");
+    assertThat(c).generatedFile(javax.tools.StandardLocation.CLASS_OUTPUT, "META-INF/boltgen/test.Outer.Api.proto")
+        .contentsAsUtf8String().contains("enum Outer_Level {");
+  }
+
+  // rule 1
+  @Test
+  void serviceMustBeAnInterface() {
+    JavaFileObject f = svc("@BoltService", "public class Svc {}");
+    assertError(compile(f), f, 8, "NotAnInterface", "@BoltService may only be applied to interfaces");
+    JavaFileObject r = svc("@BoltService", "record Svc(int x) {}");
+    assertError(compile(r), r, 8, "NotAnInterface", "not to the record Svc");
+    JavaFileObject e = svc("@BoltService", "enum Svc { A }");
+    assertError(compile(e), e, 8, "NotAnInterface", "not to the enum Svc");
+  }
+
+  // rule 2
+  @Test
+  void serviceMustNotBePrivateOrGeneric() {
+    JavaFileObject p = svc("class Svc {", "  @BoltService", "  private interface Inner { void m(); }", "}");
+    assertError(compile(p), p, 9, "InvalidServiceInterface", "must not be private");
+    JavaFileObject g = svc("@BoltService", "interface Svc<T> { void m(); }");
+    assertError(compile(g), g, 8, "InvalidServiceInterface", "must not be generic");
+  }
+
+  // rule 3
+  @Test
+  void nameVersionAndTimeoutAreChecked() {
+    JavaFileObject n = svc("@BoltService(", "    name = \"9bad name\")", "interface Svc { void m(); }");
+    assertError(compile(n), n, 9, "InvalidServiceName", "invalid service name \"9bad name\"");
+    JavaFileObject v = svc("@BoltService(", "    version = \"1.x\")", "interface Svc { void m(); }");
+    assertError(compile(v), v, 9, "InvalidVersion", "invalid service version \"1.x\"");
+    JavaFileObject t = svc("@BoltService(", "    timeoutMillis = 0)", "interface Svc { void m(); }");
+    assertError(compile(t), t, 9, "InvalidTimeout", "timeoutMillis must be 1..");
+    JavaFileObject mt = svc("@BoltService", "interface Svc {", "  @BoltMethod(timeoutMillis = -1)", "  void m();", "}");
+    assertError(compile(mt), mt, 10, "InvalidTimeout", "timeoutMillis must be 0");
+  }
+
+  // rule 4
+  @Test
+  void duplicateServicesAreRejected() {
+    JavaFileObject a = source("test.A", "@BoltService(name = \"x.Same\")", "interface A { void m(); }");
+    JavaFileObject b = source("test.B", "@BoltService(name = \"x.Same\")", "interface B { void m(); }");
+    Compilation c = compile(a, b);
+    assertThat(c).failed();
+    assertThat(c).hadErrorContaining("[Bolt/DuplicateService] the service x.Same:1.0 is also declared by test.A")
+        .inFile(b).onLine(8);
+  }
+
+  // rule 5
+  @Test
+  void overloadsAreRejected() {
+    JavaFileObject f = svc("@BoltService", "interface Svc {", "  String get(String a);", "  String get(int a);", "}");
+    assertError(compile(f), f, 11, "DuplicateMethodName", "RPC method names must be unique; rename or set @BoltMethod(name)");
+    JavaFileObject w = svc("@BoltService", "interface Svc {", "  String a();", "  @BoltMethod(name = \"a\")",
+        "  String b();", "}");
+    assertError(compile(w), w, 11, "DuplicateMethodName", "\"a\" is also the name of Svc.a()");
+    JavaFileObject bad = svc("@BoltService", "interface Svc {", "  @BoltMethod(name = \"no-dash\")", "  String b();", "}");
+    assertError(compile(bad), bad, 10, "InvalidMethodName", "invalid method name \"no-dash\"");
+  }
+
+  // rule 6
+  @Test
+  void methodNamesMustNotClashWithTheStub() {
+    JavaFileObject f = svc("@BoltService", "interface Svc {", "  String withTimeout(String a);", "}");
+    assertError(compile(f), f, 10, "ReservedMethodName", "the method name withTimeout clashes");
+    JavaFileObject o = svc("@BoltService", "interface Svc {", "  String toString();", "}");
+    assertError(compile(o), o, 10, "ReservedMethodName", "the method name toString clashes");
+    JavaFileObject p = svc("@BoltService", "interface Svc {", "  String get(int hashCode);", "}");
+    assertError(compile(p), p, 10, "ReservedParameterName", "the parameter name hashCode cannot name a component");
+  }
+
+  // rule 7
+  @Test
+  void commandCodesAreChecked() {
+    JavaFileObject dup = svc("@BoltService", "interface Svc {", "  @BoltMethod(code = 5)", "  void a();",
+        "  @BoltMethod(code = 5)", "  void b();", "}");
+    Compilation c = compile(dup);
+    assertError(c, dup, 12, "DuplicateCommandCode", "command code 5 of Svc.b() is also the code of Svc.a()");
+    assertThat(c).hadErrorContaining("[Bolt/DuplicateCommandCode] command code 5 of Svc.a() is also the code of Svc.b()")
+        .inFile(dup).onLine(10);
+    JavaFileObject range = svc("@BoltService", "interface Svc {", "  @BoltMethod(code = 40000)", "  void a();", "}");
+    assertError(compile(range), range, 10, "CommandCodeOutOfRange", "command code 40000 is outside 1..32767");
+    JavaFileObject mixed = svc("@BoltService", "interface Svc {", "  @BoltMethod(code = 1)", "  void a();",
+        "  void b();", "}");
+    assertError(compile(mixed), mixed, 12, "MixedCommandCodes", "command codes are all-or-nothing: Svc.a() sets");
+  }
+
+  @Test
+  void hashedCodeCollisionsNameBothMethods() {
+    Map<Integer, String> seen = new HashMap<>();
+    String first = null;
+    String second = null;
+    for (int i = 0; first == null; i++) {
+      String name = "m" + i;
+      String other = seen.putIfAbsent(Validator.hashCode("x.C:1.0/" + name), name);
+      if (other != null) {
+        first = other;
+        second = name;
+      }
+    }
+    JavaFileObject f = svc("@BoltService(name = \"x.C\")", "interface Svc {", "  void " + first + "();",
+        "  void " + second + "();", "}");
+    Compilation c = compile(f);
+    assertError(c, f, 11, "CommandCodeCollision", "of Svc." + second + "() collides with that of Svc." + first + "()");
+    assertThat(c).hadErrorContaining("collides with that of Svc." + second + "()").inFile(f).onLine(10);
+  }
+
+  @Test
+  void derivedCodesAreStableAndInRange() {
+    assertThat(Validator.hashCode("demo.Inventory:1.0/get")).isEqualTo(Validator.hashCode("demo.Inventory:1.0/get"));
+    for (int i = 0; i < 10_000; i++) {
+      assertThat(Validator.hashCode("s:1/" + i)).isBetween(1, 32767);
+    }
+  }
+
+  // rule 8
+  @Test
+  void unsupportedTypesNameTheTypePath() {
+    JavaFileObject f = svc("@BoltService", "interface Svc {", "  void m(", "      List<Map<Foo, String>> x);", "}",
+        "record Foo(int a) {}");
+    assertError(compile(f), f, 11, "UnsupportedType",
+        "cannot serialize List<Map<Foo,String>> (parameter x of m()): the Map key Foo is not an integral type");
+    JavaFileObject w = svc("@BoltService", "interface Svc {", "  void m(List<?> x);", "}");
+    assertError(compile(w), w, 10, "UnsupportedType", "cannot serialize List<?> (parameter x of m()): the wildcard");
+    JavaFileObject o = svc("@BoltService", "interface Svc {", "  Object m();", "}");
+    assertError(compile(o), o, 10, "UnsupportedType", "cannot serialize Object (the result of m()): Object is not");
+    JavaFileObject a = svc("@BoltService", "interface Svc {", "  void m(int[] x);", "}");
+    assertError(compile(a), a, 10, "UnsupportedType", "arrays other than byte[] are not supported");
+    JavaFileObject raw = svc("@BoltService", "interface Svc {", "  @SuppressWarnings(\"rawtypes\") void m(List x);", "}");
+    assertError(compile(raw), raw, 10, "UnsupportedType", "raw List");
+    JavaFileObject i = svc("@BoltService", "interface Svc {", "  void m(Runnable r);", "}");
+    assertError(compile(i), i, 10, "UnsupportedType", "the interface Runnable is not serializable");
+    JavaFileObject nested = svc("@BoltService", "interface Svc {", "  void m(List<List<String>> x);", "}");
+    assertError(compile(nested), nested, 10, "UnsupportedType", "protobuf has no nested repeated fields");
+    JavaFileObject comp = svc("@BoltService", "interface Svc {", "  void m(Bag b);", "}", "record Bag(",
+        "    Thread t) {}");
+    assertError(compile(comp), comp, 13, "UnsupportedType",
+        "cannot serialize Thread (component t of record Bag): Thread is not serializable");
+  }
+
+  // rule 9
+  @Test
+  void returnTypesAreChecked() {
+    JavaFileObject f = svc("@BoltService", "interface Svc {", "  Future<String> m();", "}");
+    assertError(compile(f), f, 10, "UnsupportedReturnType", "Future<String> is not supported: use CompletableFuture<T>");
+    JavaFileObject raw = svc("@BoltService", "interface Svc {", "  @SuppressWarnings(\"rawtypes\") CompletableFuture m();", "}");
+    assertError(compile(raw), raw, 10, "UnsupportedReturnType", "raw CompletableFuture");
+    JavaFileObject ow = svc("@BoltService", "interface Svc {", "  @Oneway", "  String m();", "}");
+    assertError(compile(ow), ow, 10, "InvalidOneway", "@Oneway methods must return void, not String");
+    JavaFileObject cb = svc("@BoltService", "interface Svc {", "  void m(BoltCallback<String> cb, int x);", "}");
+    assertError(compile(cb), cb, 10, "InvalidCallback", "a BoltCallback must be the last parameter");
+  }
+
+  // rule 10
+  @Test
+  void checkedExceptionsNeedAMessageConstructor() {
+    JavaFileObject f = svc("@BoltService", "interface Svc {", "  void m() throws Bad;", "}",
+        "class Bad extends Exception {", "  private static final long serialVersionUID = 1L;", "  Bad() {}", "}");
+    assertError(compile(f), f, 10, "UnmappableException",
+        "the checked exception Bad cannot be rebuilt on the client: it needs a public constructor taking the message");
+  }
+
+  // rule 11
+  @Test
+  void fieldNumbersAreChecked() {
+    JavaFileObject missing = svc("@BoltService", "interface Svc { void m(R r); }", "record R(@BoltField(1) int a,",
+        "    int b) {}");
+    assertError(compile(missing), missing, 11, "MissingFieldNumber", "b needs one too");
+    JavaFileObject dup = svc("@BoltService", "interface Svc { void m(R r); }", "record R(@BoltField(1) int a,",
+        "    @BoltField(1) int b) {}");
+    assertError(compile(dup), dup, 11, "DuplicateFieldNumber", "field number 1 of b is also the number of a");
+    JavaFileObject range = svc("@BoltService", "interface Svc { void m(R r); }", "record R(",
+        "    @BoltField(19500) int a) {}");
+    assertError(compile(range), range, 11, "InvalidFieldNumber", "inside protobuf's reserved 19000..19999");
+    JavaFileObject reserved = svc("@BoltService", "interface Svc { void m(R r); }",
+        "@BoltMessage(reserved = 2) record R(@BoltField(1) int a,", "    @BoltField(2) int b) {}");
+    assertError(compile(reserved), reserved, 11, "ReservedFieldNumber", "field number 2 of b is reserved");
+    JavaFileObject empty = svc("@BoltService", "interface Svc { void m(E e); }", "enum E {}");
+    assertError(compile(empty), empty, 10, "InvalidEnum", "the enum E has no constants");
+    JavaFileObject names = svc("@BoltService", "interface Svc { void m(R r, S s); }", "record R(int a) {}",
+        "@BoltMessage(name = \"R\") record S(int a) {}");
+    assertError(compile(names), names, 11, "DuplicateMessageName", "are named R in its .proto");
+  }
+
+  // rule 12
+  @Test
+  void generatedNamesMustBeFree() {
+    JavaFileObject f = svc("@BoltService", "interface Svc { void m(); }", "class SvcBoltStub {}");
+    assertError(compile(f), f, 9, "GeneratedNameClash", "cannot generate test.SvcBoltStub");
+    JavaFileObject c = svc("@BoltService", "interface Svc {", "  void getX();", "  void get_x();", "}");
+    assertError(compile(c), c, 11, "GeneratedNameClash", "would both generate the constant METHOD_GET_X");
+  }
+
+  /** Generates {@code test.Later} in the first round: a service using it is deferred, then generated. */
+  static final class LaterProcessor extends AbstractProcessor {
+    private boolean done;
+
+    @Override
+    public Set<String> getSupportedAnnotationTypes() {
+      return Set.of("*");
+    }
+
+    @Override
+    public SourceVersion getSupportedSourceVersion() {
+      return SourceVersion.latestSupported();
+    }
+
+    @Override
+    public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+      if (!done) {
+        done = true;
+        try {
+          JavaFile.builder("test", TypeSpec.recordBuilder("Later").addModifiers(Modifier.PUBLIC)
+                  .recordConstructor(com.palantir.javapoet.MethodSpec.constructorBuilder()
+                      .addParameter(String.class, "value").build())
+                  .build())
+              .build().writeTo(processingEnv.getFiler());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      return false;
+    }
+  }
+
+  @Test
+  void typesGeneratedInALaterRoundAreWaitedFor() {
+    JavaFileObject f = svc("@BoltService", "interface Svc { Later get(Later in); }");
+    Compilation c = Compiler.javac()
+        .withProcessors(new BoltProcessor(), new BoltRegistryProcessor(), new LaterProcessor())
+        .compile(f);
+    assertThat(c).succeeded();
+    assertThat(c).generatedSourceFile("test.SvcBoltCodecs").contentsAsUtf8String().contains("readLater");
+  }
+
+  @Test
+  void typesStillMissingInTheLastRoundAreReported() {
+    JavaFileObject f = svc("@BoltService", "interface Svc { Missing get(); }");
+    Compilation c = compile(f);
+    assertThat(c).failed();
+    assertThat(c).hadErrorContaining("[Bolt/UnresolvedType] could not generate the Bolt service Svc")
+        .inFile(f).onLine(9);
+  }
+
+  @Test
+  void errorsAreTaggedAndEveryProblemIsReported() {
+    JavaFileObject f = svc("@BoltService", "interface Svc {", "  void a(Object o);", "  Future<String> b();",
+        "  void c() throws Bad;", "}", "class Bad extends Exception {",
+        "  private static final long serialVersionUID = 1L;", "}");
+    Compilation c = compile(f);
+    assertThat(c).failed();
+    assertThat(c.errors()).hasSize(3);
+    assertThat(c.errors()).allSatisfy(d -> assertThat(d.getMessage(null)).startsWith("[Bolt/"));
+    List<Long> lines = c.errors().stream().map(d -> d.getLineNumber()).toList();
+    assertThat(lines).containsExactly(10L, 11L, 12L);
+  }
+}

@@ -1,0 +1,253 @@
+package io.boltgen.runtime.codec.protobuf;
+
+import com.google.protobuf.CodedOutputStream;
+import com.google.protobuf.MessageLite;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * Encodes one value in two passes, in the order generated codecs visit fields:
+ *
+ * <ol>
+ *   <li>the <b>size pass</b> computes the exact encoded size and, in pre-order, records the length of every
+ *       length-delimited value whose length is not free to know: nested messages, map entries, packed
+ *       fields ({@link #reserve()} + {@link #nested}) and strings ({@link #string}, which measures the UTF-8
+ *       length once);</li>
+ *   <li>the <b>write pass</b> appends the bytes to a {@link ByteBuf} in the same order, taking each recorded
+ *       length back ({@link #writeLength()}, {@link #writeString}).</li>
+ * </ol>
+ *
+ * <p>So every nested size is computed once (Wire's quadratic nested-size trap, square/wire#2025, cannot
+ * happen) and strings are written with {@link ByteBufUtil#reserveAndWriteUtf8} without an intermediate
+ * {@code byte[]}. The lengths are kept between {@link ProtoMarshaller#encodedSize} and
+ * {@link ProtoMarshaller#write} for the same value on the same thread, so the runtime's "size, allocate,
+ * write" sequence visits the value twice, not three times.
+ *
+ * <p>A generated size function records a nested message as
+ * {@code size += TAG_SIZE + e.nested(e.reserve(), sizeOfChild(child, e));} — the slot is reserved before
+ * the child records its own lengths (Java evaluates arguments left to right), which is the pre-order the
+ * write pass follows with {@code e.writeTag(TAG); e.writeLength(); writeChild(child, e);}.
+ *
+ * <p>Instances are confined to one thread and owned by {@link ProtoMarshaller}; generated code only
+ * receives them as a parameter.
+ */
+public final class ProtoEncoder {
+
+  private static final int INITIAL_SLOTS = 32;
+  private static final int MAX_RETAINED_SLOTS = 4096;
+  private static final ThreadLocal<ProtoEncoder> LOCAL = ThreadLocal.withInitial(ProtoEncoder::new);
+
+  private int[] lengths = new int[INITIAL_SLOTS];
+  private int count;
+  private int cursor;
+  private ByteBuf out;
+  private boolean inUse;
+  private boolean sized;
+  private Object sizedValue;
+  private Object sizedBy;
+  private int sizedTotal;
+
+  private ProtoEncoder() {}
+
+  /** The calling thread's encoder, or a fresh one if it is busy (a codec re-entered from user code). */
+  static ProtoEncoder acquire() {
+    ProtoEncoder e = LOCAL.get();
+    if (e.inUse) {
+      e = new ProtoEncoder();
+    }
+    e.inUse = true;
+    return e;
+  }
+
+  void release() {
+    inUse = false;
+    out = null;
+  }
+
+  /** Runs the size pass for {@code value} and remembers the recorded lengths for a following write. */
+  <T> int size(T value, ProtoMarshaller.Sizer<T> sizer) {
+    count = 0;
+    sized = false;
+    sizedValue = null;
+    int total = sizer.size(value, this);
+    sized = true;
+    sizedValue = value;
+    sizedBy = sizer;
+    sizedTotal = total;
+    return total;
+  }
+
+  /** Runs the write pass for {@code value}, re-running the size pass unless it just ran for the same value. */
+  <T> void write(T value, ProtoMarshaller.Sizer<T> sizer, ProtoMarshaller.Writer<T> writer, ByteBuf buffer) {
+    try {
+      int total = sized && sizedValue == value && sizedBy == sizer ? sizedTotal : size(value, sizer);
+      int start = buffer.writerIndex();
+      buffer.ensureWritable(total);
+      out = buffer;
+      cursor = 0;
+      writer.write(value, this);
+      int written = buffer.writerIndex() - start;
+      if (written != total || cursor != count) {
+        throw new IllegalStateException("the value changed while it was encoded: sized " + total
+            + " bytes and " + count + " lengths, wrote " + written + " bytes and used " + cursor + " lengths");
+      }
+    } finally {
+      sized = false;
+      sizedValue = null;
+      sizedBy = null;
+      out = null;
+      if (lengths.length > MAX_RETAINED_SLOTS) {
+        lengths = new int[INITIAL_SLOTS];
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ size pass
+
+  /** Reserves the next length slot (pre-order); pass it to {@link #nested} once the length is known. */
+  public int reserve() {
+    if (count == lengths.length) {
+      lengths = Arrays.copyOf(lengths, count * 2);
+    }
+    return count++;
+  }
+
+  /**
+   * Records {@code length} in {@code slot} and returns the size of the length-delimited value: its length
+   * prefix plus {@code length}.
+   */
+  public int nested(int slot, int length) {
+    lengths[slot] = length;
+    return ProtoSizes.varint32(length) + length;
+  }
+
+  /** Measures {@code value}'s UTF-8 length once, records it, and returns its size with the length prefix. */
+  public int string(String value) {
+    int length = ByteBufUtil.utf8Bytes(value);
+    return nested(reserve(), length);
+  }
+
+  /**
+   * {@code element} itself, or a {@link NullPointerException} saying that protobuf cannot carry a
+   * {@code null} collection element or map key or value. Generated size functions check each element.
+   */
+  public static <T> T element(T element) {
+    if (element == null) {
+      throw new NullPointerException("a collection element, map key or map value is null: the protobuf wire format"
+          + " has no null elements");
+    }
+    return element;
+  }
+
+  // ------------------------------------------------------------------ write pass
+
+  /** Writes a precomputed tag. */
+  public void writeTag(int tag) {
+    writeVarint32(tag);
+  }
+
+  /** Writes the next recorded length (of a nested message, map entry or packed field). */
+  public void writeLength() {
+    writeVarint32(lengths[cursor++]);
+  }
+
+  /** Writes {@code value} as an unsigned varint (uint32, lengths, tags). */
+  public void writeVarint32(int value) {
+    ByteBuf b = out;
+    while ((value & ~0x7F) != 0) {
+      b.writeByte((value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    b.writeByte(value);
+  }
+
+  /** Writes {@code value} as a 64-bit varint (int64, uint64). */
+  public void writeVarint64(long value) {
+    ByteBuf b = out;
+    while ((value & ~0x7FL) != 0) {
+      b.writeByte(((int) value & 0x7F) | 0x80);
+      value >>>= 7;
+    }
+    b.writeByte((int) value);
+  }
+
+  /** Writes an int32: a varint, sign-extended to ten bytes when negative. */
+  public void writeInt32(int value) {
+    if (value >= 0) {
+      writeVarint32(value);
+    } else {
+      writeVarint64(value);
+    }
+  }
+
+  /** Writes an int64. */
+  public void writeInt64(long value) {
+    writeVarint64(value);
+  }
+
+  /** Writes a bool. */
+  public void writeBool(boolean value) {
+    out.writeByte(value ? 1 : 0);
+  }
+
+  /** Writes a float as fixed32, little-endian. */
+  public void writeFloat(float value) {
+    out.writeIntLE(Float.floatToRawIntBits(value));
+  }
+
+  /** Writes a double as fixed64, little-endian. */
+  public void writeDouble(double value) {
+    out.writeLongLE(Double.doubleToRawLongBits(value));
+  }
+
+  /** Writes a string: the length recorded by {@link #string} and the UTF-8 bytes, straight into the buffer. */
+  public void writeString(String value) {
+    int length = lengths[cursor++];
+    writeVarint32(length);
+    int written = ByteBufUtil.reserveAndWriteUtf8(out, value, length);
+    if (written != length) {
+      throw new IllegalStateException("a string changed while it was encoded");
+    }
+  }
+
+  /** Writes a {@code bytes} value: its length and its bytes. */
+  public void writeBytes(byte[] value) {
+    writeVarint32(value.length);
+    out.writeBytes(value);
+  }
+
+  /**
+   * Writes an embedded protobuf-java message: its length and its bytes, serialized by protobuf-java
+   * straight into the buffer's memory when the buffer exposes it as one NIO buffer.
+   */
+  public void writeMessage(MessageLite value) {
+    int size = value.getSerializedSize();
+    writeVarint32(size);
+    writeMessageBody(value, size, out);
+  }
+
+  static void writeMessageBody(MessageLite value, int size, ByteBuf out) {
+    if (size == 0) {
+      return;
+    }
+    out.ensureWritable(size);
+    int index = out.writerIndex();
+    if (out.nioBufferCount() == 1) {
+      ByteBuffer target = out.nioBuffer(index, size);
+      CodedOutputStream stream = CodedOutputStream.newInstance(target);
+      try {
+        value.writeTo(stream);
+        stream.flush();
+      } catch (IOException e) {
+        throw new IllegalStateException("could not serialize " + value.getClass().getName(), e);
+      }
+      stream.checkNoSpaceLeft();
+      out.writerIndex(index + size);
+    } else {
+      out.writeBytes(value.toByteArray());
+    }
+  }
+}

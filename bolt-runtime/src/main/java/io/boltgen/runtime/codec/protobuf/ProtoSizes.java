@@ -1,0 +1,79 @@
+package io.boltgen.runtime.codec.protobuf;
+
+import com.google.protobuf.MessageLite;
+
+/**
+ * Exact encoded sizes of protobuf wire values, without their tag (generated code adds the precomputed tag
+ * size). Strings and nested messages are sized through {@link ProtoEncoder}, which also remembers their
+ * lengths for the write pass.
+ */
+public final class ProtoSizes {
+
+  private ProtoSizes() {}
+
+  /** The size of {@code value} as an unsigned varint (uint32, lengths, tags). */
+  public static int varint32(int value) {
+    if ((value & (~0 << 7)) == 0) {
+      return 1;
+    }
+    if ((value & (~0 << 14)) == 0) {
+      return 2;
+    }
+    if ((value & (~0 << 21)) == 0) {
+      return 3;
+    }
+    if ((value & (~0 << 28)) == 0) {
+      return 4;
+    }
+    return 5;
+  }
+
+  /** The size of {@code value} as an unsigned 64-bit varint (int64, uint64). */
+  public static int varint64(long value) {
+    if ((value & (~0L << 7)) == 0) {
+      return 1;
+    }
+    if (value < 0) {
+      return 10;
+    }
+    int n = 2;
+    if ((value & (~0L << 35)) != 0) {
+      n += 4;
+      value >>>= 28;
+    }
+    if ((value & (~0L << 21)) != 0) {
+      n += 2;
+      value >>>= 14;
+    }
+    if ((value & (~0L << 14)) != 0) {
+      n += 1;
+    }
+    return n;
+  }
+
+  /** The size of an int32 (a negative value is sign-extended to ten bytes, as protobuf does). */
+  public static int int32(int value) {
+    return value >= 0 ? varint32(value) : 10;
+  }
+
+  /** The size of an int64. */
+  public static int int64(long value) {
+    return varint64(value);
+  }
+
+  /** The size of a {@code bytes} value: its length prefix and its bytes. */
+  public static int bytes(byte[] value) {
+    return varint32(value.length) + value.length;
+  }
+
+  /** The size of an embedded protobuf-java message: its length prefix and its (memoized) serialized size. */
+  public static int message(MessageLite value) {
+    int size = value.getSerializedSize();
+    return varint32(size) + size;
+  }
+
+  /** The size of a length prefix of {@code length} plus {@code length}. */
+  public static int delimited(int length) {
+    return varint32(length) + length;
+  }
+}
