@@ -149,9 +149,16 @@ final class InboundCall implements Runnable, ServerCall, ServerContext {
     if (!ANSWERED.compareAndSet(this, 0, 1)) {
       return;
     }
-    log.warn("{} failed for {} (request id {}): {}", entry.method().wireName(), connection.remoteAddress(),
-        requestId, cause.toString());
-    log.debug("stack trace of the failure above", cause);
+    if (cause instanceof RuntimeException || cause instanceof Error) {
+      // an unchecked exception is a bug in the handler: say so
+      log.warn("{} failed for {} (request id {}): {}", entry.method().wireName(), connection.remoteAddress(),
+          requestId, cause.toString());
+      log.debug("stack trace of the failure above", cause);
+    } else {
+      // a checked exception is one the method declares: an answer, not a server problem
+      log.debug("{} answered {} (request id {}) with {}", entry.method().wireName(), connection.remoteAddress(),
+          requestId, cause.toString(), cause);
+    }
     connection.writeFrame(ErrorResponses.error(connection, requestId, ResponseStatus.SERVER_EXCEPTION,
         cause.getClass().getName(), cause.getMessage(), "handler of " + entry.method().wireName() + " threw"));
   }

@@ -47,6 +47,7 @@ public final class BoltConnection implements Connection, CallTarget {
   private volatile byte version;
   private volatile byte switchFlags;
   private volatile boolean latched;
+  private final java.util.concurrent.CompletableFuture<Void> inactive = new java.util.concurrent.CompletableFuture<>();
 
   BoltConnection(Channel channel, Endpoint endpoint) {
     this.channel = channel;
@@ -228,6 +229,18 @@ public final class BoltConnection implements Connection, CallTarget {
   private void failPending(String why) {
     SocketAddress remote = remoteAddress();
     calls.closeAll(() -> new BoltException(ResponseStatus.CONNECTION_CLOSED, why, null, null, remote, 0, null));
+  }
+
+  /**
+   * Completes once the channel went inactive and everything that follows from it happened: pending calls
+   * failed, the close event fired. (The channel's close future completes earlier than that.)
+   */
+  public java.util.concurrent.CompletableFuture<Void> inactiveFuture() {
+    return inactive;
+  }
+
+  void markInactive() {
+    inactive.complete(null);
   }
 
   /** Completes when the channel is closed (does not close it). */

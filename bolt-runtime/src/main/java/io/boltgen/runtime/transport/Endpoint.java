@@ -4,13 +4,11 @@ import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.invoke.CallEnvironment;
 import io.boltgen.runtime.protocol.FrameDecoder;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.util.concurrent.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -133,18 +131,23 @@ public final class Endpoint {
     }
   }
 
-  /** Closes every connection and waits (up to {@code timeoutMillis}) until they are closed. */
+  /**
+   * Closes every connection and waits (up to {@code timeoutMillis}) until each one went inactive: its
+   * pending calls failed and its close event fired.
+   */
   public void closeConnections(long timeoutMillis) {
-    List<ChannelFuture> closing = new ArrayList<>();
+    List<java.util.concurrent.CompletableFuture<Void>> closing = new ArrayList<>();
     for (BoltConnection connection : connections) {
-      closing.add(connection.closeAsync());
+      connection.closeAsync();
+      closing.add(connection.inactiveFuture());
     }
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-    for (Future<?> f : closing) {
-      long left = deadline - System.nanoTime();
-      if (left > 0) {
-        f.awaitUninterruptibly(left, TimeUnit.NANOSECONDS);
-      }
+    try {
+      java.util.concurrent.CompletableFuture.allOf(closing.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
+          .get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      // a channel that does not close in time is left to the event loop's shutdown
     }
   }
 }

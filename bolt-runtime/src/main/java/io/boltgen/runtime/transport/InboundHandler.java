@@ -39,8 +39,12 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    connection.onInactive();
-    connection.endpoint().closed(connection);
+    try {
+      connection.onInactive();
+      connection.endpoint().closed(connection);
+    } finally {
+      connection.markInactive();
+    }
     ctx.fireChannelInactive();
   }
 
