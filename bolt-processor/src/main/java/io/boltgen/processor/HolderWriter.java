@@ -128,6 +128,7 @@ final class HolderWriter {
         .add(".serviceVersion(SERVICE_VERSION)\n")
         .add(".methodName($S)\n", m.wireMethodName())
         .add(".responseClassName($S)\n", service.protoPackage() + "." + m.response().protoName())
+        .add(".alias($S)\n", request.reflectionName())
         .add(".code($L)\n", m.code())
         .add(".type($T.$L)\n", Names.METHOD_TYPE, m.style() == Style.ONEWAY ? "ONEWAY" : "REQUEST_RESPONSE")
         .add(".timeoutMillis($LL)\n", m.timeoutMillis());

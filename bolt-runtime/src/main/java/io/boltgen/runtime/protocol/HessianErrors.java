@@ -6,15 +6,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Just enough Hessian2 to exchange server errors with SOFABolt peers, whose clients expect the body of a
+ * Just enough Hessian to exchange server errors with SOFABolt peers, whose clients expect the body of a
  * {@code SERVER_EXCEPTION} response to be a Hessian-serialized Throwable (codec 1).
+ *
+ * <p>SOFABolt's sofa-hessian 3.5.3 writes and reads the <em>draft</em> Hessian 2.0 grammar, not the final
+ * one: a class definition is {@code 'O' int(typeLength) typeBytes int(fieldCount) string*}, an instance
+ * is {@code 'o' int(classRef)} followed by its field values, long strings are {@code 'S' u16 chars}
+ * (non-final chunks {@code 's'}), lists are {@code 'V' ['t' u16 type] ['n' u8 | 'l' u32] values 'z'},
+ * maps {@code 'M' ['t' u16 type] (key value)* 'z'}. Strings count UTF-16 chars, each encoded on its own in
+ * UTF-8 (surrogates as 3 bytes each); compact ints are as in the final spec. That grammar is what this
+ * class speaks:
  *
  * <ul>
  *   <li>{@link #SERVER_EXCEPTION} writes a {@code com.alipay.remoting.rpc.exception.RpcServerException}
  *       whose only field is its {@code detailMessage}: a SOFABolt client deserializes it into the cause of
  *       its {@code InvokeServerException}.</li>
  *   <li>{@link #readThrowable} reads the class name and {@code detailMessage} of the Throwable a SOFABolt
- *       server sends, skipping every other field (stack trace, cause, suppressed…).</li>
+ *       server sends, skipping the fields it does not need (cause, stack trace, suppressed…).</li>
  * </ul>
  * Nothing else of Hessian is supported, on purpose.
  */
@@ -27,18 +35,20 @@ public final class HessianErrors {
   static final int MAX_MESSAGE_CHARS = 8192;
 
   private static final int MAX_DEPTH = 64;
+  private static final String DETAIL_MESSAGE = "detailMessage";
 
   /** Writes an RpcServerException with the given detail message, codec {@link Bolt#CODEC_HESSIAN2}. */
   public static final Marshaller<String> SERVER_EXCEPTION = new ServerExceptionMarshaller();
 
   private HessianErrors() {}
 
-  /** The class name and message read from an error body; either may be {@code null}. */
+  /** The class name and message read from an error body; the message may be {@code null}. */
   public record RemoteThrowable(String className, String message) {}
 
   /**
-   * Reads the class name and {@code detailMessage} of a Hessian2-serialized Throwable from the readable
-   * bytes of {@code in}, or returns {@code null} when the bytes are not such an object. Never throws.
+   * Reads the class name and {@code detailMessage} of a Hessian-serialized Throwable from the readable
+   * bytes of {@code in} (without moving its reader index), or returns {@code null} when the bytes are
+   * not such an object. Never throws.
    */
   public static RemoteThrowable readThrowable(ByteBuf in) {
     Reader reader = new Reader(in.duplicate());
@@ -52,7 +62,6 @@ public final class HessianErrors {
   // ---------------------------------------------------------------- writing
 
   private static final class ServerExceptionMarshaller implements Marshaller<String> {
-    private static final String FIELD = "detailMessage";
 
     @Override
     public byte codecId() {
@@ -61,22 +70,28 @@ public final class HessianErrors {
 
     @Override
     public int encodedSize(String message) {
-      // 'C' name count field, then 0x60 (object of class 0) and the value
-      return 1 + stringSize(RPC_SERVER_EXCEPTION) + 1 + stringSize(FIELD) + 1
-          + (message == null ? 1 : stringSize(cut(message)));
+      int typeBytes = RPC_SERVER_EXCEPTION.length(); // ASCII
+      return 1 + intSize(typeBytes) + typeBytes + intSize(1) + 1 + DETAIL_MESSAGE.length()
+          + 1 + intSize(0) + (message == null ? 1 : 3 + charBytes(cut(message)));
     }
 
     @Override
     public void write(String message, ByteBuf out) {
-      out.writeByte('C');
-      writeString(RPC_SERVER_EXCEPTION, out);
-      out.writeByte(0x90 + 1); // compact int 1: one field
-      writeString(FIELD, out);
-      out.writeByte(0x60); // an object of class definition 0
+      out.writeByte('O');
+      writeInt(RPC_SERVER_EXCEPTION.length(), out);
+      writeChars(RPC_SERVER_EXCEPTION, out);
+      writeInt(1, out); // one field
+      out.writeByte(DETAIL_MESSAGE.length());
+      writeChars(DETAIL_MESSAGE, out);
+      out.writeByte('o');
+      writeInt(0, out); // an instance of class definition 0
       if (message == null) {
         out.writeByte('N');
       } else {
-        writeString(cut(message), out);
+        String cut = cut(message);
+        out.writeByte('S');
+        out.writeShort(cut.length());
+        writeChars(cut, out);
       }
     }
 
@@ -91,11 +106,21 @@ public final class HessianErrors {
     return message.length() <= MAX_MESSAGE_CHARS ? message : message.substring(0, MAX_MESSAGE_CHARS);
   }
 
-  /** Size of a Hessian2 string of at most 32768 chars: a 1- or 2-byte length, or 'S' and 2 bytes. */
-  static int stringSize(String s) {
-    int chars = s.length();
-    int prefix = chars <= 31 ? 1 : chars <= 1023 ? 2 : 3;
-    return prefix + charBytes(s);
+  /** Size of a compact Hessian int (only the forms {@link #writeInt} writes). */
+  private static int intSize(int value) {
+    return value >= -16 && value <= 47 ? 1 : value >= -2048 && value <= 2047 ? 2 : 5;
+  }
+
+  static void writeInt(int value, ByteBuf out) {
+    if (value >= -16 && value <= 47) {
+      out.writeByte(0x90 + value);
+    } else if (value >= -2048 && value <= 2047) {
+      out.writeByte(0xc8 + (value >> 8));
+      out.writeByte(value);
+    } else {
+      out.writeByte('I');
+      out.writeInt(value);
+    }
   }
 
   private static int charBytes(String s) {
@@ -107,22 +132,9 @@ public final class HessianErrors {
     return size;
   }
 
-  static void writeString(String s, ByteBuf out) {
-    int chars = s.length();
-    if (chars > 0x8000) {
-      throw new IllegalArgumentException("string too long for a single Hessian chunk: " + chars);
-    }
-    if (chars <= 31) {
-      out.writeByte(chars);
-    } else if (chars <= 1023) {
-      out.writeByte(0x30 + (chars >> 8));
-      out.writeByte(chars);
-    } else {
-      out.writeByte('S');
-      out.writeShort(chars);
-    }
-    // Hessian counts UTF-16 chars and encodes each one on its own (surrogates as 3 bytes each).
-    for (int i = 0; i < chars; i++) {
+  /** Each UTF-16 char on its own, in UTF-8 (so a surrogate pair is two 3-byte sequences), as Hessian does. */
+  static void writeChars(String s, ByteBuf out) {
+    for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (c < 0x80) {
         out.writeByte(c);
@@ -139,11 +151,10 @@ public final class HessianErrors {
 
   // ---------------------------------------------------------------- reading
 
-  /** A forgiving Hessian2 walker that keeps only the top object's class name and detailMessage. */
+  /** A forgiving walker of draft Hessian 2.0 that keeps only the top object's class name and detailMessage. */
   private static final class Reader {
     private final ByteBuf in;
     private final List<String[]> classDefs = new ArrayList<>();
-    private final List<String> types = new ArrayList<>();
     String className;
     String message;
 
@@ -153,33 +164,29 @@ public final class HessianErrors {
 
     RemoteThrowable readTopLevel() {
       int tag = in.readUnsignedByte();
-      while (tag == 'C') {
+      while (tag == 'O') {
         readClassDef();
         tag = in.readUnsignedByte();
       }
-      int ref;
-      if (tag >= 0x60 && tag <= 0x6f) {
-        ref = tag - 0x60;
-      } else if (tag == 'O') {
-        ref = readInt(in.readUnsignedByte());
-      } else {
+      if (tag != 'o') {
         return null;
       }
-      String[] def = classDefs.get(ref);
+      String[] def = classDefs.get(readInt(in.readUnsignedByte()));
       className = def[0];
       for (int i = 1; i < def.length; i++) {
-        if ("detailMessage".equals(def[i])) {
-          int t = in.readUnsignedByte();
-          message = t == 'N' ? null : readStringTagged(t);
-        } else {
-          skip(in.readUnsignedByte(), 0);
+        int valueTag = in.readUnsignedByte();
+        if (DETAIL_MESSAGE.equals(def[i])) {
+          message = valueTag == 'N' ? null : readString(valueTag);
+          break; // all we need
         }
+        skip(valueTag, 0);
       }
       return new RemoteThrowable(className, message);
     }
 
     private void readClassDef() {
-      String name = readStringTagged(in.readUnsignedByte());
+      int typeLength = readInt(in.readUnsignedByte());
+      String name = readChars(typeLength);
       int count = readInt(in.readUnsignedByte());
       if (count < 0 || count > 4096) {
         throw new IllegalStateException("bad field count " + count);
@@ -187,7 +194,7 @@ public final class HessianErrors {
       String[] def = new String[count + 1];
       def[0] = name;
       for (int i = 1; i <= count; i++) {
-        def[i] = readStringTagged(in.readUnsignedByte());
+        def[i] = readString(in.readUnsignedByte());
       }
       classDefs.add(def);
     }
@@ -208,145 +215,91 @@ public final class HessianErrors {
       throw new IllegalStateException("expected an int, found tag " + tag);
     }
 
-    private String readStringTagged(int tag) {
+    private String readString(int tag) {
+      if (tag <= 0x1f) {
+        return readChars(tag);
+      }
       StringBuilder sb = new StringBuilder();
       for (;;) {
-        int chars;
-        boolean last = true;
-        if (tag <= 0x1f) {
-          chars = tag;
-        } else if (tag >= 0x30 && tag <= 0x33) {
-          chars = ((tag - 0x30) << 8) + in.readUnsignedByte();
-        } else if (tag == 'S' || tag == 'R') {
-          chars = in.readUnsignedShort();
-          last = tag == 'S';
-        } else {
+        if (tag != 'S' && tag != 's') {
           throw new IllegalStateException("expected a string, found tag " + tag);
         }
-        for (int i = 0; i < chars; i++) {
-          int b = in.readUnsignedByte();
-          if (b < 0x80) {
-            sb.append((char) b);
-          } else if ((b & 0xe0) == 0xc0) {
-            sb.append((char) (((b & 0x1f) << 6) | (in.readUnsignedByte() & 0x3f)));
-          } else {
-            int b1 = in.readUnsignedByte();
-            int b2 = in.readUnsignedByte();
-            sb.append((char) (((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f)));
-          }
-        }
-        if (last) {
+        sb.append(readChars(in.readUnsignedShort()));
+        if (tag == 'S') {
           return sb.toString();
         }
         tag = in.readUnsignedByte();
       }
     }
 
-    private void readType() {
-      int tag = in.readUnsignedByte();
-      if (tag <= 0x1f || (tag >= 0x30 && tag <= 0x33) || tag == 'S' || tag == 'R') {
-        types.add(readStringTagged(tag));
-      } else {
-        readInt(tag); // a reference to an earlier type
+    private String readChars(int chars) {
+      StringBuilder sb = new StringBuilder(chars);
+      for (int i = 0; i < chars; i++) {
+        int b = in.readUnsignedByte();
+        if (b < 0x80) {
+          sb.append((char) b);
+        } else if ((b & 0xe0) == 0xc0) {
+          sb.append((char) (((b & 0x1f) << 6) | (in.readUnsignedByte() & 0x3f)));
+        } else {
+          int b1 = in.readUnsignedByte();
+          int b2 = in.readUnsignedByte();
+          sb.append((char) (((b & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f)));
+        }
       }
+      return sb.toString();
     }
 
-    /** Skips the value whose first byte is {@code tag}. */
+    /** Skips the value whose first byte is {@code tag}; throws on anything it does not know. */
     private void skip(int tag, int depth) {
       if (depth > MAX_DEPTH) {
         throw new IllegalStateException("nested too deeply");
       }
-      if (tag <= 0x1f || (tag >= 0x30 && tag <= 0x33) || tag == 'S' || tag == 'R') {
-        readStringTagged(tag);
-      } else if (tag >= 0x20 && tag <= 0x2f) {
-        in.skipBytes(tag - 0x20);
-      } else if (tag >= 0x34 && tag <= 0x37) {
-        in.skipBytes(((tag - 0x34) << 8) + in.readUnsignedByte());
-      } else if (tag == 'A' || tag == 'B') {
-        for (;;) {
-          in.skipBytes(in.readUnsignedShort());
-          if (tag == 'B') {
-            break;
-          }
-          tag = in.readUnsignedByte();
-        }
-      } else if (tag >= 0x38 && tag <= 0x3f) {
-        in.skipBytes(2);
-      } else if (tag == 'C') {
-        readClassDef();
-        skip(in.readUnsignedByte(), depth + 1);
-      } else if (tag == 'D' || tag == 'L' || tag == 0x4a) {
-        in.skipBytes(8);
-      } else if (tag == 'F' || tag == 'T' || tag == 'N' || tag == 0x5b || tag == 0x5c) {
+      if (tag <= 0x1f || tag == 'S' || tag == 's') {
+        readString(tag);
+      } else if (tag == 'N' || tag == 'T' || tag == 'F') {
         // no payload
-      } else if (tag == 'H') {
-        skipUntilEnd(depth, true);
-      } else if (tag == 'M') {
-        readType();
-        skipUntilEnd(depth, true);
-      } else if (tag == 'I' || tag == 'Y' || tag == 0x4b || tag == 0x5f) {
-        in.skipBytes(4);
-      } else if (tag == 'O') {
-        skipFields(readInt(in.readUnsignedByte()), depth);
-      } else if (tag >= 0x60 && tag <= 0x6f) {
-        skipFields(tag - 0x60, depth);
-      } else if (tag == 'Q') {
-        readInt(in.readUnsignedByte());
-      } else if (tag == 'U') {
-        readType();
-        skipUntilEnd(depth, false);
-      } else if (tag == 'V') {
-        readType();
-        skipValues(readInt(in.readUnsignedByte()), depth);
-      } else if (tag == 'W') {
-        skipUntilEnd(depth, false);
-      } else if (tag == 'X') {
-        skipValues(readInt(in.readUnsignedByte()), depth);
-      } else if (tag == 0x5d) {
-        in.skipBytes(1);
-      } else if (tag == 0x5e) {
-        in.skipBytes(2);
-      } else if (tag >= 0x70 && tag <= 0x77) {
-        readType();
-        skipValues(tag - 0x70, depth);
-      } else if (tag >= 0x78 && tag <= 0x7f) {
-        skipValues(tag - 0x78, depth);
-      } else if (tag >= 0x80 && tag <= 0xbf) {
-        // one-octet int
-      } else if (tag >= 0xc0 && tag <= 0xcf) {
-        in.skipBytes(1);
-      } else if (tag >= 0xd0 && tag <= 0xd7) {
-        in.skipBytes(2);
+      } else if ((tag >= 0x80 && tag <= 0xd7) || tag == 'I') {
+        readInt(tag);
       } else if (tag >= 0xd8 && tag <= 0xef) {
         // one-octet long
       } else if (tag >= 0xf0) {
         in.skipBytes(1);
-      } else {
-        throw new IllegalStateException("unsupported Hessian tag " + tag);
-      }
-    }
-
-    private void skipFields(int classRef, int depth) {
-      String[] def = classDefs.get(classRef);
-      skipValues(def.length - 1, depth);
-    }
-
-    private void skipValues(int count, int depth) {
-      for (int i = 0; i < count; i++) {
+      } else if (tag >= 0x38 && tag <= 0x3f) {
+        in.skipBytes(2);
+      } else if (tag == 'L' || tag == 'D' || tag == 'd') {
+        in.skipBytes(8);
+      } else if (tag == 'R') {
+        in.skipBytes(4); // a reference
+      } else if (tag == 'O') {
+        readClassDef();
         skip(in.readUnsignedByte(), depth + 1);
-      }
-    }
-
-    private void skipUntilEnd(int depth, boolean pairs) {
-      for (;;) {
-        int tag = in.readUnsignedByte();
-        if (tag == 'Z') {
-          return;
-        }
-        skip(tag, depth + 1);
-        if (pairs) {
+      } else if (tag == 'o') {
+        String[] def = classDefs.get(readInt(in.readUnsignedByte()));
+        for (int i = 1; i < def.length; i++) {
           skip(in.readUnsignedByte(), depth + 1);
         }
+      } else if (tag == 'V' || tag == 'M') {
+        int next = in.readUnsignedByte();
+        if (next == 't') {
+          in.skipBytes(in.readUnsignedShort()); // the type name, ASCII in practice
+          next = in.readUnsignedByte();
+        }
+        if (next == 'n') {
+          in.skipBytes(1);
+          next = in.readUnsignedByte();
+        } else if (next == 'l') {
+          in.skipBytes(4);
+          next = in.readUnsignedByte();
+        }
+        while (next != 'z') {
+          skip(next, depth + 1);
+          if (tag == 'M') {
+            skip(in.readUnsignedByte(), depth + 1);
+          }
+          next = in.readUnsignedByte();
+        }
+      } else {
+        throw new IllegalStateException("unsupported Hessian tag " + tag);
       }
     }
   }

@@ -6,6 +6,7 @@ import io.boltgen.runtime.service.ServiceDefinition;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -22,28 +23,40 @@ public final class ServiceRegistry {
   private final List<String> wireNames;
 
   private ServiceRegistry(List<MethodEntry> all) {
-    int capacity = Integer.highestOneBit(Math.max(4, all.size() * 4) - 1) << 1;
+    int keyCount = 0;
+    for (MethodEntry entry : all) {
+      keyCount += 1 + entry.method().aliases().size();
+    }
+    int capacity = Integer.highestOneBit(Math.max(4, keyCount * 4) - 1) << 1;
     this.keys = new ByteBuf[capacity];
     this.entries = new MethodEntry[capacity];
     this.mask = capacity - 1;
     List<String> names = new ArrayList<>();
     for (MethodEntry entry : all) {
-      ByteBuf key = Unpooled.wrappedBuffer(InternalMethodDescriptors.wireNameUtf8(entry.method())).asReadOnly();
-      int slot = ByteBufUtil.hashCode(key) & mask;
-      while (keys[slot] != null) {
-        if (ByteBufUtil.equals(keys[slot], key)) {
-          throw new IllegalArgumentException("className " + entry.method().wireName() + " is registered twice");
-        }
-        slot = (slot + 1) & mask;
-      }
-      keys[slot] = key;
-      entries[slot] = entry;
+      put(InternalMethodDescriptors.wireNameUtf8(entry.method()), entry);
       names.add(entry.method().wireName());
+      for (String alias : entry.method().aliases()) {
+        put(alias.getBytes(StandardCharsets.UTF_8), entry);
+      }
     }
     this.wireNames = List.copyOf(names);
   }
 
-  /** The entry whose wire name equals the readable bytes of {@code className}, or {@code null}. */
+  private void put(byte[] className, MethodEntry entry) {
+    ByteBuf key = Unpooled.wrappedBuffer(className).asReadOnly();
+    int slot = ByteBufUtil.hashCode(key) & mask;
+    while (keys[slot] != null) {
+      if (ByteBufUtil.equals(keys[slot], key)) {
+        throw new IllegalArgumentException("className " + key.toString(StandardCharsets.UTF_8)
+            + " is registered twice");
+      }
+      slot = (slot + 1) & mask;
+    }
+    keys[slot] = key;
+    entries[slot] = entry;
+  }
+
+  /** The entry whose wire name (or alias) equals the readable bytes of {@code className}, or {@code null}. */
   MethodEntry lookup(ByteBuf className) {
     int slot = ByteBufUtil.hashCode(className) & mask;
     ByteBuf key;

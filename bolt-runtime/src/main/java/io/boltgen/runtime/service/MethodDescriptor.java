@@ -2,6 +2,8 @@ package io.boltgen.runtime.service;
 
 import io.boltgen.runtime.codec.Marshaller;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -29,6 +31,7 @@ public final class MethodDescriptor<Q, R> {
   private final Marshaller<Q> requestMarshaller;
   private final Marshaller<R> responseMarshaller;
   private final ErrorMapper errorMapper;
+  private final List<String> aliases;
   final byte[] wireNameUtf8;
   final byte[] responseClassNameUtf8;
 
@@ -44,6 +47,7 @@ public final class MethodDescriptor<Q, R> {
     this.requestMarshaller = Objects.requireNonNull(b.requestMarshaller, "requestMarshaller");
     this.responseMarshaller = Objects.requireNonNull(b.responseMarshaller, "responseMarshaller");
     this.errorMapper = b.errorMapper;
+    this.aliases = List.copyOf(b.aliases);
     this.wireNameUtf8 = wireName.getBytes(StandardCharsets.UTF_8);
     this.responseClassNameUtf8 = responseClassName.getBytes(StandardCharsets.UTF_8);
     if (wireNameUtf8.length == 0 || wireNameUtf8.length > Short.MAX_VALUE) {
@@ -124,6 +128,15 @@ public final class MethodDescriptor<Q, R> {
     return errorMapper;
   }
 
+  /**
+   * Other request classNames a server answers for this method besides {@link #wireName()}. Generated
+   * methods list the binary name of their request record: a SOFABolt client always sends the Java class
+   * name of its request object, so it can call the method by sending that record.
+   */
+  public List<String> aliases() {
+    return aliases;
+  }
+
   @Override
   public String toString() {
     return wireName;
@@ -147,6 +160,7 @@ public final class MethodDescriptor<Q, R> {
     private MethodType type = MethodType.REQUEST_RESPONSE;
     private long timeoutMillis = 3000;
     private ErrorMapper errorMapper = ErrorMapper.IDENTITY;
+    private final List<String> aliases = new ArrayList<>();
 
     private Builder(Marshaller<Q> requestMarshaller, Marshaller<R> responseMarshaller) {
       this.requestMarshaller = Objects.requireNonNull(requestMarshaller, "requestMarshaller");
@@ -207,6 +221,15 @@ public final class MethodDescriptor<Q, R> {
     /** Maps failures to declared exceptions; identity unless set. */
     public Builder<Q, R> errorMapper(ErrorMapper errorMapper) {
       this.errorMapper = Objects.requireNonNull(errorMapper, "errorMapper");
+      return this;
+    }
+
+    /** Another request className a server answers for this method (see {@link MethodDescriptor#aliases()}). */
+    public Builder<Q, R> alias(String className) {
+      if (className == null || className.isEmpty()) {
+        throw new IllegalArgumentException("alias must not be empty");
+      }
+      aliases.add(className);
       return this;
     }
 

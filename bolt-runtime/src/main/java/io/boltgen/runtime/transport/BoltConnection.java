@@ -9,6 +9,7 @@ import io.boltgen.runtime.invoke.CallChannel;
 import io.boltgen.runtime.invoke.CallTable;
 import io.boltgen.runtime.invoke.CallTarget;
 import io.boltgen.runtime.invoke.PendingCall;
+import io.boltgen.runtime.protocol.Bolt;
 import io.boltgen.runtime.protocol.BoltFrame;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -23,9 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a client, its heartbeat. Calls are encoded on the caller's thread, registered, and queued; responses
  * are matched on the IO thread.
  *
- * <p>The frame format: a client sends what it was configured with; a server latches the protocol code,
- * version and switch of the first frame it receives and answers in that format (before any frame it uses
- * its own configured one), as SOFABolt does.
+ * <p>The frame format: a client sends what it was configured with; a server latches the protocol code
+ * and version of the first frame it receives and answers in that format (before any frame it uses its own
+ * configured one), as SOFABolt does.
  *
  * <p>Thread-safe.
  */
@@ -117,11 +118,17 @@ public final class BoltConnection implements Connection, CallTarget {
 
   // ---------------------------------------------------------------- inbound, on the IO thread
 
+  /**
+   * Latches the protocol code and version of the first frame (a heartbeat counts, as in SOFABolt).
+   * Requests this side sends on a V2 connection set the CRC switch, as a SOFABolt client does by default
+   * (it only takes effect with version 2): the switch of the first frame is not latched, since a
+   * heartbeat always carries 0.
+   */
   void latch(BoltFrame frame) {
     if (!latched) {
       protocolCode = frame.protocolCode();
       version = frame.version();
-      switchFlags = frame.switchFlags();
+      switchFlags = protocolCode == Bolt.PROTOCOL_V2 ? Bolt.SWITCH_CRC : 0;
       latched = true;
     }
   }

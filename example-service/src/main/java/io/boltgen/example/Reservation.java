@@ -1,0 +1,4 @@
+package io.boltgen.example;
+
+/** A granted reservation. */
+public record Reservation(String reservationId, SkuId sku, int quantity, long expiresAtMillis) {}

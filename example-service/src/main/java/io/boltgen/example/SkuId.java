@@ -1,0 +1,4 @@
+package io.boltgen.example;
+
+/** A stock-keeping unit, such as {@code "apple"}. */
+public record SkuId(String value) {}

@@ -1,0 +1,158 @@
+package io.boltgen.example;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.boltgen.annotation.BoltCallback;
+import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.BoltServer;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.WireProtocol;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The generated stub and skeleton of {@link Inventory}, through the real runtime on loopback. */
+class InventoryEndToEndTest {
+
+  private final ExecutorService work = Executors.newFixedThreadPool(2);
+  private final RecordingStockAlerts alerts = new RecordingStockAlerts("test-client");
+  private InventoryService service;
+  private BoltServer server;
+  private BoltClient client;
+  private InventoryBoltStub inventory;
+
+  @BeforeEach
+  void start() {
+    service = new InventoryService(work, 1_000);
+    server = BoltServer.builder().bind("127.0.0.1", 0).service(InventoryBolt.bind(service)).build().start();
+    client = ExampleMain.newClient(alerts);
+    inventory = InventoryBolt.newClient(client.channel("127.0.0.1:" + server.port()));
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    server.close();
+    work.shutdownNow();
+  }
+
+  @Test
+  void syncReturnsTheWholeRecordGraph() throws Exception {
+    Stock apple = inventory.get(new SkuId("apple"));
+    assertThat(apple).isEqualTo(new Stock(new SkuId("apple"), 12, StockLevel.IN_STOCK,
+        List.of(new WarehouseStock("north", 8), new WarehouseStock("south", 4)), Map.of()));
+    Stock plum = inventory.get(new SkuId("plum"));
+    assertThat(plum.level()).isEqualTo(StockLevel.OUT_OF_STOCK);
+    assertThat(plum.warehouses()).isEmpty();
+  }
+
+  @Test
+  void aDeclaredExceptionIsRethrownAsItself() {
+    assertThatThrownBy(() -> inventory.get(new SkuId("durian")))
+        .isInstanceOfSatisfying(UnknownSkuException.class, e -> {
+          assertThat(e).hasMessage("no such SKU: durian");
+          assertThat(e.getCause()).isInstanceOfSatisfying(BoltException.class,
+              cause -> assertThat(cause.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION));
+        });
+  }
+
+  @Test
+  void aFutureNeverBlocksAndTheServerCallsTheClientBackOverTheSameConnection() throws Exception {
+    CompletableFuture<Reservation> pending =
+        inventory.reserve(new ReservationRequest(new SkuId("apple"), 10, "acme", Optional.of("rush")));
+    Reservation reservation = pending.get(10, TimeUnit.SECONDS);
+    assertThat(reservation.reservationId()).isEqualTo("R-1");
+    assertThat(reservation.sku()).isEqualTo(new SkuId("apple"));
+    assertThat(reservation.quantity()).isEqualTo(10);
+    LowStockAlert alert = alerts.alerts().poll(10, TimeUnit.SECONDS);
+    assertThat(alert).isEqualTo(new LowStockAlert(new SkuId("apple"), 2, "R-1"));
+    assertThat(server.connections()).hasSize(1); // the call back used the client's connection
+    Stock after = inventory.get(new SkuId("apple"));
+    assertThat(after.available()).isEqualTo(2);
+    assertThat(after.level()).isEqualTo(StockLevel.LOW);
+    assertThat(after.reservedByCustomer()).containsExactly(Map.entry("acme", 10L));
+  }
+
+  @Test
+  void aFailedFutureCarriesTheServerException() {
+    CompletableFuture<Reservation> tooMany =
+        inventory.reserve(new ReservationRequest(new SkuId("pear"), 50, "acme", Optional.empty()));
+    assertThatThrownBy(() -> tooMany.get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class)
+        .cause()
+        .isInstanceOfSatisfying(BoltException.class, e -> {
+          assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);
+          assertThat(e.remoteClassName()).isEqualTo("java.lang.IllegalArgumentException");
+          assertThat(e.remoteMessage()).isEqualTo("cannot reserve 50 of pear: 3 available");
+        });
+  }
+
+  @Test
+  void callbacksRunOnTheCallbackExecutor() throws Exception {
+    LinkedBlockingQueue<Object> outcomes = new LinkedBlockingQueue<>();
+    BoltCallback<Stock> callback = new BoltCallback<>() {
+      @Override
+      public void onResponse(Stock result) {
+        outcomes.add(List.of(result, Thread.currentThread().getName()));
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        outcomes.add(error);
+      }
+    };
+    inventory.watch(new SkuId("pear"), callback);
+    List<?> success = (List<?>) outcomes.poll(10, TimeUnit.SECONDS);
+    assertThat(((Stock) success.get(0)).available()).isEqualTo(3);
+    assertThat((String) success.get(1)).startsWith("boltgen-callback");
+
+    inventory.watch(new SkuId("durian"), callback);
+    assertThat(outcomes.poll(10, TimeUnit.SECONDS)).isInstanceOfSatisfying(BoltException.class, e -> {
+      assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);
+      assertThat(e.remoteClassName()).isEqualTo(UnknownSkuException.class.getName());
+    });
+  }
+
+  @Test
+  void onewayArrivesWithEveryField() throws Exception {
+    AuditEvent event = new AuditEvent("alice", "viewed", Set.of("web", "eu"), Map.of("sku", "plum", "page", "2"));
+    inventory.audit(event);
+    assertThat(service.auditLog().poll(10, TimeUnit.SECONDS)).isEqualTo(event);
+  }
+
+  @Test
+  void theMethodsTimeoutAppliesAndAStubCopyCanExtendIt() {
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> inventory.report(true))
+        .isInstanceOfSatisfying(BoltException.class, e -> assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT));
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(450L, 990L);
+
+    StockReport report = inventory.withTimeout(Duration.ofSeconds(10)).report(false);
+    assertThat(report.totalUnits()).isEqualTo(15);
+    assertThat(report.stocks()).extracting(s -> s.sku().value()).containsExactlyInAnyOrder("apple", "pear");
+  }
+
+  @ParameterizedTest
+  @EnumSource(WireProtocol.class)
+  void everyFrameFormatWorksAndTheRegistryFindsTheStub(WireProtocol protocol) throws Exception {
+    try (BoltClient other = BoltClient.builder().protocol(protocol).build()) {
+      Inventory found = other.stub(Inventory.class, "127.0.0.1:" + server.port());
+      assertThat(found.get(new SkuId("pear")).available()).isEqualTo(3);
+    }
+  }
+}
