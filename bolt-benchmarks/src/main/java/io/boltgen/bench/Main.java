@@ -1,0 +1,251 @@
+package io.boltgen.bench;
+
+import io.boltgen.bench.jmh.CodecBench;
+import io.boltgen.bench.load.ClientMain;
+import io.boltgen.bench.load.EchoSystem;
+import io.boltgen.bench.load.LoadCase;
+import io.boltgen.bench.load.LoadSettings;
+import io.boltgen.bench.load.ServerMain;
+import io.boltgen.bench.load.Systems;
+import io.boltgen.bench.load.Workload;
+import io.boltgen.bench.report.MachineInfo;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The one command: {@code java -jar bolt-benchmarks.jar [command] [options]}. See {@link #USAGE}.
+ */
+public final class Main {
+
+  static final String USAGE = """
+      usage: java -jar bolt-benchmarks.jar [all|load|jmh|server|systems|help] [options]
+
+        all      (default) the load matrix and the codec benchmark; prints the tables and, for a full run,
+                 writes docs/benchmarks.md
+        load     the load matrix only (prints its tables)
+        jmh      the codec benchmark only (prints its table)
+        server   one system's echo server, until 'stop' or end of input: --system ID [--host H] [--port P]
+        systems  lists the systems and their configurations
+
+      load options:
+        --systems LIST        ids, comma-separated, or FAMILY* (e.g. grpc*); default all
+        --workloads LIST      sync-32,async-256 (default both)
+        --payloads LIST       payload sizes in bytes (default 100,1024)
+        --runs N              runs of the whole matrix (default 3; the report gives the median and range)
+        --warmup S            warm-up per case in seconds (default 10)
+        --measure S           measured window per case in seconds (default 10)
+        --jvm-flags "..."     replaces the flags of every child JVM (default: %s)
+        --server-jvm-args ".." extra JVM args of server JVMs, e.g. "-XX:StartFlightRecording=filename=s.jfr"
+        --client-jvm-args ".." extra JVM args of client JVMs
+        --keep-server         after each system's cases, keep its server running until Enter is pressed
+        --log-dir DIR         where child JVM logs and the JMH log go (default bolt-benchmarks/target/bench-logs/<time>)
+      jmh options:
+        --jmh-forks N (3)  --jmh-warmup N (3)  --jmh-iterations N (5)  --jmh-time S (1)  --jmh-include REGEX
+      report options:
+        --out FILE            write the Markdown report there (default for a full 'all': docs/benchmarks.md)
+        --no-docs             write no report
+        --quick               1 run, 3 s windows, 1 JMH fork: a rough look in about 5 minutes (labelled as such)
+      """;
+
+  private static final Set<String> FLAGS = Set.of("keep-server", "no-docs", "quick");
+
+  private Main() {}
+
+  public static void main(String[] argv) throws Exception {
+    int code;
+    try {
+      code = run(argv);
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      System.err.println();
+      System.err.printf(USAGE, String.join(" ", LoadSettings.DEFAULT_JVM_FLAGS));
+      code = 2;
+    }
+    System.exit(code);
+  }
+
+  static int run(String[] argv) throws Exception {
+    Args a = Args.parse(argv, FLAGS);
+    switch (a.command()) {
+      case "help", "-h", "--help" -> {
+        System.out.printf(USAGE, String.join(" ", LoadSettings.DEFAULT_JVM_FLAGS));
+        return 0;
+      }
+      case "systems" -> {
+        for (EchoSystem s : Systems.all()) {
+          System.out.printf("%-12s %-9s %s%n", s.id(), s.family(), s.description());
+        }
+        return 0;
+      }
+      case "server" -> {
+        String system = a.require("system");
+        String host = a.get("host", "127.0.0.1");
+        int port = a.getInt("port", 0);
+        a.checkAllUsed();
+        return ServerMain.run(system, host, port);
+      }
+      case "client" -> {
+        String system = a.require("system");
+        String host = a.get("host", "127.0.0.1");
+        int port = Integer.parseInt(a.require("port"));
+        long serverPid = Long.parseLong(a.require("server-pid"));
+        List<LoadCase> cases = new ArrayList<>();
+        for (String c : a.list("cases", "")) {
+          cases.add(LoadCase.parse(c));
+        }
+        int run = a.getInt("run", 1);
+        Duration warmup = Duration.ofMillis(Long.parseLong(a.require("warmup-ms")));
+        Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
+        a.checkAllUsed();
+        return ClientMain.run(system, host, port, serverPid, cases, run, warmup, measure);
+      }
+      case "all", "load", "jmh" -> {
+        Bench.Plan plan = plan(a, argv);
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        Bench.Result result = Bench.execute(plan, out);
+        return result.failures().isEmpty() ? 0 : 1;
+      }
+      default -> throw new IllegalArgumentException("unknown command " + a.command());
+    }
+  }
+
+  static Bench.Plan plan(Args a, String[] argv) {
+    String command = a.command();
+    boolean quick = a.flag("quick");
+    List<String> caveats = new ArrayList<>();
+    if (quick) {
+      caveats.add("--quick: one run with short windows and one JMH fork");
+    }
+    Path root = repoRoot();
+
+    Path logDir = a.has("log-dir") ? Path.of(a.get("log-dir", ".")) : defaultLogDir(root);
+    LoadSettings load = null;
+    boolean subset = false;
+    if (!command.equals("jmh")) {
+      List<EchoSystem> systems = Systems.parse(a.get("systems", "all"));
+      subset |= systems.size() < Systems.all().size();
+      List<Workload> workloads = new ArrayList<>();
+      for (String w : a.list("workloads", "sync-32,async-256")) {
+        workloads.add(Workload.parse(w));
+      }
+      List<Integer> payloads = new ArrayList<>();
+      for (String p : a.list("payloads", "100,1024")) {
+        payloads.add(Integer.parseInt(p));
+      }
+      subset |= workloads.size() < Workload.values().length || !payloads.equals(List.of(100, 1024));
+      List<LoadCase> cases = new ArrayList<>();
+      for (Workload w : workloads) {
+        for (int p : payloads) {
+          cases.add(new LoadCase(w, p));
+        }
+      }
+      int runs = a.getInt("runs", quick ? 1 : 3);
+      Duration warmup = a.seconds("warmup", quick ? 3 : 10);
+      Duration measure = a.seconds("measure", quick ? 3 : 10);
+      if (!quick && runs < 3) {
+        caveats.add(runs + " run(s), fewer than the 3 a report needs for its median and range");
+      }
+      if (!quick && (warmup.compareTo(Duration.ofSeconds(10)) < 0 || measure.compareTo(Duration.ofSeconds(10)) < 0)) {
+        caveats.add("windows shorter than the defaults (10 s warm-up, 10 s measured)");
+      }
+      List<String> jvmFlags = a.has("jvm-flags") ? a.words("jvm-flags") : new ArrayList<>(LoadSettings.DEFAULT_JVM_FLAGS);
+      load = new LoadSettings(systems, cases, runs, warmup, measure, jvmFlags, a.words("server-jvm-args"),
+          a.words("client-jvm-args"), a.flag("keep-server"), logDir, "127.0.0.1");
+    }
+
+    CodecBench.Settings jmh = null;
+    if (!command.equals("load")) {
+      String include = a.get("jmh-include", null);
+      subset |= include != null;
+      int forks = a.getInt("jmh-forks", quick ? 1 : 3);
+      if (!quick && forks < 3) {
+        caveats.add(forks + " JMH fork(s), fewer than 3");
+      }
+      List<String> jvmFlags = load != null ? load.jvmFlags() : a.has("jvm-flags") ? a.words("jvm-flags")
+          : new ArrayList<>(LoadSettings.DEFAULT_JVM_FLAGS);
+      jmh = new CodecBench.Settings(forks, a.getInt("jmh-warmup", quick ? 2 : 3), a.getInt("jmh-iterations", quick ? 3 : 5),
+          Math.round(Double.parseDouble(a.get("jmh-time", quick ? "0.5" : "1")) * 1000), jvmFlags, include);
+    }
+    if (!command.equals("all")) {
+      subset = true;
+    }
+    if (subset) {
+      caveats.add("a subset of the systems, cases or codecs");
+    }
+    double busy = MachineInfo.loadAverage1();
+    int cores = Runtime.getRuntime().availableProcessors();
+    if (busy > 0.5 * cores) {
+      caveats.add(String.format(Locale.ROOT, "the machine was busy when it started (1-minute load average %.1f on %d"
+          + " cores): other work shared the CPUs", busy, cores));
+    }
+
+    Path docs = null;
+    if (a.has("out")) {
+      docs = Path.of(a.get("out", ""));
+    } else if (!a.flag("no-docs") && command.equals("all") && !subset) {
+      docs = root != null ? root.resolve("docs").resolve("benchmarks.md") : Path.of("benchmarks.md");
+    }
+    a.has("no-docs");
+    a.checkAllUsed();
+    return new Bench.Plan(load, jmh, docs, commandLine(argv), caveats, logDir);
+  }
+
+  /** How this process was started, as a reader would retype it. */
+  static String commandLine(String[] argv) {
+    StringBuilder sb = new StringBuilder();
+    Path jar = ownJar();
+    if (jar != null) {
+      Path cwd = Path.of("").toAbsolutePath();
+      Path shown = jar.startsWith(cwd) ? cwd.relativize(jar) : jar;
+      sb.append("java -jar ").append(shown);
+    } else {
+      sb.append("java -cp <class path> ").append(Main.class.getName());
+    }
+    for (String arg : argv) {
+      sb.append(' ').append(arg.isEmpty() || arg.matches(".*[\\s\"'$*].*") ? "'" + arg.replace("'", "'\\''") + "'" : arg);
+    }
+    return sb.toString();
+  }
+
+  private static Path ownJar() {
+    try {
+      Path p = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      return p.toString().endsWith(".jar") ? p.toAbsolutePath() : null;
+    } catch (Exception e) {
+      return null;
+    }
+  }
+
+  /** The boltgen repository root: above this jar (bolt-benchmarks/target/x.jar) or the working directory. */
+  static Path repoRoot() {
+    List<Path> starts = new ArrayList<>();
+    Path jar = ownJar();
+    if (jar != null) {
+      starts.add(jar.getParent());
+    }
+    starts.add(Path.of("").toAbsolutePath());
+    for (Path start : starts) {
+      for (Path p = start; p != null; p = p.getParent()) {
+        if (Files.isRegularFile(p.resolve("bolt-benchmarks").resolve("pom.xml"))) {
+          return p;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static Path defaultLogDir(Path root) {
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    Path base = root != null ? root.resolve("bolt-benchmarks").resolve("target").resolve("bench-logs") : Path.of("bench-logs");
+    return base.resolve(stamp);
+  }
+}

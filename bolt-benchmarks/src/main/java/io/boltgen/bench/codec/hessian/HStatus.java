@@ -1,0 +1,9 @@
+package io.boltgen.bench.codec.hessian;
+
+/** {@link io.boltgen.bench.codec.model.Status} for Hessian2. */
+public enum HStatus {
+  NEW,
+  PAID,
+  SHIPPED,
+  CANCELLED
+}

@@ -1,0 +1,60 @@
+package io.boltgen.bench.load;
+
+/**
+ * One RPC system in one configuration, as the load generator drives it: an echo server in one JVM, an echo
+ * client in another. Every system runs exactly the same workloads (see {@link Workload}).
+ */
+public interface EchoSystem {
+
+  /** The name used on the command line and in tables, e.g. {@code boltgen} or {@code grpc-direct}. */
+  String id();
+
+  /** The product, e.g. {@code boltgen}, {@code sofabolt}, {@code grpc}, {@code netty}. */
+  String family();
+
+  /** What is configured, in a few words, for the report. */
+  String description();
+
+  /** Starts the echo server on {@code host:port} (port 0: any free port). */
+  EchoServer startServer(String host, int port) throws Exception;
+
+  /** Connects a client to a running server, ready to call (its connection is up). */
+  EchoClient connect(String host, int port) throws Exception;
+
+  /** A running echo server. */
+  interface EchoServer extends AutoCloseable {
+    /** The bound port. */
+    int port();
+
+    /** Stops the server and releases its threads. */
+    @Override
+    void close();
+  }
+
+  /** An echo client: one connection to one server. Thread-safe. */
+  interface EchoClient extends AutoCloseable {
+    /**
+     * Sends {@code payload} and blocks until the echo arrives; returns the echoed payload's length (each
+     * system hands the echo over in its own natural form, which the harness does not copy again); throws
+     * on any failure.
+     */
+    int call(byte[] payload) throws Exception;
+
+    /**
+     * Sends {@code payload} without blocking; {@code done} runs exactly once with the echo's length or the failure,
+     * on whatever thread the system delivers it (it may be the caller's when the call fails at once).
+     */
+    void call(byte[] payload, Completion done);
+
+    /** Closes the connection and releases the client's threads. */
+    @Override
+    void close();
+  }
+
+  /** Receives the outcome of {@link EchoClient#call(byte[], Completion)}. */
+  @FunctionalInterface
+  interface Completion {
+    /** {@code error} is null on success; then {@code responseLength} is the echoed payload's length. */
+    void done(int responseLength, Throwable error);
+  }
+}

@@ -1,0 +1,227 @@
+package io.boltgen.bench.load;
+
+import io.boltgen.bench.report.Fmt;
+import io.boltgen.bench.report.LoadReport;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Runs the load matrix: for each run, for each system, a server JVM and a client JVM (the client runs every
+ * case in turn over one connection), and collects the results. Systems are interleaved within each run, so
+ * slow drift of the machine spreads over all of them instead of favouring one. A system that fails is
+ * reported and skipped; the others go on.
+ */
+public final class Orchestrator {
+
+  private final LoadSettings settings;
+  private final PrintStream progress;
+  private final BufferedReader console;
+
+  public Orchestrator(LoadSettings settings, PrintStream progress) {
+    this.settings = settings;
+    this.progress = progress;
+    this.console = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+  }
+
+  /** The results of the matrix and what failed. */
+  public record Outcome(List<CaseResult> results, List<String> failures) {}
+
+  /** Runs everything; never throws for a failing system. */
+  public Outcome run() throws InterruptedException {
+    List<CaseResult> results = new ArrayList<>();
+    List<String> failures = new ArrayList<>();
+    int total = settings.windows();
+    int[] done = {0};
+    long start = System.nanoTime();
+    progress.printf(Locale.ROOT, "load: %d system(s) × %d case(s) × %d run(s) = %d windows of %ss warm-up + %ss measured;"
+            + " about %s. Child logs: %s%n",
+        settings.systems().size(), settings.cases().size(), settings.runs(), total, Fmt.seconds(settings.warmup()),
+        Fmt.seconds(settings.measure()), Fmt.duration(settings.estimate()), settings.logDir());
+    for (int run = 1; run <= settings.runs(); run++) {
+      for (EchoSystem system : settings.systems()) {
+        String failure = runSystem(system, run, results, done, total, start);
+        if (failure != null) {
+          failures.add(failure);
+          done[0] += settings.cases().size() - countFor(results, system.id(), run);
+        }
+      }
+    }
+    progress.printf(Locale.ROOT, "load: done in %s%n", Fmt.duration(Duration.ofNanos(System.nanoTime() - start)));
+    return new Outcome(results, failures);
+  }
+
+  private static int countFor(List<CaseResult> results, String system, int run) {
+    int n = 0;
+    for (CaseResult r : results) {
+      if (r.system().equals(system) && r.run() == run) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Runs one system's cases once; returns a failure description, or null. */
+  private String runSystem(EchoSystem system, int run, List<CaseResult> results, int[] done, int total, long start)
+      throws InterruptedException {
+    String tag = "run" + run + "-" + system.id();
+    List<String> serverCommand = command(settings.serverJvmArgs());
+    serverCommand.addAll(List.of("server", "--system", system.id(), "--host", settings.host(), "--port", "0"));
+    try (Child server = Child.start(system.id() + " server", serverCommand, settings.logDir().resolve(tag + "-server.log"))) {
+      String ready = server.next(Duration.ofSeconds(90));
+      if (ready == null || !ready.startsWith(Protocol.READY)) {
+        return fail(system, run, "server did not start (" + ready + ")", server);
+      }
+      int port = Integer.parseInt(field(ready, "port"));
+      long pid = Long.parseLong(field(ready, "pid"));
+      progress.printf(Locale.ROOT, "  run %d/%d %s: server pid %d on %s:%d (%s)%n", run, settings.runs(), system.id(),
+          pid, settings.host(), port, system.description());
+
+      List<String> clientCommand = command(settings.clientJvmArgs());
+      clientCommand.addAll(List.of("client", "--system", system.id(), "--host", settings.host(),
+          "--port", Integer.toString(port), "--server-pid", Long.toString(pid), "--run", Integer.toString(run),
+          "--cases", cases(), "--warmup-ms", Long.toString(settings.warmup().toMillis()),
+          "--measure-ms", Long.toString(settings.measure().toMillis())));
+      Duration perLine = settings.warmup().plus(settings.measure()).plusSeconds(90);
+      try (Child client = Child.start(system.id() + " client", clientCommand, settings.logDir().resolve(tag + "-client.log"))) {
+        String failure = null;
+        while (true) {
+          String line = client.next(perLine);
+          if (line == null) {
+            failure = fail(system, run, "client stopped answering or exited", client);
+            break;
+          }
+          if (line.startsWith(Protocol.CASE)) {
+            LoadCase c = LoadCase.parse(line.substring(Protocol.CASE.length()).trim());
+            progress.printf(Locale.ROOT, "  [%3d/%3d] run %d/%d  %-12s %-16s ", done[0] + 1, total, run, settings.runs(),
+                system.id(), c.label());
+            progress.flush();
+          } else if (line.startsWith(Protocol.RESULT)) {
+            CaseResult r = CaseResult.parse(line.substring(Protocol.RESULT.length()).trim());
+            results.add(r);
+            done[0]++;
+            progress.println(describe(r) + eta(done[0], total, start));
+          } else if (line.startsWith(Protocol.FAILED)) {
+            progress.println();
+            failure = fail(system, run, "client failed: " + line.substring(Protocol.FAILED.length()).trim(), client);
+            break;
+          } else if (line.startsWith(Protocol.DONE)) {
+            break;
+          }
+        }
+        if (!client.waitFor(Duration.ofSeconds(30))) {
+          progress.printf("  %s client did not exit in 30 s; stopping it%n", system.id());
+        }
+        if (failure != null) {
+          return failure;
+        }
+      }
+      if (!server.isAlive()) {
+        return fail(system, run, "server exited during the run", server);
+      }
+      if (settings.keepServer()) {
+        progress.printf(Locale.ROOT, "  %s server still running: pid %d on %s:%d. Press Enter to stop it and go on.%n",
+            system.id(), pid, settings.host(), port);
+        try {
+          console.readLine();
+        } catch (IOException e) {
+          // no console: go on
+        }
+      }
+    }
+    return null;
+  }
+
+  private String fail(EchoSystem system, int run, String what, Child child) {
+    String message = system.id() + " (run " + run + "): " + what + "; log: " + child.log();
+    progress.println("  FAILED " + message);
+    String tail = child.tail();
+    if (!tail.isBlank()) {
+      progress.println("  last lines of " + child + ":");
+      for (String l : tail.split("\n")) {
+        progress.println("    | " + l);
+      }
+    }
+    return message;
+  }
+
+  /** One result, for a progress line. */
+  public static String describe(CaseResult r) {
+    return String.format(Locale.ROOT, "%9s/s  p50 %8s  p99 %8s  p99.9 %8s  cpu %6s µs/call%s%s",
+        Fmt.rate(r.throughput()), Fmt.micros(r.p50Us()), Fmt.micros(r.p99Us()), Fmt.micros(r.p999Us()),
+        Fmt.num(r.cpuUs(), 1),
+        r.clientJitPercent() > LoadReport.JIT_WARNING_PERCENT
+            ? String.format(Locale.ROOT, "  [client JIT %.0f%% of window]", r.clientJitPercent()) : "",
+        r.errors() > 0 ? "  ERRORS " + r.errors() + " (" + r.firstError() + ")" : "");
+  }
+
+  private static String eta(int done, int total, long start) {
+    if (done >= total) {
+      return "";
+    }
+    long elapsed = System.nanoTime() - start;
+    return "  (ETA " + Fmt.duration(Duration.ofNanos(elapsed / done * (total - done))) + ")";
+  }
+
+  private String cases() {
+    StringBuilder sb = new StringBuilder();
+    for (LoadCase c : settings.cases()) {
+      if (sb.length() > 0) {
+        sb.append(',');
+      }
+      sb.append(c.token());
+    }
+    return sb.toString();
+  }
+
+  private static String field(String line, String key) {
+    for (String part : line.split(" ")) {
+      if (part.startsWith(key + "=")) {
+        return part.substring(key.length() + 1);
+      }
+    }
+    throw new IllegalArgumentException("no " + key + " in " + line);
+  }
+
+  /** {@code java <flags> <extra> -cp <this class path> io.boltgen.bench.Main}. */
+  private List<String> command(List<String> extra) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(javaBinary());
+    cmd.addAll(settings.jvmFlags());
+    cmd.add("-Dlogging.path=" + settings.logDir().toAbsolutePath()); // where SOFABolt's own log files go
+    cmd.addAll(extra);
+    cmd.add("-cp");
+    cmd.add(classPath());
+    cmd.add("io.boltgen.bench.Main");
+    return cmd;
+  }
+
+  /** The java launcher of this JVM. */
+  public static String javaBinary() {
+    return Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  /** This JVM's class path, made absolute. */
+  public static String classPath() {
+    StringBuilder sb = new StringBuilder();
+    for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+      if (entry.isEmpty()) {
+        continue;
+      }
+      if (sb.length() > 0) {
+        sb.append(File.pathSeparatorChar);
+      }
+      sb.append(Path.of(entry).toAbsolutePath());
+    }
+    return sb.toString();
+  }
+}
