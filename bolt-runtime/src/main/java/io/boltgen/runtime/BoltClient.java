@@ -84,7 +84,7 @@ public final class BoltClient implements AutoCloseable {
         new EndpointSettings(true, b.protocol, b.maxFrameLength, b.lowWaterMark, b.highWaterMark,
             16L * b.highWaterMark, b.heartbeatIntervalMillis, b.heartbeatTimeoutMillis, b.heartbeatMaxMisses, 0,
             b.connectTimeoutMillis),
-        shared, calls, new RequestDispatcher(registry.build(), executor, null), events);
+        shared, calls, new RequestDispatcher(registry.build(), executor, null, shared.timer()), events);
     this.bootstrap = new Bootstrap()
         .group(shared.ioGroup())
         .channel(shared.socketChannelClass())

@@ -84,7 +84,7 @@ public final class BoltServer implements AutoCloseable {
     this.endpoint = new Endpoint(
         new EndpointSettings(false, b.protocol, b.maxFrameLength, b.lowWaterMark, b.highWaterMark,
             b.maxQueuedBytes(), 0, 0, 0, b.idleTimeoutMillis, 0),
-        shared, calls, new RequestDispatcher(registry.build(), executor, b.selector), events);
+        shared, calls, new RequestDispatcher(registry.build(), executor, b.selector, shared.timer()), events);
   }
 
   /** A builder with the defaults listed on its methods. */

@@ -4,9 +4,15 @@ import static io.boltgen.runtime.EchoService.ECHO;
 import static io.boltgen.runtime.EchoService.bytes;
 import static io.boltgen.runtime.EchoService.string;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.service.ServiceDefinition;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
@@ -63,6 +69,28 @@ class DispatchTest {
           .startsWith("boltgen-worker");
     } finally {
       vip.shutdownNow();
+    }
+  }
+
+  @Test
+  void aBurstToAHandlerThatBlocksStillRunsInParallel() throws Exception {
+    // the burst arrives in one read, so it starts as one shared task; the stalled first handler must not
+    // hold the others back: the watchdog hands them out to other threads
+    EchoService echo = new EchoService();
+    echo.release = new CountDownLatch(1);
+    try (BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start();
+        BoltClient client = BoltClient.builder().build()) {
+      BoltChannel channel = client.channel(server.localAddress());
+      channel.invokeSync(ECHO, bytes("connect first"), CallOptions.DEFAULT);
+      List<CompletableFuture<byte[]>> calls = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        calls.add(channel.invokeFuture(EchoService.SLOW, bytes("slow " + i), CallOptions.DEFAULT));
+      }
+      await().atMost(Duration.ofSeconds(10)).until(() -> echo.slowStarted.get() == 16);
+      echo.release.countDown();
+      for (int i = 0; i < calls.size(); i++) {
+        assertThat(string(calls.get(i).get(10, TimeUnit.SECONDS))).isEqualTo("slow " + i);
+      }
     }
   }
 

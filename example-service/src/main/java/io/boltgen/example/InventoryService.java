@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,7 +45,7 @@ public final class InventoryService implements Inventory {
   }
 
   private void add(String sku, Map<String, Integer> byWarehouse) {
-    items.put(sku, new Item(new SkuId(sku), new LinkedHashMap<>(byWarehouse)));
+    items.put(sku, new Item(new SkuId(sku), new TreeMap<>(byWarehouse))); // warehouses in name order
   }
 
   /** The audit events received so far, oldest first. */

@@ -161,6 +161,11 @@ public final class BoltFrame {
     return buffer.slice(bodyOffset, classLength);
   }
 
+  /** Copies the className bytes into {@code dst} from index 0 (it must have room for {@link #classLength()}). */
+  public void copyClassName(byte[] dst) {
+    buffer.getBytes(bodyOffset, dst, 0, classLength);
+  }
+
   /** The className decoded as UTF-8. */
   public String classNameString() {
     return buffer.toString(bodyOffset, classLength, StandardCharsets.UTF_8);

@@ -20,6 +20,7 @@ import java.util.List;
 public final class FrameDecoder extends ByteToMessageDecoder {
 
   private final int maxFrameLength;
+  private final byte[] header = new byte[Bolt.V2_REQUEST_HEADER];
   private boolean failed;
 
   /** A decoder that refuses frames longer than {@code maxFrameLength} bytes (header and CRC included). */
@@ -43,7 +44,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         if (batch == null) {
           arrivalNanos = System.nanoTime();
         }
-        BoltFrame frame = decodeFrame(in, arrivalNanos, maxFrameLength);
+        BoltFrame frame = decodeFrame(in, arrivalNanos, maxFrameLength, header);
         if (frame == null) {
           break;
         }
@@ -67,11 +68,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
   /**
    * Decodes one frame starting at {@code in}'s reader index, or returns {@code null} (reading nothing)
-   * when the frame is not complete yet.
+   * when the frame is not complete yet. {@code scratch} holds at least the largest header (24 bytes).
    *
    * @throws BoltFrameException if the bytes are not a valid Bolt frame
    */
-  static BoltFrame decodeFrame(ByteBuf in, long arrivalNanos, int maxFrameLength) {
+  static BoltFrame decodeFrame(ByteBuf in, long arrivalNanos, int maxFrameLength, byte[] scratch) {
     final int start = in.readerIndex();
     final int readable = in.readableBytes();
     if (readable < 1) {
@@ -98,6 +99,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
       return null;
     }
     final byte type = in.getByte(offset);
+    final int offsetAfterType = offset + 1;
     final boolean request;
     if (type == Bolt.TYPE_RESPONSE) {
       request = false;
@@ -110,20 +112,23 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     if (readable < headerLength) {
       return null;
     }
-    offset++;
-    final short cmdCode = in.getShort(offset);
+    // one bounds-checked copy of the header, then plain array reads
+    final byte[] h = scratch;
+    in.getBytes(start, h, 0, headerLength);
+    offset = offsetAfterType - start; // from here on, an index into the header copy
+    final short cmdCode = getShort(h, offset);
     if (request ? cmdCode != Bolt.CMD_REQUEST && cmdCode != Bolt.CMD_HEARTBEAT
         : cmdCode != Bolt.CMD_RESPONSE && cmdCode != Bolt.CMD_HEARTBEAT) {
       throw new BoltFrameException("unknown command code " + cmdCode + " in a " + (request ? "request" : "response"));
     }
     offset += 2;
-    final byte commandVersion = in.getByte(offset++);
-    final int requestId = in.getInt(offset);
+    final byte commandVersion = h[offset++];
+    final int requestId = getInt(h, offset);
     offset += 4;
-    final byte codec = in.getByte(offset++);
+    final byte codec = h[offset++];
     byte switchFlags = 0;
     if (protocolCode == Bolt.PROTOCOL_V2) {
-      switchFlags = in.getByte(offset++);
+      switchFlags = h[offset++];
       if (switchFlags < 0) {
         throw new BoltFrameException("invalid switch byte " + switchFlags);
       }
@@ -131,18 +136,18 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     int timeout = 0;
     short status = 0;
     if (request) {
-      timeout = in.getInt(offset);
+      timeout = getInt(h, offset);
       offset += 4;
     } else {
-      status = in.getShort(offset);
+      status = getShort(h, offset);
       offset += 2;
       if (ResponseStatus.fromCode(status) == null) {
         throw new BoltFrameException("unknown response status " + status);
       }
     }
-    final short classLength = in.getShort(offset);
-    final short headerBytes = in.getShort(offset + 2);
-    final int contentLength = in.getInt(offset + 4);
+    final short classLength = getShort(h, offset);
+    final short headerBytes = getShort(h, offset + 2);
+    final int contentLength = getInt(h, offset + 4);
     if (classLength < 0 || headerBytes < 0 || contentLength < 0) {
       throw new BoltFrameException("negative length (class " + classLength + ", header " + headerBytes
           + ", content " + contentLength + ")");
@@ -168,5 +173,13 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     in.skipBytes(frameLength);
     return new BoltFrame(protocolCode, version, type, cmdCode, commandVersion, requestId, codec, switchFlags,
         timeout, status, classLength, headerBytes, contentLength, headerLength, arrivalNanos, frameBytes);
+  }
+
+  private static short getShort(byte[] b, int i) {
+    return (short) ((b[i] << 8) | (b[i + 1] & 0xff));
+  }
+
+  private static int getInt(byte[] b, int i) {
+    return (b[i] << 24) | ((b[i + 1] & 0xff) << 16) | ((b[i + 2] & 0xff) << 8) | (b[i + 3] & 0xff);
   }
 }

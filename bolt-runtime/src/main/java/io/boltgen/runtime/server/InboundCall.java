@@ -13,6 +13,7 @@ import io.boltgen.runtime.service.MethodDescriptor;
 import io.boltgen.runtime.service.MethodType;
 import io.boltgen.runtime.service.ServerCall;
 import io.boltgen.runtime.transport.BoltConnection;
+import io.boltgen.runtime.transport.DeferredFrame;
 import io.netty.buffer.ByteBuf;
 import java.net.SocketAddress;
 import java.util.Map;
@@ -25,14 +26,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One request being served, and the task that serves it on the method's executor: it drops the request
- * if it waited longer than the caller's timeout (fail-fast), decodes it, runs the service invoker and
- * encodes whichever answer comes first.
+ * if it waited longer than the caller's timeout (fail-fast), runs the service invoker and queues whichever
+ * answer comes first. Small requests are decoded on the IO thread before the task is handed over, and
+ * every answer is encoded on the IO thread when its write queue drains: buffers are allocated and freed
+ * on the thread that owns them, and the handler's thread only runs the handler.
  */
-final class InboundCall implements Runnable, ServerCall, ServerContext {
+final class InboundCall implements Runnable, ServerCall, ServerContext, DeferredFrame {
 
   private static final Logger log = LoggerFactory.getLogger(InboundCall.class);
   private static final AtomicIntegerFieldUpdater<InboundCall> ANSWERED =
       AtomicIntegerFieldUpdater.newUpdater(InboundCall.class, "answered");
+
+  /** Requests with at most this much content are decoded on the IO thread (see {@link #decodeNow()}). */
+  static final int DECODE_ON_IO_THREAD_MAX = 16 * 1024;
 
   private final BoltConnection connection;
   private final MethodEntry entry;
@@ -42,8 +48,17 @@ final class InboundCall implements Runnable, ServerCall, ServerContext {
   private final long arrivalNanos;
   private final byte switchFlags;
   private BoltFrame frame;
+  private Object request;
   private Map<String, String> headers;
   private volatile int answered;
+  // true while a shared task runs this call's handler: answers then wait for the task's one flush
+  private volatile boolean inBatch;
+  // the answer, encoded later on the IO thread: a result, or an error (status, class, message, context)
+  private Object result;
+  private ResponseStatus errorStatus;
+  private String errorClass;
+  private String errorMessage;
+  private String errorContext;
 
   InboundCall(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
     this.connection = connection;
@@ -57,9 +72,47 @@ final class InboundCall implements Runnable, ServerCall, ServerContext {
     this.switchFlags = frame.switchFlags();
   }
 
+  /**
+   * On the IO thread: decodes a small request right away and releases its frame there, so that buffers
+   * are freed on the thread that allocated them (a large one is left for the handler's thread). Returns
+   * false when the request could not be decoded; it was then answered (or, oneway, dropped) already.
+   */
+  boolean decodeNow() {
+    if (frame.contentLength() > DECODE_ON_IO_THREAD_MAX) {
+      return true;
+    }
+    BoltFrame f = frame;
+    frame = null;
+    try {
+      return decode(f);
+    } finally {
+      f.release();
+    }
+  }
+
+  /** Decodes headers and content; false (with the caller answered) if that fails. Does not release. */
+  private boolean decode(BoltFrame f) {
+    try {
+      if (headers == null) {
+        headers = f.headerLength() == 0 ? Map.of() : HeaderCodec.read(f.header());
+      }
+      Marshaller<?> marshaller = entry.method().requestMarshaller();
+      if (f.codec() != marshaller.codecId()) {
+        answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, null, "codec " + f.codec() + " is not supported by "
+            + entry.method().wireName() + ", which expects codec " + marshaller.codecId());
+        return false;
+      }
+      request = marshaller.read(f.content());
+      return true;
+    } catch (RuntimeException e) {
+      answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, e.getClass().getName(),
+          "could not decode the request of " + entry.method().wireName() + ": " + e.getMessage());
+      return false;
+    }
+  }
+
   @Override
   public void run() {
-    Object request;
     BoltFrame f = frame;
     frame = null;
     try {
@@ -69,26 +122,20 @@ final class InboundCall implements Runnable, ServerCall, ServerContext {
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrivalNanos), clientTimeout);
         return;
       }
-      if (headers == null) {
-        headers = f.headerLength() == 0 ? Map.of() : HeaderCodec.read(f.header());
-      }
-      Marshaller<?> marshaller = entry.method().requestMarshaller();
-      if (f.codec() != marshaller.codecId()) {
-        answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, null, "codec " + f.codec() + " is not supported by "
-            + entry.method().wireName() + ", which expects codec " + marshaller.codecId());
+      if (f != null && !decode(f)) {
         return;
       }
-      request = marshaller.read(f.content());
-    } catch (RuntimeException e) {
-      answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, e.getClass().getName(),
-          "could not decode the request of " + entry.method().wireName() + ": " + e.getMessage());
-      return;
     } finally {
-      f.release();
+      if (f != null) {
+        f.release();
+      }
     }
+    Object decoded = request;
+    request = null;
     CurrentCall.set(this);
+    long start = System.nanoTime();
     try {
-      entry.invoker().invoke(entry.method().code(), request, this);
+      entry.invoker().invoke(entry.method().code(), decoded, this);
       if (!oneway && entry.method().type() == MethodType.ONEWAY) {
         respond(null); // a peer sent a oneway method as a request: it still waits for an answer
       }
@@ -99,19 +146,70 @@ final class InboundCall implements Runnable, ServerCall, ServerContext {
       }
     } finally {
       CurrentCall.clear();
+      entry.recordHandlerTime(System.nanoTime() - start);
     }
+  }
+
+  /** Runs the call as part of a shared task, which flushes the connection once all its calls ran. */
+  void runInBatch() {
+    inBatch = true;
+    try {
+      run();
+    } finally {
+      inBatch = false;
+    }
+  }
+
+  /** Queues the answer; the IO thread encodes it ({@link #encode}). */
+  private void send() {
+    if (inBatch) {
+      connection.writeLater(this);
+    } else {
+      connection.write(this);
+    }
+  }
+
+  /** The connection this call arrived on. */
+  BoltConnection boltConnection() {
+    return connection;
   }
 
   /** The executor refused the call: answer SERVER_THREADPOOL_BUSY at once (IO thread). */
   void rejectBusy() {
     BoltFrame f = frame;
     frame = null;
-    f.release();
+    if (f != null) {
+      f.release();
+    }
+    request = null;
     log.warn("server executor busy: refused request id {} from {} for {}", requestId, connection.remoteAddress(),
         entry.method().wireName());
     if (!oneway) {
       connection.writeFrame(ErrorResponses.busy(connection, requestId,
           "the server's executor for " + entry.method().wireName() + " is full"));
+    }
+  }
+
+  /** Encodes the answer, on the IO thread (the buffer is allocated and freed there). */
+  @Override
+  public ByteBuf encode() {
+    if (errorStatus != null) {
+      return ErrorResponses.error(connection, requestId, errorStatus, errorClass, errorMessage, errorContext);
+    }
+    MethodDescriptor<?, ?> method = entry.method();
+    @SuppressWarnings("unchecked") // the invoker answers with its method's response type
+    Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
+    try {
+      return FrameEncoder.response(connection.alloc(), connection.protocolCode(), connection.version(),
+          switchFlags, requestId, marshaller.codecId(), ResponseStatus.SUCCESS,
+          InternalMethodDescriptors.responseClassNameUtf8(method), Map.of(), marshaller, result);
+    } catch (RuntimeException e) {
+      log.warn("could not encode the response of {} for {} (request id {}): {}", method.wireName(),
+          connection.remoteAddress(), requestId, e.toString());
+      return ErrorResponses.error(connection, requestId, ResponseStatus.SERVER_SERIAL_EXCEPTION,
+          e.getClass().getName(), e.getMessage(), "could not encode the response of " + method.wireName());
+    } finally {
+      result = null;
     }
   }
 
@@ -122,21 +220,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext {
     if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
       return;
     }
-    MethodDescriptor<?, ?> method = entry.method();
-    @SuppressWarnings("unchecked") // the invoker answers with its method's response type
-    Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
-    ByteBuf response;
-    try {
-      response = FrameEncoder.response(connection.alloc(), connection.protocolCode(), connection.version(),
-          switchFlags, requestId, marshaller.codecId(), ResponseStatus.SUCCESS,
-          InternalMethodDescriptors.responseClassNameUtf8(method), Map.of(), marshaller, result);
-    } catch (RuntimeException e) {
-      log.warn("could not encode the response of {} for {} (request id {}): {}", method.wireName(),
-          connection.remoteAddress(), requestId, e.toString());
-      response = ErrorResponses.error(connection, requestId, ResponseStatus.SERVER_SERIAL_EXCEPTION,
-          e.getClass().getName(), e.getMessage(), "could not encode the response of " + method.wireName());
-    }
-    connection.writeFrame(response);
+    this.result = result;
+    send();
   }
 
   @Override
@@ -159,8 +244,9 @@ final class InboundCall implements Runnable, ServerCall, ServerContext {
       log.debug("{} answered {} (request id {}) with {}", entry.method().wireName(), connection.remoteAddress(),
           requestId, cause.toString(), cause);
     }
-    connection.writeFrame(ErrorResponses.error(connection, requestId, ResponseStatus.SERVER_EXCEPTION,
-        cause.getClass().getName(), cause.getMessage(), "handler of " + entry.method().wireName() + " threw"));
+    setError(ResponseStatus.SERVER_EXCEPTION, cause.getClass().getName(), cause.getMessage(),
+        "handler of " + entry.method().wireName() + " threw");
+    send();
   }
 
   private void answerError(ResponseStatus status, String errorClass, String message) {
@@ -168,8 +254,15 @@ final class InboundCall implements Runnable, ServerCall, ServerContext {
     if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
       return;
     }
-    connection.writeFrame(ErrorResponses.error(connection, requestId, status, errorClass, message,
-        "request of " + entry.method().wireName()));
+    setError(status, errorClass, message, "request of " + entry.method().wireName());
+    send();
+  }
+
+  private void setError(ResponseStatus status, String errorClass, String message, String context) {
+    this.errorClass = errorClass;
+    this.errorMessage = message;
+    this.errorContext = context;
+    this.errorStatus = status;
   }
 
   @Override

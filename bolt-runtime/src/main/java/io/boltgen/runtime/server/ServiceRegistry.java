@@ -3,21 +3,28 @@ package io.boltgen.runtime.server;
 import io.boltgen.runtime.service.InternalMethodDescriptors;
 import io.boltgen.runtime.service.MethodDescriptor;
 import io.boltgen.runtime.service.ServiceDefinition;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
+import io.boltgen.runtime.protocol.BoltFrame;
+import io.netty.util.concurrent.FastThreadLocal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * The methods an endpoint serves, keyed by their wire className. Immutable once built; lookups hash and
- * compare the className bytes in the frame directly, so dispatch allocates no String.
+ * The methods an endpoint serves, keyed by their wire className (and aliases). Immutable once built;
+ * lookups hash and compare the className bytes of the frame, so dispatch allocates no String.
  */
 public final class ServiceRegistry {
 
-  private final ByteBuf[] keys;
+  private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+    @Override
+    protected byte[] initialValue() {
+      return new byte[256];
+    }
+  };
+
+  private final byte[][] keys;
   private final MethodEntry[] entries;
   private final int mask;
   private final List<String> wireNames;
@@ -28,7 +35,7 @@ public final class ServiceRegistry {
       keyCount += 1 + entry.method().aliases().size();
     }
     int capacity = Integer.highestOneBit(Math.max(4, keyCount * 4) - 1) << 1;
-    this.keys = new ByteBuf[capacity];
+    this.keys = new byte[capacity][];
     this.entries = new MethodEntry[capacity];
     this.mask = capacity - 1;
     List<String> names = new ArrayList<>();
@@ -43,25 +50,41 @@ public final class ServiceRegistry {
   }
 
   private void put(byte[] className, MethodEntry entry) {
-    ByteBuf key = Unpooled.wrappedBuffer(className).asReadOnly();
-    int slot = ByteBufUtil.hashCode(key) & mask;
+    int slot = hash(className, className.length) & mask;
     while (keys[slot] != null) {
-      if (ByteBufUtil.equals(keys[slot], key)) {
-        throw new IllegalArgumentException("className " + key.toString(StandardCharsets.UTF_8)
+      if (Arrays.equals(keys[slot], className)) {
+        throw new IllegalArgumentException("className " + new String(className, StandardCharsets.UTF_8)
             + " is registered twice");
       }
       slot = (slot + 1) & mask;
     }
-    keys[slot] = key;
+    keys[slot] = className;
     entries[slot] = entry;
   }
 
-  /** The entry whose wire name (or alias) equals the readable bytes of {@code className}, or {@code null}. */
-  MethodEntry lookup(ByteBuf className) {
-    int slot = ByteBufUtil.hashCode(className) & mask;
-    ByteBuf key;
+  private static int hash(byte[] bytes, int length) {
+    int h = 1;
+    for (int i = 0; i < length; i++) {
+      h = 31 * h + bytes[i];
+    }
+    return h ^ (h >>> 16);
+  }
+
+  /**
+   * The entry whose wire name (or alias) equals the className of {@code frame}, or {@code null}. Copies
+   * the name once into a per-thread scratch array (one bulk read of the buffer) and compares arrays.
+   */
+  MethodEntry lookup(BoltFrame frame) {
+    int length = frame.classLength();
+    byte[] name = SCRATCH.get();
+    if (length > name.length) {
+      name = new byte[length];
+    }
+    frame.copyClassName(name);
+    int slot = hash(name, length) & mask;
+    byte[] key;
     while ((key = keys[slot]) != null) {
-      if (ByteBufUtil.equals(key, className)) {
+      if (key.length == length && Arrays.equals(key, 0, length, name, 0, length)) {
         return entries[slot];
       }
       slot = (slot + 1) & mask;

@@ -111,6 +111,28 @@ public final class BoltConnection implements Connection, CallTarget {
     writes.enqueue(frame);
   }
 
+  /** Queues a frame the IO thread will encode (a server's answer). */
+  public void write(DeferredFrame frame) {
+    if (channel.isActive()) {
+      writes.enqueue(frame);
+    }
+  }
+
+  /**
+   * Queues a frame the IO thread will encode, without waking it yet. The caller must call
+   * {@link #flushLater()} once its batch is done.
+   */
+  public void writeLater(DeferredFrame frame) {
+    if (channel.isActive()) {
+      writes.enqueueLater(frame);
+    }
+  }
+
+  /** Writes whatever {@link #writeLater} queued. */
+  public void flushLater() {
+    writes.flush();
+  }
+
   int nextId() {
     int id = ids.incrementAndGet();
     return id != 0 ? id : ids.incrementAndGet();

@@ -10,6 +10,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +26,8 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(InboundHandler.class);
 
   private final BoltConnection connection;
+  // the requests of the batch being read, handed to the dispatcher in one go (reused: IO thread only)
+  private final List<BoltFrame> requests = new ArrayList<>();
   private boolean closing;
 
   InboundHandler(BoltConnection connection) {
@@ -52,34 +56,44 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     FrameBatch batch = (FrameBatch) msg;
     int n = batch.size();
-    for (int i = 0; i < n; i++) {
-      BoltFrame frame = batch.get(i);
-      try {
-        if (frame.isRequest()) {
-          onRequest(frame);
-        } else {
-          onResponse(frame);
+    List<BoltFrame> requests = this.requests;
+    try {
+      for (int i = 0; i < n; i++) {
+        BoltFrame frame = batch.get(i);
+        try {
+          if (!frame.isRequest()) {
+            onResponse(frame);
+          } else if (frame.isHeartbeat()) {
+            onHeartbeat(frame);
+          } else {
+            connection.latch(frame);
+            requests.add(frame);
+          }
+        } catch (RuntimeException | Error e) {
+          // the frame at i was released by its handler; the rest of the batch is still ours
+          for (int j = i + 1; j < n; j++) {
+            batch.get(j).release();
+          }
+          for (BoltFrame request : requests) {
+            request.release();
+          }
+          throw e;
         }
-      } catch (RuntimeException | Error e) {
-        // every handler above owns (and released) its frame; the rest of the batch is still ours
-        for (int j = i + 1; j < n; j++) {
-          batch.get(j).release();
-        }
-        throw e;
       }
+      if (!requests.isEmpty()) {
+        connection.endpoint().requests().onRequests(connection, requests);
+      }
+    } finally {
+      requests.clear();
     }
   }
 
-  private void onRequest(BoltFrame frame) {
+  private void onHeartbeat(BoltFrame frame) {
     connection.latch(frame);
-    if (frame.isHeartbeat()) {
-      int id = frame.requestId();
-      frame.release();
-      connection.writeFrame(FrameEncoder.heartbeatAck(connection.alloc(), connection.protocolCode(),
-          connection.version(), id));
-      return;
-    }
-    connection.endpoint().requests().onRequest(connection, frame);
+    int id = frame.requestId();
+    frame.release();
+    connection.writeFrame(FrameEncoder.heartbeatAck(connection.alloc(), connection.protocolCode(),
+        connection.version(), id));
   }
 
   private void onResponse(BoltFrame frame) {

@@ -1,13 +1,15 @@
 package io.boltgen.runtime.transport;
 
 import io.boltgen.runtime.protocol.BoltFrame;
+import java.util.List;
 
 /** Takes the request frames (not heartbeats) a connection receives: the server-dispatch layer. */
 public interface RequestHandler {
 
   /**
-   * Handles {@code frame}, a request or oneway request that arrived on {@code connection}. Called on the
-   * connection's IO thread; takes ownership of the frame (releases it on every path) and never throws.
+   * Handles {@code frames}, the requests and oneway requests that one read of {@code connection} brought,
+   * in arrival order. Called on the connection's IO thread; takes ownership of every frame (releases each
+   * on every path), never throws, and does not keep the list itself.
    */
-  void onRequest(BoltConnection connection, BoltFrame frame);
+  void onRequests(BoltConnection connection, List<BoltFrame> frames);
 }

@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * thread. Queued bytes are counted, so a connection whose queue and outbound buffer grow past their
  * limits refuses new calls instead of buffering without bound.
  *
- * <p>Items are either a {@link ByteBuf} (responses, heartbeats, oneway requests: written with the void
- * promise) or a {@link PendingCall} holding its encoded frame (a failed write fails the call).
+ * <p>Items are a {@link ByteBuf} (heartbeats, oneway requests, error answers: written with the void
+ * promise), a {@link PendingCall} holding its encoded frame (a failed write fails the call), or a
+ * {@link DeferredFrame} (a server's answer) that is encoded here, on the IO thread.
  */
 final class WriteQueue implements Runnable {
 
@@ -45,6 +46,27 @@ final class WriteQueue implements Runnable {
     queuedBytes.addAndGet(frame.readableBytes());
     queue.add(frame);
     schedule();
+  }
+
+  /** Queues a frame the IO thread will encode. */
+  void enqueue(DeferredFrame frame) {
+    queue.add(frame);
+    schedule();
+  }
+
+  /**
+   * Queues a frame the IO thread will encode, without waking it: the caller promises a {@link #flush()}
+   * soon (after a batch of answers), so that the whole batch leaves in one write.
+   */
+  void enqueueLater(DeferredFrame frame) {
+    queue.add(frame);
+  }
+
+  /** Makes sure frames queued with {@link #enqueueLater} get written. */
+  void flush() {
+    if (!queue.isEmpty()) {
+      schedule();
+    }
   }
 
   /** Queues a call whose encoded frame is parked in it; the frame's ownership passes to the queue. */
@@ -88,6 +110,8 @@ final class WriteQueue implements Runnable {
         ByteBuf frame = (ByteBuf) item;
         bytes += frame.readableBytes();
         channel.write(frame, voidPromise);
+      } else if (item instanceof DeferredFrame) {
+        channel.write(((DeferredFrame) item).encode(), voidPromise);
       } else {
         PendingCall<?> call = (PendingCall<?>) item;
         ByteBuf frame = call.takeOutbound();
@@ -115,6 +139,9 @@ final class WriteQueue implements Runnable {
   void discardAll() {
     Object item;
     while ((item = queue.poll()) != null) {
+      if (item instanceof DeferredFrame) {
+        continue; // never encoded: nothing to free
+      }
       ByteBuf frame = item instanceof ByteBuf ? (ByteBuf) item : ((PendingCall<?>) item).takeOutbound();
       queuedBytes.addAndGet(-frame.readableBytes());
       frame.release();

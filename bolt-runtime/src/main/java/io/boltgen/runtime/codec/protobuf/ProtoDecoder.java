@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.MessageLite;
 import com.google.protobuf.Parser;
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,6 +33,10 @@ public final class ProtoDecoder {
   private static final byte[] EMPTY_BYTES = new byte[0];
 
   private final ByteBuf buf;
+  // byte-level reads go through this NIO view when the buffer has one: a plain bounds check instead of
+  // Netty's per-access reference-count and derived-buffer checks (the bytes are the same memory)
+  private final ByteBuffer view;
+  private final int viewBase;
   private int pos;
   private int limit;
   private int depth;
@@ -40,6 +45,8 @@ public final class ProtoDecoder {
     this.buf = buf;
     this.pos = pos;
     this.limit = limit;
+    this.view = buf != null && limit > pos && buf.nioBufferCount() == 1 ? buf.nioBuffer(pos, limit - pos) : null;
+    this.viewBase = pos;
   }
 
   /** A decoder over the readable bytes of {@code in}; it does not move {@code in}'s reader index. */
@@ -215,7 +222,9 @@ public final class ProtoDecoder {
     if (pos >= limit) {
       throw truncated();
     }
-    return buf.getByte(pos++);
+    byte b = view != null ? view.get(pos - viewBase) : buf.getByte(pos);
+    pos++;
+    return b;
   }
 
   /** Reads an int32. */
@@ -238,7 +247,7 @@ public final class ProtoDecoder {
     if (limit - pos < 4) {
       throw truncated();
     }
-    float value = Float.intBitsToFloat(buf.getIntLE(pos));
+    float value = Float.intBitsToFloat(view != null ? Integer.reverseBytes(view.getInt(pos - viewBase)) : buf.getIntLE(pos));
     pos += 4;
     return value;
   }
@@ -248,7 +257,7 @@ public final class ProtoDecoder {
     if (limit - pos < 8) {
       throw truncated();
     }
-    double value = Double.longBitsToDouble(buf.getLongLE(pos));
+    double value = Double.longBitsToDouble(view != null ? Long.reverseBytes(view.getLong(pos - viewBase)) : buf.getLongLE(pos));
     pos += 8;
     return value;
   }
