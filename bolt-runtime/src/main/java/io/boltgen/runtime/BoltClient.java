@@ -219,15 +219,7 @@ public final class BoltClient implements AutoCloseable {
     }
     endpoint.closeConnections(timeout);
     if (ownedExecutor != null) {
-      ownedExecutor.shutdown();
-      try {
-        if (!ownedExecutor.awaitTermination(timeout, TimeUnit.MILLISECONDS)) {
-          ownedExecutor.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        ownedExecutor.shutdownNow();
-        Thread.currentThread().interrupt();
-      }
+      Shutdown.executor(ownedExecutor, timeout, log, "callbacks");
     }
     events.shutdown(timeout);
     shared.release();

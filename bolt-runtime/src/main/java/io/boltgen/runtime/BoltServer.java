@@ -157,16 +157,7 @@ public final class BoltServer implements AutoCloseable {
       channel.close().awaitUninterruptibly(timeout);
     }
     if (ownedExecutor != null) {
-      ownedExecutor.shutdown();
-      try {
-        if (!ownedExecutor.awaitTermination(timeout, TimeUnit.MILLISECONDS)) {
-          log.warn("server handlers still running after {} ms; interrupting them", timeout);
-          ownedExecutor.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        ownedExecutor.shutdownNow();
-        Thread.currentThread().interrupt();
-      }
+      Shutdown.executor(ownedExecutor, timeout, log, "server handlers");
     }
     endpoint.closeConnections(timeout);
     events.shutdown(timeout);

@@ -247,16 +247,21 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
   private boolean finish(R value, Throwable error) {
     boolean won = error == null ? super.complete(value) : super.completeExceptionally(error);
     if (won) {
-      Timeout t = timeout;
-      if (t != null) {
-        t.cancel();
-      }
-      CallTable t2 = table;
-      if (t2 != null) {
-        t2.forget(requestId, this);
-      }
+      forgetEverywhere();
     }
     return won;
+  }
+
+  /** The call completed: its timer entry and its place in the call table are no longer needed. */
+  private void forgetEverywhere() {
+    Timeout t = timeout;
+    if (t != null) {
+      t.cancel();
+    }
+    CallTable waitingIn = table;
+    if (waitingIn != null) {
+      waitingIn.forget(requestId, this);
+    }
   }
 
   @Override
@@ -273,14 +278,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
     if (cancelled) {
-      Timeout t = timeout;
-      if (t != null) {
-        t.cancel();
-      }
-      CallTable t2 = table;
-      if (t2 != null) {
-        t2.forget(requestId, this);
-      }
+      forgetEverywhere();
     }
     return cancelled;
   }

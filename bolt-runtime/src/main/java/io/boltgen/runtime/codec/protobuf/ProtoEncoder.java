@@ -21,8 +21,8 @@ import java.util.Arrays;
  * </ol>
  *
  * <p>So every nested size is computed once (Wire's quadratic nested-size trap, square/wire#2025, cannot
- * happen) and strings are written with {@link ByteBufUtil#reserveAndWriteUtf8} without an intermediate
- * {@code byte[]}. The lengths are kept between {@link ProtoMarshaller#encodedSize} and
+ * happen), and the write pass fills an NIO view of exactly the bytes it writes, strings encoded straight into
+ * it, without an intermediate {@code byte[]}. The lengths are kept between {@link ProtoMarshaller#encodedSize} and
  * {@link ProtoMarshaller#write} for the same value on the same thread, so the runtime's "size, allocate,
  * write" sequence visits the value twice, not three times.
  *
@@ -43,7 +43,14 @@ public final class ProtoEncoder {
   private int[] lengths = new int[INITIAL_SLOTS];
   private int count;
   private int cursor;
-  private ByteBuf out;
+  // the write pass appends to an NIO view of exactly the bytes it will write: plain bounds checks
+  // instead of Netty's per-write capacity, reference-count and index bookkeeping
+  private ByteBuffer out;
+  // when `out` is a view of `outBuf` (the usual case), strings go through Netty's UTF-8 writer instead,
+  // which writes straight to the buffer's memory; `outBase` is the buffer index of the view's `outFirst`
+  private ByteBuf outBuf;
+  private int outBase;
+  private int outFirst;
   private boolean inUse;
   private boolean sized;
   private Object sizedValue;
@@ -84,21 +91,36 @@ public final class ProtoEncoder {
   <T> void write(T value, ProtoMarshaller.Sizer<T> sizer, ProtoMarshaller.Writer<T> writer, ByteBuf buffer) {
     try {
       int total = sized && sizedValue == value && sizedBy == sizer ? sizedTotal : size(value, sizer);
-      int start = buffer.writerIndex();
       buffer.ensureWritable(total);
-      out = buffer;
+      int start = buffer.writerIndex();
+      boolean direct = buffer.nioBufferCount() == 1;
+      ByteBuffer target = direct ? buffer.nioBuffer(start, total) : ByteBuffer.allocate(total);
+      int first = target.position();
+      out = target;
+      outBuf = direct ? buffer : null;
+      outBase = start;
+      outFirst = first;
       cursor = 0;
       writer.write(value, this);
-      int written = buffer.writerIndex() - start;
+      int written = target.position() - first;
       if (written != total || cursor != count) {
         throw new IllegalStateException("the value changed while it was encoded: sized " + total
             + " bytes and " + count + " lengths, wrote " + written + " bytes and used " + cursor + " lengths");
       }
+      if (direct) {
+        buffer.writerIndex(start + total);
+      } else {
+        target.flip();
+        buffer.writeBytes(target);
+      }
+    } catch (java.nio.BufferOverflowException e) {
+      throw new IllegalStateException("the value grew while it was encoded", e);
     } finally {
       sized = false;
       sizedValue = null;
       sizedBy = null;
       out = null;
+      outBuf = null;
       if (lengths.length > MAX_RETAINED_SLOTS) {
         lengths = new int[INITIAL_SLOTS];
       }
@@ -156,22 +178,22 @@ public final class ProtoEncoder {
 
   /** Writes {@code value} as an unsigned varint (uint32, lengths, tags). */
   public void writeVarint32(int value) {
-    ByteBuf b = out;
+    ByteBuffer b = out;
     while ((value & ~0x7F) != 0) {
-      b.writeByte((value & 0x7F) | 0x80);
+      b.put((byte) ((value & 0x7F) | 0x80));
       value >>>= 7;
     }
-    b.writeByte(value);
+    b.put((byte) value);
   }
 
   /** Writes {@code value} as a 64-bit varint (int64, uint64). */
   public void writeVarint64(long value) {
-    ByteBuf b = out;
+    ByteBuffer b = out;
     while ((value & ~0x7FL) != 0) {
-      b.writeByte(((int) value & 0x7F) | 0x80);
+      b.put((byte) (((int) value & 0x7F) | 0x80));
       value >>>= 7;
     }
-    b.writeByte((int) value);
+    b.put((byte) value);
   }
 
   /** Writes an int32: a varint, sign-extended to ten bytes when negative. */
@@ -190,25 +212,64 @@ public final class ProtoEncoder {
 
   /** Writes a bool. */
   public void writeBool(boolean value) {
-    out.writeByte(value ? 1 : 0);
+    out.put(value ? (byte) 1 : (byte) 0);
   }
 
   /** Writes a float as fixed32, little-endian. */
   public void writeFloat(float value) {
-    out.writeIntLE(Float.floatToRawIntBits(value));
+    out.putInt(Integer.reverseBytes(Float.floatToRawIntBits(value)));
   }
 
   /** Writes a double as fixed64, little-endian. */
   public void writeDouble(double value) {
-    out.writeLongLE(Double.doubleToRawLongBits(value));
+    out.putLong(Long.reverseBytes(Double.doubleToRawLongBits(value)));
   }
 
-  /** Writes a string: the length recorded by {@link #string} and the UTF-8 bytes, straight into the buffer. */
+  /**
+   * Writes a string: the length recorded by {@link #string} and its UTF-8 bytes, encoded straight into the
+   * buffer by Netty's {@code ByteBufUtil} (which also measured it: a lone surrogate becomes {@code '?'}).
+   */
   public void writeString(String value) {
     int length = lengths[cursor++];
     writeVarint32(length);
-    int written = ByteBufUtil.reserveAndWriteUtf8(out, value, length);
-    if (written != length) {
+    ByteBuffer b = out;
+    int start = b.position();
+    if (outBuf != null) {
+      outBuf.writerIndex(outBase + (start - outFirst));
+      int written = ByteBufUtil.reserveAndWriteUtf8(outBuf, value, length);
+      if (written != length) {
+        throw new IllegalStateException("a string changed while it was encoded");
+      }
+      b.position(start + length);
+      return;
+    }
+    int n = value.length();
+    for (int i = 0; i < n; i++) {
+      char c = value.charAt(i);
+      if (c < 0x80) {
+        b.put((byte) c);
+      } else if (c < 0x800) {
+        b.put((byte) (0xc0 | (c >> 6)));
+        b.put((byte) (0x80 | (c & 0x3f)));
+      } else if (Character.isSurrogate(c)) {
+        char low = i + 1 < n ? value.charAt(i + 1) : 0;
+        if (Character.isHighSurrogate(c) && Character.isLowSurrogate(low)) {
+          int cp = Character.toCodePoint(c, low);
+          b.put((byte) (0xf0 | (cp >> 18)));
+          b.put((byte) (0x80 | ((cp >> 12) & 0x3f)));
+          b.put((byte) (0x80 | ((cp >> 6) & 0x3f)));
+          b.put((byte) (0x80 | (cp & 0x3f)));
+          i++;
+        } else {
+          b.put((byte) '?');
+        }
+      } else {
+        b.put((byte) (0xe0 | (c >> 12)));
+        b.put((byte) (0x80 | ((c >> 6) & 0x3f)));
+        b.put((byte) (0x80 | (c & 0x3f)));
+      }
+    }
+    if (b.position() - start != length) {
       throw new IllegalStateException("a string changed while it was encoded");
     }
   }
@@ -216,7 +277,7 @@ public final class ProtoEncoder {
   /** Writes a {@code bytes} value: its length and its bytes. */
   public void writeBytes(byte[] value) {
     writeVarint32(value.length);
-    out.writeBytes(value);
+    out.put(value);
   }
 
   /**
@@ -226,7 +287,20 @@ public final class ProtoEncoder {
   public void writeMessage(MessageLite value) {
     int size = value.getSerializedSize();
     writeVarint32(size);
-    writeMessageBody(value, size, out);
+    if (size == 0) {
+      return;
+    }
+    ByteBuffer target = out.slice();
+    target.limit(size);
+    CodedOutputStream stream = CodedOutputStream.newInstance(target);
+    try {
+      value.writeTo(stream);
+      stream.flush();
+    } catch (IOException e) {
+      throw new IllegalStateException("could not serialize " + value.getClass().getName(), e);
+    }
+    stream.checkNoSpaceLeft();
+    out.position(out.position() + size);
   }
 
   static void writeMessageBody(MessageLite value, int size, ByteBuf out) {
