@@ -94,7 +94,7 @@ public final class ProtoEncoder {
       buffer.ensureWritable(total);
       int start = buffer.writerIndex();
       boolean direct = buffer.nioBufferCount() == 1;
-      ByteBuffer target = direct ? buffer.nioBuffer(start, total) : ByteBuffer.allocate(total);
+      ByteBuffer target = direct ? view(buffer, start, total) : ByteBuffer.allocate(total);
       int first = target.position();
       out = target;
       outBuf = direct ? buffer : null;
@@ -124,6 +124,15 @@ public final class ProtoEncoder {
       if (lengths.length > MAX_RETAINED_SLOTS) {
         lengths = new int[INITIAL_SLOTS];
       }
+    }
+  }
+
+  /** The buffer's own NIO view where it has one (no duplicate per encode; nothing else uses it meanwhile). */
+  private static ByteBuffer view(ByteBuf buffer, int index, int length) {
+    try {
+      return buffer.internalNioBuffer(index, length);
+    } catch (UnsupportedOperationException e) {
+      return buffer.nioBuffer(index, length);
     }
   }
 
