@@ -53,6 +53,9 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   private volatile int answered;
   // true while a shared task runs this call's handler: answers then wait for the task's one flush
   private volatile boolean inBatch;
+  // the thread running the handler, and when it answered if it did so before returning (see run())
+  private Thread runner;
+  private long answeredNanos;
   // the answer, encoded later on the IO thread: a result, or an error (status, class, message, context)
   private Object result;
   private ResponseStatus errorStatus;
@@ -133,6 +136,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     Object decoded = request;
     request = null;
     CurrentCall.set(this);
+    runner = Thread.currentThread();
     long start = System.nanoTime();
     try {
       entry.invoker().invoke(entry.method().code(), decoded, this);
@@ -146,7 +150,11 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
       }
     } finally {
       CurrentCall.clear();
-      entry.recordHandlerTime(System.nanoTime() - start);
+      runner = null;
+      // the handler's own time: up to its answer when it answered itself, so that handing the answer to
+      // the IO thread (which may wake it and yield this CPU to it) does not count as the handler's
+      long end = answeredNanos != 0 ? answeredNanos : System.nanoTime();
+      entry.recordHandlerTime(end - start);
     }
   }
 
@@ -162,6 +170,9 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
 
   /** Queues the answer; the IO thread encodes it ({@link #encode}). */
   private void send() {
+    if (Thread.currentThread() == runner) {
+      answeredNanos = System.nanoTime();
+    }
     if (inBatch) {
       connection.writeLater(this);
     } else {
