@@ -23,6 +23,7 @@ public final class ClientMain {
     try (EchoSystem.EchoClient client = system.connect(host, port)) {
       LoadRunner runner = new LoadRunner(client, system.id(), serverPid, warmup, measure);
       runner.prime();
+      runner.warmUpPass(cases);
       for (LoadCase c : cases) {
         Protocol.send(Protocol.CASE, c.token());
         log.info("{} {}: warm-up {} ms, measuring {} ms", system.id(), c.label(), warmup.toMillis(), measure.toMillis());

@@ -43,9 +43,14 @@ public record LoadSettings(
     return runs * systems.size() * cases.size();
   }
 
+  /** The client's pass over every case before the first is measured (see LoadRunner#warmUpPass). */
+  public Duration warmUpPass() {
+    return warmup.multipliedBy(cases.size());
+  }
+
   /** A rough duration of the whole matrix, JVM starts included. */
   public Duration estimate() {
-    Duration perCase = warmup.plus(measure).plusMillis(300);
+    Duration perCase = warmup.multipliedBy(2).plus(measure).plusMillis(300); // with the warm-up pass
     Duration perSystemRun = perCase.multipliedBy(cases.size()).plusSeconds(4);
     return perSystemRun.multipliedBy((long) runs * systems.size());
   }

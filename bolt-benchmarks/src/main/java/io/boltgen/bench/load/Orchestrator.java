@@ -91,7 +91,8 @@ public final class Orchestrator {
           "--port", Integer.toString(port), "--server-pid", Long.toString(pid), "--run", Integer.toString(run),
           "--cases", cases(), "--warmup-ms", Long.toString(settings.warmup().toMillis()),
           "--measure-ms", Long.toString(settings.measure().toMillis())));
-      Duration perLine = settings.warmup().plus(settings.measure()).plusSeconds(90);
+      // the first line comes after the warm-up pass over every case
+      Duration perLine = settings.warmup().plus(settings.measure()).plus(settings.warmUpPass()).plusSeconds(90);
       try (Child client = Child.start(system.id() + " client", clientCommand, settings.logDir().resolve(tag + "-client.log"))) {
         String failure = null;
         while (true) {

@@ -47,7 +47,9 @@ public final class MarkdownReport {
     if (load != null) {
       md.append("- Load: ").append(load.runs()).append(" run(s); in each run every system in turn (")
           .append(ids(load)).append("), each in a fresh server JVM and a fresh client JVM over ")
-          .append(load.host()).append("; per case a ").append(Fmt.seconds(load.warmup()))
+          .append(load.host()).append("; each client JVM first runs every case once, unmeasured, for ")
+          .append(Fmt.seconds(load.warmup())).append(" s (a warm-up pass, the same for every system);")
+          .append(" then per case a ").append(Fmt.seconds(load.warmup()))
           .append(" s warm-up, then a ").append(Fmt.seconds(load.measure())).append(" s measured window.\n");
       md.append("- JVM flags of every server and client JVM: `").append(String.join(" ", load.jvmFlags())).append("`");
       if (!load.serverJvmArgs().isEmpty()) {
@@ -154,9 +156,13 @@ public final class MarkdownReport {
       outcome is delivered), throughput = calls completed in the window / its length, and CPU per call = the
       CPU time of the client JVM plus that of the server JVM in the window (`/proc/<pid>/stat` through
       `ProcessHandle.Info.totalCpuDuration()`, sampled by the client at the window's start and end) / calls.
-      Before its first case each client makes 200 sequential calls (first-call costs), and the client reports
-      how long it spent JIT-compiling during each window: over 5% is flagged under the table as too short a
-      warm-up for the machine. A
+      Before its first case each client makes 200 sequential calls (first-call costs), then runs every case
+      once, unmeasured, for the per-case warm-up: a warm-up pass, because on this 2-core machine a JVM pair
+      under load took about 40 s to reach its steady state (boltgen's sync-32/100B gave 30k calls/s after a
+      10 s warm-up and 52k after 50 s; after 10 s the peers' clients were still JIT-compiling for up to half
+      their windows). The client reports how long it
+      spent JIT-compiling during each window: over 5% is flagged under the table as too short a warm-up for
+      the machine. A
       call that fails, or whose echo has the wrong length, counts as an error and not as a call. The load is
       closed-loop: latencies are those of a saturated system at that concurrency. Client and server share the
       machine's cores, as they would on any one host, so CPU a system spends on the client side is CPU its
