@@ -77,6 +77,7 @@ public final class MarkdownReport {
       md.append("boltgen in its default configuration against the best peer configuration (the SOFABolt or gRPC"
           + " configuration with the highest median throughput on that case) and against raw Netty, the ceiling.\n\n");
       md.append(targets.isEmpty() ? "_boltgen, or every comparator, was not part of this run._\n" : targets).append('\n');
+      md.append("What limits the targets marked NO, from profiles: [performance.md](performance.md) (by hand).\n\n");
 
       md.append("## Load: throughput, latency and CPU per call\n\n").append(partial);
       md.append("Each cell: the median of the runs, with the range over runs in brackets when there was more than one"
