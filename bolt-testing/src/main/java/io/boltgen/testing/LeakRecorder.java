@@ -59,6 +59,7 @@ public final class LeakRecorder {
 
   private static final class RecordingFactory extends ResourceLeakDetectorFactory {
     @Override
+    @SuppressWarnings("deprecation") // abstract in the factory, so it must be implemented; Netty still calls it
     public <T> ResourceLeakDetector<T> newResourceLeakDetector(
         Class<T> resource, int samplingInterval, long maxActive) {
       return new RecordingDetector<>(resource, samplingInterval);
