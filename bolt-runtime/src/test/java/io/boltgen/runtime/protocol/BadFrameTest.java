@@ -40,10 +40,10 @@ class BadFrameTest {
     assertThatThrownBy(() -> channel.writeInbound(Unpooled.wrappedBuffer(Hex.bytes(capture))))
         .isInstanceOf(BoltFrameException.class)
         .hasMessageContaining(reason);
-    assertThat((Object) channel.readInbound()).isNull();
+    assertThat(channel.<Object>readInbound()).isNull();
     // the decoder has given up on this connection: even a valid frame is discarded now
     channel.writeInbound(Unpooled.wrappedBuffer(Hex.bytes(CaptureCodecTest.V1_HEARTBEAT)));
-    assertThat((Object) channel.readInbound()).isNull();
+    assertThat(channel.<Object>readInbound()).isNull();
   }
 
   @Test

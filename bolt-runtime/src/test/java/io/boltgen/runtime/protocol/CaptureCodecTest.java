@@ -47,7 +47,7 @@ class CaptureCodecTest {
     channel.writeInbound(Unpooled.wrappedBuffer(Hex.bytes(capture)));
     FrameBatch batch = channel.readInbound();
     assertThat(batch.size()).isEqualTo(1);
-    assertThat((Object) channel.readInbound()).isNull();
+    assertThat(channel.<Object>readInbound()).isNull();
     return batch.get(0);
   }
 
@@ -203,7 +203,7 @@ class CaptureCodecTest {
     byte[] bytes = Hex.bytes(capture);
     for (int i = 0; i < bytes.length - 1; i++) {
       channel.writeInbound(Unpooled.wrappedBuffer(bytes, i, 1));
-      assertThat((Object) channel.readInbound()).as("nothing before the last byte").isNull();
+      assertThat(channel.<Object>readInbound()).as("nothing before the last byte").isNull();
     }
     channel.writeInbound(Unpooled.wrappedBuffer(bytes, bytes.length - 1, 1));
     FrameBatch batch = channel.readInbound();
@@ -230,7 +230,7 @@ class CaptureCodecTest {
     } finally {
       batch.releaseAll();
     }
-    assertThat((Object) channel.readInbound()).isNull();
+    assertThat(channel.<Object>readInbound()).isNull();
     channel.writeInbound(Unpooled.wrappedBuffer(Hex.bytes(V1_REQUEST), 10, Hex.bytes(V1_REQUEST).length - 10));
     FrameBatch rest = channel.readInbound();
     assertThat(rest.size()).isEqualTo(1);
