@@ -51,9 +51,11 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   private Object request;
   private Map<String, String> headers;
   private volatile int answered;
-  // true while a shared task runs this call's handler: answers then wait for the task's one flush
-  private volatile boolean inBatch;
-  // the thread running the handler, and when it answered if it did so before returning (see run())
+  // true while a shared task runs this call's handler: an answer the handler gives on that thread then
+  // waits for the task's one flush (read and written only by the runner thread)
+  private boolean inBatch;
+  // the thread running the handler (an answer from any other thread is written at once), and when the
+  // handler answered if it did so before returning (see run())
   private Thread runner;
   private long answeredNanos;
   // the answer, encoded later on the IO thread: a result, or an error (status, class, message, context)
@@ -170,10 +172,11 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
 
   /** Queues the answer; the IO thread encodes it ({@link #encode}). */
   private void send() {
-    if (Thread.currentThread() == runner) {
+    boolean fromHandler = Thread.currentThread() == runner;
+    if (fromHandler) {
       answeredNanos = System.nanoTime();
     }
-    if (inBatch) {
+    if (fromHandler && inBatch) {
       connection.writeLater(this);
     } else {
       connection.write(this);

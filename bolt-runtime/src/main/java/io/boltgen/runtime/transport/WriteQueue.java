@@ -8,6 +8,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The frames waiting to be written to one channel, from any thread. One task on the channel's event loop
@@ -21,6 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link DeferredFrame} (a server's answer) that is encoded here, on the IO thread.
  */
 final class WriteQueue implements Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(WriteQueue.class);
 
   static final int FLUSH_EVERY = 128;
 
@@ -111,7 +115,16 @@ final class WriteQueue implements Runnable {
         bytes += frame.readableBytes();
         channel.write(frame, voidPromise);
       } else if (item instanceof DeferredFrame) {
-        channel.write(((DeferredFrame) item).encode(), voidPromise);
+        ByteBuf frame;
+        try {
+          frame = ((DeferredFrame) item).encode();
+        } catch (RuntimeException | OutOfMemoryError e) {
+          // encode() answers its own codec failures; this is worse (no memory for even an error answer):
+          // drop this frame, keep the queue draining for the others
+          log.warn("could not encode a frame for {}: {}", channel.remoteAddress(), e.toString());
+          continue;
+        }
+        channel.write(frame, voidPromise);
       } else {
         PendingCall<?> call = (PendingCall<?>) item;
         ByteBuf frame = call.takeOutbound();
