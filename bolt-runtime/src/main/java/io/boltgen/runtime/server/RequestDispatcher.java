@@ -9,12 +9,13 @@ import io.boltgen.runtime.transport.RequestHandler;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,23 +92,13 @@ public final class RequestDispatcher implements RequestHandler {
         continue;
       }
       if (open == null || open.executor == executor) {
-        open = open == null ? new Batch(executor) : open;
-        open.add(call);
-        if (open.size == MAX_BATCH) {
-          open.submit();
-          open = null;
-        }
+        open = addTo(open, executor, call);
       } else {
         if (other != null && other.executor != executor) {
           other.submit();
           other = null;
         }
-        other = other == null ? new Batch(executor) : other;
-        other.add(call);
-        if (other.size == MAX_BATCH) {
-          other.submit();
-          other = null;
-        }
+        other = addTo(other, executor, call);
       }
     }
     if (open != null) {
@@ -116,6 +107,17 @@ public final class RequestDispatcher implements RequestHandler {
     if (other != null) {
       other.submit();
     }
+  }
+
+  /** Adds {@code call} to {@code batch} (a new one if null); returns the batch, or null once it was submitted full. */
+  private Batch addTo(Batch batch, Executor executor, InboundCall call) {
+    Batch b = batch != null ? batch : new Batch(executor);
+    b.add(call);
+    if (b.size == MAX_BATCH) {
+      b.submit();
+      return null;
+    }
+    return b;
   }
 
   private static void submit(Executor executor, InboundCall call) {
@@ -132,10 +134,13 @@ public final class RequestDispatcher implements RequestHandler {
    * not yet started to the executor on its own, so a stalled handler never holds the others back for
    * long.
    */
+  private static final AtomicIntegerFieldUpdater<Batch> NEXT = AtomicIntegerFieldUpdater.newUpdater(Batch.class, "next");
+
   private final class Batch implements Runnable, TimerTask {
     final Executor executor;
-    final InboundCall[] calls = new InboundCall[MAX_BATCH];
-    final AtomicInteger next = new AtomicInteger();
+    // most reads bring one or two requests: start small, grow up to MAX_BATCH
+    InboundCall[] calls = new InboundCall[4];
+    volatile int next; // the next call to start, claimed by the task or the watchdog
     int size;
     Thread submitter;
 
@@ -144,6 +149,9 @@ public final class RequestDispatcher implements RequestHandler {
     }
 
     void add(InboundCall call) {
+      if (size == calls.length) {
+        calls = Arrays.copyOf(calls, Math.min(MAX_BATCH, size * 2));
+      }
       calls[size++] = call;
     }
 
@@ -169,7 +177,7 @@ public final class RequestDispatcher implements RequestHandler {
       Timeout watchdog = Thread.currentThread() == submitter ? null
           : timer.newTimeout(this, STALL_MILLIS, TimeUnit.MILLISECONDS);
       try {
-        for (int i; (i = next.getAndIncrement()) < size; ) {
+        for (int i; (i = NEXT.getAndIncrement(this)) < size; ) {
           calls[i].runInBatch();
         }
       } finally {
@@ -183,7 +191,7 @@ public final class RequestDispatcher implements RequestHandler {
     /** The watchdog: this batch is stuck in a slow handler; the rest runs elsewhere. */
     @Override
     public void run(Timeout timeout) {
-      for (int i; (i = next.getAndIncrement()) < size; ) {
+      for (int i; (i = NEXT.getAndIncrement(this)) < size; ) {
         RequestDispatcher.submit(executor, calls[i]);
       }
     }

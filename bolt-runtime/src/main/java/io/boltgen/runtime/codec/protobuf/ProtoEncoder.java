@@ -301,6 +301,27 @@ public final class ProtoEncoder {
     }
     ByteBuffer target = out.slice();
     target.limit(size);
+    serialize(value, target);
+    out.position(out.position() + size);
+  }
+
+  /** Writes a whole protobuf-java message of {@code size} bytes as a call's content (no length prefix). */
+  static void writeMessageBody(MessageLite value, int size, ByteBuf out) {
+    if (size == 0) {
+      return;
+    }
+    out.ensureWritable(size);
+    int index = out.writerIndex();
+    if (out.nioBufferCount() == 1) {
+      serialize(value, out.nioBuffer(index, size));
+      out.writerIndex(index + size);
+    } else {
+      out.writeBytes(value.toByteArray());
+    }
+  }
+
+  /** Serializes {@code value} with protobuf-java into exactly the remaining space of {@code target}. */
+  private static void serialize(MessageLite value, ByteBuffer target) {
     CodedOutputStream stream = CodedOutputStream.newInstance(target);
     try {
       value.writeTo(stream);
@@ -309,28 +330,5 @@ public final class ProtoEncoder {
       throw new IllegalStateException("could not serialize " + value.getClass().getName(), e);
     }
     stream.checkNoSpaceLeft();
-    out.position(out.position() + size);
-  }
-
-  static void writeMessageBody(MessageLite value, int size, ByteBuf out) {
-    if (size == 0) {
-      return;
-    }
-    out.ensureWritable(size);
-    int index = out.writerIndex();
-    if (out.nioBufferCount() == 1) {
-      ByteBuffer target = out.nioBuffer(index, size);
-      CodedOutputStream stream = CodedOutputStream.newInstance(target);
-      try {
-        value.writeTo(stream);
-        stream.flush();
-      } catch (IOException e) {
-        throw new IllegalStateException("could not serialize " + value.getClass().getName(), e);
-      }
-      stream.checkNoSpaceLeft();
-      out.writerIndex(index + size);
-    } else {
-      out.writeBytes(value.toByteArray());
-    }
   }
 }
