@@ -8,7 +8,7 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,8 +39,8 @@ import javax.tools.StandardLocation;
 @AutoService(Processor.class)
 public final class BoltProcessor extends AbstractProcessor {
 
-  /** Deferred interfaces: qualified name → what could not be resolved. */
-  private final Map<String, String> deferred = new LinkedHashMap<>();
+  /** Interfaces deferred to the next round: they reference a type not generated yet. */
+  private final Set<String> deferred = new LinkedHashSet<>();
   /** Services generated so far: "name:version" → interface, to find duplicates across rounds. */
   private final Map<String, TypeElement> services = new HashMap<>();
   /** Qualified names of the classes this processor generated. */
@@ -74,9 +74,9 @@ public final class BoltProcessor extends AbstractProcessor {
       }
     }
     List<TypeElement> todo = new ArrayList<>();
-    Map<String, String> previouslyDeferred = new LinkedHashMap<>(deferred);
+    Set<String> previouslyDeferred = new LinkedHashSet<>(deferred);
     deferred.clear();
-    for (String name : previouslyDeferred.keySet()) {
+    for (String name : previouslyDeferred) {
       TypeElement type = processingEnv.getElementUtils().getTypeElement(name);
       if (type != null) {
         todo.add(type);
@@ -85,7 +85,7 @@ public final class BoltProcessor extends AbstractProcessor {
     TypeElement annotation = processingEnv.getElementUtils().getTypeElement(Names.BOLT_SERVICE);
     if (annotation != null) {
       for (Element e : round.getElementsAnnotatedWith(annotation)) {
-        if (e instanceof TypeElement type && !previouslyDeferred.containsKey(type.getQualifiedName().toString())) {
+        if (e instanceof TypeElement type && !previouslyDeferred.contains(type.getQualifiedName().toString())) {
           todo.add(type);
         }
       }
@@ -99,18 +99,11 @@ public final class BoltProcessor extends AbstractProcessor {
           report.error(type, "UnresolvedType", "could not generate the Bolt service " + type.getSimpleName()
               + ": the type " + e.getMessage() + " could not be resolved");
         } else {
-          deferred.put(type.getQualifiedName().toString(), e.getMessage());
+          deferred.add(type.getQualifiedName().toString());
         }
       } catch (RuntimeException | IOException e) {
         report.internalError(type, e);
       }
-    }
-    if (round.processingOver()) {
-      for (Map.Entry<String, String> d : deferred.entrySet()) {
-        processingEnv.getMessager().printMessage(javax.tools.Diagnostic.Kind.ERROR, "[Bolt/UnresolvedType] could not"
-            + " generate the Bolt service " + d.getKey() + ": the type " + d.getValue() + " could not be resolved");
-      }
-      deferred.clear();
     }
     return false;
   }

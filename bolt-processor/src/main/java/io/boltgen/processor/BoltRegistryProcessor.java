@@ -15,7 +15,6 @@ import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
-import javax.tools.Diagnostic;
 import javax.tools.FileObject;
 import javax.tools.StandardLocation;
 
@@ -73,9 +72,8 @@ public final class BoltRegistryProcessor extends AbstractProcessor {
         }
       }
     } catch (IOException | RuntimeException e) {
-      processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR,
-          "[Bolt/InternalError] internal error in BoltProcessor; please report: could not write "
-              + Names.SERVICES_FILE + ": " + e);
+      new Report(processingEnv.getMessager()).error((Model.Site) null, "InternalError",
+          "internal error in BoltProcessor; please report: could not write " + Names.SERVICES_FILE + ": " + e);
     }
     return false;
   }

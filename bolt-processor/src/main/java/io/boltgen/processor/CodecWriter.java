@@ -286,11 +286,9 @@ final class CodecWriter {
         b.beginControlFlow("for ($T element : $L)", r.element().javaType().box(), local);
         CodeBlock checked = CodeBlock.of("$T.element(element)", Names.PROTO_ENCODER);
         if (isFixedWidth(r.element())) {
-          b.addStatement("$L", checked);
-          b.addStatement("length += $L", valueSize(r.element(), checked));
-        } else {
-          b.addStatement("length += $L", valueSize(r.element(), checked));
+          b.addStatement("$L", checked); // the size does not read the element: check it for null here
         }
+        b.addStatement("length += $L", valueSize(r.element(), checked));
         b.endControlFlow();
         b.addStatement("size += $L + e.nested(slot, length)", ts);
         b.endControlFlow();
@@ -598,7 +596,7 @@ final class CodecWriter {
       return CodeBlock.of("\"\"");
     }
     if (t instanceof BytesType) {
-      return CodeBlock.of("new byte[0]");
+      return CodeBlock.of("$T.EMPTY_BYTES", Names.PROTO_DECODER);
     }
     if (t instanceof ProtoMessageType p) {
       return CodeBlock.of("$T.getDefaultInstance()", p.className());

@@ -14,6 +14,7 @@ import io.boltgen.processor.Model.Param;
 import io.boltgen.processor.Model.Service;
 import io.boltgen.processor.Model.Style;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
@@ -144,17 +145,9 @@ final class HolderWriter {
         .build();
   }
 
-  private static String style(Style style) {
-    switch (style) {
-      case SYNC:
-        return "sync";
-      case FUTURE:
-        return "future";
-      case CALLBACK:
-        return "callback";
-      default:
-        return "oneway";
-    }
+  /** The call style as the docs name it: sync, future, callback, oneway. */
+  static String style(Style style) {
+    return style.name().toLowerCase(Locale.ROOT);
   }
 
   private MethodSpec errorMapper(Method m) {

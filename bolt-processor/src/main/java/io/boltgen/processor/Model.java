@@ -125,7 +125,7 @@ final class Model {
   record OptionalType(Type value, TypeName javaType) implements Type {}
 
   /** One field of a message. */
-  record Field(String name, int number, Type type, String javadoc, Site site) {}
+  record Field(String name, int number, Type type, Site site) {}
 
   /** What a message is in Java. */
   enum MessageKind {

@@ -327,7 +327,7 @@ final class ModelReader {
       Type t = type(pt, Site.of(p), "parameter " + pname + " of " + javaName + "()", render(pt));
       javaParams.add(new Param(pname, TypeName.get(pt)));
       if (t != null) {
-        requestFields.add(new Field(pname, requestFields.size() + 1, t, null, Site.of(p)));
+        requestFields.add(new Field(pname, requestFields.size() + 1, t, Site.of(p)));
       } else {
         requestFields.add(null);
       }
@@ -359,7 +359,7 @@ final class ModelReader {
         List.copyOf(requestFields), List.of(), null, Site.of(method));
     TypeName resultType = result == null ? ClassName.get(Void.class) : TypeName.get(result).box();
     List<Field> responseFields = resultModel == null ? List.of()
-        : List.of(new Field("value", 1, resultModel, null, resultSite));
+        : List.of(new Field("value", 1, resultModel, resultSite));
     Model.Message response = new Model.Message(MessageKind.RESPONSE, cap + "Response", resultType, responseFields,
         List.of(), null, Site.of(method));
     String callbackName = callbackIndex < 0 ? null : params.get(callbackIndex).getSimpleName().toString();
@@ -640,9 +640,7 @@ final class ModelReader {
     AnnotationMirror message = annotation(e, Names.BOLT_MESSAGE);
     List<Integer> reserved = new ArrayList<>();
     if (message != null) {
-      AnnotationValue v = elements.getElementValuesWithDefaults(message).entrySet().stream()
-          .filter(x -> x.getKey().getSimpleName().contentEquals("reserved")).findFirst().orElseThrow().getValue();
-      for (Object o : (List<?>) v.getValue()) {
+      for (Object o : (List<?>) valueWithDefault(message, "reserved").getValue()) {
         reserved.add((Integer) ((AnnotationValue) o).getValue());
       }
     }
@@ -661,13 +659,13 @@ final class ModelReader {
       TypeMirror ct = c.asType();
       Type t = type(ct, Site.of(at), "component " + c.getSimpleName() + " of record " + e.getSimpleName(), render(ct));
       usesDeprecated |= elements.isDeprecated(c.getAccessor());
-      fields.add(new Field(c.getSimpleName().toString(), number, t, null, fieldSite));
+      fields.add(new Field(c.getSimpleName().toString(), number, t, fieldSite));
     }
     if (fields.stream().allMatch(f -> f.number() == 0)) {
       // implicit numbering: 1, 2, 3… in declaration order
       for (int i = 0; i < fields.size(); i++) {
         Field f = fields.get(i);
-        fields.set(i, new Field(f.name(), i + 1, f.type(), f.javadoc(), f.site()));
+        fields.set(i, new Field(f.name(), i + 1, f.type(), f.site()));
       }
     }
     boolean ok = !failed;

@@ -45,7 +45,7 @@ final class ProtoFileWriter {
       comment(out, m.javadoc(), "  ");
       out.append("  // className ").append(m.wireName(service.serviceName(), service.version()))
           .append(", command code ").append(m.code()).append(", ")
-          .append(m.style().name().toLowerCase(java.util.Locale.ROOT)).append(".\n");
+          .append(HolderWriter.style(m.style())).append(".\n");
       out.append("  rpc ").append(m.wireMethodName()).append(" (").append(m.request().protoName())
           .append(") returns (").append(m.response().protoName()).append(");\n");
     }

@@ -21,15 +21,11 @@ final class Report {
 
   void error(Model.Site site, String tag, String message) {
     errors++;
-    print(Diagnostic.Kind.ERROR, site, tag, message);
+    print(site, tag, message);
   }
 
   void error(Element element, String tag, String message) {
     error(Model.Site.of(element), tag, message);
-  }
-
-  void warning(Model.Site site, String tag, String message) {
-    print(Diagnostic.Kind.WARNING, site, tag, message);
   }
 
   /** Reports an unexpected exception on {@code element}, with its stack trace. */
@@ -44,7 +40,8 @@ final class Report {
     return errors;
   }
 
-  private void print(Diagnostic.Kind kind, Model.Site site, String tag, String message) {
+  private void print(Model.Site site, String tag, String message) {
+    Diagnostic.Kind kind = Diagnostic.Kind.ERROR;
     String text = "[Bolt/" + tag + "] " + message;
     if (site == null || site.element() == null) {
       messager.printMessage(kind, text);

@@ -30,7 +30,8 @@ public final class ProtoDecoder {
   /** How deeply messages (and groups) may nest: protobuf's default. */
   public static final int RECURSION_LIMIT = 100;
 
-  private static final byte[] EMPTY_BYTES = new byte[0];
+  /** The empty {@code bytes} value, shared (a zero-length array cannot change). */
+  public static final byte[] EMPTY_BYTES = new byte[0];
 
   private final ByteBuf buf;
   // byte-level reads go through this NIO view when the buffer has one: a plain bounds check instead of
