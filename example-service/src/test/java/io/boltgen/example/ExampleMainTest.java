@@ -39,6 +39,7 @@ class ExampleMainTest {
         ExampleMain.class.getName(), "serve", "--port", "0")
         .redirectError(ProcessBuilder.Redirect.DISCARD)
         .start();
+    boolean exited;
     try {
       BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
       String ready = CompletableFuture.supplyAsync(() -> {
@@ -60,7 +61,11 @@ class ExampleMainTest {
           .as(bytes.toString(StandardCharsets.UTF_8)).isTrue();
     } finally {
       server.destroy(); // SIGTERM: the shutdown hook closes the server
-      assertThat(server.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      exited = server.waitFor(30, TimeUnit.SECONDS);
+      if (!exited) {
+        server.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // never outlive the test
+      }
     }
+    assertThat(exited).as("the server exits on SIGTERM").isTrue();
   }
 }

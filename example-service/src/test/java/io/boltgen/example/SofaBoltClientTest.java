@@ -46,18 +46,21 @@ class SofaBoltClientTest {
         .service(InventoryBolt.bind(new InventoryService(WORK, 0))).build().start();
     MethodDescriptor<InventoryBolt.GetRequest, Stock> get = InventoryBolt.METHOD_GET;
     assertThat(get.aliases()).containsExactly(InventoryBolt.GetRequest.class.getName());
-    CustomSerializerManager.registerCustomSerializer(InventoryBolt.GetRequest.class.getName(),
-        new GeneratedCodecSerializer<>(get.requestMarshaller(), get.responseMarshaller()));
-    CustomSerializerManager.registerCustomSerializer(get.responseClassName(),
-        new GeneratedCodecSerializer<>(get.requestMarshaller(), get.responseMarshaller()));
+    GeneratedCodecSerializer<?, ?> codec = new GeneratedCodecSerializer<>(get.requestMarshaller(), get.responseMarshaller());
+    CustomSerializerManager.registerCustomSerializer(InventoryBolt.GetRequest.class.getName(), codec);
+    CustomSerializerManager.registerCustomSerializer(get.responseClassName(), codec);
     sofa = new RpcClient();
     sofa.startup();
   }
 
   @AfterAll
   static void stop() {
-    sofa.shutdown();
-    server.close();
+    if (sofa != null) {
+      sofa.shutdown();
+    }
+    if (server != null) {
+      server.close();
+    }
     WORK.shutdownNow();
   }
 

@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -206,21 +205,5 @@ public final class CodecBench {
     public void write(byte[] b) throws IOException {
       delegate.write(b);
     }
-  }
-
-  /** Checks that a score map holds every codec and operation. */
-  public static boolean complete(Map<String, Map<String, Score>> scores) {
-    for (String codec : CODECS) {
-      Map<String, Score> ops = scores.get(codec);
-      if (ops == null) {
-        return false;
-      }
-      for (String op : OPS) {
-        if (!ops.containsKey(op) || Objects.requireNonNull(ops.get(op)).nanos().n() == 0) {
-          return false;
-        }
-      }
-    }
-    return true;
   }
 }

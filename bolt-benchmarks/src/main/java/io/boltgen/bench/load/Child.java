@@ -95,10 +95,6 @@ final class Child implements AutoCloseable {
     return line;
   }
 
-  long pid() {
-    return process.pid();
-  }
-
   boolean isAlive() {
     return process.isAlive();
   }

@@ -29,6 +29,21 @@ public interface EchoSystem {
     /** Stops the server and releases its threads. */
     @Override
     void close();
+
+    /** A server bound to {@code port} that {@code close} stops. */
+    static EchoServer of(int port, Runnable close) {
+      return new EchoServer() {
+        @Override
+        public int port() {
+          return port;
+        }
+
+        @Override
+        public void close() {
+          close.run();
+        }
+      };
+    }
   }
 
   /** An echo client: one connection to one server. Thread-safe. */

@@ -78,14 +78,11 @@ public final class LoadRunner {
    * brought it to 52k). The same for every system.
    */
   public void warmUpPass(List<LoadCase> cases) throws InterruptedException {
-    Duration each = warmup;
     for (LoadCase c : cases) {
-      byte[] payload = new byte[c.payloadBytes()];
-      new SplittableRandom(7).nextBytes(payload);
-      Load load = c.workload() == Workload.SYNC ? new SyncLoad(payload) : new AsyncLoad(payload);
+      Load load = newLoad(c, 7);
       load.start();
       try {
-        sleep(each);
+        sleep(warmup);
       } finally {
         load.stop();
       }
@@ -95,9 +92,7 @@ public final class LoadRunner {
 
   /** Runs {@code c} and returns what its measured window saw. */
   public CaseResult run(LoadCase c, int run) throws InterruptedException {
-    byte[] payload = new byte[c.payloadBytes()];
-    new SplittableRandom(42).nextBytes(payload);
-    Load load = c.workload() == Workload.SYNC ? new SyncLoad(payload) : new AsyncLoad(payload);
+    Load load = newLoad(c, 42);
     load.start();
     try {
       sleep(warmup);
@@ -132,6 +127,13 @@ public final class LoadRunner {
     } finally {
       load.stop();
     }
+  }
+
+  /** The load of case {@code c}, its payload random bytes from {@code seed}; not started. */
+  private Load newLoad(LoadCase c, long seed) {
+    byte[] payload = new byte[c.payloadBytes()];
+    new SplittableRandom(seed).nextBytes(payload);
+    return c.workload() == Workload.SYNC ? new SyncLoad(payload) : new AsyncLoad(payload);
   }
 
   private static long jitMillis() {

@@ -51,17 +51,7 @@ public final class BoltgenSystem implements EchoSystem {
       builder.service(definition);
     }
     BoltServer server = builder.build().start();
-    return new EchoServer() {
-      @Override
-      public int port() {
-        return server.port();
-      }
-
-      @Override
-      public void close() {
-        server.close();
-      }
-    };
+    return EchoServer.of(server.port(), server::close);
   }
 
   @Override

@@ -60,25 +60,17 @@ public final class GrpcSystem implements EchoSystem {
       builder.directExecutor();
     }
     Server server = builder.build().start();
-    return new EchoServer() {
-      @Override
-      public int port() {
-        return server.getPort();
-      }
-
-      @Override
-      public void close() {
-        server.shutdown();
-        try {
-          if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
-            server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-          }
-        } catch (InterruptedException e) {
-          server.shutdownNow();
-          Thread.currentThread().interrupt();
+    return EchoServer.of(server.getPort(), () -> {
+      server.shutdown();
+      try {
+        if (!server.awaitTermination(5, TimeUnit.SECONDS)) {
+          server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         }
+      } catch (InterruptedException e) {
+        server.shutdownNow();
+        Thread.currentThread().interrupt();
       }
-    };
+    });
   }
 
   @Override

@@ -15,6 +15,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -55,30 +56,29 @@ public final class RawNettySystem implements EchoSystem {
     EventLoopGroup boss = Transport.group(1, "netty-boss");
     EventLoopGroup workers = Transport.group(0, "netty-io");
     ServerHandler handler = new ServerHandler();
-    Channel channel = new ServerBootstrap()
-        .group(boss, workers)
-        .channel(Transport.serverChannel())
-        .childOption(ChannelOption.TCP_NODELAY, true)
-        .childHandler(new ChannelInitializer<SocketChannel>() {
-          @Override
-          protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4), handler);
-          }
-        })
-        .bind(host, port).sync().channel();
-    return new EchoServer() {
-      @Override
-      public int port() {
-        return ((java.net.InetSocketAddress) channel.localAddress()).getPort();
-      }
-
-      @Override
-      public void close() {
-        channel.close().awaitUninterruptibly();
-        boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-      }
-    };
+    Channel channel;
+    try {
+      channel = new ServerBootstrap()
+          .group(boss, workers)
+          .channel(Transport.serverChannel())
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+              ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4), handler);
+            }
+          })
+          .bind(host, port).sync().channel();
+    } catch (InterruptedException | RuntimeException e) {
+      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      throw e;
+    }
+    return EchoServer.of(((InetSocketAddress) channel.localAddress()).getPort(), () -> {
+      channel.close().awaitUninterruptibly();
+      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    });
   }
 
   @Override

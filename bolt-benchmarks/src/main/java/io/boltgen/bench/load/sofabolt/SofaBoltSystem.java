@@ -67,17 +67,7 @@ public final class SofaBoltSystem implements EchoSystem {
     }
     server.registerUserProcessor(new EchoProcessor(ioThread));
     server.startup();
-    return new EchoServer() {
-      @Override
-      public int port() {
-        return server.port();
-      }
-
-      @Override
-      public void close() {
-        server.shutdown();
-      }
-    };
+    return EchoServer.of(server.port(), server::shutdown);
   }
 
   @Override
