@@ -28,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,12 +47,23 @@ import org.slf4j.LoggerFactory;
  * <p>Threads: IO threads are shared by the process and never run user code; callbacks (and the handlers
  * of services registered for duplex calls) run on the client's callback executor. Thread-safe; one client
  * per process is usually enough.
+ *
+ * <p>Limits (see the builder): a request larger than the server accepts fails alone before it is written; a
+ * call waits (within its timeout) while its connection cannot take more, up to a budget of queued bytes per
+ * connection; lost connections are re-made within a second of the server coming back.
+ *
+ * <p>The builder's settings are copied by {@link Builder#build()}: changing the builder afterwards changes
+ * nothing in a client already built.
  */
 public final class BoltClient implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(BoltClient.class);
 
-  private final Builder config;
+  private final int connectionsPerAddress;
+  private final boolean reconnect;
+  private final long minBackoffMillis;
+  private final long maxBackoffMillis;
+  private final long shutdownTimeoutMillis;
   private final SharedResources shared;
   private final ExecutorService ownedExecutor;
   private final CallEnvironment calls;
@@ -59,10 +71,19 @@ public final class BoltClient implements AutoCloseable {
   private final Endpoint endpoint;
   private final Bootstrap bootstrap;
   private final ConcurrentHashMap<InetSocketAddress, ConnectionPool> pools = new ConcurrentHashMap<>();
-  private volatile boolean closed;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private BoltClient(Builder b) {
-    this.config = b;
+    this.connectionsPerAddress = b.connectionsPerAddress;
+    this.reconnect = b.reconnect;
+    this.minBackoffMillis = b.minBackoffMillis;
+    this.maxBackoffMillis = b.maxBackoffMillis;
+    this.shutdownTimeoutMillis = b.shutdownTimeoutMillis;
+    ServiceRegistry.Builder registry = ServiceRegistry.builder();
+    for (ServiceDefinition service : b.services) {
+      registry.add(service, null);
+    }
+    ServiceRegistry services = registry.build(); // checks the services before any thread starts
     Executor executor = b.callbackExecutor;
     if (executor == null) {
       ThreadPoolExecutor pool = new ThreadPoolExecutor(b.callbackThreads, b.callbackThreads, 60, TimeUnit.SECONDS,
@@ -73,18 +94,14 @@ public final class BoltClient implements AutoCloseable {
     } else {
       this.ownedExecutor = null;
     }
-    ServiceRegistry.Builder registry = ServiceRegistry.builder();
-    for (ServiceDefinition service : b.services) {
-      registry.add(service, null);
-    }
     this.shared = SharedResources.acquire();
     this.calls = new CallEnvironment(shared.timer(), executor, "client");
     this.events = new ConnectionEvents(b.listeners, "client");
     this.endpoint = new Endpoint(
-        new EndpointSettings(true, b.protocol, b.maxFrameLength, b.lowWaterMark, b.highWaterMark,
-            16L * b.highWaterMark, b.heartbeatIntervalMillis, b.heartbeatTimeoutMillis, b.heartbeatMaxMisses, 0,
-            b.connectTimeoutMillis),
-        shared, calls, new RequestDispatcher(registry.build(), executor, null, shared.timer()), events);
+        new EndpointSettings(true, b.protocol, b.maxFrameLength, b.peerMaxFrameLength, b.lowWaterMark,
+            b.highWaterMark, b.maxQueuedBytes, Integer.MAX_VALUE, b.frameTimeoutMillis, b.heartbeatIntervalMillis,
+            b.heartbeatTimeoutMillis, b.heartbeatMaxMisses, 0, b.connectTimeoutMillis, Integer.MAX_VALUE),
+        shared, calls, new RequestDispatcher(services, executor, null, shared.timer()), events);
     this.bootstrap = new Bootstrap()
         .group(shared.ioGroup())
         .channel(shared.socketChannelClass())
@@ -137,11 +154,16 @@ public final class BoltClient implements AutoCloseable {
 
   private ConnectionPool pool(InetSocketAddress address) {
     Objects.requireNonNull(address, "address");
-    if (closed) {
+    if (closed.get()) {
       throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
     }
-    return pools.computeIfAbsent(address, a -> new ConnectionPool(a, config.connectionsPerAddress, this::connectOnce,
-        shared.timer(), events, calls, config.reconnect, config.minBackoffMillis, config.maxBackoffMillis));
+    ConnectionPool pool = pools.computeIfAbsent(address, a -> new ConnectionPool(a, connectionsPerAddress,
+        this::connectOnce, shared.timer(), events, calls, reconnect, minBackoffMillis, maxBackoffMillis));
+    if (closed.get()) {
+      pool.close(); // made while the client closed: close() may have missed it
+      throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
+    }
+    return pool;
   }
 
   private CompletableFuture<BoltConnection> connectOnce(InetSocketAddress address) {
@@ -185,16 +207,28 @@ public final class BoltClient implements AutoCloseable {
   /**
    * Closes the client gracefully: new calls fail at once, calls in flight get up to the shutdown timeout
    * to complete, then every connection closes (failing whatever still waits with CONNECTION_CLOSED), the
-   * client's threads stop and the shared ones are released. Idempotent.
+   * client's threads stop and the shared ones are released. Idempotent and safe to call from several
+   * threads at once: the first call does the work. Called on one of the runtime's own IO or timer threads
+   * (from a callback that runs there, say), which must not wait for calls they complete themselves, it
+   * returns at once and the work goes on in a thread of its own.
    */
   @Override
   public void close() {
-    if (closed) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
-    closed = true;
+    if (SharedResources.isSharedThread()) {
+      Thread closer = new Thread(this::shutDown, "boltgen-client-close");
+      closer.setDaemon(true);
+      closer.start();
+    } else {
+      shutDown();
+    }
+  }
+
+  private void shutDown() {
     calls.close();
-    long timeout = config.shutdownTimeoutMillis;
+    long timeout = shutdownTimeoutMillis;
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
     List<PendingCall<?>> inFlight = new ArrayList<>();
     for (Connection c : endpoint.connections()) {
@@ -236,14 +270,17 @@ public final class BoltClient implements AutoCloseable {
     private long heartbeatIntervalMillis = 15_000;
     private long heartbeatTimeoutMillis = 1_000;
     private int heartbeatMaxMisses = 3;
-    private int maxFrameLength = 16 * 1024 * 1024;
-    private int lowWaterMark = 32 * 1024;
-    private int highWaterMark = 64 * 1024;
+    private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
+    private int peerMaxFrameLength = Limits.MAX_FRAME_LENGTH;
+    private int lowWaterMark = Limits.LOW_WATER_MARK;
+    private int highWaterMark = Limits.HIGH_WATER_MARK;
+    private long maxQueuedBytes = Limits.MAX_QUEUED_BYTES;
+    private long frameTimeoutMillis = Limits.FRAME_TIMEOUT_MILLIS;
     private Executor callbackExecutor;
     private int callbackThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
     private boolean reconnect = true;
     private long minBackoffMillis = 100;
-    private long maxBackoffMillis = 10_000;
+    private long maxBackoffMillis = 1_000;
     private long shutdownTimeoutMillis = 5_000;
 
     private Builder() {}
@@ -281,19 +318,51 @@ public final class BoltClient implements AutoCloseable {
 
     /** The largest frame accepted, in bytes; 16 MiB unless set. A larger one closes its connection. */
     public Builder maxFrameLength(int bytes) {
-      this.maxFrameLength = Checks.positive(bytes, "maxFrameLength");
+      this.maxFrameLength = Checks.atLeast(bytes, Limits.MIN_FRAME_LENGTH, "maxFrameLength");
       return this;
     }
 
     /**
-     * Write-buffer water marks per connection; 32 KiB / 64 KiB unless set. While a connection's outbound
-     * buffer is above the high mark (or its write queue holds more than 16 times it), calls on it fail at
-     * once with CLIENT_SEND_ERROR.
+     * The largest frame the servers accept, in bytes; 16 MiB (the default of boltgen servers) unless set.
+     * A call whose request frame would be larger fails at once with CODEC_EXCEPTION naming the limit, before
+     * anything is written; other calls on the connection are untouched. Set it to the server's
+     * {@code maxFrameLength} when that is lower.
+     */
+    public Builder peerMaxFrameLength(int bytes) {
+      this.peerMaxFrameLength = Checks.atLeast(bytes, Limits.MIN_FRAME_LENGTH, "peerMaxFrameLength");
+      return this;
+    }
+
+    /**
+     * Write-buffer water marks per connection; 32 KiB / 64 KiB unless set. Requests are handed to a
+     * connection's socket buffer while it holds less than the high mark; the rest wait in the connection's
+     * write queue (see {@link #maxQueuedBytes}) until it drains below the low mark.
      */
     public Builder writeBufferWaterMark(int low, int high) {
       Checks.waterMarks(low, high);
       this.lowWaterMark = low;
       this.highWaterMark = high;
+      return this;
+    }
+
+    /**
+     * The most bytes of encoded requests one connection's write queue holds while the connection cannot take
+     * them; 64 MiB unless set. A call waits there within its own timeout (and times out saying it was never
+     * written); a call that would take the queue past this budget fails at once with CLIENT_SEND_ERROR. A
+     * request into an empty queue always fits, however large.
+     */
+    public Builder maxQueuedBytes(long bytes) {
+      this.maxQueuedBytes = Checks.positive(bytes, "maxQueuedBytes");
+      return this;
+    }
+
+    /**
+     * How long a server may take to send one frame, from its first byte to its last; 10 s unless set; zero
+     * means no limit. A connection whose frame takes longer is closed (its calls fail with
+     * CONNECTION_CLOSED).
+     */
+    public Builder frameTimeout(Duration timeout) {
+      this.frameTimeoutMillis = Checks.nonNegativeMillis(timeout, "frameTimeout");
       return this;
     }
 
@@ -308,7 +377,9 @@ public final class BoltClient implements AutoCloseable {
 
     /**
      * Re-make lost connections in the background, waiting {@code min} after the first failure, doubling
-     * up to {@code max} (with ±20% jitter). On, 100 ms and 10 s unless set.
+     * up to {@code max} (each wait up to 20% shorter at random). On, 100 ms and 1 s unless set: a server
+     * that comes back is found within a second. A call made while a connection is down starts an attempt
+     * at once unless the connection is backing off, in which case it fails at once with ERROR_COMM.
      */
     public Builder reconnect(boolean enabled, Duration min, Duration max) {
       long minMillis = Checks.positiveMillis(min, "reconnect min backoff");
@@ -340,7 +411,7 @@ public final class BoltClient implements AutoCloseable {
       return this;
     }
 
-    /** The client. */
+    /** The client, with a copy of this builder's settings. */
     public BoltClient build() {
       return new BoltClient(this);
     }

@@ -3,6 +3,7 @@ package io.boltgen.runtime;
 import io.boltgen.runtime.invoke.CallEnvironment;
 import io.boltgen.runtime.server.RequestDispatcher;
 import io.boltgen.runtime.server.ServiceRegistry;
+import io.boltgen.runtime.server.WorkerPool;
 import io.boltgen.runtime.service.ServiceDefinition;
 import io.boltgen.runtime.transport.ConnectionEvents;
 import io.boltgen.runtime.transport.Endpoint;
@@ -12,7 +13,6 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -20,11 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,46 +43,58 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Threads: IO threads are shared by the process; handlers run on the server's executor (by default its
- * own pool of 20 to 400 threads with a queue of 600; a full executor answers SERVER_THREADPOOL_BUSY at
- * once), or on a service's own executor. A request that waited on the server longer than the caller's
- * timeout is dropped unanswered (the caller no longer waits). Thread-safe.
+ * own pool of 20 to 400 threads, which grows before it queues, with a queue of 600; a full executor answers
+ * SERVER_THREADPOOL_BUSY at once), or on a service's own executor. A request that waited on the server
+ * longer than the caller's timeout, or whose connection closed, is dropped unanswered (nobody waits for it).
+ *
+ * <p>Limits (see the builder): connections open at once, requests open per connection (reads pause beyond
+ * it, and while a client does not read its answers), time to finish a frame, largest frame in and out.
+ *
+ * <p>The builder's settings are copied by {@link Builder#build()}: changing the builder afterwards changes
+ * nothing in a server already built. Thread-safe.
  */
 public final class BoltServer implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(BoltServer.class);
 
-  private final Builder config;
+  private final String host;
+  private final int port;
+  private final int backlog;
+  private final long shutdownTimeoutMillis;
   private final SharedResources shared;
   private final ExecutorService ownedExecutor;
   private final Endpoint endpoint;
   private final CallEnvironment calls;
   private final ConnectionEvents events;
+  private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Channel serverChannel;
-  private volatile boolean closed;
 
   private BoltServer(Builder b) {
-    this.config = b;
+    this.host = b.host;
+    this.port = b.port;
+    this.backlog = b.backlog;
+    this.shutdownTimeoutMillis = b.shutdownTimeoutMillis;
+    ServiceRegistry.Builder registry = ServiceRegistry.builder();
+    for (Registration r : b.services) {
+      registry.add(r.service, r.executor);
+    }
+    ServiceRegistry services = registry.build(); // checks the services before any thread starts
     Executor executor = b.executor;
     if (executor == null) {
-      ThreadPoolExecutor pool = new ThreadPoolExecutor(b.minThreads, b.maxThreads, 60, TimeUnit.SECONDS,
-          new ArrayBlockingQueue<>(b.queueSize), new DefaultThreadFactory("boltgen-worker", true),
-          new ThreadPoolExecutor.AbortPolicy());
+      WorkerPool pool = WorkerPool.create("boltgen-worker", b.minThreads, b.maxThreads, b.queueSize);
       this.ownedExecutor = pool;
       executor = pool;
     } else {
       this.ownedExecutor = null;
     }
-    ServiceRegistry.Builder registry = ServiceRegistry.builder();
-    for (Registration r : b.services) {
-      registry.add(r.service, r.executor);
-    }
     this.shared = SharedResources.acquire();
     this.calls = new CallEnvironment(shared.timer(), executor, "server");
     this.events = new ConnectionEvents(b.listeners, "server");
     this.endpoint = new Endpoint(
-        new EndpointSettings(false, b.protocol, b.maxFrameLength, b.lowWaterMark, b.highWaterMark,
-            b.maxQueuedBytes(), 0, 0, 0, b.idleTimeoutMillis, 0),
-        shared, calls, new RequestDispatcher(registry.build(), executor, b.selector, shared.timer()), events);
+        new EndpointSettings(false, b.protocol, b.maxFrameLength, b.peerMaxFrameLength, b.lowWaterMark,
+            b.highWaterMark, b.maxQueuedBytes, b.maxRequestsPerConnection, b.frameTimeoutMillis, 0, 0, 0,
+            b.idleTimeoutMillis, 0, b.maxConnections),
+        shared, calls, new RequestDispatcher(services, executor, b.selector, shared.timer()), events);
   }
 
   /** A builder with the defaults listed on its methods. */
@@ -98,24 +108,29 @@ public final class BoltServer implements AutoCloseable {
    * @throws UncheckedIOException if the address cannot be bound (the server is closed again)
    */
   public BoltServer start() {
-    if (serverChannel != null || closed) {
+    if (serverChannel != null || closed.get()) {
       throw new IllegalStateException("start() may be called once, before close()");
     }
     ServerBootstrap bootstrap = new ServerBootstrap()
         .group(shared.bossGroup(), shared.ioGroup())
         .channel(shared.serverChannelClass())
-        .option(ChannelOption.SO_BACKLOG, config.backlog)
+        .option(ChannelOption.SO_BACKLOG, backlog)
         .option(ChannelOption.SO_REUSEADDR, true)
+        .handler(endpoint.acceptErrors())
         .childHandler(endpoint.initializer());
     endpoint.applyOptions(bootstrap::childOption);
-    ChannelFuture bind = bootstrap.bind(config.host, config.port).awaitUninterruptibly();
+    ChannelFuture bind = bootstrap.bind(host, port).awaitUninterruptibly();
     if (!bind.isSuccess()) {
       close();
       Throwable cause = bind.cause();
-      throw new UncheckedIOException("could not listen on " + config.host + ":" + config.port + ": " + cause,
+      throw new UncheckedIOException("could not listen on " + host + ":" + port + ": " + cause,
           cause instanceof IOException ? (IOException) cause : new IOException(cause));
     }
     serverChannel = bind.channel();
+    if (closed.get()) {
+      bind.channel().close(); // closed while it was binding
+      throw new IllegalStateException("the server was closed while it started");
+    }
     log.info("boltgen server listening on {} ({})", serverChannel.localAddress(), shared.isEpoll() ? "epoll" : "nio");
     return this;
   }
@@ -142,16 +157,28 @@ public final class BoltServer implements AutoCloseable {
   /**
    * Stops the server gracefully: stops accepting connections, lets handlers already running finish (up
    * to the shutdown timeout), closes every connection (the server's own pending calls over them fail
-   * with CONNECTION_CLOSED), stops its threads and releases the shared ones. Idempotent.
+   * with CONNECTION_CLOSED), stops its threads and releases the shared ones. Idempotent and safe to call
+   * from several threads at once: the first call does the work. Called on one of the runtime's own IO or
+   * timer threads, which must not wait for themselves, it returns at once and the work goes on in a
+   * thread of its own.
    */
   @Override
   public void close() {
-    if (closed) {
+    if (!closed.compareAndSet(false, true)) {
       return;
     }
-    closed = true;
+    if (SharedResources.isSharedThread()) {
+      Thread closer = new Thread(this::shutDown, "boltgen-server-close");
+      closer.setDaemon(true);
+      closer.start();
+    } else {
+      shutDown();
+    }
+  }
+
+  private void shutDown() {
     calls.close();
-    long timeout = config.shutdownTimeoutMillis;
+    long timeout = shutdownTimeoutMillis;
     Channel channel = serverChannel;
     if (channel != null) {
       channel.close().awaitUninterruptibly(timeout);
@@ -181,9 +208,14 @@ public final class BoltServer implements AutoCloseable {
     private int maxThreads = 400;
     private int queueSize = 600;
     private WireProtocol protocol = WireProtocol.V2_CRC;
-    private int maxFrameLength = 16 * 1024 * 1024;
-    private int lowWaterMark = 32 * 1024;
-    private int highWaterMark = 64 * 1024;
+    private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
+    private int peerMaxFrameLength = Limits.MAX_FRAME_LENGTH;
+    private int lowWaterMark = Limits.LOW_WATER_MARK;
+    private int highWaterMark = Limits.HIGH_WATER_MARK;
+    private long maxQueuedBytes = Limits.MAX_QUEUED_BYTES;
+    private int maxRequestsPerConnection = Limits.MAX_REQUESTS_PER_CONNECTION;
+    private long frameTimeoutMillis = Limits.FRAME_TIMEOUT_MILLIS;
+    private int maxConnections = Limits.defaultMaxConnections();
     private long idleTimeoutMillis = 90_000;
     private long shutdownTimeoutMillis = 5_000;
     private int backlog = 1024;
@@ -224,7 +256,11 @@ public final class BoltServer implements AutoCloseable {
       return this;
     }
 
-    /** Sizes the server's own executor: 20 to 400 threads and a queue of 600 unless set. */
+    /**
+     * Sizes the server's own executor: 20 to 400 threads and a queue of 600 unless set. It adds threads up
+     * to the maximum before it queues anything, so slow handlers do not hold quick ones back until all of
+     * them are busy; when the queue is full too, requests are answered SERVER_THREADPOOL_BUSY.
+     */
     public Builder threads(int min, int max, int queueSize) {
       if (min < 0 || max <= 0 || min > max || queueSize <= 0) {
         throw new IllegalArgumentException("need 0 <= min <= max, max > 0, queue > 0: " + min + "/" + max + "/" + queueSize);
@@ -258,15 +294,70 @@ public final class BoltServer implements AutoCloseable {
 
     /** The largest frame accepted, in bytes; 16 MiB unless set. A larger one closes its connection. */
     public Builder maxFrameLength(int bytes) {
-      this.maxFrameLength = Checks.positive(bytes, "maxFrameLength");
+      this.maxFrameLength = Checks.atLeast(bytes, Limits.MIN_FRAME_LENGTH, "maxFrameLength");
       return this;
     }
 
-    /** Write-buffer water marks per connection; 32 KiB / 64 KiB unless set. */
+    /**
+     * The largest frame the clients accept, in bytes; 16 MiB (their default) unless set. A larger answer is
+     * not sent: its caller gets SERVER_SERIAL_EXCEPTION naming the limit, and the connection stays usable.
+     */
+    public Builder peerMaxFrameLength(int bytes) {
+      this.peerMaxFrameLength = Checks.atLeast(bytes, Limits.MIN_FRAME_LENGTH, "peerMaxFrameLength");
+      return this;
+    }
+
+    /**
+     * Write-buffer water marks per connection; 32 KiB / 64 KiB unless set. Answers are handed to a
+     * connection's socket buffer only while it holds less than the high mark; while it holds more (the
+     * client does not read), the server stops reading that connection until it drains below the low mark.
+     */
     public Builder writeBufferWaterMark(int low, int high) {
       Checks.waterMarks(low, high);
       this.lowWaterMark = low;
       this.highWaterMark = high;
+      return this;
+    }
+
+    /**
+     * The most bytes of encoded frames (duplex calls to clients, error answers) one connection's write queue
+     * holds; 64 MiB unless set. A duplex call that would exceed it fails at once with CLIENT_SEND_ERROR; a
+     * frame into an empty queue always fits.
+     */
+    public Builder maxQueuedBytes(long bytes) {
+      this.maxQueuedBytes = Checks.positive(bytes, "maxQueuedBytes");
+      return this;
+    }
+
+    /**
+     * How many requests of one connection may be open at once (read and not yet run to their end, or
+     * answered and the answer not yet written); 1024 unless set. At the limit the server stops reading that
+     * connection until half of them are done: a client that pipelines without bound, or does not read its
+     * answers, costs bounded memory.
+     */
+    public Builder maxRequestsPerConnection(int requests) {
+      this.maxRequestsPerConnection = Checks.positive(requests, "maxRequestsPerConnection");
+      return this;
+    }
+
+    /**
+     * How long a client may take to send one frame, from its first byte to its last; 10 s unless set; zero
+     * means no limit. A connection whose frame takes longer is closed (its request answered
+     * SERVER_DESERIAL_EXCEPTION when its id arrived), so that a peer trickling bytes cannot hold it forever.
+     */
+    public Builder frameTimeout(Duration timeout) {
+      this.frameTimeoutMillis = Checks.nonNegativeMillis(timeout, "frameTimeout");
+      return this;
+    }
+
+    /**
+     * How many connections may be open at once; 10,000 unless set, or three quarters of the file
+     * descriptors the process has left when the builder is made (its open-file limit less those already
+     * open), when that is lower. A connection beyond it is accepted only to answer its requests
+     * SERVER_THREADPOOL_BUSY (naming the limit) and is closed within a second.
+     */
+    public Builder maxConnections(int connections) {
+      this.maxConnections = Checks.positive(connections, "maxConnections");
       return this;
     }
 
@@ -288,11 +379,10 @@ public final class BoltServer implements AutoCloseable {
       return this;
     }
 
-    long maxQueuedBytes() {
-      return 16L * highWaterMark;
-    }
-
-    /** The server (not yet listening: call {@link BoltServer#start()}). */
+    /**
+     * The server (not yet listening: call {@link BoltServer#start()}), with a copy of this builder's
+     * settings.
+     */
     public BoltServer build() {
       return new BoltServer(this);
     }

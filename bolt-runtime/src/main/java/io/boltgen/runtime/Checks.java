@@ -33,6 +33,20 @@ final class Checks {
     return value;
   }
 
+  static long positive(long value, String what) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(what + " must be positive: " + value);
+    }
+    return value;
+  }
+
+  static int atLeast(int value, int min, String what) {
+    if (value < min) {
+      throw new IllegalArgumentException(what + " must be at least " + min + ": " + value);
+    }
+    return value;
+  }
+
   static void waterMarks(int low, int high) {
     if (low < 0 || high <= 0 || low > high) {
       throw new IllegalArgumentException("water marks need 0 <= low <= high, 0 < high: " + low + " / " + high);

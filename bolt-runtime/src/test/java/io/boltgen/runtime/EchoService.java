@@ -11,7 +11,10 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A hand-built test service on raw bytes: echo, a failing method, a slow method and a oneway sink. */
+/**
+ * A hand-built test service on raw bytes: echo, a failing method, a slow method, a oneway sink, and
+ * amplify, whose answer is as many bytes as its 4-byte request says.
+ */
 final class EchoService {
 
   static final Marshaller<byte[]> RAW = RawBytesMarshaller.withCodecId(Marshaller.PROTOBUF);
@@ -20,6 +23,7 @@ final class EchoService {
   static final MethodDescriptor<byte[], byte[]> FAIL = method("fail", 2, MethodType.REQUEST_RESPONSE);
   static final MethodDescriptor<byte[], byte[]> SLOW = method("slow", 3, MethodType.REQUEST_RESPONSE);
   static final MethodDescriptor<byte[], byte[]> SINK = method("sink", 4, MethodType.ONEWAY);
+  static final MethodDescriptor<byte[], byte[]> AMPLIFY = method("amplify", 5, MethodType.REQUEST_RESPONSE);
 
   final LinkedBlockingQueue<String> sunk = new LinkedBlockingQueue<>();
   final AtomicInteger echoed = new AtomicInteger();
@@ -53,6 +57,7 @@ final class EchoService {
           call.respond(request);
         })
         .method(SINK, (request, call) -> sunk.add(new String(request, StandardCharsets.UTF_8)))
+        .method(AMPLIFY, (request, call) -> call.respond(new byte[java.nio.ByteBuffer.wrap(request).getInt()]))
         .build();
   }
 

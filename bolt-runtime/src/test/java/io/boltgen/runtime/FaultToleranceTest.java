@@ -264,31 +264,4 @@ class FaultToleranceTest {
           assertThat(e.remoteMessage()).contains("codec 1 is not supported");
         });
   }
-
-  @Test
-  void aConnectionThatCannotWriteRefusesCallsAtOnce() throws Exception {
-    try (java.net.ServerSocket deaf = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-      BoltClient small = track(BoltClient.builder().writeBufferWaterMark(1024, 8 * 1024).build());
-      InetSocketAddress address = new InetSocketAddress("127.0.0.1", deaf.getLocalPort());
-      BoltChannel channel = small.channel(address);
-      small.connect(address).get(10, TimeUnit.SECONDS);
-      track(deaf.accept()); // never read from: the kernel buffers fill up
-      byte[] big = new byte[64 * 1024];
-      CallOptions patient = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
-      BoltException refused = null;
-      for (int i = 0; i < 2_000 && refused == null; i++) {
-        CompletableFuture<byte[]> call = channel.invokeFuture(ECHO, big, patient);
-        if (call.isCompletedExceptionally()) {
-          try {
-            call.join();
-          } catch (java.util.concurrent.CompletionException e) {
-            refused = (BoltException) e.getCause();
-          }
-        }
-      }
-      assertThat(refused).as("a call refused synchronously").isNotNull();
-      assertThat(refused.status()).isEqualTo(ResponseStatus.CLIENT_SEND_ERROR);
-      assertThat(refused.getMessage()).contains("not writable");
-    }
-  }
 }

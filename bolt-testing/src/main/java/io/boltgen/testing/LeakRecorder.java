@@ -17,8 +17,11 @@ public final class LeakRecorder {
 
   private LeakRecorder() {}
 
-  /** Installs the recording factory; must run before the first {@code ByteBuf} class is initialised. */
-  static synchronized void install() {
+  /**
+   * Installs the recording factory; must run before the first {@code ByteBuf} class is initialised. The
+   * test launcher does it for tests; a tool (the benchmark module's fuzzer) may call it itself.
+   */
+  public static synchronized void install() {
     if (installed) {
       return;
     }

@@ -4,6 +4,7 @@ import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.internal.RateLimitedLog;
 import io.boltgen.runtime.invoke.CallChannel;
 import io.boltgen.runtime.invoke.CallEnvironment;
 import io.boltgen.runtime.invoke.CallTarget;
@@ -23,7 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -33,14 +33,16 @@ import org.slf4j.LoggerFactory;
  * none is up they wait (within their own timeout) for the next one to connect.
  *
  * <p>A slot whose connection closed, or whose attempt failed, is re-made in the background after an
- * exponential backoff with jitter. While a slot backs off after a failure, calls that find no other
+ * exponential backoff (up to 20% shorter at random). While a slot backs off after a failure, calls that find no other
  * connection fail at once with {@link ResponseStatus#ERROR_COMM} instead of hammering the address.
  *
  * <p>Thread-safe.
  */
 public final class ConnectionPool implements CallTarget {
 
-  private static final Logger log = LoggerFactory.getLogger(ConnectionPool.class);
+  private static final RateLimitedLog connectFailures = RateLimitedLog.of(LoggerFactory.getLogger(ConnectionPool.class));
+  private static final RateLimitedLog reconnectFailures =
+      RateLimitedLog.of(LoggerFactory.getLogger(ConnectionPool.class));
 
   private final InetSocketAddress address;
   private final Connector connector;
@@ -222,7 +224,7 @@ public final class ConnectionPool implements CallTarget {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         long backoff = backoffNanos(failures.incrementAndGet(slot));
         retryAtNanos.set(slot, System.nanoTime() + backoff);
-        log.info("could not connect to {}: {} (next attempt in {} ms)", address, cause.toString(),
+        connectFailures.info("could not connect to {}: {} (next attempt in {} ms)", address, cause.toString(),
             TimeUnit.NANOSECONDS.toMillis(backoff));
         events.connectFailed(address, cause);
         attempt.completeExceptionally(cause);
@@ -243,8 +245,13 @@ public final class ConnectionPool implements CallTarget {
     }
     try {
       timer.newTimeout(t -> {
-        if (!closed && slots.get(slot) == attempt) {
-          ensure(slot);
+        try {
+          if (!closed && slots.get(slot) == attempt) {
+            ensure(slot);
+          }
+        } catch (Throwable e) {
+          // a bug: calls still reconnect on demand, but say why the background reconnect stopped
+          reconnectFailures.warn("background reconnect to {} failed: {}", address, e.toString(), e);
         }
       }, delayNanos, TimeUnit.NANOSECONDS);
     } catch (IllegalStateException e) {
@@ -257,9 +264,10 @@ public final class ConnectionPool implements CallTarget {
     if (backoff <= 0 || backoff > maxBackoffNanos) {
       backoff = maxBackoffNanos;
     }
-    // +-20% jitter so that many clients of one restarted server do not reconnect in lockstep
+    // up to 20% less, so that many clients of one restarted server do not reconnect in lockstep, and the
+    // longest wait never exceeds the maximum
     long jitter = backoff / 5;
-    return jitter > 0 ? backoff - jitter + ThreadLocalRandom.current().nextLong(2 * jitter + 1) : backoff;
+    return jitter > 0 ? backoff - ThreadLocalRandom.current().nextLong(jitter + 1) : backoff;
   }
 
   private BoltException connectError(Throwable error) {

@@ -3,6 +3,8 @@ package io.boltgen.runtime.invoke;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.internal.LogText;
+import io.boltgen.runtime.internal.RateLimitedLog;
 import io.boltgen.runtime.service.MethodDescriptor;
 import io.boltgen.runtime.service.MethodType;
 import java.net.SocketAddress;
@@ -17,6 +19,8 @@ import org.slf4j.LoggerFactory;
 public final class CallChannel implements BoltChannel {
 
   private static final Logger log = LoggerFactory.getLogger(CallChannel.class);
+  private static final RateLimitedLog callbackFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog callbackRefusals = RateLimitedLog.of(log);
 
   private final CallTarget target;
   private final CallEnvironment env;
@@ -103,13 +107,13 @@ public final class CallChannel implements BoltChannel {
           callback.onError(unwrap(error));
         }
       } catch (RuntimeException | Error e) {
-        log.warn("callback of {} threw {}", method.wireName(), e.toString());
+        callbackFailures.warn("callback of {} threw {}", method.wireName(), LogText.shorten(e.toString()));
       }
     };
     try {
       executor.execute(task);
     } catch (RejectedExecutionException e) {
-      log.warn("callback executor refused the callback of {} ({}); running it on {}", method.wireName(), e,
+      callbackRefusals.warn("callback executor refused the callback of {} ({}); running it on {}", method.wireName(), e,
           Thread.currentThread().getName());
       task.run();
     }

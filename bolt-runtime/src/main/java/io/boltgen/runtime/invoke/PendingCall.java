@@ -3,9 +3,11 @@ package io.boltgen.runtime.invoke;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.internal.RateLimitedLog;
 import io.boltgen.runtime.protocol.Bolt;
 import io.boltgen.runtime.protocol.BoltFrame;
 import io.boltgen.runtime.protocol.FrameEncoder;
+import io.boltgen.runtime.protocol.FrameTooLargeException;
 import io.boltgen.runtime.service.InternalMethodDescriptors;
 import io.boltgen.runtime.service.MethodDescriptor;
 import io.boltgen.runtime.service.MethodType;
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
 public final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, ChannelFutureListener {
 
   private static final Logger log = LoggerFactory.getLogger(PendingCall.class);
+  private static final RateLimitedLog timeouts = RateLimitedLog.of(log);
+  private static final RateLimitedLog onewayFailures = RateLimitedLog.of(log);
 
   private final MethodDescriptor<Object, R> method;
   private final CallOptions options;
@@ -50,6 +54,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
   private volatile CallTable table;
   private volatile int requestId;
   private volatile SocketAddress remoteAddress;
+  private volatile boolean written;
   private ByteBuf outbound;
 
   @SuppressWarnings("unchecked") // the request is only ever encoded with its own method's marshaller
@@ -88,17 +93,26 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
 
   /**
    * Encodes the request frame of this call with id {@code requestId}; the request object is dropped
-   * afterwards. On failure the call fails with {@code CODEC_EXCEPTION} and {@code null} is returned.
+   * afterwards. On failure the call fails with {@code CODEC_EXCEPTION} and {@code null} is returned: a value
+   * that cannot be encoded (nested too deeply or in a cycle, a failing codec) or a frame larger than
+   * {@code maxFrameLength}, the most the peer accepts (checked before the frame is allocated).
    */
-  public ByteBuf encode(ByteBufAllocator alloc, byte protocolCode, byte version, byte switchFlags, int requestId) {
+  public ByteBuf encode(ByteBufAllocator alloc, byte protocolCode, byte version, byte switchFlags, int requestId,
+      int maxFrameLength) {
     try {
       ByteBuf frame = FrameEncoder.request(alloc, protocolCode, version, switchFlags,
           isOneway() ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
           isOneway() ? Bolt.NO_TIMEOUT : Math.max(1, remainingMillis()),
-          InternalMethodDescriptors.wireNameUtf8(method), options.headers(), method.requestMarshaller(), request);
+          InternalMethodDescriptors.wireNameUtf8(method), options.headers(), method.requestMarshaller(), request,
+          maxFrameLength);
       request = null;
       return frame;
-    } catch (RuntimeException e) {
+    } catch (FrameTooLargeException e) {
+      fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "the request of " + method.wireName() + " is a frame of "
+          + e.frameLength() + " bytes, over the " + e.limit() + "-byte limit of frames the peer accepts"
+          + " (peerMaxFrameLength); it was not sent", null, null, null, 0, e));
+      return null;
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
       fail(new BoltException(ResponseStatus.CODEC_EXCEPTION,
           "could not encode the request of " + method.wireName() + ": " + e, null, null, null, 0, e));
       return null;
@@ -130,6 +144,11 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
   /** Parks the encoded frame while it waits in a write queue. */
   public void setOutbound(ByteBuf frame) {
     this.outbound = frame;
+  }
+
+  /** The write queue hands the frame to the channel now (its timeout then says it was sent). */
+  public void markWritten() {
+    written = true;
   }
 
   /** Takes the encoded frame out of the call (the write queue writes or releases it). */
@@ -171,7 +190,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
     if (isOneway()) {
       boolean won = finish(null, error);
       if (won) {
-        log.warn("oneway {} not sent: {}", method.wireName(), error.getMessage());
+        onewayFailures.warn("oneway {} not sent: {}", method.wireName(), error.getMessage());
       }
       return won;
     }
@@ -185,12 +204,15 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
   }
 
   private void timeoutNow() {
+    String where = remoteAddress == null ? " before it was sent"
+        : written ? " (" + remoteAddress + ", request id " + requestId + ")"
+        : " (" + remoteAddress + ", request id " + requestId + ") before it was written: it waited for the"
+            + " connection, whose peer reads slower than calls arrive";
     BoltException error = new BoltException(ResponseStatus.TIMEOUT,
-        "call to " + method.wireName() + " timed out after " + timeoutMillis + " ms"
-            + (remoteAddress != null ? " (" + remoteAddress + ", request id " + requestId + ")" : " before it was sent"),
+        "call to " + method.wireName() + " timed out after " + timeoutMillis + " ms" + where,
         null, null, remoteAddress, requestId, null);
     if (fail(error)) {
-      log.warn("{}", error.getMessage());
+      timeouts.warn("{}", error.getMessage());
     }
   }
 

@@ -171,6 +171,14 @@ public final class BoltFrame {
     return buffer.toString(bodyOffset, classLength, StandardCharsets.UTF_8);
   }
 
+  /**
+   * At most the first {@code maxBytes} bytes of the className decoded as UTF-8 (for log lines: a peer may
+   * send a className of 32 KiB). A multi-byte character cut at the end becomes a replacement character.
+   */
+  public String classNamePreview(int maxBytes) {
+    return buffer.toString(bodyOffset, Math.min(classLength, maxBytes), StandardCharsets.UTF_8);
+  }
+
   /** The header bytes (a slice, valid until {@link #release()}). */
   public ByteBuf header() {
     return buffer.slice(bodyOffset + classLength, headerLength);

@@ -22,6 +22,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
   private final int maxFrameLength;
   private final byte[] header = new byte[Bolt.V2_REQUEST_HEADER];
   private boolean failed;
+  private long framesDecoded;
 
   /** A decoder that refuses frames longer than {@code maxFrameLength} bytes (header and CRC included). */
   public FrameDecoder(int maxFrameLength) {
@@ -52,6 +53,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
           batch = new FrameBatch(in.isReadable() ? 8 : 1);
         }
         batch.add(frame);
+        framesDecoded++;
       }
     } catch (BoltFrameException e) {
       failed = true;
@@ -64,6 +66,49 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     if (batch != null) {
       out.add(batch);
     }
+  }
+
+  /** Bytes received of a frame that is not complete yet: 0 between frames. IO thread only. */
+  public int pendingBytes() {
+    return internalBuffer().readableBytes();
+  }
+
+  /** Whole frames decoded so far on this channel. IO thread only. */
+  public long framesDecoded() {
+    return framesDecoded;
+  }
+
+  /** The protocol code of the incomplete frame buffered now (0 when none is). IO thread only. */
+  public byte pendingProtocolCode() {
+    ByteBuf in = internalBuffer();
+    return in.isReadable() ? in.getByte(in.readerIndex()) : 0;
+  }
+
+  /** The V2 version of the incomplete frame buffered now (0 when none is, or for V1). IO thread only. */
+  public byte pendingVersion() {
+    ByteBuf in = internalBuffer();
+    return in.readableBytes() >= 2 && in.getByte(in.readerIndex()) == Bolt.PROTOCOL_V2
+        ? in.getByte(in.readerIndex() + 1) : 0;
+  }
+
+  /**
+   * The request id of the incomplete frame buffered now, when enough of it arrived to tell that it is a
+   * request (not oneway, not a heartbeat) and to read its id; otherwise 0. IO thread only.
+   */
+  public int pendingRequestId() {
+    ByteBuf in = internalBuffer();
+    int start = in.readerIndex();
+    int readable = in.readableBytes();
+    if (readable < Bolt.V1_REQUEST_HEADER) {
+      return 0;
+    }
+    byte protocolCode = in.getByte(start);
+    int typeOffset = protocolCode == Bolt.PROTOCOL_V1 ? 1 : protocolCode == Bolt.PROTOCOL_V2 ? 2 : -1;
+    if (typeOffset < 0 || in.getByte(start + typeOffset) != Bolt.TYPE_REQUEST
+        || in.getShort(start + typeOffset + 1) != Bolt.CMD_REQUEST) {
+      return 0;
+    }
+    return in.getInt(start + typeOffset + 4);
   }
 
   /**

@@ -22,6 +22,9 @@ public final class FrameEncoder {
    * A request ({@link Bolt#TYPE_REQUEST}) or oneway ({@link Bolt#TYPE_ONEWAY}) frame.
    *
    * @param timeoutMillis the caller's timeout; use {@link Bolt#NO_TIMEOUT} for oneway
+   * @param maxFrameLength the largest frame the peer accepts
+   * @throws FrameTooLargeException if the frame would be larger than {@code maxFrameLength} (checked before
+   *     anything is allocated)
    */
   public static <T> ByteBuf request(
       ByteBufAllocator alloc,
@@ -34,12 +37,19 @@ public final class FrameEncoder {
       byte[] className,
       Map<String, String> header,
       Marshaller<T> marshaller,
-      T value) {
+      T value,
+      int maxFrameLength) {
     return encode(alloc, protocolCode, version, switchFlags, true, type, Bolt.CMD_REQUEST, requestId,
-        marshaller.codecId(), timeoutMillis, className, header, marshaller, value);
+        marshaller.codecId(), timeoutMillis, className, header, marshaller, value, maxFrameLength);
   }
 
-  /** A response frame with {@code status}; its content, if any, written by {@code marshaller}. */
+  /**
+   * A response frame with {@code status}; its content, if any, written by {@code marshaller}.
+   *
+   * @param maxFrameLength the largest frame the peer accepts
+   * @throws FrameTooLargeException if the frame would be larger than {@code maxFrameLength} (checked before
+   *     anything is allocated)
+   */
   public static <T> ByteBuf response(
       ByteBufAllocator alloc,
       byte protocolCode,
@@ -51,21 +61,23 @@ public final class FrameEncoder {
       byte[] className,
       Map<String, String> header,
       Marshaller<T> marshaller,
-      T value) {
+      T value,
+      int maxFrameLength) {
     return encode(alloc, protocolCode, version, switchFlags, false, Bolt.TYPE_RESPONSE, Bolt.CMD_RESPONSE,
-        requestId, codec, status.code(), className, header, marshaller, value);
+        requestId, codec, status.code(), className, header, marshaller, value, maxFrameLength);
   }
 
   /** A heartbeat: command 0, timeout -1, switch 0 (so never a CRC), no body; codec 1 as SOFABolt sends. */
   public static ByteBuf heartbeat(ByteBufAllocator alloc, byte protocolCode, byte version, int requestId) {
     return encode(alloc, protocolCode, version, (byte) 0, true, Bolt.TYPE_REQUEST, Bolt.CMD_HEARTBEAT, requestId,
-        Bolt.CODEC_HESSIAN2, Bolt.NO_TIMEOUT, NO_BYTES, Map.of(), null, null);
+        Bolt.CODEC_HESSIAN2, Bolt.NO_TIMEOUT, NO_BYTES, Map.of(), null, null, Integer.MAX_VALUE);
   }
 
   /** The ack of heartbeat {@code requestId}: a response with command 0, status SUCCESS, switch 0. */
   public static ByteBuf heartbeatAck(ByteBufAllocator alloc, byte protocolCode, byte version, int requestId) {
     return encode(alloc, protocolCode, version, (byte) 0, false, Bolt.TYPE_RESPONSE, Bolt.CMD_HEARTBEAT,
-        requestId, Bolt.CODEC_HESSIAN2, ResponseStatus.SUCCESS.code(), NO_BYTES, Map.of(), null, null);
+        requestId, Bolt.CODEC_HESSIAN2, ResponseStatus.SUCCESS.code(), NO_BYTES, Map.of(), null, null,
+        Integer.MAX_VALUE);
   }
 
   /**
@@ -112,7 +124,8 @@ public final class FrameEncoder {
       byte[] className,
       Map<String, String> header,
       Marshaller<T> marshaller,
-      T value) {
+      T value,
+      int maxFrameLength) {
     if (className.length > Bolt.MAX_SHORT_LENGTH) {
       throw new IllegalArgumentException("className of " + className.length + " bytes exceeds the Bolt limit of 32767");
     }
@@ -124,8 +137,8 @@ public final class FrameEncoder {
     boolean crc = Bolt.hasCrc(protocolCode, version, switchFlags);
     long total = (long) Bolt.headerLength(protocolCode, request) + className.length + headerLength + contentLength
         + (crc ? Bolt.CRC_LENGTH : 0);
-    if (total > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("frame of " + total + " bytes is too large");
+    if (total > maxFrameLength) {
+      throw new FrameTooLargeException(total, maxFrameLength);
     }
     ByteBuf out = alloc.ioBuffer((int) total, (int) total);
     try {

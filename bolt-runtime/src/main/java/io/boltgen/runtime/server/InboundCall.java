@@ -5,8 +5,12 @@ import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.internal.LogText;
+import io.boltgen.runtime.internal.RateLimitedLog;
 import io.boltgen.runtime.protocol.BoltFrame;
+import io.boltgen.runtime.protocol.ErrorFrames;
 import io.boltgen.runtime.protocol.FrameEncoder;
+import io.boltgen.runtime.protocol.FrameTooLargeException;
 import io.boltgen.runtime.protocol.HeaderCodec;
 import io.boltgen.runtime.service.InternalMethodDescriptors;
 import io.boltgen.runtime.service.MethodDescriptor;
@@ -26,14 +30,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One request being served, and the task that serves it on the method's executor: it drops the request
- * if it waited longer than the caller's timeout (fail-fast), runs the service invoker and queues whichever
- * answer comes first. Small requests are decoded on the IO thread before the task is handed over, and
- * every answer is encoded on the IO thread when its write queue drains: buffers are allocated and freed
- * on the thread that owns them, and the handler's thread only runs the handler.
+ * if its connection closed meanwhile or it waited longer than the caller's timeout (fail-fast), runs the
+ * service invoker and queues whichever answer comes first. Small requests are decoded on the IO thread
+ * before the task is handed over, and every answer is encoded on the IO thread when its write queue drains:
+ * buffers are allocated and freed on the thread that owns them, and the handler's thread only runs the
+ * handler.
+ *
+ * <p>The connection counts this call as open twice over (see {@link BoltConnection#requestOpened()}): the
+ * request from the moment it is read until it ran to its end (or was refused), and the answer from the
+ * moment it is queued until it is written (or discarded). Each is closed exactly once.
  */
 final class InboundCall implements Runnable, ServerCall, ServerContext, DeferredFrame {
 
   private static final Logger log = LoggerFactory.getLogger(InboundCall.class);
+  private static final RateLimitedLog dropped = RateLimitedLog.of(log);
+  private static final RateLimitedLog refusedBusy = RateLimitedLog.of(log);
+  private static final RateLimitedLog handlerFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog badRequests = RateLimitedLog.of(log);
+  private static final RateLimitedLog encodeFailures = RateLimitedLog.of(log);
   private static final AtomicIntegerFieldUpdater<InboundCall> ANSWERED =
       AtomicIntegerFieldUpdater.newUpdater(InboundCall.class, "answered");
 
@@ -51,6 +65,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   private Object request;
   private Map<String, String> headers;
   private volatile int answered;
+  // the request's own hold on the connection was released (read and written by the one thread that has the call)
+  private boolean requestClosed;
   // true while a shared task runs this call's handler: an answer the handler gives on that thread then
   // waits for the task's one flush (read and written only by the runner thread)
   private boolean inBatch;
@@ -75,6 +91,15 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     this.clientTimeout = frame.timeout();
     this.arrivalNanos = frame.arrivalNanos();
     this.switchFlags = frame.switchFlags();
+    connection.requestOpened();
+  }
+
+  /** The request ran to its end, was refused or dropped: it no longer counts against its connection. */
+  private void closeRequest() {
+    if (!requestClosed) {
+      requestClosed = true;
+      connection.requestClosed();
+    }
   }
 
   /**
@@ -88,10 +113,15 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     }
     BoltFrame f = frame;
     frame = null;
+    boolean decoded = false;
     try {
-      return decode(f);
+      decoded = decode(f);
+      return decoded;
     } finally {
       f.release();
+      if (!decoded) {
+        closeRequest();
+      }
     }
   }
 
@@ -109,7 +139,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
       }
       request = marshaller.read(f.content());
       return true;
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | StackOverflowError e) {
       answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, e.getClass().getName(),
           "could not decode the request of " + entry.method().wireName() + ": " + e.getMessage());
       return false;
@@ -118,12 +148,26 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
 
   @Override
   public void run() {
+    try {
+      serve();
+    } finally {
+      closeRequest();
+    }
+  }
+
+  private void serve() {
     BoltFrame f = frame;
     frame = null;
     try {
+      if (!connection.isActive()) {
+        // its caller is gone with the connection: nobody would read the answer
+        log.debug("dropped request id {} from {} for {}: its connection closed before it started", requestId,
+            connection.remoteAddress(), entry.method().wireName());
+        return;
+      }
       if (!oneway && clientTimeout > 0 && remainingMillis() == 0) {
-        log.warn("dropped request id {} from {} for {}: it waited {} ms on this server, past the caller's timeout of {} ms",
-            requestId, connection.remoteAddress(), entry.method().wireName(),
+        dropped.warn("dropped request id {} from {} for {}: it waited {} ms on this server, past the caller's timeout"
+            + " of {} ms", requestId, connection.remoteAddress(), entry.method().wireName(),
             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrivalNanos), clientTimeout);
         return;
       }
@@ -147,8 +191,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
       }
     } catch (Throwable e) {
       fail(e);
-      if (e instanceof VirtualMachineError) {
-        throw (VirtualMachineError) e;
+      if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+        throw (VirtualMachineError) e; // the JVM is in trouble; a deep recursion in one handler is not
       }
     } finally {
       CurrentCall.clear();
@@ -172,6 +216,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
 
   /** Queues the answer; the IO thread encodes it ({@link #encode}). */
   private void send() {
+    connection.requestOpened(); // the answer holds the connection until it is written
     boolean fromHandler = Thread.currentThread() == runner;
     if (fromHandler) {
       answeredNanos = System.nanoTime();
@@ -188,7 +233,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     return connection;
   }
 
-  /** The executor refused the call: answer SERVER_THREADPOOL_BUSY at once (IO thread). */
+  /** The executor refused the call (or may not run it here): answer SERVER_THREADPOOL_BUSY at once. */
   void rejectBusy() {
     BoltFrame f = frame;
     frame = null;
@@ -196,19 +241,27 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
       f.release();
     }
     request = null;
-    log.warn("server executor busy: refused request id {} from {} for {}", requestId, connection.remoteAddress(),
-        entry.method().wireName());
+    closeRequest();
+    refusedBusy.warn("server executor busy: refused request id {} from {} for {}", requestId,
+        connection.remoteAddress(), entry.method().wireName());
     if (!oneway) {
-      connection.writeFrame(ErrorResponses.busy(connection, requestId,
-          "the server's executor for " + entry.method().wireName() + " is full"));
+      connection.writeFrame(ErrorFrames.busy(connection.alloc(), connection.protocolCode(), connection.version(),
+          requestId, "the server's executor for " + entry.method().wireName() + " is full"));
     }
   }
 
-  /** Encodes the answer, on the IO thread (the buffer is allocated and freed there). */
+  /**
+   * Encodes the answer, on the IO thread (the buffer is allocated and freed there). A result that cannot be
+   * encoded (too deep, cyclic, too large for the client, a failing codec) is answered
+   * SERVER_SERIAL_EXCEPTION instead; only when even that fails does this throw, and the write queue then
+   * closes the connection.
+   */
   @Override
   public ByteBuf encode() {
+    connection.requestClosed();
     if (errorStatus != null) {
-      return ErrorResponses.error(connection, requestId, errorStatus, errorClass, errorMessage, errorContext);
+      return ErrorFrames.error(connection.alloc(), connection.protocolCode(), connection.version(), requestId,
+          errorStatus, errorClass, errorMessage, errorContext);
     }
     MethodDescriptor<?, ?> method = entry.method();
     @SuppressWarnings("unchecked") // the invoker answers with its method's response type
@@ -216,15 +269,30 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     try {
       return FrameEncoder.response(connection.alloc(), connection.protocolCode(), connection.version(),
           switchFlags, requestId, marshaller.codecId(), ResponseStatus.SUCCESS,
-          InternalMethodDescriptors.responseClassNameUtf8(method), Map.of(), marshaller, result);
-    } catch (RuntimeException e) {
-      log.warn("could not encode the response of {} for {} (request id {}): {}", method.wireName(),
-          connection.remoteAddress(), requestId, e.toString());
-      return ErrorResponses.error(connection, requestId, ResponseStatus.SERVER_SERIAL_EXCEPTION,
-          e.getClass().getName(), e.getMessage(), "could not encode the response of " + method.wireName());
+          InternalMethodDescriptors.responseClassNameUtf8(method), Map.of(), marshaller, result,
+          connection.peerMaxFrameLength());
+    } catch (Throwable e) {
+      if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError) && !(e instanceof OutOfMemoryError)) {
+        throw e;
+      }
+      String why = e instanceof FrameTooLargeException
+          ? "the response of " + method.wireName() + " is a frame of " + ((FrameTooLargeException) e).frameLength()
+              + " bytes, over the " + ((FrameTooLargeException) e).limit() + "-byte limit of the client (peerMaxFrameLength)"
+          : "could not encode the response of " + method.wireName() + ": " + e;
+      encodeFailures.warn("answered request id {} from {} with SERVER_SERIAL_EXCEPTION: {}", requestId,
+          connection.remoteAddress(), LogText.shorten(why));
+      return ErrorFrames.error(connection.alloc(), connection.protocolCode(), connection.version(), requestId,
+          ResponseStatus.SERVER_SERIAL_EXCEPTION, e.getClass().getName(), why, "response of " + method.wireName());
     } finally {
       result = null;
     }
+  }
+
+  /** The connection closed before the answer could be written. */
+  @Override
+  public void discard() {
+    result = null;
+    connection.requestClosed();
   }
 
   // ---------------------------------------------------------------- ServerCall
@@ -242,7 +310,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   public void fail(Throwable error) {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (oneway) {
-      log.warn("oneway {} from {} failed: {}", entry.method().wireName(), connection.remoteAddress(), cause.toString());
+      handlerFailures.warn("oneway {} from {} failed: {}", entry.method().wireName(), connection.remoteAddress(),
+          LogText.shorten(cause.toString()));
       return;
     }
     if (!ANSWERED.compareAndSet(this, 0, 1)) {
@@ -250,8 +319,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     }
     if (cause instanceof RuntimeException || cause instanceof Error) {
       // an unchecked exception is a bug in the handler: say so
-      log.warn("{} failed for {} (request id {}): {}", entry.method().wireName(), connection.remoteAddress(),
-          requestId, cause.toString());
+      handlerFailures.warn("{} failed for {} (request id {}): {}", entry.method().wireName(),
+          connection.remoteAddress(), requestId, LogText.shorten(cause.toString()));
       log.debug("stack trace of the failure above", cause);
     } else {
       // a checked exception is one the method declares: an answer, not a server problem
@@ -264,7 +333,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   }
 
   private void answerError(ResponseStatus status, String errorClass, String message) {
-    log.warn("{} for request id {} from {}: {}", status, requestId, connection.remoteAddress(), message);
+    badRequests.warn("{} for request id {} from {}: {}", status, requestId, connection.remoteAddress(),
+        LogText.shorten(message));
     if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
       return;
     }

@@ -2,7 +2,10 @@ package io.boltgen.runtime.server;
 
 import io.boltgen.runtime.ExecutorSelector;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.internal.LogText;
+import io.boltgen.runtime.internal.RateLimitedLog;
 import io.boltgen.runtime.protocol.BoltFrame;
+import io.boltgen.runtime.protocol.ErrorFrames;
 import io.boltgen.runtime.protocol.HeaderCodec;
 import io.boltgen.runtime.transport.BoltConnection;
 import io.boltgen.runtime.transport.RequestHandler;
@@ -36,6 +39,10 @@ import org.slf4j.LoggerFactory;
 public final class RequestDispatcher implements RequestHandler {
 
   private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
+  private static final RateLimitedLog unknownClassNames = RateLimitedLog.of(log);
+  private static final RateLimitedLog selectorFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog watchdogFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog dispatchFailures = RateLimitedLog.of(log);
 
   /** The most requests one shared task runs. */
   static final int MAX_BATCH = 32;
@@ -61,51 +68,72 @@ public final class RequestDispatcher implements RequestHandler {
     // quick requests wait here, per executor, until the read is done or a batch is full
     Batch open = null;
     Batch other = null; // a second executor in the same read is rare; more than two rarer still
-    for (int i = 0, n = frames.size(); i < n; i++) {
-      BoltFrame frame = frames.get(i);
-      MethodEntry entry = registry.lookup(frame);
-      if (entry == null) {
-        refuseUnknown(connection, frame);
-        continue;
-      }
-      Map<String, String> headers = null;
-      Executor executor = entry.executor() != null ? entry.executor() : defaultExecutor;
-      if (selector != null) {
-        try {
-          headers = frame.headerLength() == 0 ? Map.of() : HeaderCodec.read(frame.header());
-          Executor chosen = selector.select(entry.method(), headers);
-          if (chosen != null) {
-            executor = chosen;
+    int n = frames.size();
+    int i = 0;
+    try {
+      for (; i < n; i++) {
+        BoltFrame frame = frames.get(i);
+        MethodEntry entry = registry.lookup(frame);
+        if (entry == null) {
+          refuseUnknown(connection, frame);
+          continue;
+        }
+        Map<String, String> headers = null;
+        Executor executor = entry.executor() != null ? entry.executor() : defaultExecutor;
+        if (selector != null) {
+          try {
+            headers = frame.headerLength() == 0 ? Map.of() : HeaderCodec.read(frame.header());
+            Executor chosen = selector.select(entry.method(), headers);
+            if (chosen != null) {
+              executor = chosen;
+            }
+          } catch (Throwable e) {
+            selectorFailures.warn("executor selector failed for request id {} from {} ({}); using the default executor",
+                frame.requestId(), connection.remoteAddress(), LogText.shorten(e.toString()));
+            headers = null;
           }
-        } catch (RuntimeException e) {
-          log.warn("executor selector failed for request id {} from {} ({}); using the default executor",
-              frame.requestId(), connection.remoteAddress(), e.toString());
-          headers = null;
+        }
+        InboundCall call = new InboundCall(connection, frame, entry, headers);
+        if (!call.decodeNow()) {
+          continue; // undecodable: already answered
+        }
+        if (entry.isSlow()) {
+          submit(executor, call);
+          continue;
+        }
+        if (open == null || open.executor == executor) {
+          open = addTo(open, executor, call);
+        } else {
+          if (other != null && other.executor != executor) {
+            other.submit();
+            other = null;
+          }
+          other = addTo(other, executor, call);
         }
       }
-      InboundCall call = new InboundCall(connection, frame, entry, headers);
-      if (!call.decodeNow()) {
-        continue; // undecodable: already answered
+      if (open != null) {
+        Batch b = open;
+        open = null;
+        b.submit();
       }
-      if (entry.isSlow()) {
-        submit(executor, call);
-        continue;
+      if (other != null) {
+        Batch b = other;
+        other = null;
+        b.submit();
       }
-      if (open == null || open.executor == executor) {
-        open = addTo(open, executor, call);
-      } else {
-        if (other != null && other.executor != executor) {
-          other.submit();
-          other = null;
+    } catch (Throwable e) {
+      // a bug: leak no frame, and leave no peer waiting for answers that will not come
+      for (int j = i + 1; j < n; j++) {
+        frames.get(j).release();
+      }
+      for (Batch b : new Batch[] {open, other}) {
+        if (b != null) {
+          b.refuse();
         }
-        other = addTo(other, executor, call);
       }
-    }
-    if (open != null) {
-      open.submit();
-    }
-    if (other != null) {
-      other.submit();
+      dispatchFailures.warn("closing connection from {}: dispatching its requests failed unexpectedly",
+          connection.remoteAddress(), e);
+      connection.close();
     }
   }
 
@@ -123,7 +151,7 @@ public final class RequestDispatcher implements RequestHandler {
   private static void submit(Executor executor, InboundCall call) {
     try {
       executor.execute(call);
-    } catch (RejectedExecutionException e) {
+    } catch (RuntimeException e) { // RejectedExecutionException, or a broken executor
       call.rejectBusy();
     }
   }
@@ -155,6 +183,13 @@ public final class RequestDispatcher implements RequestHandler {
       calls[size++] = call;
     }
 
+    /** Answers every call of the batch busy without running it. */
+    void refuse() {
+      for (int i = 0; i < size; i++) {
+        calls[i].rejectBusy();
+      }
+    }
+
     void submit() {
       if (size == 1) {
         RequestDispatcher.submit(executor, calls[0]);
@@ -163,7 +198,7 @@ public final class RequestDispatcher implements RequestHandler {
       submitter = Thread.currentThread();
       try {
         executor.execute(this);
-      } catch (RejectedExecutionException e) {
+      } catch (RuntimeException e) { // RejectedExecutionException, or a broken executor
         for (int i = 0; i < size; i++) {
           calls[i].rejectBusy();
         }
@@ -188,24 +223,47 @@ public final class RequestDispatcher implements RequestHandler {
       }
     }
 
-    /** The watchdog: this batch is stuck in a slow handler; the rest runs elsewhere. */
+    /**
+     * The watchdog, on the timer thread: this batch is stuck in a slow handler; the rest runs elsewhere. An
+     * executor that runs a task on the thread that submits it (a caller-runs policy when it is full) would
+     * run it here and stall every timeout of the process: such a task answers busy instead.
+     */
     @Override
     public void run(Timeout timeout) {
+      Thread timerThread = Thread.currentThread();
       for (int i; (i = NEXT.getAndIncrement(this)) < size; ) {
-        RequestDispatcher.submit(executor, calls[i]);
+        InboundCall call = calls[i];
+        try {
+          executor.execute(() -> {
+            if (Thread.currentThread() == timerThread) {
+              call.rejectBusy();
+            } else {
+              call.run();
+            }
+          });
+        } catch (RejectedExecutionException e) {
+          call.rejectBusy();
+        } catch (Throwable e) {
+          watchdogFailures.warn("executor {} failed to take request id {}: {}", executor, call.requestId(),
+              e.toString());
+          call.rejectBusy();
+        }
       }
     }
   }
 
   private static void refuseUnknown(BoltConnection connection, BoltFrame frame) {
-    String className = frame.classNameString();
+    String className = frame.classLength() <= LogText.MAX_CHARS ? frame.classNameString()
+        : frame.classNamePreview(LogText.MAX_CHARS) + "…(" + frame.classLength() + " bytes in all)";
     int requestId = frame.requestId();
     boolean oneway = frame.isOneway();
     frame.release();
-    log.warn("no service for className '{}' (request id {} from {})", className, requestId, connection.remoteAddress());
+    unknownClassNames.warn("no service for className '{}' (request id {} from {})", className, requestId,
+        connection.remoteAddress());
     if (!oneway) {
-      connection.writeFrame(ErrorResponses.error(connection, requestId, ResponseStatus.NO_PROCESSOR, null,
-          "no service is registered for className '" + className + "'", "dispatch"));
+      connection.writeFrame(ErrorFrames.error(connection.alloc(), connection.protocolCode(), connection.version(),
+          requestId, ResponseStatus.NO_PROCESSOR, null, "no service is registered for className '" + className + "'",
+          "dispatch"));
     }
   }
 }

@@ -15,14 +15,21 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
 import io.netty.util.AttributeKey;
 import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One Bolt connection: a Netty channel, the calls waiting on it, its write queue, its frame format and, on
- * a client, its heartbeat. Calls are encoded on the caller's thread, registered, and queued; responses
- * are matched on the IO thread.
+ * a client, its heartbeat; on a server, the throttle that stops reading it while its peer does not keep up.
+ * Calls are encoded on the caller's thread, registered, and queued; responses are matched on the IO thread.
+ *
+ * <p>Limits: a request frame larger than the peer accepts fails its call alone before anything is written;
+ * a call whose frame would take the write queue past its budget of queued bytes fails alone; otherwise a
+ * call waits in the queue, within its own timeout, until the channel can take it.
  *
  * <p>The frame format: a client sends what it was configured with; a server latches the protocol code
  * and version of the first frame it receives and answers in that format (before any frame it uses its own
@@ -42,20 +49,24 @@ public final class BoltConnection implements Connection, CallTarget {
   private final AtomicInteger ids = new AtomicInteger();
   private final CallChannel callChannel;
   private final Heartbeat heartbeat;
+  private final ReadThrottle throttle;
+  private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
   private volatile SocketAddress localAddress;
   private volatile byte protocolCode;
   private volatile byte version;
   private volatile byte switchFlags;
   private volatile boolean latched;
-  private final java.util.concurrent.CompletableFuture<Void> inactive = new java.util.concurrent.CompletableFuture<>();
+  private final CompletableFuture<Void> inactive = new CompletableFuture<>();
 
   BoltConnection(Channel channel, Endpoint endpoint) {
     this.channel = channel;
     this.endpoint = endpoint;
-    this.writes = new WriteQueue(channel);
+    this.writes = new WriteQueue(channel, endpoint.shared().outboundMemory());
     this.callChannel = new CallChannel(this, endpoint.calls());
     EndpointSettings settings = endpoint.settings();
+    this.settings = settings;
+    this.throttle = settings.client() ? null : new ReadThrottle(channel, settings.maxRequestsPerConnection());
     WireProtocol protocol = settings.protocol();
     this.protocolCode = protocol.protocolCode();
     this.version = protocol.version();
@@ -76,30 +87,34 @@ public final class BoltConnection implements Connection, CallTarget {
           null, null, remoteAddress(), 0, null));
       return;
     }
-    if (!isWritable()) {
-      call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "connection to " + remoteAddress()
-          + " is not writable (its write buffer is over the " + endpoint.settings().highWaterMark()
-          + "-byte high water mark): call " + call.method().wireName() + " refused",
-          null, null, remoteAddress(), 0, null));
-      return;
-    }
     int id = nextId();
-    ByteBuf frame = call.encode(channel.alloc(), protocolCode, version, switchFlags, id);
+    ByteBuf frame = call.encode(channel.alloc(), protocolCode, version, switchFlags, id, settings.peerMaxFrameLength());
     if (frame == null) {
-      return; // failed to encode; the call says why
+      return; // failed to encode (or too large); the call says why
     }
     if (!call.attach(calls, id, remoteAddress())) {
       frame.release();
       return;
     }
+    int bytes = frame.readableBytes();
+    long budget = settings.maxQueuedBytes();
     if (call.isOneway()) {
-      writes.enqueue(frame);
-      call.complete(null);
+      if (writes.tryEnqueue(frame, budget)) {
+        call.complete(null);
+        return;
+      }
+      frame.release();
     } else {
-      int bytes = frame.readableBytes();
       call.setOutbound(frame);
-      writes.enqueue(call, bytes);
+      if (writes.tryEnqueue(call, bytes, budget)) {
+        return;
+      }
+      call.takeOutbound().release();
     }
+    call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "call " + call.method().wireName() + " ("
+        + bytes + " bytes) refused: the connection to " + remoteAddress() + " already holds " + writes.queuedBytes()
+        + " bytes of frames waiting to be written, and its limit is " + budget
+        + " bytes (maxQueuedBytes); the peer reads slower than calls arrive", null, null, remoteAddress(), id, null));
   }
 
   /** Queues an encoded frame (response, heartbeat); takes ownership. */
@@ -115,6 +130,8 @@ public final class BoltConnection implements Connection, CallTarget {
   public void write(DeferredFrame frame) {
     if (channel.isActive()) {
       writes.enqueue(frame);
+    } else {
+      frame.discard();
     }
   }
 
@@ -125,12 +142,65 @@ public final class BoltConnection implements Connection, CallTarget {
   public void writeLater(DeferredFrame frame) {
     if (channel.isActive()) {
       writes.enqueueLater(frame);
+    } else {
+      frame.discard();
     }
   }
 
   /** Writes whatever {@link #writeLater} queued. */
   public void flushLater() {
     writes.flush();
+  }
+
+  // ---------------------------------------------------------------- server side: how much is open
+
+  /**
+   * A request of this connection was read and handed to dispatch, or an answer was queued; reads of an
+   * accepted connection pause while too many of them are open (see {@link ReadThrottle}). Each call is
+   * matched by exactly one {@link #requestClosed()}.
+   */
+  public void requestOpened() {
+    if (throttle != null) {
+      throttle.open();
+    }
+  }
+
+  /** A request ran to its end (answered, dropped or refused), or a queued answer was written or discarded. */
+  public void requestClosed() {
+    if (throttle != null) {
+      throttle.close();
+    }
+  }
+
+  /** Whether this side stopped reading the connection for now (its peer does not keep up). */
+  public boolean isReadPaused() {
+    return throttle != null && throttle.isPaused();
+  }
+
+  /** Requests read from this connection and still open (0 on the connecting side). */
+  public int openRequests() {
+    return throttle == null ? 0 : throttle.openCount();
+  }
+
+  /** A read was dispatched: pause reading if too much is open now (IO thread). */
+  void afterRead() {
+    if (throttle != null) {
+      throttle.update();
+    }
+  }
+
+  /** The channel's writability changed: drain what waited, pause or resume reading (IO thread). */
+  void onWritabilityChanged() {
+    writes.resume();
+    if (throttle != null) {
+      throttle.update();
+    }
+    writes.report();
+  }
+
+  /** Encoded bytes waiting in the write queue plus those the channel has not written to the socket yet. */
+  public long outboundBytes() {
+    return writes.outboundBytes();
   }
 
   int nextId() {
@@ -160,7 +230,7 @@ public final class BoltConnection implements Connection, CallTarget {
   }
 
   /** The calls waiting for their response right now. */
-  public java.util.List<PendingCall<?>> pendingSnapshot() {
+  public List<PendingCall<?>> pendingSnapshot() {
     return calls.snapshot();
   }
 
@@ -175,14 +245,22 @@ public final class BoltConnection implements Connection, CallTarget {
   void onActive() {
     remoteAddress = channel.remoteAddress();
     localAddress = channel.localAddress();
+    OutboundMemory memory = endpoint.shared().outboundMemory();
+    memory.register(writes);
   }
 
   void onInactive() {
     failPending("connection to " + remoteAddress() + " closed while the call waited for its response");
     writes.discardAll();
+    writes.report(); // nothing is held any more
+    endpoint.shared().outboundMemory().unregister(writes);
     if (heartbeat != null) {
       heartbeat.stop();
     }
+  }
+
+  EndpointSettings settings() {
+    return settings;
   }
 
   // ---------------------------------------------------------------- the format responses use
@@ -197,13 +275,18 @@ public final class BoltConnection implements Connection, CallTarget {
     return version;
   }
 
+  /** The largest frame the peer accepts: a larger answer fails alone (SERVER_SERIAL_EXCEPTION). */
+  public int peerMaxFrameLength() {
+    return settings.peerMaxFrameLength();
+  }
+
   /** The allocator of this connection's channel. */
   public ByteBufAllocator alloc() {
     return channel.alloc();
   }
 
   /** The event loop of this connection's channel. */
-  public io.netty.channel.EventLoop eventLoop() {
+  public EventLoop eventLoop() {
     return channel.eventLoop();
   }
 
@@ -228,7 +311,7 @@ public final class BoltConnection implements Connection, CallTarget {
 
   @Override
   public boolean isWritable() {
-    return channel.isWritable() && writes.queuedBytes() < endpoint.settings().maxQueuedBytes();
+    return channel.isWritable() && writes.queuedBytes() < settings.maxQueuedBytes();
   }
 
   @Override
@@ -264,7 +347,7 @@ public final class BoltConnection implements Connection, CallTarget {
    * Completes once the channel went inactive and everything that follows from it happened: pending calls
    * failed, the close event fired. (The channel's close future completes earlier than that.)
    */
-  public java.util.concurrent.CompletableFuture<Void> inactiveFuture() {
+  public CompletableFuture<Void> inactiveFuture() {
     return inactive;
   }
 

@@ -2,12 +2,13 @@ package io.boltgen.runtime.transport;
 
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.ConnectionListener;
+import io.boltgen.runtime.internal.RateLimitedLog;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.SocketAddress;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -16,19 +17,27 @@ import org.slf4j.LoggerFactory;
 /**
  * Delivers connection events to the listeners of one endpoint, one at a time and in order, on a single
  * daemon thread of its own (started only when there are listeners), so a slow listener never stalls IO.
+ * At most {@value #MAX_QUEUED} events wait for a listener that is behind; more are dropped, with a
+ * rate-limited log line.
  */
 public final class ConnectionEvents {
 
+  /** Events waiting for their listeners at most. */
+  static final int MAX_QUEUED = 10_000;
+
   private static final Logger log = LoggerFactory.getLogger(ConnectionEvents.class);
+  private static final RateLimitedLog dropped = RateLimitedLog.of(log);
+  private static final RateLimitedLog listenerFailures = RateLimitedLog.of(log);
 
   private final List<ConnectionListener> listeners;
-  private final ExecutorService executor;
+  private final ThreadPoolExecutor executor;
 
   /** Events for {@code listeners}; {@code name} names the delivering thread. */
   public ConnectionEvents(List<ConnectionListener> listeners, String name) {
     this.listeners = List.copyOf(listeners);
     this.executor = this.listeners.isEmpty() ? null
-        : Executors.newSingleThreadExecutor(new DefaultThreadFactory("boltgen-events-" + name, true));
+        : new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(MAX_QUEUED),
+            new DefaultThreadFactory("boltgen-events-" + name, true));
   }
 
   void connected(Connection connection) {
@@ -54,12 +63,14 @@ public final class ConnectionEvents {
           try {
             event.accept(listener);
           } catch (RuntimeException e) {
-            log.warn("connection listener {} threw {}", listener, e.toString());
+            listenerFailures.warn("connection listener {} threw {}", listener, e.toString());
           }
         }
       });
     } catch (RejectedExecutionException e) {
-      log.debug("connection event dropped after shutdown");
+      if (!executor.isShutdown()) {
+        dropped.warn("connection event dropped: {} events already wait for the listeners", MAX_QUEUED);
+      }
     }
   }
 

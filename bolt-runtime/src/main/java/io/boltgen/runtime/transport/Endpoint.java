@@ -4,6 +4,7 @@ import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.invoke.CallEnvironment;
 import io.boltgen.runtime.protocol.FrameDecoder;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -14,12 +15,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * What one client or server owns at the transport level: its settings, its live connections, the handler
  * of requests that arrive on them, the environment of calls it sends, and its connection events. Builds
  * the channel pipeline: {@code [IdleStateHandler] → FrameDecoder → InboundHandler}; there is no encoder,
- * frames are encoded by the thread that makes them and queued as buffers.
+ * frames are encoded by the thread that makes them and queued as buffers. A server counts the connections
+ * it accepted: one beyond its limit gets the pipeline of {@link ConnectionRefusal} instead.
  */
 public final class Endpoint {
 
@@ -29,6 +32,8 @@ public final class Endpoint {
   private final RequestHandler requests;
   private final ConnectionEvents events;
   private final Set<BoltConnection> connections = ConcurrentHashMap.newKeySet();
+  // accepted channels not yet closed, refused ones included (they hold a file descriptor too)
+  private final AtomicInteger accepted = new AtomicInteger();
 
   /** An endpoint; it takes no ownership of {@code shared} (the caller releases it). */
   public Endpoint(
@@ -78,8 +83,19 @@ public final class Endpoint {
     return new WriteBufferWaterMark(settings.lowWaterMark(), settings.highWaterMark());
   }
 
-  /** Sets up a new channel's pipeline and returns its connection (also stored on the channel). */
+  /**
+   * Sets up a new channel's pipeline and returns its connection (also stored on the channel); on a server
+   * over its connection limit, sets up the refusal instead and returns {@code null}.
+   */
   public BoltConnection initChannel(Channel channel) {
+    if (!settings.client()) {
+      int open = accepted.incrementAndGet();
+      channel.closeFuture().addListener(f -> accepted.decrementAndGet());
+      if (open > settings.maxConnections()) {
+        ConnectionRefusal.install(channel, settings.maxFrameLength(), open - 1, settings.maxConnections());
+        return null;
+      }
+    }
     BoltConnection connection = new BoltConnection(channel, this);
     ChannelPipeline pipeline = channel.pipeline();
     if (settings.client()) {
@@ -90,9 +106,22 @@ public final class Endpoint {
     } else if (settings.idleTimeoutMillis() > 0) {
       pipeline.addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
     }
-    pipeline.addLast("decoder", new FrameDecoder(settings.maxFrameLength()));
-    pipeline.addLast("handler", new InboundHandler(connection));
+    FrameDecoder decoder = new FrameDecoder(settings.maxFrameLength());
+    FrameDeadline deadline = settings.frameTimeoutMillis() <= 0 ? null
+        : new FrameDeadline(channel, decoder, shared.timer(), System::nanoTime, settings.frameTimeoutMillis());
+    pipeline.addLast("decoder", decoder);
+    pipeline.addLast("handler", new InboundHandler(connection, deadline));
     return connection;
+  }
+
+  /** Connections accepted and not yet closed, refused ones included (0 on a client). */
+  public int acceptedConnections() {
+    return accepted.get();
+  }
+
+  /** The handler of a server's listening channel: pauses accepting after a failure (see {@link AcceptErrors}). */
+  public ChannelHandler acceptErrors() {
+    return new AcceptErrors(accepted::get);
   }
 
   /** A channel initializer calling {@link #initChannel}. */

@@ -1,9 +1,11 @@
 package io.boltgen.runtime.transport;
 
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.internal.RateLimitedLog;
 import io.boltgen.runtime.protocol.FrameEncoder;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +21,7 @@ import org.slf4j.LoggerFactory;
 final class Heartbeat {
 
   private static final Logger log = LoggerFactory.getLogger(Heartbeat.class);
+  private static final RateLimitedLog closing = RateLimitedLog.of(log);
 
   private final BoltConnection connection;
   private final Timer timer;
@@ -44,8 +47,17 @@ final class Heartbeat {
     int id = connection.nextId();
     outstandingId = id;
     connection.writeFrame(FrameEncoder.heartbeat(connection.alloc(), connection.protocolCode(), connection.version(), id));
-    ackTimeout = timer.newTimeout(t -> connection.eventLoop().execute(() -> onTimeout(id)), timeoutMillis,
-        TimeUnit.MILLISECONDS);
+    try {
+      ackTimeout = timer.newTimeout(t -> {
+        try {
+          connection.eventLoop().execute(() -> onTimeout(id));
+        } catch (RejectedExecutionException e) {
+          // the event loop is gone, and the connection with it
+        }
+      }, timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (IllegalStateException e) {
+      // the timer stopped: the process is shutting down
+    }
   }
 
   /** A heartbeat ack arrived (IO thread). */
@@ -75,7 +87,7 @@ final class Heartbeat {
   private void miss(String why) {
     misses++;
     if (misses >= maxMisses) {
-      log.warn("closing connection to {}: {} heartbeats in a row failed (the last {})",
+      closing.warn("closing connection to {}: {} heartbeats in a row failed (the last {})",
           connection.remoteAddress(), misses, why);
       stopped = true;
       connection.close();

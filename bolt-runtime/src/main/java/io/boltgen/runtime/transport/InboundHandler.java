@@ -1,5 +1,6 @@
 package io.boltgen.runtime.transport;
 
+import io.boltgen.runtime.internal.RateLimitedLog;
 import io.boltgen.runtime.invoke.PendingCall;
 import io.boltgen.runtime.protocol.BoltFrame;
 import io.boltgen.runtime.protocol.BoltFrameException;
@@ -18,20 +19,30 @@ import org.slf4j.LoggerFactory;
 /**
  * The last handler of every pipeline. For each frame of a batch: a response completes its call, a request
  * goes to the endpoint's {@link RequestHandler}, a heartbeat is acked at once, a heartbeat ack goes to the
- * connection's {@link Heartbeat}. It also closes connections on bad frames and idleness (one log line
+ * connection's {@link Heartbeat}. After each read it lets the connection pause reading when too much is
+ * open and times unfinished frames ({@link FrameDeadline}); when the channel becomes writable again it
+ * resumes the write queue. It also closes connections on bad frames and idleness (one rate-limited log line
  * each) and fails every pending call the moment the channel goes inactive.
  */
 final class InboundHandler extends ChannelInboundHandlerAdapter {
 
   private static final Logger log = LoggerFactory.getLogger(InboundHandler.class);
+  private static final RateLimitedLog badFrames = RateLimitedLog.of(log);
+  private static final RateLimitedLog closedByError = RateLimitedLog.of(log);
+  private static final RateLimitedLog unexpected = RateLimitedLog.of(log);
+  private static final RateLimitedLog idleClosed = RateLimitedLog.of(log);
+  private static final RateLimitedLog lateResponses = RateLimitedLog.of(log);
 
   private final BoltConnection connection;
+  private final FrameDeadline deadline;
   // the requests of the batch being read, handed to the dispatcher in one go (reused: IO thread only)
   private final List<BoltFrame> requests = new ArrayList<>();
   private boolean closing;
 
-  InboundHandler(BoltConnection connection) {
+  /** {@code deadline} may be null (no frame timeout). */
+  InboundHandler(BoltConnection connection, FrameDeadline deadline) {
     this.connection = connection;
+    this.deadline = deadline;
   }
 
   @Override
@@ -69,7 +80,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
             connection.latch(frame);
             requests.add(frame);
           }
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) {
           // the frame at i was released by its handler; the rest of the batch is still ours
           for (int j = i + 1; j < n; j++) {
             batch.get(j).release();
@@ -82,10 +93,25 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       }
       if (!requests.isEmpty()) {
         connection.endpoint().requests().onRequests(connection, requests);
+        connection.afterRead();
       }
     } finally {
       requests.clear();
     }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (deadline != null) {
+      deadline.afterRead();
+    }
+    ctx.fireChannelReadComplete();
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    connection.onWritabilityChanged();
+    ctx.fireChannelWritabilityChanged();
   }
 
   private void onHeartbeat(BoltFrame frame) {
@@ -107,8 +133,10 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       }
       PendingCall<?> call = connection.calls().take(frame.requestId());
       if (call == null) {
-        log.debug("response for request id {} from {} arrived after its call completed; dropped",
-            frame.requestId(), connection.remoteAddress());
+        if (log.isDebugEnabled()) {
+          lateResponses.info("response for request id {} from {} arrived after its call completed; dropped",
+              frame.requestId(), connection.remoteAddress());
+        }
         return;
       }
       call.onResponse(frame);
@@ -124,7 +152,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       if (heartbeat != null) {
         heartbeat.onIdle();
       } else if (!connection.endpoint().settings().client()) {
-        log.info("closing connection from {}: idle for {} ms", connection.remoteAddress(),
+        idleClosed.info("closing connection from {}: idle for {} ms", connection.remoteAddress(),
             connection.endpoint().settings().idleTimeoutMillis());
         ctx.close();
       }
@@ -142,13 +170,15 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     Throwable reason = cause instanceof DecoderException && !(cause instanceof BoltFrameException)
         && cause.getCause() != null ? cause.getCause() : cause;
     if (reason instanceof BoltFrameException) {
-      log.warn("closing connection {} -> {}: bad frame: {}", ctx.channel().localAddress(),
+      badFrames.warn("closing connection {} -> {}: bad frame: {}", ctx.channel().localAddress(),
           connection.remoteAddress(), reason.getMessage());
-    } else if (reason instanceof IOException) {
-      log.info("closing connection {} -> {}: {}", ctx.channel().localAddress(), connection.remoteAddress(), reason.toString());
+    } else if (reason instanceof IOException || reason instanceof OutOfMemoryError) {
+      // the peer went away, or this process is short of (direct) memory: expected, no stack trace
+      closedByError.info("closing connection {} -> {}: {}", ctx.channel().localAddress(), connection.remoteAddress(),
+          reason.toString());
     } else {
-      log.warn("closing connection {} -> {}: unexpected {}", ctx.channel().localAddress(), connection.remoteAddress(),
-          reason.toString(), reason);
+      unexpected.warn("closing connection {} -> {}: unexpected {}", ctx.channel().localAddress(),
+          connection.remoteAddress(), reason.toString(), reason);
     }
     ctx.close();
   }

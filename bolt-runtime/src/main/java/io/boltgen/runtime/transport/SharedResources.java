@@ -16,6 +16,7 @@ import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +29,12 @@ import org.slf4j.LoggerFactory;
  * forgotten client never keeps a JVM alive.
  *
  * <p>The IO group has {@code 2 × available processors} threads unless the system property
- * {@code boltgen.io.threads} says otherwise.
+ * {@code boltgen.io.threads} says otherwise. The process-wide account of outbound bytes
+ * ({@link OutboundMemory}) lives here too.
+ *
+ * <p>The last release may happen on one of these threads (a client closed from a callback that runs on the
+ * timer when a call times out, say); the threads are then stopped from a new short-lived thread, since a
+ * thread cannot wait for itself to stop.
  */
 public final class SharedResources {
 
@@ -41,16 +47,31 @@ public final class SharedResources {
   private final EventLoopGroup ioGroup;
   private final EventLoopGroup bossGroup;
   private final HashedWheelTimer timer;
+  private final OutboundMemory outboundMemory;
+  private volatile Thread timerThread;
 
   private SharedResources() {
+    this.outboundMemory = OutboundMemory.fromSystemProperties(); // first: it may refuse a bad property
     this.epoll = Epoll.isAvailable();
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     int ioThreads = Integer.getInteger("boltgen.io.threads", 2 * Runtime.getRuntime().availableProcessors());
     this.ioGroup = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("boltgen-io", true), factory);
     this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("boltgen-boss", true),
         epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-    this.timer = new HashedWheelTimer(new DefaultThreadFactory("boltgen-timer", true), 10, TimeUnit.MILLISECONDS, 512);
+    ThreadFactory timerThreads = new DefaultThreadFactory("boltgen-timer", true);
+    this.timer = new HashedWheelTimer(r -> {
+      Thread t = timerThreads.newThread(r);
+      timerThread = t;
+      return t;
+    }, 10, TimeUnit.MILLISECONDS, 512);
     log.debug("started {} IO threads ({})", ioThreads, epoll ? "epoll" : "nio");
+  }
+
+  /** References held right now (0 when no client or server is open). */
+  static int references() {
+    synchronized (LOCK) {
+      return references;
+    }
   }
 
   /** Takes a reference, starting the shared threads if this is the first. */
@@ -75,13 +96,38 @@ public final class SharedResources {
       }
       current = null;
     }
+    if (isOwnThread()) {
+      Thread stopper = new Thread(this::stopThreads, "boltgen-shutdown");
+      stopper.setDaemon(true);
+      stopper.start();
+    } else {
+      stopThreads();
+    }
+  }
+
+  private void stopThreads() {
     timer.stop();
     ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    if (!isIoThread()) {
-      ioGroup.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS);
-      bossGroup.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS);
+    ioGroup.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS);
+    bossGroup.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS);
+  }
+
+  /** Whether the calling thread is one of this instance's IO, boss or timer threads. */
+  boolean isOwnThread() {
+    return Thread.currentThread() == timerThread || isIoThread();
+  }
+
+  /**
+   * Whether the calling thread is one of the shared threads of the running instance: code there must not
+   * block waiting for work those threads do.
+   */
+  public static boolean isSharedThread() {
+    SharedResources running;
+    synchronized (LOCK) {
+      running = current;
     }
+    return running != null && running.isOwnThread();
   }
 
   private boolean isIoThread() {
@@ -90,7 +136,22 @@ public final class SharedResources {
         return true;
       }
     }
+    for (EventExecutor executor : bossGroup) {
+      if (executor.inEventLoop()) {
+        return true;
+      }
+    }
     return false;
+  }
+
+  /** The process-wide account of outbound bytes. */
+  OutboundMemory outboundMemory() {
+    return outboundMemory;
+  }
+
+  /** Whether the calling thread is the timer's. */
+  boolean isTimerThread() {
+    return Thread.currentThread() == timerThread;
   }
 
   /** The IO event-loop group. */

@@ -94,7 +94,7 @@ class CaptureCodecTest {
   void ourRequestEncoderWritesTheSameV2CrcBytes() {
     ByteBuf ours = FrameEncoder.request(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
         Bolt.TYPE_REQUEST, 9, 3000, "java.lang.String".getBytes(StandardCharsets.UTF_8), Map.of(),
-        RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0568656c6c6f"));
+        RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0568656c6c6f"), Integer.MAX_VALUE);
     try {
       assertThat(Hex.hex(ours)).isEqualTo(ByteBufUtil.hexDump(Hex.bytes(V2_CRC_REQUEST)));
     } finally {
@@ -121,7 +121,7 @@ class CaptureCodecTest {
     }
     ByteBuf ours = FrameEncoder.request(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V1, (byte) 0, (byte) 0,
         Bolt.TYPE_REQUEST, 2, 500, "java.lang.String".getBytes(StandardCharsets.UTF_8), Map.of(),
-        RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0568656c6c6f"));
+        RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0568656c6c6f"), Integer.MAX_VALUE);
     try {
       assertThat(Hex.hex(ours)).isEqualTo(ByteBufUtil.hexDump(Hex.bytes(V1_REQUEST)));
     } finally {
@@ -145,7 +145,7 @@ class CaptureCodecTest {
     }
     ByteBuf ours = FrameEncoder.response(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V1, (byte) 0, (byte) 0, 7,
         (byte) 1, ResponseStatus.SUCCESS, "java.lang.String".getBytes(StandardCharsets.UTF_8), Map.of(),
-        RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0a\"echo:hello\""));
+        RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0a\"echo:hello\""), Integer.MAX_VALUE);
     try {
       assertThat(Hex.hex(ours)).isEqualTo(ByteBufUtil.hexDump(Hex.bytes(V1_RESPONSE)));
     } finally {
@@ -241,7 +241,8 @@ class CaptureCodecTest {
   void everyResponseStatusRoundTrips() {
     for (ResponseStatus status : ResponseStatus.values()) {
       ByteBuf encoded = FrameEncoder.response(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
-          42, (byte) 11, status, new byte[0], Map.of(), RawBytesMarshaller.withCodecId((byte) 11), new byte[] {1, 2});
+          42, (byte) 11, status, new byte[0], Map.of(), RawBytesMarshaller.withCodecId((byte) 11), new byte[] {1, 2},
+          Integer.MAX_VALUE);
       channel.writeInbound(encoded);
       FrameBatch batch = channel.readInbound();
       try {

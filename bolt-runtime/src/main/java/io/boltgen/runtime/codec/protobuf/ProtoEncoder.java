@@ -43,6 +43,8 @@ public final class ProtoEncoder {
   private int[] lengths = new int[INITIAL_SLOTS];
   private int count;
   private int cursor;
+  // length-delimited values open in the size pass: the nesting depth the decoder will count
+  private int depth;
   // the write pass appends to an NIO view of exactly the bytes it will write: plain bounds checks
   // instead of Netty's per-write capacity, reference-count and index bookkeeping
   private ByteBuffer out;
@@ -77,6 +79,7 @@ public final class ProtoEncoder {
   /** Runs the size pass for {@code value} and remembers the recorded lengths for a following write. */
   <T> int size(T value, ProtoMarshaller.Sizer<T> sizer) {
     count = 0;
+    depth = 0;
     sized = false;
     sizedValue = null;
     int total = sizer.size(value, this);
@@ -138,8 +141,22 @@ public final class ProtoEncoder {
 
   // ------------------------------------------------------------------ size pass
 
-  /** Reserves the next length slot (pre-order); pass it to {@link #nested} once the length is known. */
+  /**
+   * Reserves the next length slot (pre-order) for a nested message, map entry or packed field, one level
+   * deeper; pass it to {@link #nested} once the length is known.
+   *
+   * @throws ProtoEncodeException when the value nests deeper than {@link ProtoDecoder#RECURSION_LIMIT}
+   *     levels, the most any decoder accepts; a cycle in the object graph nests without end and ends here
+   */
   public int reserve() {
+    if (++depth > ProtoDecoder.RECURSION_LIMIT) {
+      throw new ProtoEncodeException("the value nests deeper than " + ProtoDecoder.RECURSION_LIMIT
+          + " levels, the most a decoder accepts (does the object graph contain a cycle?)");
+    }
+    return slot();
+  }
+
+  private int slot() {
     if (count == lengths.length) {
       lengths = Arrays.copyOf(lengths, count * 2);
     }
@@ -147,10 +164,11 @@ public final class ProtoEncoder {
   }
 
   /**
-   * Records {@code length} in {@code slot} and returns the size of the length-delimited value: its length
-   * prefix plus {@code length}.
+   * Records {@code length} in {@code slot} (from {@link #reserve()}), leaves that level and returns the
+   * size of the length-delimited value: its length prefix plus {@code length}.
    */
   public int nested(int slot, int length) {
+    depth--;
     lengths[slot] = length;
     return ProtoSizes.varint32(length) + length;
   }
@@ -158,7 +176,9 @@ public final class ProtoEncoder {
   /** Measures {@code value}'s UTF-8 length once, records it, and returns its size with the length prefix. */
   public int string(String value) {
     int length = ByteBufUtil.utf8Bytes(value);
-    return nested(reserve(), length);
+    int slot = slot(); // first: it may grow the array
+    lengths[slot] = length;
+    return ProtoSizes.varint32(length) + length;
   }
 
   /**
