@@ -1,5 +1,6 @@
 package io.boltgen.bench;
 
+import io.boltgen.bench.fuzz.FrameFuzz;
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.load.ClientMain;
 import io.boltgen.bench.load.EchoSystem;
@@ -27,12 +28,15 @@ import java.util.Set;
 public final class Main {
 
   static final String USAGE = """
-      usage: java -jar bolt-benchmarks.jar [all|load|jmh|server|systems|help] [options]
+      usage: java -jar bolt-benchmarks.jar [all|load|jmh|fuzz|server|systems|help] [options]
 
         all      (default) the load matrix and the codec benchmark; prints the tables and, for a full run,
                  writes docs/benchmarks.md
         load     the load matrix only (prints its tables)
         jmh      the codec benchmark only (prints its table)
+        fuzz     the decoder fuzzer against a boltgen server (docs/reliability.md):
+                 [--frames N (1000000)] [--seed S (1)] [--threads T (4)]; exits 1 on a stall, a failed probe
+                 call, a connection left open or a buffer leak
         server   one system's echo server, until 'stop' or end of input: --system ID [--host H] [--port P]
         systems  lists the systems and their configurations
 
@@ -85,6 +89,13 @@ public final class Main {
           System.out.printf("%-12s %-9s %s%n", s.id(), s.family(), s.description());
         }
         return 0;
+      }
+      case "fuzz" -> {
+        long seed = Long.parseLong(a.get("seed", "1"));
+        long frames = Long.parseLong(a.get("frames", "1000000"));
+        int threads = a.getInt("threads", 4);
+        a.checkAllUsed();
+        return FrameFuzz.main(seed, frames, threads, new PrintStream(System.out, true, StandardCharsets.UTF_8));
       }
       case "server" -> {
         String system = a.require("system");

@@ -1,0 +1,256 @@
+package io.boltgen.bench.fuzz;
+
+import io.boltgen.bench.codec.OrderFixtures;
+import io.boltgen.bench.codec.model.OrderServiceBolt;
+import io.boltgen.bench.service.EchoServiceBolt;
+import io.boltgen.runtime.codec.RawBytesMarshaller;
+import io.boltgen.runtime.protocol.Bolt;
+import io.boltgen.runtime.protocol.FrameEncoder;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.service.InternalMethodDescriptors;
+import io.boltgen.runtime.service.MethodDescriptor;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.zip.CRC32;
+
+/**
+ * Bolt frames for a fuzzer, from one seed: valid frames of every kind the server meets (requests in V1,
+ * V2 and V2 with CRC, oneways, heartbeats, headers, an unknown className, a foreign codec, a stray
+ * response, the generated Order codec's request), and mutations of them (bit flips, interesting values in
+ * the length, id and timeout fields, bytes inserted, removed or cut off, two frames spliced). Half of the
+ * mutated V2 frames with a CRC get a CRC recomputed over their new bytes, so that the mutation gets past
+ * the CRC check and reaches the decoder of the content. The same seed gives the same frames.
+ *
+ * <p>Not thread-safe: one per fuzzing thread.
+ */
+public final class FrameMutator {
+
+  private static final int[] INTERESTING_INTS = {0, 1, -1, 7, 8, 16, 22, 24, 127, 128, 255, 256, 32767, 32768,
+      65535, 65536, Integer.MAX_VALUE, Integer.MIN_VALUE, 1 << 24, (1 << 24) + 1};
+  private static final byte[] INTERESTING_BYTES = {0, 1, 2, 0x7f, (byte) 0x80, (byte) 0xff, 0x0b, 0x0a};
+
+  private final Random random;
+  private final List<byte[]> seeds;
+  private int nextId = 1;
+
+  /** Frames from {@code seed}. */
+  public FrameMutator(long seed) {
+    this.random = new Random(seed);
+    this.seeds = seeds();
+  }
+
+  /** The valid frames mutations start from. */
+  public static List<byte[]> seeds() {
+    List<byte[]> s = new ArrayList<>();
+    MethodDescriptor<Object, Object> echo = cast(EchoServiceBolt.METHOD_ECHO);
+    MethodDescriptor<Object, Object> echoAsync = cast(EchoServiceBolt.METHOD_ECHO_ASYNC);
+    MethodDescriptor<Object, Object> order = cast(OrderServiceBolt.METHOD_ECHO_ORDER);
+    byte[] payload = new byte[100];
+    Arrays.fill(payload, (byte) 'p');
+    Object echoRequest = new EchoServiceBolt.EchoRequest(payload);
+    s.add(request(echo, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC, Bolt.TYPE_REQUEST, echoRequest, Map.of()));
+    s.add(request(echoAsync, Bolt.PROTOCOL_V2, (byte) 1, (byte) 0, Bolt.TYPE_REQUEST,
+        new EchoServiceBolt.EchoAsyncRequest(payload), Map.of()));
+    s.add(request(echo, Bolt.PROTOCOL_V1, (byte) 0, (byte) 0, Bolt.TYPE_REQUEST, echoRequest, Map.of()));
+    s.add(request(echo, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC, Bolt.TYPE_ONEWAY, echoRequest, Map.of()));
+    s.add(request(echo, Bolt.PROTOCOL_V2, (byte) 2, (byte) 0, Bolt.TYPE_REQUEST, echoRequest,
+        Map.of("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tier", "gold")));
+    s.add(request(order, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC, Bolt.TYPE_REQUEST,
+        new OrderServiceBolt.EchoOrderRequest(OrderFixtures.order()), Map.of()));
+    s.add(request(order, Bolt.PROTOCOL_V1, (byte) 0, (byte) 0, Bolt.TYPE_REQUEST,
+        new OrderServiceBolt.EchoOrderRequest(OrderFixtures.order()), Map.of()));
+    s.add(bytes(FrameEncoder.heartbeat(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V1, (byte) 0, 3)));
+    s.add(bytes(FrameEncoder.heartbeat(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, 4)));
+    s.add(bytes(FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
+        Bolt.TYPE_REQUEST, 5, 3000, "no.such.Service:1.0/nothing".getBytes(StandardCharsets.UTF_8), Map.of(),
+        RawBytesMarshaller.withCodecId((byte) 11), payload, Integer.MAX_VALUE)));
+    s.add(bytes(FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, (byte) 0,
+        Bolt.TYPE_REQUEST, 6, 3000, InternalMethodDescriptors.wireNameUtf8(echo), Map.of(),
+        RawBytesMarshaller.withCodecId(Bolt.CODEC_HESSIAN2), payload, Integer.MAX_VALUE)));
+    s.add(bytes(FrameEncoder.response(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
+        7, (byte) 11, ResponseStatus.SUCCESS, new byte[0], Map.of(), RawBytesMarshaller.withCodecId((byte) 11),
+        payload, Integer.MAX_VALUE)));
+    return List.copyOf(s);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static MethodDescriptor<Object, Object> cast(MethodDescriptor<?, ?> method) {
+    return (MethodDescriptor<Object, Object>) method;
+  }
+
+  private static byte[] request(MethodDescriptor<Object, Object> method, byte protocolCode, byte version, byte switchFlags,
+      byte type, Object value, Map<String, String> header) {
+    return bytes(FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, protocolCode, version, switchFlags, type, 1,
+        type == Bolt.TYPE_ONEWAY ? Bolt.NO_TIMEOUT : 3000, InternalMethodDescriptors.wireNameUtf8(method), header,
+        method.requestMarshaller(), value, Integer.MAX_VALUE));
+  }
+
+  private static byte[] bytes(ByteBuf frame) {
+    try {
+      byte[] b = new byte[frame.readableBytes()];
+      frame.readBytes(b);
+      return b;
+    } finally {
+      frame.release();
+    }
+  }
+
+  /** How many frames the next connection sends (1 to 30). */
+  public int framesPerConnection() {
+    return 1 + random.nextInt(30);
+  }
+
+  /**
+   * Whether the next connection sends only frames whose content is mutated (one in three): they pass the
+   * frame decoder, so the server must decode garbage content, answer each one, and keep the connection.
+   */
+  public boolean contentOnlyConnection() {
+    return random.nextInt(3) == 0;
+  }
+
+  /**
+   * A valid frame whose content bytes are partly random: the header, lengths and CRC (recomputed) are
+   * right, so it reaches the content's decoder.
+   */
+  public byte[] nextWithBadContent() {
+    byte[] frame = seeds.get(random.nextInt(seeds.size())).clone();
+    setRequestId(frame, nextId++);
+    int header = Bolt.headerLength(frame[0], frame[frame[0] == Bolt.PROTOCOL_V2 ? 2 : 1] != Bolt.TYPE_RESPONSE);
+    ByteBuffer b = ByteBuffer.wrap(frame);
+    int lengths = header - 8;
+    int content = b.getInt(lengths + 4);
+    int contentStart = header + b.getShort(lengths) + b.getShort(lengths + 2);
+    for (int i = 0, n = content == 0 ? 0 : 1 + random.nextInt(8); i < n; i++) {
+      frame[contentStart + random.nextInt(content)] = (byte) random.nextInt(256);
+    }
+    fixCrc(frame);
+    return frame;
+  }
+
+  /** The next frame: a valid one (a fresh request id) three times in ten, a mutated one otherwise. */
+  public byte[] next() {
+    byte[] frame = seeds.get(random.nextInt(seeds.size())).clone();
+    setRequestId(frame, nextId++);
+    if (random.nextInt(10) < 3) {
+      return frame;
+    }
+    int mutations = 1 + random.nextInt(3);
+    for (int i = 0; i < mutations; i++) {
+      frame = mutate(frame);
+    }
+    if (random.nextBoolean()) {
+      fixCrc(frame);
+    }
+    return frame;
+  }
+
+  private byte[] mutate(byte[] f) {
+    if (f.length == 0) {
+      return new byte[] {(byte) random.nextInt(256)};
+    }
+    switch (random.nextInt(9)) {
+      case 0 -> { // flip a few bits
+        for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
+          f[random.nextInt(f.length)] ^= (byte) (1 << random.nextInt(8));
+        }
+        return f;
+      }
+      case 1 -> { // an interesting byte anywhere
+        f[random.nextInt(f.length)] = INTERESTING_BYTES[random.nextInt(INTERESTING_BYTES.length)];
+        return f;
+      }
+      case 2 -> { // an interesting value in a length, id or timeout field of the fixed header
+        int[] fields = headerIntFields(f);
+        int at = fields[random.nextInt(fields.length)];
+        int value = INTERESTING_INTS[random.nextInt(INTERESTING_INTS.length)];
+        if (at < 0 && -at + 2 <= f.length) {
+          ByteBuffer.wrap(f).putShort(-at, (short) value);
+        } else if (at >= 0 && at + 4 <= f.length) {
+          ByteBuffer.wrap(f).putInt(at, value);
+        }
+        return f;
+      }
+      case 3 -> { // cut off the tail
+        return Arrays.copyOf(f, random.nextInt(f.length));
+      }
+      case 4 -> { // insert random bytes
+        int at = random.nextInt(f.length + 1);
+        byte[] extra = new byte[1 + random.nextInt(16)];
+        random.nextBytes(extra);
+        byte[] out = new byte[f.length + extra.length];
+        System.arraycopy(f, 0, out, 0, at);
+        System.arraycopy(extra, 0, out, at, extra.length);
+        System.arraycopy(f, at, out, at + extra.length, f.length - at);
+        return out;
+      }
+      case 5 -> { // remove a range
+        int at = random.nextInt(f.length);
+        int n = 1 + random.nextInt(Math.min(16, f.length - at));
+        byte[] out = new byte[f.length - n];
+        System.arraycopy(f, 0, out, 0, at);
+        System.arraycopy(f, at + n, out, at, f.length - at - n);
+        return out;
+      }
+      case 6 -> { // the head of one frame, the tail of another
+        byte[] other = seeds.get(random.nextInt(seeds.size()));
+        int cut = random.nextInt(f.length);
+        int from = random.nextInt(other.length);
+        byte[] out = Arrays.copyOf(f, cut + other.length - from);
+        System.arraycopy(other, from, out, cut, other.length - from);
+        return out;
+      }
+      case 7 -> { // random bytes in the content, the header left alone (reaches the codecs)
+        int start = Math.min(f.length - 1, 24 + random.nextInt(Math.max(1, f.length - 24)));
+        for (int i = 0, n = 1 + random.nextInt(8); i < n; i++) {
+          f[start + random.nextInt(f.length - start)] = (byte) random.nextInt(256);
+        }
+        return f;
+      }
+      default -> { // protocol code, version, type or command code replaced
+        int at = random.nextInt(Math.min(5, f.length));
+        f[at] = (byte) random.nextInt(256);
+        return f;
+      }
+    }
+  }
+
+  /** Offsets of the header's int fields (request id, timeout or status, lengths); negative for shorts. */
+  private static int[] headerIntFields(byte[] f) {
+    boolean v2 = f[0] == Bolt.PROTOCOL_V2;
+    int id = v2 ? 6 : 5;
+    int afterCodec = id + 5 + (v2 ? 1 : 0);
+    boolean request = f.length > (v2 ? 2 : 1) && f[v2 ? 2 : 1] != Bolt.TYPE_RESPONSE;
+    int lengths = afterCodec + (request ? 4 : 2);
+    return new int[] {id, request ? afterCodec : -afterCodec, -lengths, -(lengths + 2), lengths + 4};
+  }
+
+  private static void setRequestId(byte[] f, int id) {
+    int at = f[0] == Bolt.PROTOCOL_V2 ? 6 : 5;
+    ByteBuffer.wrap(f).putInt(at, id);
+  }
+
+  /** Recomputes the CRC32 trailer of a V2 version-2 frame that has the CRC switch, if its lengths add up. */
+  private static void fixCrc(byte[] f) {
+    if (f.length < Bolt.V2_REQUEST_HEADER || f[0] != Bolt.PROTOCOL_V2 || f[1] != 2 || (f[11] & Bolt.SWITCH_CRC) == 0) {
+      return;
+    }
+    boolean request = f[2] != Bolt.TYPE_RESPONSE;
+    int header = request ? Bolt.V2_REQUEST_HEADER : Bolt.V2_RESPONSE_HEADER;
+    ByteBuffer b = ByteBuffer.wrap(f);
+    int lengths = header - 8;
+    long total = (long) header + b.getShort(lengths) + b.getShort(lengths + 2) + b.getInt(lengths + 4) + 4;
+    if (total != f.length) {
+      return;
+    }
+    CRC32 crc = new CRC32();
+    crc.update(f, 0, f.length - 4);
+    b.putInt(f.length - 4, (int) crc.getValue());
+  }
+}
