@@ -20,8 +20,10 @@ public interface Connection {
   boolean isActive();
 
   /**
-   * Whether a call can be queued now: false while the connection's write buffer is above its high water
-   * mark (calls then fail at once with {@link ResponseStatus#CLIENT_SEND_ERROR}).
+   * Whether the connection takes calls without delay now: false while its write buffer is above its high
+   * water mark or its write queue holds its budget of bytes. Calls made meanwhile wait in the queue (within
+   * their own timeout); only a call that would take the queue past its budget fails, with
+   * {@link ResponseStatus#CLIENT_SEND_ERROR}.
    */
   boolean isWritable();
 

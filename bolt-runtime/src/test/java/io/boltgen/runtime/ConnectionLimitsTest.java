@@ -72,7 +72,9 @@ class ConnectionLimitsTest {
           assertThat(e.remoteMessage()).contains("refused the connection").contains("maxConnections")
               .contains("its limit (maxConnections) is 3");
         });
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("refusal, ms").isLessThan(2_000);
+    long refusalMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    System.out.printf("measured: a connection beyond the limit was refused in %d ms%n", refusalMillis);
+    assertThat(refusalMillis).as("refusal, ms").isLessThan(2_000);
     assertThat(server.connections()).hasSize(3);
 
     // a raw peer over the limit that sends nothing is closed within the linger time
