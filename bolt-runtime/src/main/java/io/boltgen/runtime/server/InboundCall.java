@@ -36,9 +36,10 @@ import org.slf4j.LoggerFactory;
  * buffers are allocated and freed on the thread that owns them, and the handler's thread only runs the
  * handler.
  *
- * <p>The connection counts this call as open twice over (see {@link BoltConnection#requestOpened()}): the
- * request from the moment it is read until it ran to its end (or was refused), and the answer from the
- * moment it is queued until it is written (or discarded). Each is closed exactly once.
+ * <p>The connection counts this call as open (see {@link BoltConnection#requestOpened()}) from the moment
+ * it is read until its answer is written (or discarded), or until its handler returned without answering
+ * yet (an asynchronous handler: its later answer waits on the channel's writability like any other), or
+ * until it was refused or dropped; whichever comes first closes it, exactly once.
  */
 final class InboundCall implements Runnable, ServerCall, ServerContext, DeferredFrame {
 
@@ -50,6 +51,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   private static final RateLimitedLog encodeFailures = RateLimitedLog.of(log);
   private static final AtomicIntegerFieldUpdater<InboundCall> ANSWERED =
       AtomicIntegerFieldUpdater.newUpdater(InboundCall.class, "answered");
+  private static final AtomicIntegerFieldUpdater<InboundCall> OPEN =
+      AtomicIntegerFieldUpdater.newUpdater(InboundCall.class, "open");
 
   /** Requests with at most this much content are decoded on the IO thread (see {@link #decodeNow()}). */
   static final int DECODE_ON_IO_THREAD_MAX = 16 * 1024;
@@ -65,8 +68,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   private Object request;
   private Map<String, String> headers;
   private volatile int answered;
-  // the request's own hold on the connection was released (read and written by the one thread that has the call)
-  private boolean requestClosed;
+  // 1 while the call counts as open on its connection
+  private volatile int open = 1;
   // true while a shared task runs this call's handler: an answer the handler gives on that thread then
   // waits for the task's one flush (read and written only by the runner thread)
   private boolean inBatch;
@@ -94,10 +97,9 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     connection.requestOpened();
   }
 
-  /** The request ran to its end, was refused or dropped: it no longer counts against its connection. */
+  /** The call no longer counts as open on its connection (the first caller wins; later ones do nothing). */
   private void closeRequest() {
-    if (!requestClosed) {
-      requestClosed = true;
+    if (OPEN.compareAndSet(this, 1, 0)) {
       connection.requestClosed();
     }
   }
@@ -151,7 +153,9 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     try {
       serve();
     } finally {
-      closeRequest();
+      if (answered == 0) {
+        closeRequest(); // no answer queued (yet): the call no longer holds its connection's reads back
+      }
     }
   }
 
@@ -216,7 +220,6 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
 
   /** Queues the answer; the IO thread encodes it ({@link #encode}). */
   private void send() {
-    connection.requestOpened(); // the answer holds the connection until it is written
     boolean fromHandler = Thread.currentThread() == runner;
     if (fromHandler) {
       answeredNanos = System.nanoTime();
@@ -258,7 +261,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
    */
   @Override
   public ByteBuf encode() {
-    connection.requestClosed();
+    closeRequest();
     if (errorStatus != null) {
       return ErrorFrames.error(connection.alloc(), connection.protocolCode(), connection.version(), requestId,
           errorStatus, errorClass, errorMessage, errorContext);
@@ -292,7 +295,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   @Override
   public void discard() {
     result = null;
-    connection.requestClosed();
+    closeRequest();
   }
 
   // ---------------------------------------------------------------- ServerCall

@@ -155,9 +155,9 @@ public final class BoltConnection implements Connection, CallTarget {
   // ---------------------------------------------------------------- server side: how much is open
 
   /**
-   * A request of this connection was read and handed to dispatch, or an answer was queued; reads of an
-   * accepted connection pause while too many of them are open (see {@link ReadThrottle}). Each call is
-   * matched by exactly one {@link #requestClosed()}.
+   * A request of this connection was read and handed to dispatch; reads of an accepted connection pause
+   * while too many are open (see {@link ReadThrottle}). Each call is matched by exactly one
+   * {@link #requestClosed()}.
    */
   public void requestOpened() {
     if (throttle != null) {
@@ -165,7 +165,7 @@ public final class BoltConnection implements Connection, CallTarget {
     }
   }
 
-  /** A request ran to its end (answered, dropped or refused), or a queued answer was written or discarded. */
+  /** A request is no longer open: its answer was written or discarded, or it ended without one. */
   public void requestClosed() {
     if (throttle != null) {
       throttle.close();
