@@ -217,13 +217,7 @@ public final class BoltClient implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    if (SharedResources.isSharedThread()) {
-      Thread closer = new Thread(this::shutDown, "boltgen-client-close");
-      closer.setDaemon(true);
-      closer.start();
-    } else {
-      shutDown();
-    }
+    SharedResources.runAwayFromSharedThreads("boltgen-client-close", this::shutDown);
   }
 
   private void shutDown() {

@@ -167,13 +167,7 @@ public final class BoltServer implements AutoCloseable {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    if (SharedResources.isSharedThread()) {
-      Thread closer = new Thread(this::shutDown, "boltgen-server-close");
-      closer.setDaemon(true);
-      closer.start();
-    } else {
-      shutDown();
-    }
+    SharedResources.runAwayFromSharedThreads("boltgen-server-close", this::shutDown);
   }
 
   private void shutDown() {

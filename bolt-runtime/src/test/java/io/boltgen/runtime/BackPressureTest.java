@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.transport.BoltConnection;
+import io.boltgen.testing.Closer;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -39,18 +40,11 @@ import org.junit.jupiter.api.Test;
  */
 class BackPressureTest {
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Closer closer = new Closer();
 
   @AfterEach
   void stop() throws Exception {
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    closer.close();
   }
 
   /** The pooled allocator's direct memory: the chunks it holds (4 MiB each), in use or kept for later. */
@@ -62,7 +56,7 @@ class BackPressureTest {
   private AtomicLong peakOf(java.util.function.LongSupplier value) {
     AtomicLong peak = new AtomicLong(value.getAsLong());
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-    track(sampler::shutdownNow);
+    closer.track(sampler::shutdownNow);
     sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(value.getAsLong(), Math::max), 0, 2, TimeUnit.MILLISECONDS);
     return peak;
   }
@@ -70,7 +64,7 @@ class BackPressureTest {
   @Test
   void aClientThatNeverReadsCostsTheServerBoundedMemoryAndLosesNoAnswer() throws Exception {
     EchoService echo = new EchoService();
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
     int requests = 20_000;
     int answerBytes = 12 * 1024; // 20,000 answers of 12 KiB: 240 MiB if the server buffered them all
     long before = directMemory();
@@ -81,7 +75,7 @@ class BackPressureTest {
 
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       ExecutorService writer = Executors.newSingleThreadExecutor();
-      track(writer::shutdownNow);
+      closer.track(writer::shutdownNow);
       Future<?> written = writer.submit(() -> {
         OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
         for (int id = 1; id <= requests; id++) {
@@ -123,11 +117,11 @@ class BackPressureTest {
   @Test
   void thirtyTwoThreadsSending64KiBAnd1MiBArgumentsCompleteEveryCall() throws Exception {
     EchoService echo = new EchoService();
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
-    BoltClient client = track(BoltClient.builder().build());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
+    BoltClient client = closer.track(BoltClient.builder().build());
     BoltChannel channel = client.channel("127.0.0.1:" + server.port());
     ExecutorService callers = Executors.newFixedThreadPool(32);
-    track(callers::shutdownNow);
+    closer.track(callers::shutdownNow);
     CallOptions patient = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
     for (int size : new int[] {64 * 1024, 1024 * 1024}) {
       int callsPerThread = size > 64 * 1024 ? 4 : 40;
@@ -168,12 +162,12 @@ class BackPressureTest {
   void callsWaitForADeafPeerUpToTheQueueBudgetAndOnlyTheCallBeyondItFails() throws Exception {
     try (ServerSocket deaf = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       long budget = 1024 * 1024;
-      BoltClient client = track(BoltClient.builder().writeBufferWaterMark(1024, 8 * 1024).maxQueuedBytes(budget)
+      BoltClient client = closer.track(BoltClient.builder().writeBufferWaterMark(1024, 8 * 1024).maxQueuedBytes(budget)
           .heartbeat(Duration.ZERO, Duration.ofSeconds(1), 1).build());
       InetSocketAddress address = new InetSocketAddress("127.0.0.1", deaf.getLocalPort());
       BoltChannel channel = client.channel(address);
       client.connect(address).get(10, TimeUnit.SECONDS);
-      track(deaf.accept()); // never read from: the kernel's buffers fill up, then the connection's queue
+      closer.track(deaf.accept()); // never read from: the kernel's buffers fill up, then the connection's queue
       byte[] big = new byte[64 * 1024];
       CallOptions patient = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
       List<CompletableFuture<byte[]>> waiting = new ArrayList<>();

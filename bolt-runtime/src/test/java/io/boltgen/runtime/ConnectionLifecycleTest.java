@@ -9,8 +9,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.protocol.CaptureBytes;
 import io.boltgen.runtime.service.MethodDescriptor;
-import io.boltgen.runtime.service.MethodType;
 import io.boltgen.runtime.service.ServiceDefinition;
+import io.boltgen.testing.Closer;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -35,18 +35,11 @@ import org.junit.jupiter.api.Test;
 /** Heartbeats, idle close, the connection pool, connection events, duplex calls and shutdown. */
 class ConnectionLifecycleTest {
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Closer closer = new Closer();
 
   @AfterEach
   void stop() throws Exception {
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    closer.close();
   }
 
   /** A raw peer that accepts one connection and reads frames, optionally acking heartbeats. */
@@ -110,8 +103,8 @@ class ConnectionLifecycleTest {
 
   @Test
   void answeredHeartbeatsKeepAnIdleConnectionOpen() throws Exception {
-    RawPeer peer = track(new RawPeer(true));
-    BoltClient client = track(BoltClient.builder()
+    RawPeer peer = closer.track(new RawPeer(true));
+    BoltClient client = closer.track(BoltClient.builder()
         .heartbeat(Duration.ofMillis(100), Duration.ofMillis(500), 3).build());
     client.connect(peer.address()).get(10, TimeUnit.SECONDS);
     Connection connection = client.connections(peer.address()).get(0);
@@ -122,9 +115,9 @@ class ConnectionLifecycleTest {
 
   @Test
   void threeUnansweredHeartbeatsCloseTheConnection() throws Exception {
-    RawPeer peer = track(new RawPeer(false));
+    RawPeer peer = closer.track(new RawPeer(false));
     CountDownLatch closed = new CountDownLatch(1);
-    BoltClient client = track(BoltClient.builder()
+    BoltClient client = closer.track(BoltClient.builder()
         .heartbeat(Duration.ofMillis(100), Duration.ofMillis(100), 3)
         .reconnect(false, Duration.ofMillis(100), Duration.ofMillis(100))
         .connectionListener(new ConnectionListener() {
@@ -142,7 +135,7 @@ class ConnectionLifecycleTest {
 
   @Test
   void ourServerAcksAHeartbeatInTheFormatItArrivedIn() throws Exception {
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).build().start());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).build().start());
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       socket.setSoTimeout(10_000);
       socket.getOutputStream().write(CaptureBytes.v1Heartbeat());
@@ -158,9 +151,9 @@ class ConnectionLifecycleTest {
 
   @Test
   void theServerClosesIdleConnections() throws Exception {
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).idleTimeout(Duration.ofMillis(300)).build().start());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).idleTimeout(Duration.ofMillis(300)).build().start());
     CountDownLatch closed = new CountDownLatch(1);
-    BoltClient client = track(BoltClient.builder()
+    BoltClient client = closer.track(BoltClient.builder()
         .heartbeat(Duration.ZERO, Duration.ofSeconds(1), 3)
         .reconnect(false, Duration.ofMillis(100), Duration.ofMillis(100))
         .connectionListener(new ConnectionListener() {
@@ -179,17 +172,17 @@ class ConnectionLifecycleTest {
   void concurrentFirstCallsMakeExactlyTheConfiguredNumberOfConnections() throws Exception {
     EchoService echo = new EchoService();
     AtomicInteger accepted = new AtomicInteger();
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition())
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition())
         .connectionListener(new ConnectionListener() {
           @Override
           public void onConnect(Connection connection) {
             accepted.incrementAndGet();
           }
         }).build().start());
-    BoltClient client = track(BoltClient.builder().connectionsPerAddress(4).build());
+    BoltClient client = closer.track(BoltClient.builder().connectionsPerAddress(4).build());
     BoltChannel channel = client.channel(server.localAddress());
     ExecutorService callers = Executors.newFixedThreadPool(32);
-    track(callers::shutdownNow);
+    closer.track(callers::shutdownNow);
     CountDownLatch go = new CountDownLatch(1);
     List<Future<String>> results = new ArrayList<>();
     for (int i = 0; i < 64; i++) {
@@ -213,7 +206,7 @@ class ConnectionLifecycleTest {
   void connectionEventsReachListenersOnBothSides() throws Exception {
     ConcurrentLinkedQueue<String> events = new ConcurrentLinkedQueue<>();
     EchoService echo = new EchoService();
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition())
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition())
         .connectionListener(new ConnectionListener() {
           @Override
           public void onConnect(Connection connection) {
@@ -265,7 +258,7 @@ class ConnectionLifecycleTest {
         .serviceName("test.ClientSide").methodName("whoAreYou").build();
     MethodDescriptor<byte[], byte[]> ping = MethodDescriptor.newBuilder(EchoService.RAW, EchoService.RAW)
         .serviceName("test.ServerSide").methodName("ping").build();
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0)
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0)
         .service(ServiceDefinition.builder("test.ServerSide", "1.0")
             .method(ping, (request, call) -> {
               BoltChannel back = ServerContext.current().connection().channel();
@@ -274,7 +267,7 @@ class ConnectionLifecycleTest {
             }).build())
         .build().start());
     for (WireProtocol protocol : WireProtocol.values()) {
-      BoltClient client = track(BoltClient.builder().protocol(protocol)
+      BoltClient client = closer.track(BoltClient.builder().protocol(protocol)
           .service(ServiceDefinition.builder("test.ClientSide", "1.0")
               .method(whoAreYou, (request, call) -> call.respond(bytes("I am a " + protocol + " client, asked "
                   + string(request)))).build())
@@ -311,7 +304,7 @@ class ConnectionLifecycleTest {
   void closeFailsWhatCannotFinishWithinItsTimeout() throws Exception {
     EchoService echo = new EchoService();
     echo.release = new CountDownLatch(1);
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
     BoltClient client = BoltClient.builder().shutdownTimeout(Duration.ofMillis(300)).build();
     CompletableFuture<byte[]> stuck = client.channel(server.localAddress())
         .invokeFuture(SLOW, bytes("stuck"), CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60)));

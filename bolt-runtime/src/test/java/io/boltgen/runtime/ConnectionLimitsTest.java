@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.boltgen.testing.Closer;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -24,19 +25,12 @@ import org.junit.jupiter.api.Test;
 /** The server's connection limit and frame timeout: what they close, and what the client is told. */
 class ConnectionLimitsTest {
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Closer closer = new Closer();
   private final EchoService echo = new EchoService();
 
   @AfterEach
   void stop() throws Exception {
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    closer.close();
   }
 
   /** Reads (and drops) whatever the server sends until it closes the connection; fails after 10 s. */
@@ -51,19 +45,19 @@ class ConnectionLimitsTest {
 
   @Test
   void aConnectionBeyondTheLimitIsRefusedAtOnceWithAClearError() throws Exception {
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).maxConnections(3)
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).maxConnections(3)
         .service(echo.definition()).build().start());
     String address = "127.0.0.1:" + server.port();
     List<BoltChannel> admitted = new ArrayList<>();
     List<BoltClient> clients = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
-      clients.add(track(BoltClient.builder().build()));
+      clients.add(closer.track(BoltClient.builder().build()));
       BoltChannel channel = clients.get(i).channel(address);
       assertThat(string(channel.invokeSync(ECHO, bytes("in " + i), CallOptions.DEFAULT))).isEqualTo("in " + i);
       admitted.add(channel);
     }
 
-    BoltClient fourth = track(BoltClient.builder().build());
+    BoltClient fourth = closer.track(BoltClient.builder().build());
     BoltChannel refused = fourth.channel(address);
     long start = System.nanoTime();
     assertThatThrownBy(() -> refused.invokeSync(ECHO, bytes("one too many"), CallOptions.DEFAULT))
@@ -94,7 +88,7 @@ class ConnectionLimitsTest {
 
   @Test
   void aRequestFrameNotFinishedInTimeIsAnsweredAndItsConnectionClosed() throws Exception {
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).frameTimeout(Duration.ofMillis(300))
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).frameTimeout(Duration.ofMillis(300))
         .service(echo.definition()).build().start());
     byte[] frame = RawRequests.request(ECHO, 77, new byte[1000], 30_000);
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
@@ -114,11 +108,11 @@ class ConnectionLimitsTest {
 
   @Test
   void aPeerTricklingBytesIsClosedAtTheFrameTimeoutThoughItIsNeverIdle() throws Exception {
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).frameTimeout(Duration.ofMillis(300))
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).frameTimeout(Duration.ofMillis(300))
         .idleTimeout(Duration.ofMillis(200)).service(echo.definition()).build().start());
     byte[] frame = RawRequests.request(ECHO, 5, new byte[1000], 30_000);
     ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
-    track(trickle::shutdownNow);
+    closer.track(trickle::shutdownNow);
     AtomicInteger sent = new AtomicInteger();
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();

@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.codec.RawBytesMarshaller;
 import io.boltgen.runtime.service.MethodDescriptor;
+import io.boltgen.testing.Closer;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -32,28 +33,21 @@ import org.junit.jupiter.api.Test;
 class FaultToleranceTest {
 
   private final EchoService echo = new EchoService();
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Closer closer = new Closer();
   private BoltServer server;
   private BoltClient client;
 
   @BeforeEach
   void start() {
-    server = track(BoltServer.builder().bind("127.0.0.1", 0).maxFrameLength(64 * 1024)
+    server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).maxFrameLength(64 * 1024)
         .service(echo.definition()).build().start());
-    client = track(BoltClient.builder().build());
+    client = closer.track(BoltClient.builder().build());
   }
 
   @AfterEach
   void stop() throws Exception {
     echo.release.countDown();
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    closer.close();
   }
 
   private BoltChannel channel() {
@@ -100,7 +94,7 @@ class FaultToleranceTest {
         .isInstanceOfSatisfying(BoltException.class, e -> assertThat(e.status())
             .isIn(ResponseStatus.ERROR_COMM, ResponseStatus.CONNECTION_CLOSED));
 
-    BoltServer restarted = track(BoltServer.builder().bind("127.0.0.1", port).service(echo.definition()).build().start());
+    BoltServer restarted = closer.track(BoltServer.builder().bind("127.0.0.1", port).service(echo.definition()).build().start());
     // the pool's background reconnect finds the new server without any call asking for it
     await().atMost(Duration.ofSeconds(15)).until(() -> client.connections(address).size() == 1);
     assertThat(restarted.connections()).hasSize(1);
@@ -111,9 +105,9 @@ class FaultToleranceTest {
   void tenThousandConcurrentCallsToASlowHandlerEachCompleteExactlyOnce() throws Exception {
     int calls = 10_000;
     java.util.concurrent.ScheduledExecutorService delays = java.util.concurrent.Executors.newScheduledThreadPool(2);
-    track(delays::shutdownNow);
+    closer.track(delays::shutdownNow);
     MethodDescriptor<byte[], byte[]> delayed = EchoService.method("delayed", 9, io.boltgen.runtime.service.MethodType.REQUEST_RESPONSE);
-    BoltServer slow = track(BoltServer.builder().bind("127.0.0.1", 0)
+    BoltServer slow = closer.track(BoltServer.builder().bind("127.0.0.1", 0)
         .service(io.boltgen.runtime.service.ServiceDefinition.builder("test.Echo", "1.0")
             .method(delayed, (request, call) -> {
               CompletableFuture<byte[]> later = new CompletableFuture<>();
@@ -121,7 +115,7 @@ class FaultToleranceTest {
               call.respondWith(later);
             }).build())
         .build().start());
-    BoltClient many = track(BoltClient.builder().connectionsPerAddress(2).build());
+    BoltClient many = closer.track(BoltClient.builder().connectionsPerAddress(2).build());
     BoltChannel channel = many.channel("127.0.0.1:" + slow.port());
     java.util.concurrent.atomic.AtomicIntegerArray outcomes = new java.util.concurrent.atomic.AtomicIntegerArray(calls);
     java.util.concurrent.atomic.AtomicInteger total = new java.util.concurrent.atomic.AtomicInteger();
@@ -188,7 +182,7 @@ class FaultToleranceTest {
     assertThat(string(channel().invokeSync(ECHO, bytes("still fine"), CallOptions.DEFAULT))).isEqualTo("still fine");
 
     // our own client sending too much: its connection closes, the call fails fast, the next one reconnects
-    BoltClient other = track(BoltClient.builder().build());
+    BoltClient other = closer.track(BoltClient.builder().build());
     BoltChannel otherChannel = other.channel("127.0.0.1:" + server.port());
     assertThatThrownBy(() -> otherChannel.invokeSync(ECHO, new byte[100_000],
         CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(30))))
@@ -201,10 +195,10 @@ class FaultToleranceTest {
   @Test
   void aFullExecutorAnswersServerBusyAtOnce() throws Exception {
     ThreadPoolExecutor tiny = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1));
-    track(tiny::shutdownNow);
+    closer.track(tiny::shutdownNow);
     EchoService busy = new EchoService();
     busy.release = new CountDownLatch(1);
-    BoltServer small = track(BoltServer.builder().bind("127.0.0.1", 0).executor(tiny).service(busy.definition()).build().start());
+    BoltServer small = closer.track(BoltServer.builder().bind("127.0.0.1", 0).executor(tiny).service(busy.definition()).build().start());
     BoltChannel channel = client.channel("127.0.0.1:" + small.port());
     CompletableFuture<byte[]> running = channel.invokeFuture(SLOW, bytes("running"), CallOptions.DEFAULT);
     await().atMost(Duration.ofSeconds(10)).until(() -> busy.slowStarted.get() == 1);
@@ -225,10 +219,10 @@ class FaultToleranceTest {
   @Test
   void aRequestThatWaitedPastItsCallersTimeoutIsDroppedUnrun() throws Exception {
     ThreadPoolExecutor single = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(10));
-    track(single::shutdownNow);
+    closer.track(single::shutdownNow);
     EchoService late = new EchoService();
     late.release = new CountDownLatch(1);
-    BoltServer server1 = track(BoltServer.builder().bind("127.0.0.1", 0).executor(single).service(late.definition()).build().start());
+    BoltServer server1 = closer.track(BoltServer.builder().bind("127.0.0.1", 0).executor(single).service(late.definition()).build().start());
     BoltChannel channel = client.channel("127.0.0.1:" + server1.port());
     CompletableFuture<byte[]> blocker = channel.invokeFuture(SLOW, bytes("blocker"), CallOptions.DEFAULT);
     await().atMost(Duration.ofSeconds(10)).until(() -> late.slowStarted.get() == 1);

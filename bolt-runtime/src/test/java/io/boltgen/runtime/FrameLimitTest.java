@@ -13,12 +13,11 @@ import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.service.MethodDescriptor;
 import io.boltgen.runtime.service.MethodType;
 import io.boltgen.runtime.service.ServiceDefinition;
+import io.boltgen.testing.Closer;
 import io.netty.buffer.ByteBuf;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -31,28 +30,21 @@ import org.junit.jupiter.api.Test;
  */
 class FrameLimitTest {
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Closer closer = new Closer();
   private final EchoService echo = new EchoService();
 
   @AfterEach
   void stop() throws Exception {
     echo.release.countDown();
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    closer.close();
   }
 
   @Test
   void anOversizedRequestFailsAloneBeforeItIsWritten() throws Exception {
     int limit = 1024 * 1024;
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).maxFrameLength(limit)
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).maxFrameLength(limit)
         .service(echo.definition()).build().start());
-    BoltClient client = track(BoltClient.builder().peerMaxFrameLength(limit).build());
+    BoltClient client = closer.track(BoltClient.builder().peerMaxFrameLength(limit).build());
     InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
     BoltChannel channel = client.channel(address);
     echo.release = new CountDownLatch(1);
@@ -77,8 +69,8 @@ class FrameLimitTest {
 
   @Test
   void aTwentyMegabyteArgumentFailsAloneUnderTheDefaultLimits() {
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
-    BoltClient client = track(BoltClient.builder().build());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
+    BoltClient client = closer.track(BoltClient.builder().build());
     BoltChannel channel = client.channel("127.0.0.1:" + server.port());
     assertThat(string(channel.invokeSync(ECHO, bytes("before"), CallOptions.DEFAULT))).isEqualTo("before");
     assertThatThrownBy(() -> channel.invokeSync(ECHO, new byte[20 * 1024 * 1024], CallOptions.DEFAULT))
@@ -92,9 +84,9 @@ class FrameLimitTest {
 
   @Test
   void anAnswerLargerThanTheClientAcceptsFailsAlone() {
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).peerMaxFrameLength(64 * 1024)
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).peerMaxFrameLength(64 * 1024)
         .service(echo.definition()).build().start());
-    BoltClient client = track(BoltClient.builder().build());
+    BoltClient client = closer.track(BoltClient.builder().build());
     BoltChannel channel = client.channel("127.0.0.1:" + server.port());
     assertThatThrownBy(() -> channel.invokeSync(AMPLIFY, ByteBuffer.allocate(4).putInt(100 * 1024).array(),
         CallOptions.DEFAULT))
@@ -144,13 +136,13 @@ class FrameLimitTest {
     MethodDescriptor<byte[], byte[]> answersPoison = MethodDescriptor.newBuilder(EchoService.RAW, poisonable)
         .serviceName("test.Poison").serviceVersion("1.0").methodName("answer").code(2)
         .type(MethodType.REQUEST_RESPONSE).build();
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0)
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0)
         .service(ServiceDefinition.builder("test.Poison", "1.0")
             .method(poisoned, (request, call) -> call.respond(request))
             .method(answersPoison, (request, call) -> call.respond(request))
             .build())
         .build().start());
-    BoltClient client = track(BoltClient.builder().build());
+    BoltClient client = closer.track(BoltClient.builder().build());
     BoltChannel channel = client.channel("127.0.0.1:" + server.port());
     assertThat(string(channel.invokeSync(poisoned, bytes("fine"), CallOptions.DEFAULT))).isEqualTo("fine");
 

@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.boltgen.runtime.service.MethodDescriptor;
 import io.boltgen.runtime.service.MethodType;
 import io.boltgen.runtime.service.ServiceDefinition;
+import io.boltgen.testing.Closer;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -34,29 +35,22 @@ import org.junit.jupiter.api.Test;
 /** Closing, building and shutting down race-free; the runtime's own threads never run user code by accident. */
 class LifecycleTest {
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Closer closer = new Closer();
   private final EchoService echo = new EchoService();
 
   @AfterEach
   void stop() throws Exception {
     echo.release.countDown();
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    closer.close();
   }
 
   @Test
   void concurrentClosesOfOneClientReleaseTheSharedThreadsOnce() throws Exception {
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
-    BoltClient survivor = track(BoltClient.builder().build());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
+    BoltClient survivor = closer.track(BoltClient.builder().build());
     BoltChannel surviving = survivor.channel("127.0.0.1:" + server.port());
     ExecutorService closers = Executors.newFixedThreadPool(2);
-    track(closers::shutdownNow);
+    closer.track(closers::shutdownNow);
     for (int round = 0; round < 100; round++) { // a race: many rounds make it likely to show
       BoltClient doomed = BoltClient.builder().build();
       doomed.channel("127.0.0.1:" + server.port()).invokeSync(ECHO, bytes("x"), CallOptions.DEFAULT);
@@ -81,13 +75,13 @@ class LifecycleTest {
   void aBuilderChangedAfterBuildChangesNothingAlreadyBuilt() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       BoltServer.Builder builder = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition());
-      BoltServer server = track(builder.build());
+      BoltServer server = closer.track(builder.build());
       builder.bind("127.0.0.1", taken.getLocalPort()).maxFrameLength(100); // too late for the server above
       server.start();
       assertThat(server.port()).isNotEqualTo(taken.getLocalPort());
 
       BoltClient.Builder clientBuilder = BoltClient.builder();
-      BoltClient client = track(clientBuilder.build());
+      BoltClient client = closer.track(clientBuilder.build());
       clientBuilder.peerMaxFrameLength(100);
       byte[] large = new byte[10_000];
       assertThat(client.channel("127.0.0.1:" + server.port()).invokeSync(ECHO, large, CallOptions.DEFAULT))
@@ -110,7 +104,7 @@ class LifecycleTest {
               closedOn.completeExceptionally(t);
             }
           });
-      track(deaf.accept());
+      closer.track(deaf.accept());
       assertThat(closedOn.get(10, TimeUnit.SECONDS)).startsWith("boltgen-timer");
       await().atMost(Duration.ofSeconds(15)).until(() -> client.connections().isEmpty());
       assertThatCallsFailAsClosed(channel);
@@ -128,11 +122,11 @@ class LifecycleTest {
     // one worker, one queue slot, and the caller runs what does not fit: the watchdog must not be that caller
     ThreadPoolExecutor tiny = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1),
         new ThreadPoolExecutor.CallerRunsPolicy());
-    track(tiny::shutdownNow);
+    closer.track(tiny::shutdownNow);
     ConcurrentLinkedQueue<String> handlerThreads = new ConcurrentLinkedQueue<>();
     CountDownLatch release = new CountDownLatch(1);
     MethodDescriptor<byte[], byte[]> block = EchoService.method("block", 7, MethodType.REQUEST_RESPONSE);
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).executor(tiny)
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).executor(tiny)
         .service(ServiceDefinition.builder("test.Echo", "1.0")
             .method(block, (request, call) -> {
               handlerThreads.add(Thread.currentThread().getName());
@@ -164,7 +158,7 @@ class LifecycleTest {
   void afterTheServerComesBackCallsSucceedWithinASecond() throws Exception {
     BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start();
     int port = server.port();
-    BoltClient client = track(BoltClient.builder().build());
+    BoltClient client = closer.track(BoltClient.builder().build());
     BoltChannel channel = client.channel("127.0.0.1:" + port);
     assertThat(string(channel.invokeSync(ECHO, bytes("before"), CallOptions.DEFAULT))).isEqualTo("before");
     server.close();
@@ -178,7 +172,7 @@ class LifecycleTest {
       }
       return System.nanoTime() - downSince > TimeUnit.SECONDS.toNanos(3);
     });
-    BoltServer restarted = track(BoltServer.builder().bind("127.0.0.1", port).service(echo.definition()).build().start());
+    BoltServer restarted = closer.track(BoltServer.builder().bind("127.0.0.1", port).service(echo.definition()).build().start());
     long back = System.nanoTime();
     await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).ignoreExceptions().untilAsserted(() ->
         assertThat(string(channel.invokeSync(ECHO, bytes("after"), CallOptions.DEFAULT))).isEqualTo("after"));

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.server.WorkerPool;
+import io.boltgen.testing.Closer;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -26,20 +27,13 @@ import org.junit.jupiter.api.Test;
 /** Work nobody waits for is not done, and slow requests do not starve quick ones. */
 class OverloadTest {
 
-  private final List<AutoCloseable> resources = new ArrayList<>();
+  private final Closer closer = new Closer();
   private final EchoService echo = new EchoService();
 
   @AfterEach
   void stop() throws Exception {
     echo.release.countDown();
-    for (int i = resources.size() - 1; i >= 0; i--) {
-      resources.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T track(T resource) {
-    resources.add(resource);
-    return resource;
+    closer.close();
   }
 
   /** {@code count} SLOW requests, written in one go by a raw client; the caller closes the socket. */
@@ -58,9 +52,9 @@ class OverloadTest {
   @Test
   void requestsOfAConnectionThatClosedAreNotStarted() throws Exception {
     ThreadPoolExecutor single = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(200));
-    track(single::shutdownNow);
+    closer.track(single::shutdownNow);
     echo.release = new CountDownLatch(1);
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).executor(single)
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).executor(single)
         .service(echo.definition()).build().start());
     Socket socket = send(server.port(), 50);
     await().atMost(Duration.ofSeconds(10)).until(() -> echo.slowStarted.get() == 1);
@@ -74,8 +68,8 @@ class OverloadTest {
   @Test
   void abandonedSlowRequestsDoNotDelayAQuickCall() throws Exception {
     echo.release = new CountDownLatch(1); // the slow handlers block until the test ends
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
-    BoltClient client = track(BoltClient.builder().build());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
+    BoltClient client = closer.track(BoltClient.builder().build());
     BoltChannel channel = client.channel("127.0.0.1:" + server.port());
     for (int i = 0; i < 200; i++) {
       channel.invokeSync(ECHO, bytes("warm-up"), CallOptions.DEFAULT); // connected, compiled
@@ -97,8 +91,8 @@ class OverloadTest {
   @Test
   void slowRequestsInFlightDoNotStarveQuickOnes() throws Exception {
     echo.release = new CountDownLatch(1);
-    BoltServer server = track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
-    BoltClient client = track(BoltClient.builder().build());
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).build().start());
+    BoltClient client = closer.track(BoltClient.builder().build());
     BoltChannel channel = client.channel("127.0.0.1:" + server.port());
     CallOptions patient = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(30));
     List<java.util.concurrent.CompletableFuture<byte[]>> slow = new ArrayList<>();
@@ -118,7 +112,7 @@ class OverloadTest {
   @Test
   void theWorkerPoolAddsThreadsBeforeItQueuesAndRefusesOnlyWhenBothAreFull() throws Exception {
     WorkerPool pool = WorkerPool.create("test-worker", 2, 10, 5);
-    track(pool::shutdownNow);
+    closer.track(pool::shutdownNow);
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch started = new CountDownLatch(10);
     Runnable blocking = () -> {

@@ -5,6 +5,7 @@ import io.boltgen.runtime.protocol.Bolt;
 import io.boltgen.runtime.protocol.FrameEncoder;
 import io.boltgen.runtime.service.MethodDescriptor;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -25,9 +26,7 @@ final class RawRequests {
         Bolt.TYPE_REQUEST, id, timeoutMillis, className.getBytes(StandardCharsets.UTF_8), Map.of(),
         RawBytesMarshaller.withCodecId((byte) 11), content, Integer.MAX_VALUE);
     try {
-      byte[] bytes = new byte[frame.readableBytes()];
-      frame.readBytes(bytes);
-      return bytes;
+      return ByteBufUtil.getBytes(frame);
     } finally {
       frame.release();
     }

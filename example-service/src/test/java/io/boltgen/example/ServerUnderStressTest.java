@@ -12,6 +12,7 @@ import io.boltgen.runtime.protocol.FrameEncoder;
 import io.boltgen.runtime.service.InternalMethodDescriptors;
 import io.boltgen.runtime.service.MethodDescriptor;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -87,9 +88,7 @@ class ServerUnderStressTest {
         Bolt.TYPE_REQUEST, id, 30_000, InternalMethodDescriptors.wireNameUtf8(method), Map.of(),
         method.requestMarshaller(), request, Integer.MAX_VALUE);
     try {
-      byte[] bytes = new byte[frame.readableBytes()];
-      frame.readBytes(bytes);
-      return bytes;
+      return ByteBufUtil.getBytes(frame);
     } finally {
       frame.release();
     }

@@ -10,6 +10,7 @@ import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.service.InternalMethodDescriptors;
 import io.boltgen.runtime.service.MethodDescriptor;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -94,9 +95,7 @@ public final class FrameMutator {
 
   private static byte[] bytes(ByteBuf frame) {
     try {
-      byte[] b = new byte[frame.readableBytes()];
-      frame.readBytes(b);
-      return b;
+      return ByteBufUtil.getBytes(frame);
     } finally {
       frame.release();
     }

@@ -97,12 +97,28 @@ public final class SharedResources {
       current = null;
     }
     if (isOwnThread()) {
-      Thread stopper = new Thread(this::stopThreads, "boltgen-shutdown");
-      stopper.setDaemon(true);
-      stopper.start();
+      startThread("boltgen-shutdown", this::stopThreads);
     } else {
       stopThreads();
     }
+  }
+
+  /**
+   * Runs {@code work}, which waits for the shared threads, here, or on a new daemon thread named {@code name}
+   * when the calling thread is one of them (a thread cannot wait for itself).
+   */
+  public static void runAwayFromSharedThreads(String name, Runnable work) {
+    if (isSharedThread()) {
+      startThread(name, work);
+    } else {
+      work.run();
+    }
+  }
+
+  private static void startThread(String name, Runnable work) {
+    Thread thread = new Thread(work, name);
+    thread.setDaemon(true);
+    thread.start();
   }
 
   private void stopThreads() {
