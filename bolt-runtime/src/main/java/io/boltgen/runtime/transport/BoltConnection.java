@@ -177,11 +177,6 @@ public final class BoltConnection implements Connection, CallTarget {
     return throttle != null && throttle.isPaused();
   }
 
-  /** Requests read from this connection and still open (0 on the connecting side). */
-  public int openRequests() {
-    return throttle == null ? 0 : throttle.openCount();
-  }
-
   /** A read was dispatched: pause reading if too much is open now (IO thread). */
   void afterRead() {
     if (throttle != null) {
@@ -257,10 +252,6 @@ public final class BoltConnection implements Connection, CallTarget {
     if (heartbeat != null) {
       heartbeat.stop();
     }
-  }
-
-  EndpointSettings settings() {
-    return settings;
   }
 
   // ---------------------------------------------------------------- the format responses use

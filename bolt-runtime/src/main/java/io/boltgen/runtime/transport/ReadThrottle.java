@@ -58,11 +58,6 @@ final class ReadThrottle {
     }
   }
 
-  /** Requests and answers open right now. */
-  int openCount() {
-    return open.get();
-  }
-
   /** Whether reads are paused now. */
   boolean isPaused() {
     return paused;

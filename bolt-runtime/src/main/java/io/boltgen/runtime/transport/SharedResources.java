@@ -165,11 +165,6 @@ public final class SharedResources {
     return outboundMemory;
   }
 
-  /** Whether the calling thread is the timer's. */
-  boolean isTimerThread() {
-    return Thread.currentThread() == timerThread;
-  }
-
   /** The IO event-loop group. */
   public EventLoopGroup ioGroup() {
     return ioGroup;
