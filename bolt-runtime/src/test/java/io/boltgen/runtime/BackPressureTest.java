@@ -96,7 +96,7 @@ class BackPressureTest {
       for (int i = 0; i < requests; i++) {
         byte[] frame = RawFrames.read(in);
         assertThat(frame).as("answer %d of %d", i + 1, requests).isNotNull();
-        assertThat(RawRequests.status(frame)).isZero();
+        assertThat(RawFrames.status(frame)).isZero();
         int id = RawFrames.requestId(frame);
         assertThat(answered.get(id)).as("request id %d answered twice", id).isFalse();
         answered.set(id);

@@ -100,7 +100,7 @@ class ConnectionLimitsTest {
       byte[] answer = RawFrames.read(in);
       assertThat(answer).as("an answer to the unfinished request").isNotNull();
       assertThat(RawFrames.requestId(answer)).isEqualTo(77);
-      assertThat(RawRequests.status(answer)).isEqualTo(ResponseStatus.SERVER_DESERIAL_EXCEPTION.code());
+      assertThat(RawFrames.status(answer)).isEqualTo(ResponseStatus.SERVER_DESERIAL_EXCEPTION.code());
       assertThat(new String(answer, java.nio.charset.StandardCharsets.UTF_8)).contains("not finished within 300 ms");
       assertThat(in.read()).isEqualTo(-1);
     }

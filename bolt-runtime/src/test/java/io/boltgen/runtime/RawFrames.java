@@ -54,6 +54,11 @@ final class RawFrames {
     return ByteBuffer.wrap(frame).getShort(frame[0] == 2 ? 3 : 2);
   }
 
+  /** The status of a response frame. */
+  static int status(byte[] frame) {
+    return ByteBuffer.wrap(frame).getShort(frame[0] == 2 ? 12 : 10);
+  }
+
   /** The type byte of a frame. */
   static int type(byte[] frame) {
     return frame[0] == 2 ? frame[2] : frame[1];

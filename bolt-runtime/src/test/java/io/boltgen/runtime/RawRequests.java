@@ -31,9 +31,4 @@ final class RawRequests {
       frame.release();
     }
   }
-
-  /** The status of a response frame. */
-  static int status(byte[] frame) {
-    return java.nio.ByteBuffer.wrap(frame).getShort(frame[0] == 2 ? 12 : 10);
-  }
 }

@@ -80,7 +80,7 @@ final class ServerProcess implements AutoCloseable {
     return process.pid();
   }
 
-  /** Sends {@code signal} (STOP, CONT, …) to the server with the system's {@code kill}. */
+  /** Sends {@code signal} (STOP, CONT, …) to the server with the shell's {@code kill}. */
   void signal(String signal) throws IOException, InterruptedException {
     if (!kill(signal)) {
       throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
@@ -88,7 +88,7 @@ final class ServerProcess implements AutoCloseable {
   }
 
   private boolean kill(String signal) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+    Process kill = new ProcessBuilder("bash", "-c", "kill -" + signal + " " + process.pid())
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     return kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0;
   }

@@ -54,14 +54,14 @@ class ServerUnderStressTest {
 
       // another caller, connected before the freeze, asks for 100 slow reports (1.5 s each) while the server
       // is frozen and hangs up: stale work that waits in the server's socket buffer when it resumes
-      Socket impatientCaller = new Socket("127.0.0.1", server.port());
-      server.signal("STOP");
       ByteArrayOutputStream reports = new ByteArrayOutputStream();
       for (int id = 1; id <= 100; id++) {
         reports.writeBytes(frame(InventoryBolt.METHOD_REPORT, id, new InventoryBolt.ReportRequest(true)));
       }
-      impatientCaller.getOutputStream().write(reports.toByteArray());
-      impatientCaller.close();
+      try (Socket impatientCaller = new Socket("127.0.0.1", server.port())) {
+        server.signal("STOP");
+        impatientCaller.getOutputStream().write(reports.toByteArray());
+      }
       // calls time out meanwhile, and the heartbeat gives up on the connection
       await().atMost(Duration.ofSeconds(20)).until(() -> closes.get() >= 1);
       server.signal("CONT");

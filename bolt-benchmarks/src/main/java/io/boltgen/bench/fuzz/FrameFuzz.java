@@ -7,7 +7,6 @@ import io.boltgen.bench.service.EchoServiceImpl;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.testing.LeakRecorder;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -55,8 +54,6 @@ public final class FrameFuzz {
       long probes,
       long probeFailures,
       Duration elapsed,
-      long directMemoryBefore,
-      long directMemoryAfter,
       int serverConnectionsAfter) {
 
     /** Frames sent per second. */
@@ -67,10 +64,9 @@ public final class FrameFuzz {
     @Override
     public String toString() {
       return String.format(Locale.ROOT, "%,d frames over %,d connections in %.1f s (%,.0f frames/s), seed %d, %d"
-          + " threads: %,d bytes sent, %,d received; %d stalls; %,d probe calls, %d failed; pooled direct memory"
-          + " %,d bytes before, %,d after; %d server connections left", frames, connections,
-          elapsed.toNanos() / 1e9, framesPerSecond(), settings.seed(), settings.threads(), bytesSent, bytesReceived,
-          stalls, probes, probeFailures, directMemoryBefore, directMemoryAfter, serverConnectionsAfter);
+          + " threads: %,d bytes sent, %,d received; %d stalls; %,d probe calls, %d failed; %d server connections"
+          + " left", frames, connections, elapsed.toNanos() / 1e9, framesPerSecond(), settings.seed(),
+          settings.threads(), bytesSent, bytesReceived, stalls, probes, probeFailures, serverConnectionsAfter);
     }
   }
 
@@ -78,7 +74,6 @@ public final class FrameFuzz {
 
   /** Runs the fuzzer against a server of its own; prints progress to {@code progress} (may be null). */
   public static Report run(Settings settings, PrintStream progress) throws Exception {
-    long directBefore = directMemory();
     BoltServer server = BoltServer.builder()
         .bind("127.0.0.1", 0)
         .service(EchoServiceBolt.bind(new EchoServiceImpl()))
@@ -159,7 +154,7 @@ public final class FrameFuzz {
       int left = server.connections().size();
       server.close();
       return new Report(settings, frames.get(), connections.get(), sent.get(), received.get(), stalls.get(),
-          probes.get(), probeFailures.get(), elapsed, directBefore, directMemory(), left);
+          probes.get(), probeFailures.get(), elapsed, left);
     } finally {
       threads.shutdownNow();
       probeClient.close();
@@ -194,10 +189,6 @@ public final class FrameFuzz {
       }
       return total;
     }
-  }
-
-  private static long directMemory() {
-    return PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
   }
 
   /**

@@ -31,7 +31,6 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
   private static final RateLimitedLog closedByError = RateLimitedLog.of(log);
   private static final RateLimitedLog unexpected = RateLimitedLog.of(log);
   private static final RateLimitedLog idleClosed = RateLimitedLog.of(log);
-  private static final RateLimitedLog lateResponses = RateLimitedLog.of(log);
 
   private final BoltConnection connection;
   private final FrameDeadline deadline;
@@ -133,10 +132,8 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       }
       PendingCall<?> call = connection.calls().take(frame.requestId());
       if (call == null) {
-        if (log.isDebugEnabled()) {
-          lateResponses.info("response for request id {} from {} arrived after its call completed; dropped",
-              frame.requestId(), connection.remoteAddress());
-        }
+        log.debug("response for request id {} from {} arrived after its call completed; dropped",
+            frame.requestId(), connection.remoteAddress());
         return;
       }
       call.onResponse(frame);

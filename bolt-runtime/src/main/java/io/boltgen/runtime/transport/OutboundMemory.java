@@ -88,8 +88,8 @@ final class OutboundMemory {
     queues.remove(queue);
   }
 
-  /** {@code from} now holds {@code delta} bytes more (or fewer) than it last reported. */
-  void add(long delta, WriteQueue from) {
+  /** A queue now holds {@code delta} bytes more (or fewer) than it last reported. */
+  void add(long delta) {
     long now = total.addAndGet(delta);
     if (delta > 0 && now > limit) {
       shed();

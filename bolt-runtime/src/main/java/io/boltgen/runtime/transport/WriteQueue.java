@@ -250,7 +250,7 @@ final class WriteQueue implements Runnable {
     // small moves are not worth a shared atomic: the account is about megabytes
     if (delta != 0 && (now == 0 || Math.abs(delta) >= OutboundMemory.REPORT_STEP)) {
       reported = now;
-      memory.add(delta, this);
+      memory.add(delta);
     }
   }
 
