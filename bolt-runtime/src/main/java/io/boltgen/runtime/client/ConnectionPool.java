@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * none is up they wait (within their own timeout) for the next one to connect.
  *
  * <p>A slot whose connection closed, or whose attempt failed, is re-made in the background after an
- * exponential backoff (up to 20% shorter at random). While a slot backs off after a failure, calls that find no other
- * connection fail at once with {@link ResponseStatus#ERROR_COMM} instead of hammering the address.
+ * exponential backoff (each wait up to 20% shorter at random). While a slot backs off after a failure,
+ * calls that find no other connection fail at once with {@link ResponseStatus#ERROR_COMM} instead of
+ * hammering the address.
  *
  * <p>Thread-safe.
  */

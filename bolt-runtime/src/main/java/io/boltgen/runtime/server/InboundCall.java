@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * buffers are allocated and freed on the thread that owns them, and the handler's thread only runs the
  * handler.
  *
- * <p>The connection counts this call as open (see {@link BoltConnection#requestOpened()}) from the moment
+ * <p>The connection counts this call as open (see {@link BoltConnection#requestsOpened(int)}) from the moment
  * it is read until its answer is written (or discarded), or until its handler returned without answering
  * yet (an asynchronous handler: its later answer waits on the channel's writability like any other), or
  * until it was refused or dropped; whichever comes first closes it, exactly once.
@@ -51,8 +51,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   private static final RateLimitedLog encodeFailures = RateLimitedLog.of(log);
   private static final AtomicIntegerFieldUpdater<InboundCall> ANSWERED =
       AtomicIntegerFieldUpdater.newUpdater(InboundCall.class, "answered");
-  private static final AtomicIntegerFieldUpdater<InboundCall> OPEN =
-      AtomicIntegerFieldUpdater.newUpdater(InboundCall.class, "open");
+  private static final AtomicIntegerFieldUpdater<InboundCall> CLOSED =
+      AtomicIntegerFieldUpdater.newUpdater(InboundCall.class, "closed");
 
   /** Requests with at most this much content are decoded on the IO thread (see {@link #decodeNow()}). */
   static final int DECODE_ON_IO_THREAD_MAX = 16 * 1024;
@@ -68,8 +68,8 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   private Object request;
   private Map<String, String> headers;
   private volatile int answered;
-  // 1 while the call counts as open on its connection
-  private volatile int open = 1;
+  // 1 once the call no longer counts as open on its connection (0 by default: no store, no fence per call)
+  private volatile int closed;
   // true while a shared task runs this call's handler: an answer the handler gives on that thread then
   // waits for the task's one flush (read and written only by the runner thread)
   private boolean inBatch;
@@ -94,12 +94,11 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     this.clientTimeout = frame.timeout();
     this.arrivalNanos = frame.arrivalNanos();
     this.switchFlags = frame.switchFlags();
-    connection.requestOpened();
   }
 
   /** The call no longer counts as open on its connection (the first caller wins; later ones do nothing). */
   private void closeRequest() {
-    if (OPEN.compareAndSet(this, 1, 0)) {
+    if (CLOSED.compareAndSet(this, 0, 1)) {
       connection.requestClosed();
     }
   }

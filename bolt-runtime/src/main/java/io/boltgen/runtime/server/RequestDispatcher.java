@@ -69,6 +69,7 @@ public final class RequestDispatcher implements RequestHandler {
     Batch open = null;
     Batch other = null; // a second executor in the same read is rare; more than two rarer still
     int n = frames.size();
+    connection.requestsOpened(n); // every frame counts until it is answered, refused or dropped
     int i = 0;
     try {
       for (; i < n; i++) {
@@ -258,6 +259,7 @@ public final class RequestDispatcher implements RequestHandler {
     int requestId = frame.requestId();
     boolean oneway = frame.isOneway();
     frame.release();
+    connection.requestClosed();
     unknownClassNames.warn("no service for className '{}' (request id {} from {})", className, requestId,
         connection.remoteAddress());
     if (!oneway) {

@@ -155,13 +155,13 @@ public final class BoltConnection implements Connection, CallTarget {
   // ---------------------------------------------------------------- server side: how much is open
 
   /**
-   * A request of this connection was read and handed to dispatch; reads of an accepted connection pause
-   * while too many are open (see {@link ReadThrottle}). Each call is matched by exactly one
-   * {@link #requestClosed()}.
+   * {@code count} requests of this connection were read and are handed to dispatch (one count per read, not
+   * per request); reads of an accepted connection pause while too many are open (see {@link ReadThrottle}).
+   * Each request is matched by exactly one {@link #requestClosed()}.
    */
-  public void requestOpened() {
+  public void requestsOpened(int count) {
     if (throttle != null) {
-      throttle.open();
+      throttle.open(count);
     }
   }
 

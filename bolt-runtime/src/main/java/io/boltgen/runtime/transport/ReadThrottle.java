@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Only the accepting side throttles: a client always reads (its responses free memory), so two peers can
  * never both wait for the other to read.
  *
- * <p>Thread-safe: {@link #open()} and {@link #close()} from any thread, {@link #update()} on the event loop.
+ * <p>Thread-safe: {@link #open(int)} and {@link #close()} from any thread, {@link #update()} on the event loop.
  */
 final class ReadThrottle {
 
@@ -41,12 +41,12 @@ final class ReadThrottle {
     this.resumeAt = maxOpen / 2;
   }
 
-  /** One more request (or answer) is open. */
-  void open() {
-    open.incrementAndGet();
+  /** {@code count} more requests are open. */
+  void open(int count) {
+    open.addAndGet(count);
   }
 
-  /** One request (or answer) less is open; may resume reading. */
+  /** One request less is open; may resume reading. */
   void close() {
     int now = open.decrementAndGet();
     if (paused && now == resumeAt) {

@@ -20,7 +20,7 @@ class ReadThrottleTest {
   @Test
   void readsPauseAtTheLimitAndResumeAtHalf() {
     for (int i = 0; i < 4; i++) {
-      throttle.open();
+      throttle.open(1);
     }
     throttle.update();
     assertThat(channel.config().isAutoRead()).isFalse();
