@@ -9,7 +9,6 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
-import io.boltgen.processor.Model.BytesType;
 import io.boltgen.processor.Model.EnumType;
 import io.boltgen.processor.Model.Field;
 import io.boltgen.processor.Model.MapType;
@@ -18,19 +17,14 @@ import io.boltgen.processor.Model.MessageKind;
 import io.boltgen.processor.Model.MessageType;
 import io.boltgen.processor.Model.Method;
 import io.boltgen.processor.Model.OptionalType;
-import io.boltgen.processor.Model.ProtoMessageType;
 import io.boltgen.processor.Model.RepeatedType;
-import io.boltgen.processor.Model.Scalar;
-import io.boltgen.processor.Model.ScalarType;
 import io.boltgen.processor.Model.Service;
-import io.boltgen.processor.Model.StringType;
 import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.Modifier;
 
@@ -48,10 +42,12 @@ final class CodecWriter {
 
   private final Service service;
   private final ClassName codecs;
+  private final WireValue values;
 
   CodecWriter(Service service) {
     this.service = service;
     this.codecs = Names.Generated.of(service.iface()).codecs();
+    this.values = new WireValue(codecs);
   }
 
   JavaFile write() {
@@ -81,7 +77,7 @@ final class CodecWriter {
     return Writers.file(service, type.build());
   }
 
-  private static String valuesName(String protoName) {
+  static String valuesName(String protoName) {
     return Names.upperSnake(protoName) + "_VALUES";
   }
 
@@ -147,7 +143,7 @@ final class CodecWriter {
         .addParameter(Names.PROTO_DECODER, "d");
     for (int i = 0; i < fields.size(); i++) {
       Field f = fields.get(i);
-      read.addStatement("$T $L = $L", localType(f.type()), locals.get(i), initialValue(f.type()));
+      read.addStatement("$T $L = $L", WireValue.localType(f.type()), locals.get(i), WireValue.initialValue(f.type()));
     }
     read.beginControlFlow("for (int tag = d.readTag(); tag != 0; tag = d.readTag())");
     if (fields.isEmpty()) {
@@ -171,97 +167,26 @@ final class CodecWriter {
         if (fields.isEmpty()) {
           return CodeBlock.of("return null;\n");
         }
-        return CodeBlock.of("return $L;\n", finalValue(fields.get(0).type(), locals.get(0)));
+        return CodeBlock.of("return $L;\n", WireValue.finalValue(fields.get(0).type(), locals.get(0)));
       default:
         // the constructor takes the components in declaration order
         List<CodeBlock> args = new ArrayList<>();
         for (Field f : message.fields()) {
           int i = fields.indexOf(f);
-          args.add(finalValue(f.type(), locals.get(i)));
+          args.add(WireValue.finalValue(f.type(), locals.get(i)));
         }
         return CodeBlock.of("return new $T($L);\n", message.javaType(), CodeBlock.join(args, ", "));
     }
   }
 
-  // ------------------------------------------------------------------ wire facts
 
-  private static int wireType(Type t) {
-    if (t instanceof ScalarType s) {
-      return s.scalar().wireType();
-    }
-    if (t instanceof EnumType) {
-      return 0;
-    }
-    return 2;
-  }
 
-  private static int tag(int number, int wireType) {
-    return (number << 3) | wireType;
-  }
-
-  private static int tagSize(int number) {
-    int tag = number << 3;
-    return (tag & ~0x7F) == 0 ? 1 : (tag & ~0x3FFF) == 0 ? 2 : (tag & ~0x1FFFFF) == 0 ? 3 : (tag & ~0xFFFFFFF) == 0 ? 4 : 5;
-  }
 
   private String fieldComment(Field f) {
     return f.number() + ": " + f.name() + " (" + ProtoFileWriter.protoType(f.type()) + ")";
   }
 
-  // ------------------------------------------------------------------ size pass
 
-  /** The size of one value of singular type {@code t} held in {@code x}, without the tag. */
-  private CodeBlock valueSize(Type t, CodeBlock x) {
-    if (t instanceof ScalarType s) {
-      switch (s.scalar()) {
-        case BOOLEAN:
-          return CodeBlock.of("1");
-        case FLOAT:
-          return CodeBlock.of("4");
-        case DOUBLE:
-          return CodeBlock.of("8");
-        case CHAR:
-          return CodeBlock.of("$T.varint32($L)", Names.PROTO_SIZES, x);
-        case LONG:
-          return CodeBlock.of("$T.int64($L)", Names.PROTO_SIZES, x);
-        default:
-          return CodeBlock.of("$T.int32($L)", Names.PROTO_SIZES, x);
-      }
-    }
-    if (t instanceof StringType) {
-      return CodeBlock.of("e.string($L)", x);
-    }
-    if (t instanceof BytesType) {
-      return CodeBlock.of("$T.bytes($L)", Names.PROTO_SIZES, x);
-    }
-    if (t instanceof EnumType) {
-      return CodeBlock.of("$T.varint32($L.ordinal())", Names.PROTO_SIZES, x);
-    }
-    if (t instanceof MessageType m) {
-      return CodeBlock.of("e.nested(e.reserve(), size$L($L, e))", m.protoName(), x);
-    }
-    if (t instanceof ProtoMessageType) {
-      return CodeBlock.of("$T.message($L)", Names.PROTO_SIZES, x);
-    }
-    throw new IllegalArgumentException(t.toString());
-  }
-
-  /** The condition under which a singular field held in {@code x} is written. */
-  private static CodeBlock present(Type t, String x) {
-    if (t instanceof ScalarType s && !s.boxed()) {
-      switch (s.scalar()) {
-        case BOOLEAN:
-          return CodeBlock.of("$L", x);
-        case FLOAT:
-          return CodeBlock.of("$T.floatToRawIntBits($L) != 0", Float.class, x);
-        case DOUBLE:
-          return CodeBlock.of("$T.doubleToRawLongBits($L) != 0", Double.class, x);
-        default:
-          return CodeBlock.of("$L != 0", x);
-      }
-    }
-    return CodeBlock.of("$L != null", x);
-  }
 
   private CodeBlock access(Message message, Field f) {
     return message.kind() == MessageKind.RESPONSE ? CodeBlock.of("value") : CodeBlock.of("value.$L()", f.name());
@@ -270,13 +195,13 @@ final class CodecWriter {
   private CodeBlock sizeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", fieldComment(f));
     Type t = f.type();
-    int ts = tagSize(f.number());
+    int ts = WireValue.tagSize(f.number());
     if (message.kind() != MessageKind.RESPONSE) {
       b.addStatement("$T $L = $L", t.javaType(), local, access(message, f));
     }
     if (t instanceof OptionalType o) {
       b.beginControlFlow("if ($L != null && $L.isPresent())", local, local);
-      b.addStatement("size += $L + $L", ts, valueSize(o.value(), CodeBlock.of("$L.get()", local)));
+      b.addStatement("size += $L + $L", ts, values.valueSize(o.value(), CodeBlock.of("$L.get()", local)));
       b.endControlFlow();
     } else if (t instanceof RepeatedType r) {
       if (r.packed()) {
@@ -285,17 +210,17 @@ final class CodecWriter {
         b.addStatement("int length = 0");
         b.beginControlFlow("for ($T element : $L)", r.element().javaType().box(), local);
         CodeBlock checked = CodeBlock.of("$T.element(element)", Names.PROTO_ENCODER);
-        if (isFixedWidth(r.element())) {
+        if (WireValue.isFixedWidth(r.element())) {
           b.addStatement("$L", checked); // the size does not read the element: check it for null here
         }
-        b.addStatement("length += $L", valueSize(r.element(), checked));
+        b.addStatement("length += $L", values.valueSize(r.element(), checked));
         b.endControlFlow();
         b.addStatement("size += $L + e.nested(slot, length)", ts);
         b.endControlFlow();
       } else {
         b.beginControlFlow("if ($L != null)", local);
         b.beginControlFlow("for ($T element : $L)", r.element().javaType(), local);
-        b.addStatement("size += $L + $L", ts, valueSize(r.element(), CodeBlock.of("$T.element(element)", Names.PROTO_ENCODER)));
+        b.addStatement("size += $L + $L", ts, values.valueSize(r.element(), CodeBlock.of("$T.element(element)", Names.PROTO_ENCODER)));
         b.endControlFlow();
         b.endControlFlow();
       }
@@ -304,186 +229,78 @@ final class CodecWriter {
       b.beginControlFlow("for ($T entry : $L.entrySet())", entryType(m), local);
       b.addStatement("int slot = e.reserve()");
       b.addStatement("int length = 1 + $L + 1 + $L",
-          valueSize(m.key(), CodeBlock.of("$T.element(entry.getKey())", Names.PROTO_ENCODER)),
-          valueSize(m.value(), CodeBlock.of("$T.element(entry.getValue())", Names.PROTO_ENCODER)));
+          values.valueSize(m.key(), CodeBlock.of("$T.element(entry.getKey())", Names.PROTO_ENCODER)),
+          values.valueSize(m.value(), CodeBlock.of("$T.element(entry.getValue())", Names.PROTO_ENCODER)));
       b.addStatement("size += $L + e.nested(slot, length)", ts);
       b.endControlFlow();
       b.endControlFlow();
     } else {
-      b.beginControlFlow("if ($L)", present(t, local));
-      b.addStatement("size += $L + $L", ts, valueSize(t, CodeBlock.of("$L", local)));
+      b.beginControlFlow("if ($L)", WireValue.present(t, local));
+      b.addStatement("size += $L + $L", ts, values.valueSize(t, CodeBlock.of("$L", local)));
       b.endControlFlow();
     }
     return b.build();
   }
 
-  private static boolean isFixedWidth(Type t) {
-    return t instanceof ScalarType s
-        && (s.scalar() == Scalar.BOOLEAN || s.scalar() == Scalar.FLOAT || s.scalar() == Scalar.DOUBLE);
-  }
 
   private static TypeName entryType(MapType m) {
     return ParameterizedTypeName.get(ClassName.get(Map.Entry.class), m.key().javaType().box(), m.value().javaType().box());
   }
 
-  // ------------------------------------------------------------------ write pass
-
-  /** Writes one value of singular type {@code t} held in {@code x}, without the tag. */
-  private CodeBlock writeValue(Type t, CodeBlock x) {
-    if (t instanceof ScalarType s) {
-      switch (s.scalar()) {
-        case BOOLEAN:
-          return CodeBlock.of("e.writeBool($L);\n", x);
-        case FLOAT:
-          return CodeBlock.of("e.writeFloat($L);\n", x);
-        case DOUBLE:
-          return CodeBlock.of("e.writeDouble($L);\n", x);
-        case CHAR:
-          return CodeBlock.of("e.writeVarint32($L);\n", x);
-        case LONG:
-          return CodeBlock.of("e.writeInt64($L);\n", x);
-        default:
-          return CodeBlock.of("e.writeInt32($L);\n", x);
-      }
-    }
-    if (t instanceof StringType) {
-      return CodeBlock.of("e.writeString($L);\n", x);
-    }
-    if (t instanceof BytesType) {
-      return CodeBlock.of("e.writeBytes($L);\n", x);
-    }
-    if (t instanceof EnumType) {
-      return CodeBlock.of("e.writeVarint32($L.ordinal());\n", x);
-    }
-    if (t instanceof MessageType m) {
-      return CodeBlock.of("e.writeLength();\nwrite$L($L, e);\n", m.protoName(), x);
-    }
-    if (t instanceof ProtoMessageType) {
-      return CodeBlock.of("e.writeMessage($L);\n", x);
-    }
-    throw new IllegalArgumentException(t.toString());
-  }
 
   private CodeBlock writeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", fieldComment(f));
     Type t = f.type();
-    int tag = tag(f.number(), wireType(t));
+    int tag = WireValue.tag(f.number(), WireValue.wireType(t));
     if (message.kind() != MessageKind.RESPONSE) {
       b.addStatement("$T $L = $L", t.javaType(), local, access(message, f));
     }
     if (t instanceof OptionalType o) {
-      tag = tag(f.number(), wireType(o.value()));
+      tag = WireValue.tag(f.number(), WireValue.wireType(o.value()));
       b.beginControlFlow("if ($L != null && $L.isPresent())", local, local);
       b.addStatement("e.writeTag($L)", tag);
-      b.add(writeValue(o.value(), CodeBlock.of("$L.get()", local)));
+      b.add(values.writeValue(o.value(), CodeBlock.of("$L.get()", local)));
       b.endControlFlow();
     } else if (t instanceof RepeatedType r) {
       if (r.packed()) {
         b.beginControlFlow("if ($L != null && !$L.isEmpty())", local, local);
-        b.addStatement("e.writeTag($L)", tag(f.number(), 2));
+        b.addStatement("e.writeTag($L)", WireValue.tag(f.number(), 2));
         b.addStatement("e.writeLength()");
         b.beginControlFlow("for ($T element : $L)", r.element().javaType().box(), local);
-        b.add(writeValue(r.element(), CodeBlock.of("element")));
+        b.add(values.writeValue(r.element(), CodeBlock.of("element")));
         b.endControlFlow();
         b.endControlFlow();
       } else {
         b.beginControlFlow("if ($L != null)", local);
         b.beginControlFlow("for ($T element : $L)", r.element().javaType(), local);
-        b.addStatement("e.writeTag($L)", tag(f.number(), wireType(r.element())));
-        b.add(writeValue(r.element(), CodeBlock.of("element")));
+        b.addStatement("e.writeTag($L)", WireValue.tag(f.number(), WireValue.wireType(r.element())));
+        b.add(values.writeValue(r.element(), CodeBlock.of("element")));
         b.endControlFlow();
         b.endControlFlow();
       }
     } else if (t instanceof MapType m) {
       b.beginControlFlow("if ($L != null)", local);
       b.beginControlFlow("for ($T entry : $L.entrySet())", entryType(m), local);
-      b.addStatement("e.writeTag($L)", tag(f.number(), 2));
+      b.addStatement("e.writeTag($L)", WireValue.tag(f.number(), 2));
       b.addStatement("e.writeLength()");
-      b.addStatement("e.writeTag($L)", tag(1, wireType(m.key())));
-      b.add(writeValue(m.key(), CodeBlock.of("entry.getKey()")));
-      b.addStatement("e.writeTag($L)", tag(2, wireType(m.value())));
-      b.add(writeValue(m.value(), CodeBlock.of("entry.getValue()")));
+      b.addStatement("e.writeTag($L)", WireValue.tag(1, WireValue.wireType(m.key())));
+      b.add(values.writeValue(m.key(), CodeBlock.of("entry.getKey()")));
+      b.addStatement("e.writeTag($L)", WireValue.tag(2, WireValue.wireType(m.value())));
+      b.add(values.writeValue(m.value(), CodeBlock.of("entry.getValue()")));
       b.endControlFlow();
       b.endControlFlow();
     } else {
-      b.beginControlFlow("if ($L)", present(t, local));
+      b.beginControlFlow("if ($L)", WireValue.present(t, local));
       b.addStatement("e.writeTag($L)", tag);
-      b.add(writeValue(t, CodeBlock.of("$L", local)));
+      b.add(values.writeValue(t, CodeBlock.of("$L", local)));
       b.endControlFlow();
     }
     return b.build();
   }
 
-  // ------------------------------------------------------------------ read
 
-  private static TypeName localType(Type t) {
-    if (t instanceof OptionalType o) {
-      return o.value().javaType().box();
-    }
-    return t.javaType();
-  }
 
-  private static CodeBlock initialValue(Type t) {
-    if (t instanceof ScalarType s && !s.boxed()) {
-      return s.scalar() == Scalar.BOOLEAN ? CodeBlock.of("false") : CodeBlock.of("0");
-    }
-    return CodeBlock.of("null");
-  }
 
-  private static CodeBlock finalValue(Type t, String local) {
-    if (t instanceof OptionalType) {
-      return CodeBlock.of("$T.ofNullable($L)", Optional.class, local);
-    }
-    if (t instanceof RepeatedType r) {
-      return CodeBlock.of("$T.$L($L)", Names.PROTO_DECODER, r.set() ? "set" : "list", local);
-    }
-    if (t instanceof MapType) {
-      return CodeBlock.of("$T.map($L)", Names.PROTO_DECODER, local);
-    }
-    return CodeBlock.of("$L", local);
-  }
-
-  /** An expression reading one value of type {@code t} (not enums: see {@link #readEnumNumber}). */
-  private CodeBlock readValue(Type t) {
-    if (t instanceof ScalarType s) {
-      switch (s.scalar()) {
-        case BOOLEAN:
-          return CodeBlock.of("d.readBool()");
-        case BYTE:
-          return CodeBlock.of("$T.toByte(d.readInt32())", Names.PROTO_DECODER);
-        case SHORT:
-          return CodeBlock.of("$T.toShort(d.readInt32())", Names.PROTO_DECODER);
-        case CHAR:
-          return CodeBlock.of("$T.toChar(d.readVarint32())", Names.PROTO_DECODER);
-        case INT:
-          return CodeBlock.of("d.readInt32()");
-        case LONG:
-          return CodeBlock.of("d.readInt64()");
-        case FLOAT:
-          return CodeBlock.of("d.readFloat()");
-        case DOUBLE:
-          return CodeBlock.of("d.readDouble()");
-        default:
-          throw new AssertionError(s);
-      }
-    }
-    if (t instanceof StringType) {
-      return CodeBlock.of("d.readString()");
-    }
-    if (t instanceof BytesType) {
-      return CodeBlock.of("d.readBytes()");
-    }
-    if (t instanceof EnumType en) {
-      return CodeBlock.of("$T.enumValue($L, d.readInt32())", Names.PROTO_DECODER, valuesName(en.protoName()));
-    }
-    if (t instanceof MessageType m) {
-      return CodeBlock.of("d.readMessage($T::read$L)", codecs, m.protoName());
-    }
-    if (t instanceof ProtoMessageType p) {
-      return CodeBlock.of("d.readProtoMessage($T.parser())", p.className());
-    }
-    throw new IllegalArgumentException(t.toString());
-  }
 
   private CodeBlock readField(Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder();
@@ -492,7 +309,7 @@ final class CodecWriter {
     if (t instanceof RepeatedType r) {
       Type el = r.element();
       if (r.packed()) {
-        b.add("case $L: {\n$>", tag(f.number(), 2));
+        b.add("case $L: {\n$>", WireValue.tag(f.number(), 2));
         b.addStatement("int outer = d.enter()");
         b.beginControlFlow("while (d.hasRemaining())");
         b.add(addElement(el, local));
@@ -502,32 +319,32 @@ final class CodecWriter {
         b.add("$<}\n");
       }
       if (el instanceof EnumType) {
-        b.add("case $L: {\n$>", tag(f.number(), wireType(el)));
+        b.add("case $L: {\n$>", WireValue.tag(f.number(), WireValue.wireType(el)));
         b.add(addElement(el, local));
         b.addStatement("break");
         b.add("$<}\n");
       } else {
-        b.add("case $L:\n$>", tag(f.number(), wireType(el)));
+        b.add("case $L:\n$>", WireValue.tag(f.number(), WireValue.wireType(el)));
         b.add(addElement(el, local));
         b.addStatement("break");
         b.add("$<");
       }
     } else if (t instanceof MapType m) {
-      b.add("case $L: {\n$>", tag(f.number(), 2));
+      b.add("case $L: {\n$>", WireValue.tag(f.number(), 2));
       b.addStatement("int outer = d.enter()");
-      b.addStatement("$T key = $L", m.key().javaType().box(), mapDefault(m.key()));
+      b.addStatement("$T key = $L", m.key().javaType().box(), WireValue.mapDefault(m.key()));
       boolean enumValue = m.value() instanceof EnumType;
       if (enumValue) {
         b.addStatement("int number = 0");
       } else {
         b.addStatement("$T entryValue = $L", m.value().javaType().box(),
-            m.value() instanceof MessageType ? CodeBlock.of("null") : mapDefault(m.value()));
+            m.value() instanceof MessageType ? CodeBlock.of("null") : WireValue.mapDefault(m.value()));
       }
       b.beginControlFlow("for (int t = d.readTag(); t != 0; t = d.readTag())");
       b.beginControlFlow("switch (t)");
-      b.add("case $L:\n$>key = $L;\nbreak;\n$<", tag(1, wireType(m.key())), readValue(m.key()));
-      b.add("case $L:\n$>$L = $L;\nbreak;\n$<", tag(2, wireType(m.value())), enumValue ? "number" : "entryValue",
-          enumValue ? CodeBlock.of("d.readInt32()") : readValue(m.value()));
+      b.add("case $L:\n$>key = $L;\nbreak;\n$<", WireValue.tag(1, WireValue.wireType(m.key())), values.readValue(m.key()));
+      b.add("case $L:\n$>$L = $L;\nbreak;\n$<", WireValue.tag(2, WireValue.wireType(m.value())), enumValue ? "number" : "entryValue",
+          enumValue ? CodeBlock.of("d.readInt32()") : values.readValue(m.value()));
       b.add("default:\n$>d.skipField(t);\nbreak;\n$<");
       b.endControlFlow();
       b.endControlFlow();
@@ -550,8 +367,8 @@ final class CodecWriter {
       b.addStatement("break");
       b.add("$<}\n");
     } else {
-      b.add("case $L:\n$>", tag(f.number(), wireType(single)));
-      b.addStatement("$L = $L", local, readValue(single));
+      b.add("case $L:\n$>", WireValue.tag(f.number(), WireValue.wireType(single)));
+      b.addStatement("$L = $L", local, values.readValue(single));
       b.addStatement("break");
       b.add("$<");
     }
@@ -568,39 +385,7 @@ final class CodecWriter {
           .endControlFlow()
           .build();
     }
-    return CodeBlock.of("$L = $T.add($L, $L);\n", local, Names.PROTO_DECODER, local, readValue(el));
+    return CodeBlock.of("$L = $T.add($L, $L);\n", local, Names.PROTO_DECODER, local, values.readValue(el));
   }
 
-  private static CodeBlock mapDefault(Type t) {
-    if (t instanceof ScalarType s) {
-      switch (s.scalar()) {
-        case BOOLEAN:
-          return CodeBlock.of("false");
-        case BYTE:
-          return CodeBlock.of("(byte) 0");
-        case SHORT:
-          return CodeBlock.of("(short) 0");
-        case CHAR:
-          return CodeBlock.of("(char) 0");
-        case LONG:
-          return CodeBlock.of("0L");
-        case FLOAT:
-          return CodeBlock.of("0F");
-        case DOUBLE:
-          return CodeBlock.of("0D");
-        default:
-          return CodeBlock.of("0");
-      }
-    }
-    if (t instanceof StringType) {
-      return CodeBlock.of("\"\"");
-    }
-    if (t instanceof BytesType) {
-      return CodeBlock.of("$T.EMPTY_BYTES", Names.PROTO_DECODER);
-    }
-    if (t instanceof ProtoMessageType p) {
-      return CodeBlock.of("$T.getDefaultInstance()", p.className());
-    }
-    throw new IllegalArgumentException(t.toString());
-  }
 }

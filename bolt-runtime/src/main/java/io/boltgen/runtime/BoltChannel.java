@@ -1,7 +1,6 @@
 package io.boltgen.runtime;
 
 import io.boltgen.annotation.BoltCallback;
-import io.boltgen.runtime.service.MethodDescriptor;
 import java.net.SocketAddress;
 import java.util.concurrent.CompletableFuture;
 
@@ -12,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Thread-safe. A call never waits longer than its timeout (see {@link CallOptions}); every failure is a
  * {@link BoltException} carrying a {@link ResponseStatus}, or a declared exception of the method mapped by
- * its descriptor's {@link io.boltgen.runtime.service.ErrorMapper}.
+ * its descriptor's {@link io.boltgen.runtime.ErrorMapper}.
  */
 public interface BoltChannel {
 

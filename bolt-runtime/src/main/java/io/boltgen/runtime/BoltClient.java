@@ -1,36 +1,15 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.client.ConnectionPool;
-import io.boltgen.runtime.invoke.CallEnvironment;
-import io.boltgen.runtime.invoke.PendingCall;
-import io.boltgen.runtime.server.RequestDispatcher;
-import io.boltgen.runtime.server.ServiceRegistry;
-import io.boltgen.runtime.service.BoltServices;
-import io.boltgen.runtime.service.ServiceDefinition;
-import io.boltgen.runtime.transport.BoltConnection;
-import io.boltgen.runtime.transport.ConnectionEvents;
-import io.boltgen.runtime.transport.Endpoint;
-import io.boltgen.runtime.transport.EndpointSettings;
-import io.boltgen.runtime.transport.SharedResources;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelOption;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import io.boltgen.runtime.RuntimeProvider.ClientConfig;
+import io.boltgen.runtime.RuntimeProvider.FrameLimits;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+
 
 /**
  * A Bolt client: a pool of connections per remote address, created on first use, kept alive with
@@ -57,57 +36,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class BoltClient implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(BoltClient.class);
+  private final RuntimeProvider.Client runtime;
 
-  private final int connectionsPerAddress;
-  private final boolean reconnect;
-  private final long minBackoffMillis;
-  private final long maxBackoffMillis;
-  private final long shutdownTimeoutMillis;
-  private final SharedResources shared;
-  private final ExecutorService ownedExecutor;
-  private final CallEnvironment calls;
-  private final ConnectionEvents events;
-  private final Endpoint endpoint;
-  private final Bootstrap bootstrap;
-  private final ConcurrentHashMap<InetSocketAddress, ConnectionPool> pools = new ConcurrentHashMap<>();
-  private final AtomicBoolean closed = new AtomicBoolean();
-
-  private BoltClient(Builder b) {
-    this.connectionsPerAddress = b.connectionsPerAddress;
-    this.reconnect = b.reconnect;
-    this.minBackoffMillis = b.minBackoffMillis;
-    this.maxBackoffMillis = b.maxBackoffMillis;
-    this.shutdownTimeoutMillis = b.shutdownTimeoutMillis;
-    ServiceRegistry.Builder registry = ServiceRegistry.builder();
-    for (ServiceDefinition service : b.services) {
-      registry.add(service, null);
-    }
-    ServiceRegistry services = registry.build(); // checks the services before any thread starts
-    Executor executor = b.callbackExecutor;
-    if (executor == null) {
-      ThreadPoolExecutor pool = new ThreadPoolExecutor(b.callbackThreads, b.callbackThreads, 60, TimeUnit.SECONDS,
-          new LinkedBlockingQueue<>(), new DefaultThreadFactory("boltgen-callback", true));
-      pool.allowCoreThreadTimeOut(true);
-      this.ownedExecutor = pool;
-      executor = pool;
-    } else {
-      this.ownedExecutor = null;
-    }
-    this.shared = SharedResources.acquire();
-    this.calls = new CallEnvironment(shared.timer(), executor, "client");
-    this.events = new ConnectionEvents(b.listeners, "client");
-    this.endpoint = new Endpoint(
-        new EndpointSettings(true, b.protocol, b.maxFrameLength, b.peerMaxFrameLength, b.lowWaterMark,
-            b.highWaterMark, b.maxQueuedBytes, Integer.MAX_VALUE, b.frameTimeoutMillis, b.heartbeatIntervalMillis,
-            b.heartbeatTimeoutMillis, b.heartbeatMaxMisses, 0, b.connectTimeoutMillis, Integer.MAX_VALUE),
-        shared, calls, new RequestDispatcher(services, executor, null, shared.timer()), events);
-    this.bootstrap = new Bootstrap()
-        .group(shared.ioGroup())
-        .channel(shared.socketChannelClass())
-        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, b.connectTimeoutMillis)
-        .handler(endpoint.initializer());
-    endpoint.applyOptions(bootstrap::option);
+  private BoltClient(RuntimeProvider.Client runtime) {
+    this.runtime = runtime;
   }
 
   /** A builder with the defaults listed on its methods. */
@@ -122,7 +54,7 @@ public final class BoltClient implements AutoCloseable {
 
   /** A channel to {@code address}; connections are made on the first call. */
   public BoltChannel channel(InetSocketAddress address) {
-    return pool(address).channel();
+    return runtime.channel(address);
   }
 
   /**
@@ -130,7 +62,7 @@ public final class BoltClient implements AutoCloseable {
    * {@code hostAndPort}, found through the generated-service registry.
    */
   public <T> T stub(Class<T> serviceInterface, String hostAndPort) {
-    return BoltServices.of(serviceInterface).newClient(channel(hostAndPort));
+    return runtime.stub(Objects.requireNonNull(serviceInterface, "serviceInterface"), parse(hostAndPort));
   }
 
   /**
@@ -138,51 +70,17 @@ public final class BoltClient implements AutoCloseable {
    * all of them are up, or fails with the first failure.
    */
   public CompletableFuture<Void> connect(InetSocketAddress address) {
-    return pool(address).connect();
+    return runtime.connect(address);
   }
 
   /** The connections currently open to {@code address}. */
   public List<Connection> connections(InetSocketAddress address) {
-    ConnectionPool pool = pools.get(address);
-    return pool == null ? List.of() : pool.connections();
+    return runtime.connections(address);
   }
 
   /** Every connection currently open. */
   public List<Connection> connections() {
-    return endpoint.connections();
-  }
-
-  private ConnectionPool pool(InetSocketAddress address) {
-    Objects.requireNonNull(address, "address");
-    if (closed.get()) {
-      throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
-    }
-    ConnectionPool pool = pools.computeIfAbsent(address, a -> new ConnectionPool(a, connectionsPerAddress,
-        this::connectOnce, shared.timer(), events, calls, reconnect, minBackoffMillis, maxBackoffMillis));
-    if (closed.get()) {
-      pool.close(); // made while the client closed: close() may have missed it
-      throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
-    }
-    return pool;
-  }
-
-  private CompletableFuture<BoltConnection> connectOnce(InetSocketAddress address) {
-    CompletableFuture<BoltConnection> result = new CompletableFuture<>();
-    ChannelFuture connect;
-    try {
-      connect = bootstrap.connect(address);
-    } catch (RuntimeException e) {
-      result.completeExceptionally(e); // e.g. the event loops are shutting down
-      return result;
-    }
-    connect.addListener(f -> {
-      if (f.isSuccess()) {
-        result.complete(connect.channel().attr(BoltConnection.KEY).get());
-      } else {
-        result.completeExceptionally(f.cause());
-      }
-    });
-    return result;
+    return runtime.connections();
   }
 
   private static InetSocketAddress parse(String hostAndPort) {
@@ -214,44 +112,7 @@ public final class BoltClient implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    SharedResources.runAwayFromSharedThreads("boltgen-client-close", this::shutDown);
-  }
-
-  private void shutDown() {
-    calls.close();
-    long timeout = shutdownTimeoutMillis;
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeout);
-    List<PendingCall<?>> inFlight = new ArrayList<>();
-    for (Connection c : endpoint.connections()) {
-      inFlight.addAll(((BoltConnection) c).pendingSnapshot());
-    }
-    for (PendingCall<?> call : inFlight) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        break;
-      }
-      try {
-        call.get(left, TimeUnit.NANOSECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      } catch (Exception ignored) {
-        // it completed exceptionally, or the shutdown timeout passed
-      }
-    }
-    for (ConnectionPool pool : pools.values()) {
-      pool.close();
-    }
-    endpoint.closeConnections(timeout);
-    if (ownedExecutor != null) {
-      Shutdown.executor(ownedExecutor, timeout, log, "callbacks");
-    }
-    events.shutdown(timeout);
-    shared.release();
-    log.debug("boltgen client closed");
+    runtime.close();
   }
 
   /** Configures a {@link BoltClient}. Not thread-safe. */
@@ -407,7 +268,13 @@ public final class BoltClient implements AutoCloseable {
 
     /** The client, with a copy of this builder's settings. */
     public BoltClient build() {
-      return new BoltClient(this);
+      ClientConfig config = new ClientConfig(protocol, connectTimeoutMillis, connectionsPerAddress,
+          heartbeatIntervalMillis, heartbeatTimeoutMillis, heartbeatMaxMisses,
+          new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
+              frameTimeoutMillis),
+          callbackExecutor, callbackThreads, reconnect, minBackoffMillis, maxBackoffMillis, shutdownTimeoutMillis,
+          services, listeners);
+      return new BoltClient(Runtimes.PROVIDER.newClient(config));
     }
   }
 }

@@ -1,19 +1,8 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.invoke.CallEnvironment;
-import io.boltgen.runtime.server.RequestDispatcher;
-import io.boltgen.runtime.server.ServiceRegistry;
-import io.boltgen.runtime.server.WorkerPool;
-import io.boltgen.runtime.service.ServiceDefinition;
-import io.boltgen.runtime.transport.ConnectionEvents;
-import io.boltgen.runtime.transport.Endpoint;
-import io.boltgen.runtime.transport.EndpointSettings;
-import io.boltgen.runtime.transport.SharedResources;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelOption;
-import java.io.IOException;
+import io.boltgen.runtime.RuntimeProvider.FrameLimits;
+import io.boltgen.runtime.RuntimeProvider.Registration;
+import io.boltgen.runtime.RuntimeProvider.ServerConfig;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -21,10 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+
 
 /**
  * A Bolt server: accepts connections, runs the registered services' handlers on their executors, answers
@@ -55,46 +41,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class BoltServer implements AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(BoltServer.class);
+  private final RuntimeProvider.Server runtime;
 
-  private final String host;
-  private final int port;
-  private final int backlog;
-  private final long shutdownTimeoutMillis;
-  private final SharedResources shared;
-  private final ExecutorService ownedExecutor;
-  private final Endpoint endpoint;
-  private final CallEnvironment calls;
-  private final ConnectionEvents events;
-  private final AtomicBoolean closed = new AtomicBoolean();
-  private volatile Channel serverChannel;
-
-  private BoltServer(Builder b) {
-    this.host = b.host;
-    this.port = b.port;
-    this.backlog = b.backlog;
-    this.shutdownTimeoutMillis = b.shutdownTimeoutMillis;
-    ServiceRegistry.Builder registry = ServiceRegistry.builder();
-    for (Registration r : b.services) {
-      registry.add(r.service, r.executor);
-    }
-    ServiceRegistry services = registry.build(); // checks the services before any thread starts
-    Executor executor = b.executor;
-    if (executor == null) {
-      WorkerPool pool = WorkerPool.create("boltgen-worker", b.minThreads, b.maxThreads, b.queueSize);
-      this.ownedExecutor = pool;
-      executor = pool;
-    } else {
-      this.ownedExecutor = null;
-    }
-    this.shared = SharedResources.acquire();
-    this.calls = new CallEnvironment(shared.timer(), executor, "server");
-    this.events = new ConnectionEvents(b.listeners, "server");
-    this.endpoint = new Endpoint(
-        new EndpointSettings(false, b.protocol, b.maxFrameLength, b.peerMaxFrameLength, b.lowWaterMark,
-            b.highWaterMark, b.maxQueuedBytes, b.maxRequestsPerConnection, b.frameTimeoutMillis, 0, 0, 0,
-            b.idleTimeoutMillis, 0, b.maxConnections),
-        shared, calls, new RequestDispatcher(services, executor, b.selector, shared.timer()), events);
+  private BoltServer(RuntimeProvider.Server runtime) {
+    this.runtime = runtime;
   }
 
   /** A builder with the defaults listed on its methods. */
@@ -108,30 +58,7 @@ public final class BoltServer implements AutoCloseable {
    * @throws UncheckedIOException if the address cannot be bound (the server is closed again)
    */
   public BoltServer start() {
-    if (serverChannel != null || closed.get()) {
-      throw new IllegalStateException("start() may be called once, before close()");
-    }
-    ServerBootstrap bootstrap = new ServerBootstrap()
-        .group(shared.bossGroup(), shared.ioGroup())
-        .channel(shared.serverChannelClass())
-        .option(ChannelOption.SO_BACKLOG, backlog)
-        .option(ChannelOption.SO_REUSEADDR, true)
-        .handler(endpoint.acceptErrors())
-        .childHandler(endpoint.initializer());
-    endpoint.applyOptions(bootstrap::childOption);
-    ChannelFuture bind = bootstrap.bind(host, port).awaitUninterruptibly();
-    if (!bind.isSuccess()) {
-      close();
-      Throwable cause = bind.cause();
-      throw new UncheckedIOException("could not listen on " + host + ":" + port + ": " + cause,
-          cause instanceof IOException ? (IOException) cause : new IOException(cause));
-    }
-    serverChannel = bind.channel();
-    if (closed.get()) {
-      bind.channel().close(); // closed while it was binding
-      throw new IllegalStateException("the server was closed while it started");
-    }
-    log.info("boltgen server listening on {} ({})", serverChannel.localAddress(), shared.isEpoll() ? "epoll" : "nio");
+    runtime.start();
     return this;
   }
 
@@ -142,16 +69,12 @@ public final class BoltServer implements AutoCloseable {
 
   /** The bound address. */
   public InetSocketAddress localAddress() {
-    Channel channel = serverChannel;
-    if (channel == null) {
-      throw new IllegalStateException("not started");
-    }
-    return (InetSocketAddress) channel.localAddress();
+    return runtime.localAddress();
   }
 
   /** The client connections currently open. */
   public List<Connection> connections() {
-    return endpoint.connections();
+    return runtime.connections();
   }
 
   /**
@@ -164,31 +87,8 @@ public final class BoltServer implements AutoCloseable {
    */
   @Override
   public void close() {
-    if (!closed.compareAndSet(false, true)) {
-      return;
-    }
-    SharedResources.runAwayFromSharedThreads("boltgen-server-close", this::shutDown);
+    runtime.close();
   }
-
-  private void shutDown() {
-    calls.close();
-    long timeout = shutdownTimeoutMillis;
-    Channel channel = serverChannel;
-    if (channel != null) {
-      channel.close().awaitUninterruptibly(timeout);
-    }
-    if (ownedExecutor != null) {
-      Shutdown.executor(ownedExecutor, timeout, log, "server handlers");
-    }
-    endpoint.closeConnections(timeout);
-    events.shutdown(timeout);
-    shared.release();
-    if (channel != null) {
-      log.info("boltgen server on {} stopped", channel.localAddress());
-    }
-  }
-
-  private record Registration(ServiceDefinition service, Executor executor) {}
 
   /** Configures a {@link BoltServer}. Not thread-safe. */
   public static final class Builder {
@@ -378,7 +278,12 @@ public final class BoltServer implements AutoCloseable {
      * settings.
      */
     public BoltServer build() {
-      return new BoltServer(this);
+      ServerConfig config = new ServerConfig(host, port, backlog, services, executor, selector, minThreads,
+          maxThreads, queueSize, protocol,
+          new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
+              frameTimeoutMillis),
+          maxRequestsPerConnection, maxConnections, idleTimeoutMillis, shutdownTimeoutMillis, listeners);
+      return new BoltServer(Runtimes.PROVIDER.newServer(config));
     }
   }
 }

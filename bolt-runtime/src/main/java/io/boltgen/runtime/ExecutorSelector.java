@@ -1,6 +1,5 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.service.MethodDescriptor;
 import java.util.Map;
 import java.util.concurrent.Executor;
 

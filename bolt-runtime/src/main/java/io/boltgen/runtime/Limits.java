@@ -1,6 +1,5 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.protocol.Bolt;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
@@ -11,7 +10,7 @@ final class Limits {
   static final int MAX_FRAME_LENGTH = 16 * 1024 * 1024;
 
   /** The smallest frame limit that makes sense: one request header. */
-  static final int MIN_FRAME_LENGTH = Bolt.V2_REQUEST_HEADER;
+  static final int MIN_FRAME_LENGTH = 24; // the fixed header of a V2 request, the largest fixed header
 
   /** Netty's write-buffer water marks, as SOFABolt sets them. */
   static final int LOW_WATER_MARK = 32 * 1024;

@@ -1,7 +1,5 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.server.CurrentCall;
-import io.boltgen.runtime.service.MethodDescriptor;
 import java.net.SocketAddress;
 import java.util.Map;
 
@@ -19,7 +17,7 @@ public interface ServerContext {
    * @throws IllegalStateException outside a handler (or on another thread than the one it was called on)
    */
   static ServerContext current() {
-    return CurrentCall.get();
+    return Runtimes.PROVIDER.currentServerContext();
   }
 
   /** The connection the request arrived on. */

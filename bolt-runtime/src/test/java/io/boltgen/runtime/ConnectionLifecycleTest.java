@@ -7,10 +7,11 @@ import static io.boltgen.runtime.EchoService.string;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.boltgen.runtime.protocol.CaptureBytes;
-import io.boltgen.runtime.service.MethodDescriptor;
-import io.boltgen.runtime.service.ServiceDefinition;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.internal.CaptureBytes;
 import io.boltgen.testing.Closer;
+import io.boltgen.testing.RawFrames;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.testing.Closer;
+import io.boltgen.testing.RawFrames;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -90,7 +91,7 @@ class ConnectionLimitsTest {
   void aRequestFrameNotFinishedInTimeIsAnsweredAndItsConnectionClosed() throws Exception {
     BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).frameTimeout(Duration.ofMillis(300))
         .service(echo.definition()).build().start());
-    byte[] frame = RawRequests.request(ECHO, 77, new byte[1000], 30_000);
+    byte[] frame = RawFrames.request(ECHO.wireName(), 77, new byte[1000], 30_000);
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();
       out.write(Arrays.copyOf(frame, 100)); // the header and a little more, then nothing
@@ -110,7 +111,7 @@ class ConnectionLimitsTest {
   void aPeerTricklingBytesIsClosedAtTheFrameTimeoutThoughItIsNeverIdle() throws Exception {
     BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).frameTimeout(Duration.ofMillis(300))
         .idleTimeout(Duration.ofMillis(200)).service(echo.definition()).build().start());
-    byte[] frame = RawRequests.request(ECHO, 5, new byte[1000], 30_000);
+    byte[] frame = RawFrames.request(ECHO.wireName(), 5, new byte[1000], 30_000);
     ScheduledExecutorService trickle = Executors.newSingleThreadScheduledExecutor();
     closer.track(trickle::shutdownNow);
     AtomicInteger sent = new AtomicInteger();

@@ -1,10 +1,10 @@
 package io.boltgen.runtime;
 
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.codec.RawBytesMarshaller;
-import io.boltgen.runtime.service.MethodDescriptor;
-import io.boltgen.runtime.service.MethodType;
-import io.boltgen.runtime.service.ServiceDefinition;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -15,23 +15,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A hand-built test service on raw bytes: echo, a failing method, a slow method, a oneway sink, and
  * amplify, whose answer is as many bytes as its 4-byte request says.
  */
-final class EchoService {
+public final class EchoService {
 
-  static final Marshaller<byte[]> RAW = RawBytesMarshaller.withCodecId(Marshaller.PROTOBUF);
+  public static final Marshaller<byte[]> RAW = RawBytesMarshaller.withCodecId(Marshaller.PROTOBUF);
 
-  static final MethodDescriptor<byte[], byte[]> ECHO = method("echo", 1, MethodType.REQUEST_RESPONSE);
-  static final MethodDescriptor<byte[], byte[]> FAIL = method("fail", 2, MethodType.REQUEST_RESPONSE);
-  static final MethodDescriptor<byte[], byte[]> SLOW = method("slow", 3, MethodType.REQUEST_RESPONSE);
-  static final MethodDescriptor<byte[], byte[]> SINK = method("sink", 4, MethodType.ONEWAY);
-  static final MethodDescriptor<byte[], byte[]> AMPLIFY = method("amplify", 5, MethodType.REQUEST_RESPONSE);
+  public static final MethodDescriptor<byte[], byte[]> ECHO = method("echo", 1, MethodType.REQUEST_RESPONSE);
+  public static final MethodDescriptor<byte[], byte[]> FAIL = method("fail", 2, MethodType.REQUEST_RESPONSE);
+  public static final MethodDescriptor<byte[], byte[]> SLOW = method("slow", 3, MethodType.REQUEST_RESPONSE);
+  public static final MethodDescriptor<byte[], byte[]> SINK = method("sink", 4, MethodType.ONEWAY);
+  public static final MethodDescriptor<byte[], byte[]> AMPLIFY = method("amplify", 5, MethodType.REQUEST_RESPONSE);
 
-  final LinkedBlockingQueue<String> sunk = new LinkedBlockingQueue<>();
-  final AtomicInteger echoed = new AtomicInteger();
-  final AtomicInteger slowStarted = new AtomicInteger();
+  public final LinkedBlockingQueue<String> sunk = new LinkedBlockingQueue<>();
+  public final AtomicInteger echoed = new AtomicInteger();
+  public final AtomicInteger slowStarted = new AtomicInteger();
   /** SLOW waits for this latch (or 10 s) before echoing. */
-  volatile CountDownLatch release = new CountDownLatch(0);
+  public volatile CountDownLatch release = new CountDownLatch(0);
 
-  static MethodDescriptor<byte[], byte[]> method(String name, int code, MethodType type) {
+  public static MethodDescriptor<byte[], byte[]> method(String name, int code, MethodType type) {
     return MethodDescriptor.newBuilder(RAW, RAW)
         .serviceName("test.Echo")
         .serviceVersion("1.0")
@@ -42,7 +42,7 @@ final class EchoService {
         .build();
   }
 
-  ServiceDefinition definition() {
+  public ServiceDefinition definition() {
     return ServiceDefinition.builder("test.Echo", "1.0")
         .method(ECHO, (request, call) -> {
           echoed.incrementAndGet();
@@ -61,11 +61,11 @@ final class EchoService {
         .build();
   }
 
-  static byte[] bytes(String s) {
+  public static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
-  static String string(byte[] b) {
+  public static String string(byte[] b) {
     return new String(b, StandardCharsets.UTF_8);
   }
 }

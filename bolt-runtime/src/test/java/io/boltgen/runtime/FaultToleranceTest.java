@@ -9,8 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.annotation.BoltCallback;
+import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.codec.RawBytesMarshaller;
-import io.boltgen.runtime.service.MethodDescriptor;
 import io.boltgen.testing.Closer;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -106,9 +106,9 @@ class FaultToleranceTest {
     int calls = 10_000;
     java.util.concurrent.ScheduledExecutorService delays = java.util.concurrent.Executors.newScheduledThreadPool(2);
     closer.track(delays::shutdownNow);
-    MethodDescriptor<byte[], byte[]> delayed = EchoService.method("delayed", 9, io.boltgen.runtime.service.MethodType.REQUEST_RESPONSE);
+    MethodDescriptor<byte[], byte[]> delayed = EchoService.method("delayed", 9, io.boltgen.runtime.MethodType.REQUEST_RESPONSE);
     BoltServer slow = closer.track(BoltServer.builder().bind("127.0.0.1", 0)
-        .service(io.boltgen.runtime.service.ServiceDefinition.builder("test.Echo", "1.0")
+        .service(io.boltgen.runtime.ServiceDefinition.builder("test.Echo", "1.0")
             .method(delayed, (request, call) -> {
               CompletableFuture<byte[]> later = new CompletableFuture<>();
               delays.schedule(() -> later.complete(request), 50, TimeUnit.MILLISECONDS);
@@ -160,7 +160,7 @@ class FaultToleranceTest {
     assertThat(string(channel().invokeSync(ECHO, bytes("first"), CallOptions.DEFAULT))).isEqualTo("first");
     try (Socket raw = new Socket("127.0.0.1", server.port())) {
       OutputStream out = raw.getOutputStream();
-      byte[] frame = io.boltgen.runtime.protocol.CaptureBytes.v2CrcRequest();
+      byte[] frame = io.boltgen.runtime.internal.CaptureBytes.v2CrcRequest();
       frame[frame.length - 1] ^= 1;
       out.write(frame);
       out.flush();

@@ -6,10 +6,11 @@ import static io.boltgen.runtime.EchoService.string;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.boltgen.runtime.service.MethodDescriptor;
-import io.boltgen.runtime.service.MethodType;
-import io.boltgen.runtime.service.ServiceDefinition;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.testing.Closer;
+import io.boltgen.testing.RawFrames;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -136,7 +137,7 @@ class LifecycleTest {
         .build().start());
     ByteArrayOutputStream burst = new ByteArrayOutputStream();
     for (int id = 1; id <= 3; id++) {
-      burst.writeBytes(RawRequests.request(block, id, bytes("b" + id), 30_000));
+      burst.writeBytes(RawFrames.request(block.wireName(), id, bytes("b" + id), 30_000));
     }
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();

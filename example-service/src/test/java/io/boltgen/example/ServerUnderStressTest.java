@@ -6,14 +6,12 @@ import static org.awaitility.Awaitility.await;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.ConnectionListener;
+import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.protocol.Bolt;
-import io.boltgen.runtime.protocol.FrameEncoder;
-import io.boltgen.runtime.service.InternalMethodDescriptors;
-import io.boltgen.runtime.service.MethodDescriptor;
+import io.boltgen.testing.RawFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -22,7 +20,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -84,19 +81,18 @@ class ServerUnderStressTest {
 
   /** A V2 request frame (CRC on) of {@code method} with request id {@code id}. */
   private static <Q> byte[] frame(MethodDescriptor<Q, ?> method, int id, Q request) {
-    ByteBuf frame = FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
-        Bolt.TYPE_REQUEST, id, 30_000, InternalMethodDescriptors.wireNameUtf8(method), Map.of(),
-        method.requestMarshaller(), request, Integer.MAX_VALUE);
+    ByteBuf content = Unpooled.buffer(method.requestMarshaller().encodedSize(request));
     try {
-      return ByteBufUtil.getBytes(frame);
+      method.requestMarshaller().write(request, content);
+      return RawFrames.request(method.wireName(), id, ByteBufUtil.getBytes(content), 30_000);
     } finally {
-      frame.release();
+      content.release();
     }
   }
 
   /** The status of the next frame on {@code in} (a V2 response), or -1 if the server closed first. */
   private static int readStatus(DataInputStream in) throws IOException {
-    byte[] header = new byte[Bolt.V2_RESPONSE_HEADER];
+    byte[] header = new byte[RawFrames.V2_RESPONSE_HEADER];
     try {
       in.readFully(header);
     } catch (java.io.EOFException e) {

@@ -3,17 +3,14 @@ package io.boltgen.bench.fuzz;
 import io.boltgen.bench.codec.OrderFixtures;
 import io.boltgen.bench.codec.model.OrderServiceBolt;
 import io.boltgen.bench.service.EchoServiceBolt;
-import io.boltgen.runtime.codec.RawBytesMarshaller;
-import io.boltgen.runtime.protocol.Bolt;
-import io.boltgen.runtime.protocol.FrameEncoder;
+import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.service.InternalMethodDescriptors;
-import io.boltgen.runtime.service.MethodDescriptor;
+import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.testing.RawFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -56,28 +53,25 @@ public final class FrameMutator {
     byte[] payload = new byte[100];
     Arrays.fill(payload, (byte) 'p');
     Object echoRequest = new EchoServiceBolt.EchoRequest(payload);
-    s.add(request(echo, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC, Bolt.TYPE_REQUEST, echoRequest, Map.of()));
-    s.add(request(echoAsync, Bolt.PROTOCOL_V2, (byte) 1, (byte) 0, Bolt.TYPE_REQUEST,
+    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_REQUEST, echoRequest, Map.of()));
+    s.add(request(echoAsync, RawFrames.PROTOCOL_V2, (byte) 1, (byte) 0, RawFrames.TYPE_REQUEST,
         new EchoServiceBolt.EchoAsyncRequest(payload), Map.of()));
-    s.add(request(echo, Bolt.PROTOCOL_V1, (byte) 0, (byte) 0, Bolt.TYPE_REQUEST, echoRequest, Map.of()));
-    s.add(request(echo, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC, Bolt.TYPE_ONEWAY, echoRequest, Map.of()));
-    s.add(request(echo, Bolt.PROTOCOL_V2, (byte) 2, (byte) 0, Bolt.TYPE_REQUEST, echoRequest,
+    s.add(request(echo, RawFrames.PROTOCOL_V1, (byte) 0, (byte) 0, RawFrames.TYPE_REQUEST, echoRequest, Map.of()));
+    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_ONEWAY, echoRequest, Map.of()));
+    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, (byte) 0, RawFrames.TYPE_REQUEST, echoRequest,
         Map.of("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tier", "gold")));
-    s.add(request(order, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC, Bolt.TYPE_REQUEST,
+    s.add(request(order, RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_REQUEST,
         new OrderServiceBolt.EchoOrderRequest(OrderFixtures.order()), Map.of()));
-    s.add(request(order, Bolt.PROTOCOL_V1, (byte) 0, (byte) 0, Bolt.TYPE_REQUEST,
+    s.add(request(order, RawFrames.PROTOCOL_V1, (byte) 0, (byte) 0, RawFrames.TYPE_REQUEST,
         new OrderServiceBolt.EchoOrderRequest(OrderFixtures.order()), Map.of()));
-    s.add(bytes(FrameEncoder.heartbeat(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V1, (byte) 0, 3)));
-    s.add(bytes(FrameEncoder.heartbeat(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, 4)));
-    s.add(bytes(FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
-        Bolt.TYPE_REQUEST, 5, 3000, "no.such.Service:1.0/nothing".getBytes(StandardCharsets.UTF_8), Map.of(),
-        RawBytesMarshaller.withCodecId((byte) 11), payload, Integer.MAX_VALUE)));
-    s.add(bytes(FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, (byte) 0,
-        Bolt.TYPE_REQUEST, 6, 3000, InternalMethodDescriptors.wireNameUtf8(echo), Map.of(),
-        RawBytesMarshaller.withCodecId(Bolt.CODEC_HESSIAN2), payload, Integer.MAX_VALUE)));
-    s.add(bytes(FrameEncoder.response(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
-        7, (byte) 11, ResponseStatus.SUCCESS, new byte[0], Map.of(), RawBytesMarshaller.withCodecId((byte) 11),
-        payload, Integer.MAX_VALUE)));
+    s.add(RawFrames.heartbeat(RawFrames.PROTOCOL_V1, (byte) 0, 3));
+    s.add(RawFrames.heartbeat(RawFrames.PROTOCOL_V2, (byte) 2, 4));
+    s.add(RawFrames.request(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_REQUEST, 5, 3000,
+        RawFrames.CODEC_PROTOBUF, "no.such.Service:1.0/nothing", Map.of(), payload));
+    s.add(RawFrames.request(RawFrames.PROTOCOL_V2, (byte) 2, (byte) 0, RawFrames.TYPE_REQUEST, 6, 3000, RawFrames.CODEC_HESSIAN2,
+        echo.wireName(), Map.of(), payload));
+    s.add(RawFrames.response(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, 7, RawFrames.CODEC_PROTOBUF,
+        ResponseStatus.SUCCESS.code(), "", Map.of(), payload));
     return List.copyOf(s);
   }
 
@@ -88,16 +82,15 @@ public final class FrameMutator {
 
   private static byte[] request(MethodDescriptor<Object, Object> method, byte protocolCode, byte version, byte switchFlags,
       byte type, Object value, Map<String, String> header) {
-    return bytes(FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, protocolCode, version, switchFlags, type, 1,
-        type == Bolt.TYPE_ONEWAY ? Bolt.NO_TIMEOUT : 3000, InternalMethodDescriptors.wireNameUtf8(method), header,
-        method.requestMarshaller(), value, Integer.MAX_VALUE));
-  }
-
-  private static byte[] bytes(ByteBuf frame) {
+    Marshaller<Object> marshaller = method.requestMarshaller();
+    ByteBuf content = Unpooled.buffer(marshaller.encodedSize(value));
     try {
-      return ByteBufUtil.getBytes(frame);
+      marshaller.write(value, content);
+      return RawFrames.request(protocolCode, version, switchFlags, type, 1,
+          type == RawFrames.TYPE_ONEWAY ? RawFrames.NO_TIMEOUT : 3000, marshaller.codecId(), method.wireName(), header,
+          ByteBufUtil.getBytes(content));
     } finally {
-      frame.release();
+      content.release();
     }
   }
 
@@ -121,7 +114,7 @@ public final class FrameMutator {
   public byte[] nextWithBadContent() {
     byte[] frame = seeds.get(random.nextInt(seeds.size())).clone();
     setRequestId(frame, nextId++);
-    int header = Bolt.headerLength(frame[0], frame[frame[0] == Bolt.PROTOCOL_V2 ? 2 : 1] != Bolt.TYPE_RESPONSE);
+    int header = RawFrames.headerLength(frame[0], frame[frame[0] == RawFrames.PROTOCOL_V2 ? 2 : 1] != RawFrames.TYPE_RESPONSE);
     ByteBuffer b = ByteBuffer.wrap(frame);
     int lengths = header - 8;
     int content = b.getInt(lengths + 4);
@@ -222,26 +215,26 @@ public final class FrameMutator {
 
   /** Offsets of the header's int fields (request id, timeout or status, lengths); negative for shorts. */
   private static int[] headerIntFields(byte[] f) {
-    boolean v2 = f[0] == Bolt.PROTOCOL_V2;
+    boolean v2 = f[0] == RawFrames.PROTOCOL_V2;
     int id = v2 ? 6 : 5;
     int afterCodec = id + 5 + (v2 ? 1 : 0);
-    boolean request = f.length > (v2 ? 2 : 1) && f[v2 ? 2 : 1] != Bolt.TYPE_RESPONSE;
+    boolean request = f.length > (v2 ? 2 : 1) && f[v2 ? 2 : 1] != RawFrames.TYPE_RESPONSE;
     int lengths = afterCodec + (request ? 4 : 2);
     return new int[] {id, request ? afterCodec : -afterCodec, -lengths, -(lengths + 2), lengths + 4};
   }
 
   private static void setRequestId(byte[] f, int id) {
-    int at = f[0] == Bolt.PROTOCOL_V2 ? 6 : 5;
+    int at = f[0] == RawFrames.PROTOCOL_V2 ? 6 : 5;
     ByteBuffer.wrap(f).putInt(at, id);
   }
 
   /** Recomputes the CRC32 trailer of a V2 version-2 frame that has the CRC switch, if its lengths add up. */
   private static void fixCrc(byte[] f) {
-    if (f.length < Bolt.V2_REQUEST_HEADER || f[0] != Bolt.PROTOCOL_V2 || f[1] != 2 || (f[11] & Bolt.SWITCH_CRC) == 0) {
+    if (f.length < RawFrames.V2_REQUEST_HEADER || f[0] != RawFrames.PROTOCOL_V2 || f[1] != 2 || (f[11] & RawFrames.SWITCH_CRC) == 0) {
       return;
     }
-    boolean request = f[2] != Bolt.TYPE_RESPONSE;
-    int header = request ? Bolt.V2_REQUEST_HEADER : Bolt.V2_RESPONSE_HEADER;
+    boolean request = f[2] != RawFrames.TYPE_RESPONSE;
+    int header = request ? RawFrames.V2_REQUEST_HEADER : RawFrames.V2_RESPONSE_HEADER;
     ByteBuffer b = ByteBuffer.wrap(f);
     int lengths = header - 8;
     long total = (long) header + b.getShort(lengths) + b.getShort(lengths + 2) + b.getInt(lengths + 4) + 4;

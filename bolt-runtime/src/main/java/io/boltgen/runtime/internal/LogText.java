@@ -1,7 +1,7 @@
 package io.boltgen.runtime.internal;
 
 /** Text that goes into log lines and error messages, cut to a bounded length: a peer controls it. */
-public final class LogText {
+final class LogText {
 
   /** The most characters of peer-controlled text (a className, a remote message) one log line carries. */
   public static final int MAX_CHARS = 200;

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
  *
  * <p>Thread-safe; the lock is held only to count, never while logging.
  */
-public final class RateLimitedLog {
+final class RateLimitedLog {
 
   /** Lines per period unless told otherwise. */
   public static final int DEFAULT_LINES = 10;

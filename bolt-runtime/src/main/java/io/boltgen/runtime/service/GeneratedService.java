@@ -1,6 +1,8 @@
 package io.boltgen.runtime.service;
 
 import io.boltgen.runtime.BoltChannel;
+import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.ServiceDescriptor;
 
 /**
  * What the processor generates per {@code @BoltService} interface and registers with

@@ -1,8 +1,8 @@
 /**
- * The small, stable API generated code is written against: method and service descriptors, the server
- * call a skeleton answers through, the {@link io.boltgen.runtime.service.ServiceInvoker} a skeleton
- * implements, and the {@link java.util.ServiceLoader} registry of generated services. Users rarely touch
- * it directly, except to build a service by hand with
- * {@link io.boltgen.runtime.service.ServiceDefinition#builder}.
+ * The registry of generated services, for generated code: each {@code @BoltService} interface gets a
+ * {@link io.boltgen.runtime.service.GeneratedService} listed in
+ * {@code META-INF/services/io.boltgen.runtime.service.GeneratedService}, and
+ * {@link io.boltgen.runtime.service.BoltServices} finds it by interface. Binary-stable: generated code
+ * compiled against one release runs on the next.
  */
 package io.boltgen.runtime.service;

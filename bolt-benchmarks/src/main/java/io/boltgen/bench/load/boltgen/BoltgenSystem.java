@@ -6,7 +6,7 @@ import io.boltgen.bench.service.EchoServiceBolt;
 import io.boltgen.bench.service.EchoServiceImpl;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
-import io.boltgen.runtime.service.ServiceDefinition;
+import io.boltgen.runtime.ServiceDefinition;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -1,0 +1,381 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.TypeName;
+import io.boltgen.processor.Model.BytesType;
+import io.boltgen.processor.Model.EnumType;
+import io.boltgen.processor.Model.Field;
+import io.boltgen.processor.Model.MapType;
+import io.boltgen.processor.Model.MessageKind;
+import io.boltgen.processor.Model.MessageType;
+import io.boltgen.processor.Model.OptionalType;
+import io.boltgen.processor.Model.ProtoMessageType;
+import io.boltgen.processor.Model.RepeatedType;
+import io.boltgen.processor.Model.Scalar;
+import io.boltgen.processor.Model.ScalarType;
+import io.boltgen.processor.Model.Site;
+import io.boltgen.processor.Model.StringType;
+import io.boltgen.processor.Model.Type;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
+
+/**
+ * Maps the Java types of one service's parameters, results and record components to the model's wire
+ * types ({@link Type}), collecting the messages and enums they need into the service's {@link Scope}. Types
+ * that cannot be serialized are reported on the element that uses them.
+ */
+final class TypeReader {
+
+  /** Names a record component may not have (JLS 8.10.1). */
+  static final Set<String> RECORD_FORBIDDEN =
+      Set.of("clone", "finalize", "getClass", "hashCode", "notify", "notifyAll", "toString", "wait");
+
+  /** What reading one service has found so far. Not thread-safe; one per service read. */
+  static final class Scope {
+    final String packageName;
+    final Map<String, Model.Message> messages = new LinkedHashMap<>();
+    final Map<String, Model.Enum> enums = new LinkedHashMap<>();
+    boolean usesDeprecated;
+    boolean failed;
+
+    Scope(String packageName) {
+      this.packageName = packageName;
+    }
+  }
+
+  private final Elements elements;
+  private final Types types;
+  private final Report report;
+  private final TypeElement protobufMessage;
+  /** Records and enums already read in this round, so a bad one is reported once: name → ok. */
+  private final Map<String, Boolean> checkedTypes;
+  private final Scope scope;
+
+  TypeReader(Elements elements, Types types, Report report, Map<String, Boolean> checkedTypes, Scope scope) {
+    this.elements = elements;
+    this.types = types;
+    this.report = report;
+    this.checkedTypes = checkedTypes;
+    this.scope = scope;
+    this.protobufMessage = elements.getTypeElement("com.google.protobuf.Message");
+  }
+
+  /**
+   * The model of {@code t}, or {@code null} after reporting on {@code site} why it cannot be serialized.
+   * {@code path} is the whole declared type, rendered with simple names.
+   */
+  Type type(TypeMirror t, Site site, String context, String path) {
+    String problem;
+    switch (t.getKind()) {
+      case ERROR:
+        throw new ModelReader.Unresolved(t.toString());
+      case BOOLEAN:
+        return new ScalarType(Scalar.BOOLEAN, false);
+      case BYTE:
+        return new ScalarType(Scalar.BYTE, false);
+      case SHORT:
+        return new ScalarType(Scalar.SHORT, false);
+      case CHAR:
+        return new ScalarType(Scalar.CHAR, false);
+      case INT:
+        return new ScalarType(Scalar.INT, false);
+      case LONG:
+        return new ScalarType(Scalar.LONG, false);
+      case FLOAT:
+        return new ScalarType(Scalar.FLOAT, false);
+      case DOUBLE:
+        return new ScalarType(Scalar.DOUBLE, false);
+      case ARRAY:
+        if (((ArrayType) t).getComponentType().getKind() == TypeKind.BYTE) {
+          return new BytesType();
+        }
+        problem = "arrays other than byte[] are not supported; use a List";
+        break;
+      case DECLARED:
+        return declared((DeclaredType) t, site, context, path);
+      case TYPEVAR:
+        problem = "the type variable " + t + " is not serializable; use a concrete type";
+        break;
+      case WILDCARD:
+        problem = "the wildcard " + t + " is not serializable; use a concrete type";
+        break;
+      default:
+        problem = t + " is not serializable";
+    }
+    return unsupported(site, context, path, problem);
+  }
+
+  private Type unsupported(Site site, String context, String path, String problem) {
+    report.error(site, "UnsupportedType", "cannot serialize " + path + " (" + context + "): " + problem);
+    scope.failed = true;
+    return null;
+  }
+
+  private Type declared(DeclaredType t, Site site, String context, String path) {
+    TypeElement e = (TypeElement) t.asElement();
+    String name = e.getQualifiedName().toString();
+    List<? extends TypeMirror> args = t.getTypeArguments();
+    switch (name) {
+      case "java.lang.Boolean":
+        return new ScalarType(Scalar.BOOLEAN, true);
+      case "java.lang.Byte":
+        return new ScalarType(Scalar.BYTE, true);
+      case "java.lang.Short":
+        return new ScalarType(Scalar.SHORT, true);
+      case "java.lang.Character":
+        return new ScalarType(Scalar.CHAR, true);
+      case "java.lang.Integer":
+        return new ScalarType(Scalar.INT, true);
+      case "java.lang.Long":
+        return new ScalarType(Scalar.LONG, true);
+      case "java.lang.Float":
+        return new ScalarType(Scalar.FLOAT, true);
+      case "java.lang.Double":
+        return new ScalarType(Scalar.DOUBLE, true);
+      case "java.lang.String":
+        return new StringType();
+      case "java.util.List":
+      case "java.util.Set": {
+        String simple = e.getSimpleName().toString();
+        if (args.isEmpty()) {
+          return unsupported(site, context, path, "raw " + simple + ": declare its element type");
+        }
+        Type element = type(args.get(0), site, context, path);
+        if (element == null) {
+          return null;
+        }
+        if (element instanceof RepeatedType || element instanceof MapType || element instanceof OptionalType) {
+          return unsupported(site, context, path, simple + " elements cannot be " + Annotations.render(args.get(0))
+              + ": protobuf has no nested repeated fields; wrap the inner value in a record");
+        }
+        return new RepeatedType(element, name.equals("java.util.Set"), TypeName.get(t));
+      }
+      case "java.util.Map": {
+        if (args.isEmpty()) {
+          return unsupported(site, context, path, "raw Map: declare its key and value types");
+        }
+        Type key = type(args.get(0), site, context, path);
+        if (key == null) {
+          return null;
+        }
+        boolean keyOk = key instanceof StringType
+            || (key instanceof ScalarType s && s.scalar() != Scalar.FLOAT && s.scalar() != Scalar.DOUBLE);
+        if (!keyOk) {
+          return unsupported(site, context, path, "the Map key " + Annotations.render(args.get(0))
+              + " is not an integral type, Boolean or String (protobuf map keys)");
+        }
+        Type value = type(args.get(1), site, context, path);
+        if (value == null) {
+          return null;
+        }
+        if (value instanceof RepeatedType || value instanceof MapType || value instanceof OptionalType) {
+          return unsupported(site, context, path, "Map values cannot be " + Annotations.render(args.get(1))
+              + ": protobuf map values cannot be repeated; wrap it in a record");
+        }
+        return new MapType(key, value, TypeName.get(t));
+      }
+      case "java.util.Optional": {
+        if (args.isEmpty()) {
+          return unsupported(site, context, path, "raw Optional: declare its value type");
+        }
+        Type value = type(args.get(0), site, context, path);
+        if (value == null) {
+          return null;
+        }
+        if (value instanceof RepeatedType || value instanceof MapType || value instanceof OptionalType) {
+          return unsupported(site, context, path, "Optional cannot hold " + Annotations.render(args.get(0))
+              + ": an absent collection is already empty");
+        }
+        if (value instanceof ScalarType s && !s.boxed()) {
+          return unsupported(site, context, path, "Optional of a primitive");
+        }
+        return new OptionalType(value, TypeName.get(t));
+      }
+      default:
+        break;
+    }
+    if (e.getKind() == ElementKind.ENUM) {
+      return enumType(e, site, context, path);
+    }
+    if (e.getKind() == ElementKind.RECORD) {
+      return recordType(e, site, context, path);
+    }
+    if (protobufMessage != null && types.isSubtype(types.erasure(t), types.erasure(protobufMessage.asType()))) {
+      if (e.getKind() != ElementKind.CLASS || e.getModifiers().contains(Modifier.ABSTRACT)) {
+        return unsupported(site, context, path, e.getSimpleName()
+            + " is not a concrete generated protobuf message class (it needs a static parser())");
+      }
+      if (!accessible(e)) {
+        return unsupported(site, context, path, e.getSimpleName() + " is not accessible from package " + scope.packageName);
+      }
+      return new ProtoMessageType(ClassName.get(e));
+    }
+    String problem;
+    if (name.equals("java.lang.Object")) {
+      problem = "Object is not serializable; use a concrete type";
+    } else if (e.getKind() == ElementKind.INTERFACE) {
+      problem = "the interface " + e.getSimpleName() + " is not serializable (only List, Set, Map and Optional are)";
+    } else {
+      problem = e.getSimpleName() + " is not serializable: use primitives and their boxes, String, byte[], enums,"
+          + " records, List, Set, Map, Optional or protobuf messages";
+    }
+    return unsupported(site, context, path, problem);
+  }
+
+  private Type enumType(TypeElement e, Site site, String context, String path) {
+    String key = e.getQualifiedName().toString();
+    String protoName = messageName(e);
+    if (!accessible(e)) {
+      return unsupported(site, context, path, "the enum " + e.getSimpleName() + " is not accessible from package "
+          + scope.packageName);
+    }
+    scope.usesDeprecated |= elements.isDeprecated(e);
+    if (!scope.enums.containsKey(key)) {
+      List<String> constants = e.getEnclosedElements().stream()
+          .filter(x -> x.getKind() == ElementKind.ENUM_CONSTANT)
+          .map(x -> x.getSimpleName().toString())
+          .collect(Collectors.toList());
+      if (constants.isEmpty()) {
+        if (checkedTypes.put("enum:" + key, false) == null) {
+          report.error(e, "InvalidEnum", "the enum " + e.getSimpleName()
+              + " has no constants: a proto3 enum needs a first (zero) value");
+        }
+        scope.failed = true;
+        return null;
+      }
+      scope.enums.put(key, new Model.Enum(protoName, ClassName.get(e), List.copyOf(constants), Annotations.doc(elements, e), Site.of(e)));
+    }
+    return new EnumType(ClassName.get(e), protoName);
+  }
+
+  private Type recordType(TypeElement e, Site site, String context, String path) {
+    String key = e.getQualifiedName().toString();
+    if (!e.getTypeParameters().isEmpty()) {
+      return unsupported(site, context, path, "the generic record " + e.getSimpleName()
+          + " is not supported: records used as messages must not have type parameters");
+    }
+    if (!accessible(e)) {
+      return unsupported(site, context, path, "the record " + e.getSimpleName() + " is not accessible from package "
+          + scope.packageName);
+    }
+    ClassName className = ClassName.get(e);
+    String protoName = messageName(e);
+    MessageType result = new MessageType(className, protoName);
+    if (scope.messages.containsKey(key)) {
+      return result;
+    }
+    Boolean known = checkedTypes.get("record:" + key);
+    if (Boolean.FALSE.equals(known)) {
+      scope.failed = true; // reported already, by the service that met it first
+      return null;
+    }
+    scope.usesDeprecated |= elements.isDeprecated(e);
+    // placeholder first: records may be recursive
+    scope.messages.put(key, null);
+    AnnotationMirror message = Annotations.annotation(e, Names.BOLT_MESSAGE);
+    List<Integer> reserved = new ArrayList<>();
+    if (message != null) {
+      for (Object o : (List<?>) Annotations.valueWithDefault(elements, message, "reserved").getValue()) {
+        reserved.add((Integer) ((AnnotationValue) o).getValue());
+      }
+    }
+    boolean before = scope.failed;
+    scope.failed = false;
+    List<Field> fields = new ArrayList<>();
+    List<? extends RecordComponentElement> components = e.getRecordComponents();
+    for (int i = 0; i < components.size(); i++) {
+      RecordComponentElement c = components.get(i);
+      AnnotationMirror fieldAnnotation = Annotations.annotation(c, Names.BOLT_FIELD);
+      int number = fieldAnnotation == null ? 0 : (int) Annotations.longValue(elements, fieldAnnotation, "value");
+      // javac gives record components no source position: report on the component's field, which has it
+      Element at = ElementFilter.fieldsIn(e.getEnclosedElements()).stream()
+          .filter(x -> x.getSimpleName().contentEquals(c.getSimpleName())).findFirst().map(x -> (Element) x).orElse(c);
+      Site fieldSite = new Site(at, fieldAnnotation, null);
+      TypeMirror ct = c.asType();
+      Type t = type(ct, Site.of(at), "component " + c.getSimpleName() + " of record " + e.getSimpleName(), Annotations.render(ct));
+      scope.usesDeprecated |= elements.isDeprecated(c.getAccessor());
+      fields.add(new Field(c.getSimpleName().toString(), number, t, fieldSite));
+    }
+    if (fields.stream().allMatch(f -> f.number() == 0)) {
+      // implicit numbering: 1, 2, 3… in declaration order
+      for (int i = 0; i < fields.size(); i++) {
+        Field f = fields.get(i);
+        fields.set(i, new Field(f.name(), i + 1, f.type(), f.site()));
+      }
+    }
+    boolean ok = !scope.failed;
+    scope.failed = before || scope.failed;
+    checkedTypes.put("record:" + key, ok);
+    if (!ok) {
+      scope.messages.remove(key);
+      return null;
+    }
+    scope.messages.put(key, new Model.Message(MessageKind.RECORD, protoName, className, List.copyOf(fields),
+        List.copyOf(reserved), Annotations.doc(elements, e), new Site(e, message, null)));
+    return result;
+  }
+
+  /** The proto name: {@code @BoltMessage(name)}, else the simple names joined by '_'. */
+  private String messageName(TypeElement e) {
+    AnnotationMirror message = Annotations.annotation(e, Names.BOLT_MESSAGE);
+    if (message != null) {
+      String name = Annotations.stringValue(elements, message, "name");
+      if (!name.isEmpty()) {
+        return name;
+      }
+    }
+    return String.join("_", ClassName.get(e).simpleNames());
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  boolean accessible(TypeElement e) {
+    String pkg = elements.getPackageOf(e).getQualifiedName().toString();
+    for (Element x = e; x != null && !(x instanceof PackageElement); x = x.getEnclosingElement()) {
+      if (x.getModifiers().contains(Modifier.PRIVATE)) {
+        return false;
+      }
+      if (!x.getModifiers().contains(Modifier.PUBLIC) && !pkg.equals(scope.packageName)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static boolean accessibleFromOwnPackage(TypeElement e) {
+    for (Element x = e; x != null && !(x instanceof PackageElement); x = x.getEnclosingElement()) {
+      if (x.getModifiers().contains(Modifier.PRIVATE)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  boolean isSubtypeOfErasure(TypeMirror t, TypeElement of) {
+    return of != null && t.getKind() == TypeKind.DECLARED && types.isSubtype(types.erasure(t), types.erasure(of.asType()));
+  }
+
+  static boolean isType(TypeMirror t, String qualifiedName) {
+    return t.getKind() == TypeKind.DECLARED
+        && ((TypeElement) ((DeclaredType) t).asElement()).getQualifiedName().contentEquals(qualifiedName);
+  }
+}

@@ -1,0 +1,238 @@
+package io.boltgen.runtime;
+
+import io.boltgen.runtime.codec.Marshaller;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Everything the runtime needs to know about one RPC method: its names on the wire, its command code, its
+ * call type, its default timeout and the marshallers of its request and response. Immutable; generated
+ * code holds one per method in a {@code static final} field.
+ *
+ * <p>The request frame's className is {@link #wireName()}: by default {@code service:version/method}, so
+ * that a SOFABolt server can serve the method with a UserProcessor whose {@code interest()} is that
+ * string. The response frame's className is {@link #responseClassName()}.
+ *
+ * @param <Q> the request (argument tuple) type
+ * @param <R> the response (result) type
+ */
+public final class MethodDescriptor<Q, R> {
+
+  private final String serviceName;
+  private final String serviceVersion;
+  private final String methodName;
+  private final String wireName;
+  private final String responseClassName;
+  private final int code;
+  private final MethodType type;
+  private final long timeoutMillis;
+  private final Marshaller<Q> requestMarshaller;
+  private final Marshaller<R> responseMarshaller;
+  private final ErrorMapper errorMapper;
+  private final List<String> aliases;
+
+  private MethodDescriptor(Builder<Q, R> b) {
+    this.serviceName = requireText(b.serviceName, "serviceName");
+    this.serviceVersion = requireText(b.serviceVersion, "serviceVersion");
+    this.methodName = requireText(b.methodName, "methodName");
+    this.wireName = b.wireName != null ? b.wireName : serviceName + ':' + serviceVersion + '/' + methodName;
+    this.responseClassName = b.responseClassName != null ? b.responseClassName : "";
+    this.code = b.code;
+    this.type = Objects.requireNonNull(b.type, "type");
+    this.timeoutMillis = b.timeoutMillis;
+    this.requestMarshaller = Objects.requireNonNull(b.requestMarshaller, "requestMarshaller");
+    this.responseMarshaller = Objects.requireNonNull(b.responseMarshaller, "responseMarshaller");
+    this.errorMapper = b.errorMapper;
+    this.aliases = List.copyOf(b.aliases);
+    int wireNameLength = wireName.getBytes(StandardCharsets.UTF_8).length;
+    if (wireNameLength == 0 || wireNameLength > Short.MAX_VALUE) {
+      throw new IllegalArgumentException("wire name must be 1..32767 UTF-8 bytes: " + wireName);
+    }
+    if (responseClassName.getBytes(StandardCharsets.UTF_8).length > Short.MAX_VALUE) {
+      throw new IllegalArgumentException("response class name longer than 32767 bytes");
+    }
+    if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("timeout must be 1.." + Integer.MAX_VALUE + " ms: " + timeoutMillis);
+    }
+  }
+
+  private static String requireText(String value, String what) {
+    if (value == null || value.isEmpty()) {
+      throw new IllegalArgumentException(what + " must not be empty");
+    }
+    return value;
+  }
+
+  /** A builder for a method whose request and response use these marshallers. */
+  public static <Q, R> Builder<Q, R> newBuilder(Marshaller<Q> requestMarshaller, Marshaller<R> responseMarshaller) {
+    return new Builder<>(requestMarshaller, responseMarshaller);
+  }
+
+  /** The service name, for example {@code demo.Inventory}. */
+  public String serviceName() {
+    return serviceName;
+  }
+
+  /** The service version, for example {@code 1.0}. */
+  public String serviceVersion() {
+    return serviceVersion;
+  }
+
+  /** The method name on the wire. */
+  public String methodName() {
+    return methodName;
+  }
+
+  /** The className of request frames: by default {@code service:version/method}. */
+  public String wireName() {
+    return wireName;
+  }
+
+  /** The className of response frames; empty when not set. */
+  public String responseClassName() {
+    return responseClassName;
+  }
+
+  /** The method's command code: the key of the generated skeleton's dispatch switch. */
+  public int code() {
+    return code;
+  }
+
+  /** Whether the method expects a response. */
+  public MethodType type() {
+    return type;
+  }
+
+  /** The default timeout of a call, in milliseconds (a call's {@code CallOptions} may override it). */
+  public long timeoutMillis() {
+    return timeoutMillis;
+  }
+
+  /** The request marshaller. */
+  public Marshaller<Q> requestMarshaller() {
+    return requestMarshaller;
+  }
+
+  /** The response marshaller. */
+  public Marshaller<R> responseMarshaller() {
+    return responseMarshaller;
+  }
+
+  /** Maps failures to the method's declared exceptions; {@link ErrorMapper#IDENTITY} when it has none. */
+  public ErrorMapper errorMapper() {
+    return errorMapper;
+  }
+
+  /**
+   * Other request classNames a server answers for this method besides {@link #wireName()}. Generated
+   * methods list the binary name of their request record: a SOFABolt client always sends the Java class
+   * name of its request object, so it can call the method by sending that record.
+   */
+  public List<String> aliases() {
+    return aliases;
+  }
+
+  @Override
+  public String toString() {
+    return wireName;
+  }
+
+  /**
+   * Builds a {@link MethodDescriptor}.
+   *
+   * @param <Q> the request type
+   * @param <R> the response type
+   */
+  public static final class Builder<Q, R> {
+    private final Marshaller<Q> requestMarshaller;
+    private final Marshaller<R> responseMarshaller;
+    private String serviceName;
+    private String serviceVersion = "1.0";
+    private String methodName;
+    private String wireName;
+    private String responseClassName;
+    private int code;
+    private MethodType type = MethodType.REQUEST_RESPONSE;
+    private long timeoutMillis = 3000;
+    private ErrorMapper errorMapper = ErrorMapper.IDENTITY;
+    private final List<String> aliases = new ArrayList<>();
+
+    private Builder(Marshaller<Q> requestMarshaller, Marshaller<R> responseMarshaller) {
+      this.requestMarshaller = Objects.requireNonNull(requestMarshaller, "requestMarshaller");
+      this.responseMarshaller = Objects.requireNonNull(responseMarshaller, "responseMarshaller");
+    }
+
+    /** The service name (required). */
+    public Builder<Q, R> serviceName(String serviceName) {
+      this.serviceName = serviceName;
+      return this;
+    }
+
+    /** The service version; {@code "1.0"} unless set. */
+    public Builder<Q, R> serviceVersion(String serviceVersion) {
+      this.serviceVersion = serviceVersion;
+      return this;
+    }
+
+    /** The method name (required). */
+    public Builder<Q, R> methodName(String methodName) {
+      this.methodName = methodName;
+      return this;
+    }
+
+    /**
+     * The className of request frames, when it must differ from {@code service:version/method}, for
+     * example to match the {@code interest()} of an existing SOFABolt UserProcessor.
+     */
+    public Builder<Q, R> wireName(String wireName) {
+      this.wireName = wireName;
+      return this;
+    }
+
+    /** The className of response frames; empty unless set. */
+    public Builder<Q, R> responseClassName(String responseClassName) {
+      this.responseClassName = responseClassName;
+      return this;
+    }
+
+    /** The method's command code; 0 unless set. */
+    public Builder<Q, R> code(int code) {
+      this.code = code;
+      return this;
+    }
+
+    /** The call type; {@link MethodType#REQUEST_RESPONSE} unless set. */
+    public Builder<Q, R> type(MethodType type) {
+      this.type = type;
+      return this;
+    }
+
+    /** The default timeout in milliseconds; 3000 unless set. */
+    public Builder<Q, R> timeoutMillis(long timeoutMillis) {
+      this.timeoutMillis = timeoutMillis;
+      return this;
+    }
+
+    /** Maps failures to declared exceptions; identity unless set. */
+    public Builder<Q, R> errorMapper(ErrorMapper errorMapper) {
+      this.errorMapper = Objects.requireNonNull(errorMapper, "errorMapper");
+      return this;
+    }
+
+    /** Another request className a server answers for this method (see {@link MethodDescriptor#aliases()}). */
+    public Builder<Q, R> alias(String className) {
+      if (className == null || className.isEmpty()) {
+        throw new IllegalArgumentException("alias must not be empty");
+      }
+      aliases.add(className);
+      return this;
+    }
+
+    /** The descriptor. */
+    public MethodDescriptor<Q, R> build() {
+      return new MethodDescriptor<>(this);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+package io.boltgen.runtime;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * The link from this API to the runtime that implements it, found once through
+ * {@link java.util.ServiceLoader} ({@code META-INF/services/io.boltgen.runtime.RuntimeProvider} in
+ * bolt-runtime's own jar). It keeps imports one way: the implementation depends on this package, never the
+ * reverse.
+ *
+ * <p>Not for users: bolt-runtime implements it exactly once, and its methods may change in any release.
+ * {@link BoltClient} and {@link BoltServer} are the API.
+ */
+public interface RuntimeProvider {
+
+  /** A client running {@code config}; no thread starts before the first connection. */
+  Client newClient(ClientConfig config);
+
+  /** A server running {@code config}, not yet listening. */
+  Server newServer(ServerConfig config);
+
+  /** What {@link ServerContext#current()} returns. */
+  ServerContext currentServerContext();
+
+  /** What a {@link BoltClient} delegates to. Thread-safe. */
+  interface Client {
+
+    /** See {@link BoltClient#channel(InetSocketAddress)}. */
+    BoltChannel channel(InetSocketAddress address);
+
+    /** See {@link BoltClient#stub(Class, String)}. */
+    <T> T stub(Class<T> serviceInterface, InetSocketAddress address);
+
+    /** See {@link BoltClient#connect(InetSocketAddress)}. */
+    CompletableFuture<Void> connect(InetSocketAddress address);
+
+    /** See {@link BoltClient#connections(InetSocketAddress)}. */
+    List<Connection> connections(InetSocketAddress address);
+
+    /** See {@link BoltClient#connections()}. */
+    List<Connection> connections();
+
+    /** See {@link BoltClient#close()}. */
+    void close();
+  }
+
+  /** What a {@link BoltServer} delegates to. Thread-safe. */
+  interface Server {
+
+    /** See {@link BoltServer#start()}. */
+    void start();
+
+    /** See {@link BoltServer#localAddress()}. */
+    InetSocketAddress localAddress();
+
+    /** See {@link BoltServer#connections()}. */
+    List<Connection> connections();
+
+    /** See {@link BoltServer#close()}. */
+    void close();
+  }
+
+  /** The settings of a {@link BoltClient.Builder}, checked and copied; see its methods for each. */
+  record ClientConfig(
+      WireProtocol protocol,
+      int connectTimeoutMillis,
+      int connectionsPerAddress,
+      long heartbeatIntervalMillis,
+      long heartbeatTimeoutMillis,
+      int heartbeatMaxMisses,
+      FrameLimits limits,
+      Executor callbackExecutor,
+      int callbackThreads,
+      boolean reconnect,
+      long minBackoffMillis,
+      long maxBackoffMillis,
+      long shutdownTimeoutMillis,
+      List<ServiceDefinition> services,
+      List<ConnectionListener> listeners) {
+
+    /** Copies the lists. */
+    public ClientConfig {
+      services = List.copyOf(services);
+      listeners = List.copyOf(listeners);
+    }
+  }
+
+  /** The settings of a {@link BoltServer.Builder}, checked and copied; see its methods for each. */
+  record ServerConfig(
+      String host,
+      int port,
+      int backlog,
+      List<Registration> services,
+      Executor executor,
+      ExecutorSelector selector,
+      int minThreads,
+      int maxThreads,
+      int queueSize,
+      WireProtocol protocol,
+      FrameLimits limits,
+      int maxRequestsPerConnection,
+      int maxConnections,
+      long idleTimeoutMillis,
+      long shutdownTimeoutMillis,
+      List<ConnectionListener> listeners) {
+
+    /** Copies the lists. */
+    public ServerConfig {
+      services = List.copyOf(services);
+      listeners = List.copyOf(listeners);
+    }
+  }
+
+  /** A service of a server, with its own executor or {@code null} for the server's. */
+  record Registration(ServiceDefinition service, Executor executor) {}
+
+  /** The frame and memory limits both builders share; see their methods for each. */
+  record FrameLimits(
+      int maxFrameLength,
+      int peerMaxFrameLength,
+      int lowWaterMark,
+      int highWaterMark,
+      long maxQueuedBytes,
+      long frameTimeoutMillis) {}
+}

@@ -1,0 +1,30 @@
+package io.boltgen.runtime;
+
+import io.boltgen.annotation.BoltCallback;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The server side of one call: where a handler puts its result. The first outcome wins; later ones are
+ * ignored. For oneway calls every outcome is ignored (a failure is logged). Thread-safe: a handler may
+ * answer from any thread, long after {@link ServiceInvoker#invoke} returned.
+ */
+public interface ServerCall {
+
+  /** Answers with {@code result}, encoded by the method's response marshaller. */
+  void respond(Object result);
+
+  /**
+   * Answers with {@code SERVER_EXCEPTION}, carrying the class name and message of {@code error} (a
+   * declared exception of the method is rebuilt as its own type on a boltgen client).
+   */
+  void fail(Throwable error);
+
+  /** Answers with the outcome of {@code stage} once it completes. */
+  void respondWith(CompletionStage<?> stage);
+
+  /** A callback that answers this call: for implementations of callback-style methods. */
+  <T> BoltCallback<T> asCallback();
+
+  /** Who called, over which connection, with which headers and deadline. */
+  ServerContext context();
+}

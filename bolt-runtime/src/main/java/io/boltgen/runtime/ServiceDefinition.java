@@ -1,0 +1,75 @@
+package io.boltgen.runtime;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A service ready to be registered with a server (or with a client, to answer duplex calls): its
+ * descriptor and the invoker that runs its methods. Generated code builds one in
+ * {@code XxxBolt.bind(implementation)}; {@link #builder} builds one by hand.
+ */
+public final class ServiceDefinition {
+
+  private final ServiceDescriptor descriptor;
+  private final ServiceInvoker invoker;
+
+  private ServiceDefinition(ServiceDescriptor descriptor, ServiceInvoker invoker) {
+    this.descriptor = Objects.requireNonNull(descriptor, "descriptor");
+    this.invoker = Objects.requireNonNull(invoker, "invoker");
+  }
+
+  /** A definition whose methods {@code invoker} runs. */
+  public static ServiceDefinition of(ServiceDescriptor descriptor, ServiceInvoker invoker) {
+    return new ServiceDefinition(descriptor, invoker);
+  }
+
+  /** Starts a hand-built definition of service {@code name} at {@code version}. */
+  public static Builder builder(String name, String version) {
+    return new Builder(name, version);
+  }
+
+  /** The service's descriptor. */
+  public ServiceDescriptor descriptor() {
+    return descriptor;
+  }
+
+  /** What runs the service's methods. */
+  public ServiceInvoker invoker() {
+    return invoker;
+  }
+
+  /** Builds a {@link ServiceDefinition} from one handler per method. */
+  public static final class Builder {
+    private final String name;
+    private final String version;
+    private final List<MethodDescriptor<?, ?>> methods = new ArrayList<>();
+    private final Map<Integer, MethodHandler<Object>> handlers = new HashMap<>();
+
+    private Builder(String name, String version) {
+      this.name = Objects.requireNonNull(name, "name");
+      this.version = Objects.requireNonNull(version, "version");
+    }
+
+    /** Adds {@code method}, served by {@code handler}. Command codes must be unique. */
+    @SuppressWarnings("unchecked") // the runtime hands a handler only requests its method's marshaller read
+    public <Q> Builder method(MethodDescriptor<Q, ?> method, MethodHandler<? super Q> handler) {
+      Objects.requireNonNull(handler, "handler");
+      if (handlers.putIfAbsent(method.code(), (MethodHandler<Object>) handler) != null) {
+        throw new IllegalArgumentException("command code " + method.code() + " is used twice");
+      }
+      methods.add(method);
+      return this;
+    }
+
+    /** The definition. */
+    public ServiceDefinition build() {
+      Map<Integer, MethodHandler<Object>> table = Map.copyOf(handlers);
+      return new ServiceDefinition(
+          ServiceDescriptor.of(name, version, methods),
+          (code, request, call) -> table.get(code).handle(request, call));
+    }
+  }
+}

@@ -1,0 +1,352 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.BoltChannel;
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.WireProtocol;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.netty.util.AttributeKey;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One Bolt connection: a Netty channel, the calls waiting on it, its write queue, its frame format and, on
+ * a client, its heartbeat; on a server, the throttle that stops reading it while its peer does not keep up.
+ * Calls are encoded on the caller's thread, registered, and queued; responses are matched on the IO thread.
+ *
+ * <p>Limits: a request frame larger than the peer accepts fails its call alone before anything is written;
+ * a call whose frame would take the write queue past its budget of queued bytes fails alone; otherwise a
+ * call waits in the queue, within its own timeout, until the channel can take it.
+ *
+ * <p>The frame format: a client sends what it was configured with; a server latches the protocol code
+ * and version of the first frame it receives and answers in that format (before any frame it uses its own
+ * configured one), as SOFABolt does.
+ *
+ * <p>Thread-safe.
+ */
+final class BoltConnection implements Connection, CallTarget {
+
+  /** Where a channel keeps its connection. */
+  public static final AttributeKey<BoltConnection> KEY = AttributeKey.valueOf(BoltConnection.class, "connection");
+
+  private final Channel channel;
+  private final Endpoint endpoint;
+  private final WriteQueue writes;
+  private final CallTable calls = new CallTable();
+  private final AtomicInteger ids = new AtomicInteger();
+  private final CallChannel callChannel;
+  private final Heartbeat heartbeat;
+  private final ReadThrottle throttle;
+  private final EndpointSettings settings;
+  private volatile SocketAddress remoteAddress;
+  private volatile SocketAddress localAddress;
+  private volatile byte protocolCode;
+  private volatile byte version;
+  private volatile byte switchFlags;
+  private volatile boolean latched;
+  private final CompletableFuture<Void> inactive = new CompletableFuture<>();
+
+  BoltConnection(Channel channel, Endpoint endpoint) {
+    this.channel = channel;
+    this.endpoint = endpoint;
+    this.writes = new WriteQueue(channel, endpoint.shared().outboundMemory());
+    this.callChannel = new CallChannel(this, endpoint.calls());
+    EndpointSettings settings = endpoint.settings();
+    this.settings = settings;
+    this.throttle = settings.client() ? null : new ReadThrottle(channel, settings.maxRequestsPerConnection());
+    WireProtocol protocol = settings.protocol();
+    this.protocolCode = protocol.protocolCode();
+    this.version = protocol.version();
+    this.switchFlags = protocol.switchFlags();
+    this.latched = settings.client();
+    this.heartbeat = settings.client() && settings.heartbeatIntervalMillis() > 0
+        ? new Heartbeat(this, endpoint.shared().timer(), settings.heartbeatTimeoutMillis(), settings.heartbeatMaxMisses())
+        : null;
+    channel.attr(KEY).set(this);
+  }
+
+  // ---------------------------------------------------------------- sending calls
+
+  @Override
+  public void send(PendingCall<?> call) {
+    if (!channel.isActive()) {
+      call.fail(new BoltException(ResponseStatus.CONNECTION_CLOSED, "connection to " + remoteAddress() + " is closed",
+          null, null, remoteAddress(), 0, null));
+      return;
+    }
+    int id = nextId();
+    ByteBuf frame = call.encode(channel.alloc(), protocolCode, version, switchFlags, id, settings.peerMaxFrameLength());
+    if (frame == null) {
+      return; // failed to encode (or too large); the call says why
+    }
+    if (!call.attach(calls, id, remoteAddress())) {
+      frame.release();
+      return;
+    }
+    int bytes = frame.readableBytes();
+    long budget = settings.maxQueuedBytes();
+    if (call.isOneway()) {
+      if (writes.tryEnqueue(frame, budget)) {
+        call.complete(null);
+        return;
+      }
+      frame.release();
+    } else {
+      call.setOutbound(frame);
+      if (writes.tryEnqueue(call, bytes, budget)) {
+        return;
+      }
+      call.takeOutbound().release();
+    }
+    call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "call " + call.method().wireName() + " ("
+        + bytes + " bytes) refused: the connection to " + remoteAddress() + " already holds " + writes.queuedBytes()
+        + " bytes of frames waiting to be written, and its limit is " + budget
+        + " bytes (maxQueuedBytes); the peer reads slower than calls arrive", null, null, remoteAddress(), id, null));
+  }
+
+  /** Queues an encoded frame (response, heartbeat); takes ownership. */
+  public void writeFrame(ByteBuf frame) {
+    if (!channel.isActive()) {
+      frame.release();
+      return;
+    }
+    writes.enqueue(frame);
+  }
+
+  /** Queues a frame the IO thread will encode (a server's answer). */
+  public void write(DeferredFrame frame) {
+    if (channel.isActive()) {
+      writes.enqueue(frame);
+    } else {
+      frame.discard();
+    }
+  }
+
+  /**
+   * Queues a frame the IO thread will encode, without waking it yet. The caller must call
+   * {@link #flushLater()} once its batch is done.
+   */
+  public void writeLater(DeferredFrame frame) {
+    if (channel.isActive()) {
+      writes.enqueueLater(frame);
+    } else {
+      frame.discard();
+    }
+  }
+
+  /** Writes whatever {@link #writeLater} queued. */
+  public void flushLater() {
+    writes.flush();
+  }
+
+  // ---------------------------------------------------------------- server side: how much is open
+
+  /**
+   * {@code count} requests of this connection were read and are handed to dispatch (one count per read, not
+   * per request); reads of an accepted connection pause while too many are open (see {@link ReadThrottle}).
+   * Each request is matched by exactly one {@link #requestClosed()}.
+   */
+  public void requestsOpened(int count) {
+    if (throttle != null) {
+      throttle.open(count);
+    }
+  }
+
+  /** A request is no longer open: its answer was written or discarded, or it ended without one. */
+  public void requestClosed() {
+    if (throttle != null) {
+      throttle.close();
+    }
+  }
+
+  /** Whether this side stopped reading the connection for now (its peer does not keep up). */
+  public boolean isReadPaused() {
+    return throttle != null && throttle.isPaused();
+  }
+
+  /** A read was dispatched: pause reading if too much is open now (IO thread). */
+  void afterRead() {
+    if (throttle != null) {
+      throttle.update();
+    }
+  }
+
+  /** The channel's writability changed: drain what waited, pause or resume reading (IO thread). */
+  void onWritabilityChanged() {
+    writes.resume();
+    if (throttle != null) {
+      throttle.update();
+    }
+    writes.report();
+  }
+
+  /** Encoded bytes waiting in the write queue plus those the channel has not written to the socket yet. */
+  public long outboundBytes() {
+    return writes.outboundBytes();
+  }
+
+  int nextId() {
+    int id = ids.incrementAndGet();
+    return id != 0 ? id : ids.incrementAndGet();
+  }
+
+  // ---------------------------------------------------------------- inbound, on the IO thread
+
+  /**
+   * Latches the protocol code and version of the first frame (a heartbeat counts, as in SOFABolt).
+   * Requests this side sends on a V2 connection set the CRC switch, as a SOFABolt client does by default
+   * (it only takes effect with version 2): the switch of the first frame is not latched, since a
+   * heartbeat always carries 0.
+   */
+  void latch(BoltFrame frame) {
+    if (!latched) {
+      protocolCode = frame.protocolCode();
+      version = frame.version();
+      switchFlags = protocolCode == Bolt.PROTOCOL_V2 ? Bolt.SWITCH_CRC : 0;
+      latched = true;
+    }
+  }
+
+  CallTable calls() {
+    return calls;
+  }
+
+  /** The calls waiting for their response right now. */
+  public List<PendingCall<?>> pendingSnapshot() {
+    return calls.snapshot();
+  }
+
+  Heartbeat heartbeat() {
+    return heartbeat;
+  }
+
+  Endpoint endpoint() {
+    return endpoint;
+  }
+
+  void onActive() {
+    remoteAddress = channel.remoteAddress();
+    localAddress = channel.localAddress();
+    OutboundMemory memory = endpoint.shared().outboundMemory();
+    memory.register(writes);
+  }
+
+  void onInactive() {
+    failPending("connection to " + remoteAddress() + " closed while the call waited for its response");
+    writes.discardAll();
+    writes.report(); // nothing is held any more
+    endpoint.shared().outboundMemory().unregister(writes);
+    if (heartbeat != null) {
+      heartbeat.stop();
+    }
+  }
+
+  // ---------------------------------------------------------------- the format responses use
+
+  /** The protocol code responses on this connection use. */
+  public byte protocolCode() {
+    return protocolCode;
+  }
+
+  /** The V2 version responses on this connection use. */
+  public byte version() {
+    return version;
+  }
+
+  /** The largest frame the peer accepts: a larger answer fails alone (SERVER_SERIAL_EXCEPTION). */
+  public int peerMaxFrameLength() {
+    return settings.peerMaxFrameLength();
+  }
+
+  /** The allocator of this connection's channel. */
+  public ByteBufAllocator alloc() {
+    return channel.alloc();
+  }
+
+  /** The event loop of this connection's channel. */
+  public EventLoop eventLoop() {
+    return channel.eventLoop();
+  }
+
+  // ---------------------------------------------------------------- Connection
+
+  @Override
+  public SocketAddress remoteAddress() {
+    SocketAddress address = remoteAddress;
+    return address != null ? address : channel.remoteAddress();
+  }
+
+  @Override
+  public SocketAddress localAddress() {
+    SocketAddress address = localAddress;
+    return address != null ? address : channel.localAddress();
+  }
+
+  @Override
+  public boolean isActive() {
+    return channel.isActive();
+  }
+
+  @Override
+  public boolean isWritable() {
+    return channel.isWritable() && writes.queuedBytes() < settings.maxQueuedBytes();
+  }
+
+  @Override
+  public int pendingCalls() {
+    return calls.size();
+  }
+
+  @Override
+  public BoltChannel channel() {
+    return callChannel;
+  }
+
+  @Override
+  public void close() {
+    closeAsync();
+  }
+
+  /**
+   * Fails every pending call with CONNECTION_CLOSED at once, then closes the channel; the future
+   * completes once it is closed.
+   */
+  public ChannelFuture closeAsync() {
+    failPending("connection to " + remoteAddress() + " was closed by this side");
+    return channel.close();
+  }
+
+  private void failPending(String why) {
+    SocketAddress remote = remoteAddress();
+    calls.closeAll(() -> new BoltException(ResponseStatus.CONNECTION_CLOSED, why, null, null, remote, 0, null));
+  }
+
+  /**
+   * Completes once the channel went inactive and everything that follows from it happened: pending calls
+   * failed, the close event fired. (The channel's close future completes earlier than that.)
+   */
+  public CompletableFuture<Void> inactiveFuture() {
+    return inactive;
+  }
+
+  void markInactive() {
+    inactive.complete(null);
+  }
+
+  /** Completes when the channel is closed (does not close it). */
+  public ChannelFuture closeFuture() {
+    return channel.closeFuture();
+  }
+
+  @Override
+  public String toString() {
+    return "BoltConnection{" + localAddress() + " -> " + remoteAddress() + ", pending=" + calls.size() + '}';
+  }
+}

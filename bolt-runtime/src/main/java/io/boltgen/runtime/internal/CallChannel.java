@@ -1,0 +1,126 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.annotation.BoltCallback;
+import io.boltgen.runtime.BoltChannel;
+import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
+import java.net.SocketAddress;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The four call styles, built on a {@link CallTarget}: the {@link BoltChannel} users and stubs hold. */
+final class CallChannel implements BoltChannel {
+
+  private static final Logger log = LoggerFactory.getLogger(CallChannel.class);
+  private static final RateLimitedLog callbackFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog callbackRefusals = RateLimitedLog.of(log);
+
+  private final CallTarget target;
+  private final CallEnvironment env;
+
+  /** A channel sending to {@code target} with the calls' shared {@code env}. */
+  public CallChannel(CallTarget target, CallEnvironment env) {
+    this.target = Objects.requireNonNull(target, "target");
+    this.env = Objects.requireNonNull(env, "env");
+  }
+
+  @Override
+  public <Q, R> R invokeSync(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
+    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE);
+    if (!call.isDone()) {
+      target.send(call);
+    }
+    return call.await();
+  }
+
+  @Override
+  public <Q, R> CompletableFuture<R> invokeFuture(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
+    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE);
+    if (!call.isDone()) {
+      call.scheduleTimeout();
+      target.send(call);
+    }
+    return call;
+  }
+
+  @Override
+  public <Q, R> void invokeCallback(
+      MethodDescriptor<Q, R> method, Q request, CallOptions options, BoltCallback<? super R> callback) {
+    Objects.requireNonNull(callback, "callback");
+    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE);
+    Executor executor = options.callbackExecutor() != null ? options.callbackExecutor() : env.callbackExecutor();
+    call.whenComplete((value, error) -> deliver(executor, callback, value, error, method));
+    if (!call.isDone()) {
+      call.scheduleTimeout();
+      target.send(call);
+    }
+  }
+
+  @Override
+  public <Q> void invokeOneway(MethodDescriptor<Q, ?> method, Q request, CallOptions options) {
+    PendingCall<?> call = start(method, request, options, MethodType.ONEWAY);
+    if (!call.isDone()) {
+      target.send(call);
+    }
+    if (call.isCompletedExceptionally()) {
+      // refused at once (closed, not writable, no encoding): tell the caller
+      try {
+        call.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
+      }
+    }
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return target.remoteAddress();
+  }
+
+  private <Q, R> PendingCall<R> start(MethodDescriptor<Q, R> method, Q request, CallOptions options, MethodType type) {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(options, "options");
+    if (method.type() != type) {
+      throw new IllegalArgumentException(method.wireName() + " is a " + method.type() + " method");
+    }
+    PendingCall<R> call = new PendingCall<>(method, request, options, env);
+    if (env.isClosed()) {
+      call.fail(env.closedError());
+    }
+    return call;
+  }
+
+  private static <R> void deliver(
+      Executor executor, BoltCallback<? super R> callback, R value, Throwable error, MethodDescriptor<?, ?> method) {
+    Runnable task = () -> {
+      try {
+        if (error == null) {
+          callback.onResponse(value);
+        } else {
+          callback.onError(unwrap(error));
+        }
+      } catch (RuntimeException | Error e) {
+        callbackFailures.warn("callback of {} threw {}", method.wireName(), LogText.shorten(e.toString()));
+      }
+    };
+    try {
+      executor.execute(task);
+    } catch (RejectedExecutionException e) {
+      callbackRefusals.warn("callback executor refused the callback of {} ({}); running it on {}", method.wireName(), e,
+          Thread.currentThread().getName());
+      task.run();
+    }
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    if (error instanceof java.util.concurrent.CompletionException && error.getCause() != null) {
+      return error.getCause();
+    }
+    return error;
+  }
+}

@@ -1,0 +1,275 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.BoltChannel;
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.ResponseStatus;
+import io.netty.util.Timer;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connections of one client to one address: a fixed number of slots, each holding the future of
+ * its connection. A slot is filled by whoever wins one compare-and-set, so concurrent first calls make
+ * exactly as many connections as configured. Calls go round-robin to active, writable connections; when
+ * none is up they wait (within their own timeout) for the next one to connect.
+ *
+ * <p>A slot whose connection closed, or whose attempt failed, is re-made in the background after an
+ * exponential backoff (each wait up to 20% shorter at random). While a slot backs off after a failure,
+ * calls that find no other connection fail at once with {@link ResponseStatus#ERROR_COMM} instead of
+ * hammering the address.
+ *
+ * <p>Thread-safe.
+ */
+final class ConnectionPool implements CallTarget {
+
+  private static final RateLimitedLog connectFailures = RateLimitedLog.of(LoggerFactory.getLogger(ConnectionPool.class));
+  private static final RateLimitedLog reconnectFailures =
+      RateLimitedLog.of(LoggerFactory.getLogger(ConnectionPool.class));
+
+  private final InetSocketAddress address;
+  private final Connector connector;
+  private final Timer timer;
+  private final ConnectionEvents events;
+  private final boolean reconnect;
+  private final long minBackoffNanos;
+  private final long maxBackoffNanos;
+  private final int size;
+  private final AtomicReferenceArray<CompletableFuture<BoltConnection>> slots;
+  private final AtomicIntegerArray failures;
+  private final AtomicLongArray retryAtNanos;
+  private final AtomicInteger next = new AtomicInteger();
+  private final CallChannel channel;
+  private volatile boolean closed;
+
+  /**
+   * A pool of {@code size} connections to {@code address}.
+   *
+   * @param reconnect whether to re-make lost connections in the background
+   * @param minBackoffMillis the first backoff after a failure
+   * @param maxBackoffMillis the longest backoff
+   */
+  public ConnectionPool(InetSocketAddress address, int size, Connector connector, Timer timer,
+      ConnectionEvents events, CallEnvironment env, boolean reconnect, long minBackoffMillis, long maxBackoffMillis) {
+    this.address = address;
+    this.size = size;
+    this.connector = connector;
+    this.timer = timer;
+    this.events = events;
+    this.reconnect = reconnect;
+    this.minBackoffNanos = TimeUnit.MILLISECONDS.toNanos(minBackoffMillis);
+    this.maxBackoffNanos = TimeUnit.MILLISECONDS.toNanos(maxBackoffMillis);
+    this.slots = new AtomicReferenceArray<>(size);
+    this.failures = new AtomicIntegerArray(size);
+    this.retryAtNanos = new AtomicLongArray(size);
+    this.channel = new CallChannel(this, env);
+  }
+
+  /** The channel sending over this pool. */
+  public BoltChannel channel() {
+    return channel;
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return address;
+  }
+
+  @Override
+  public void send(PendingCall<?> call) {
+    BoltConnection connection = pick();
+    if (connection != null) {
+      connection.send(call);
+      return;
+    }
+    CompletableFuture<BoltConnection> connecting = connectAll();
+    connecting.whenComplete((c, error) -> {
+      if (call.isDone()) {
+        return; // timed out while it waited for the connection
+      }
+      if (error != null) {
+        call.fail(connectError(error));
+      } else {
+        c.send(call);
+      }
+    });
+  }
+
+  /**
+   * Starts every connection that is not up (respecting backoff) and returns a future that completes
+   * when all of them are up, or fails with the first failure.
+   */
+  public CompletableFuture<Void> connect() {
+    List<CompletableFuture<BoltConnection>> all = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      all.add(ensure(i));
+    }
+    return CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0]));
+  }
+
+  /** The connections currently up. */
+  public List<Connection> connections() {
+    List<Connection> up = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      BoltConnection c = live(slots.get(i));
+      if (c != null) {
+        up.add(c);
+      }
+    }
+    return up;
+  }
+
+  /** Refuses new connections and closes the current ones (their pending calls fail). */
+  public void close() {
+    closed = true;
+    for (int i = 0; i < size; i++) {
+      CompletableFuture<BoltConnection> f = slots.get(i);
+      if (f != null) {
+        f.thenAccept(BoltConnection::close);
+      }
+    }
+  }
+
+  private BoltConnection pick() {
+    int start = next.getAndIncrement();
+    BoltConnection unwritable = null;
+    for (int i = 0; i < size; i++) {
+      BoltConnection c = live(slots.get(Math.floorMod(start + i, size)));
+      if (c != null) {
+        if (c.isWritable()) {
+          return c;
+        }
+        unwritable = c;
+      }
+    }
+    return unwritable; // null, or a connection that will refuse the call at once with a clear error
+  }
+
+  private static BoltConnection live(CompletableFuture<BoltConnection> f) {
+    if (f == null || !f.isDone() || f.isCompletedExceptionally()) {
+      return null;
+    }
+    BoltConnection c = f.getNow(null);
+    return c.isActive() ? c : null;
+  }
+
+  private CompletableFuture<BoltConnection> connectAll() {
+    CompletableFuture<BoltConnection> first = null;
+    CompletableFuture<BoltConnection> failed = null;
+    int start = Math.floorMod(next.get(), size);
+    for (int i = 0; i < size; i++) {
+      CompletableFuture<BoltConnection> f = ensure((start + i) % size);
+      if (f.isCompletedExceptionally()) {
+        failed = failed == null ? f : failed;
+      } else if (first == null) {
+        first = f;
+      }
+    }
+    return first != null ? first : failed;
+  }
+
+  private CompletableFuture<BoltConnection> ensure(int slot) {
+    for (;;) {
+      CompletableFuture<BoltConnection> current = slots.get(slot);
+      if (current != null) {
+        if (!current.isDone()) {
+          return current;
+        }
+        if (!current.isCompletedExceptionally()) {
+          if (current.getNow(null).isActive()) {
+            return current;
+          }
+        } else if (System.nanoTime() - retryAtNanos.get(slot) < 0) {
+          return current; // backing off: fail fast with the last failure
+        }
+      }
+      if (closed) {
+        return CompletableFuture.failedFuture(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed"));
+      }
+      CompletableFuture<BoltConnection> attempt = new CompletableFuture<>();
+      if (slots.compareAndSet(slot, current, attempt)) {
+        start(slot, attempt);
+        return attempt;
+      }
+    }
+  }
+
+  private void start(int slot, CompletableFuture<BoltConnection> attempt) {
+    connector.connect(address).whenComplete((connection, error) -> {
+      if (error == null) {
+        failures.set(slot, 0);
+        if (closed) {
+          connection.close();
+        }
+        connection.closeFuture().addListener(f -> onClosed(slot, attempt));
+        attempt.complete(connection);
+      } else {
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        long backoff = backoffNanos(failures.incrementAndGet(slot));
+        retryAtNanos.set(slot, System.nanoTime() + backoff);
+        connectFailures.info("could not connect to {}: {} (next attempt in {} ms)", address, cause.toString(),
+            TimeUnit.NANOSECONDS.toMillis(backoff));
+        events.connectFailed(address, cause);
+        attempt.completeExceptionally(cause);
+        scheduleReconnect(slot, attempt, backoff);
+      }
+    });
+  }
+
+  private void onClosed(int slot, CompletableFuture<BoltConnection> attempt) {
+    if (!closed && slots.get(slot) == attempt) {
+      scheduleReconnect(slot, attempt, backoffNanos(1));
+    }
+  }
+
+  private void scheduleReconnect(int slot, CompletableFuture<BoltConnection> attempt, long delayNanos) {
+    if (!reconnect || closed) {
+      return;
+    }
+    try {
+      timer.newTimeout(t -> {
+        try {
+          if (!closed && slots.get(slot) == attempt) {
+            ensure(slot);
+          }
+        } catch (Throwable e) {
+          // a bug: calls still reconnect on demand, but say why the background reconnect stopped
+          reconnectFailures.warn("background reconnect to {} failed: {}", address, e.toString(), e);
+        }
+      }, delayNanos, TimeUnit.NANOSECONDS);
+    } catch (IllegalStateException e) {
+      // the timer stopped: the process is shutting down
+    }
+  }
+
+  private long backoffNanos(int failureCount) {
+    long backoff = minBackoffNanos << Math.min(20, Math.max(0, failureCount - 1));
+    if (backoff <= 0 || backoff > maxBackoffNanos) {
+      backoff = maxBackoffNanos;
+    }
+    // up to 20% less, so that many clients of one restarted server do not reconnect in lockstep, and the
+    // longest wait never exceeds the maximum
+    long jitter = backoff / 5;
+    return jitter > 0 ? backoff - ThreadLocalRandom.current().nextLong(jitter + 1) : backoff;
+  }
+
+  private BoltException connectError(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof BoltException) {
+      return (BoltException) cause;
+    }
+    return new BoltException(ResponseStatus.ERROR_COMM, "could not connect to " + address + ": " + cause,
+        null, null, address, 0, cause);
+  }
+}

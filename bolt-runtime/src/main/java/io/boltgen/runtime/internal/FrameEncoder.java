@@ -1,0 +1,206 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.codec.Marshaller;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.util.Map;
+
+/**
+ * Writes Bolt frames: this is where frames become bytes. Each frame goes into one pooled buffer sized
+ * exactly (header + className + header map + content + CRC); the content is written straight into it by
+ * its {@link Marshaller}, with no intermediate array. On any failure the buffer is released and the
+ * exception propagates.
+ */
+final class FrameEncoder {
+
+  private static final byte[] NO_BYTES = new byte[0];
+
+  private FrameEncoder() {}
+
+  /**
+   * A request ({@link Bolt#TYPE_REQUEST}) or oneway ({@link Bolt#TYPE_ONEWAY}) frame.
+   *
+   * @param timeoutMillis the caller's timeout; use {@link Bolt#NO_TIMEOUT} for oneway
+   * @param maxFrameLength the largest frame the peer accepts
+   * @throws FrameTooLargeException if the frame would be larger than {@code maxFrameLength} (checked before
+   *     anything is allocated)
+   */
+  public static <T> ByteBuf request(
+      ByteBufAllocator alloc,
+      byte protocolCode,
+      byte version,
+      byte switchFlags,
+      byte type,
+      int requestId,
+      int timeoutMillis,
+      byte[] className,
+      Map<String, String> header,
+      Marshaller<T> marshaller,
+      T value,
+      int maxFrameLength) {
+    return encode(alloc, protocolCode, version, switchFlags, true, type, Bolt.CMD_REQUEST, requestId,
+        marshaller.codecId(), timeoutMillis, className, header, marshaller, value, maxFrameLength);
+  }
+
+  /**
+   * A response frame with {@code status}; its content, if any, written by {@code marshaller}.
+   *
+   * @param maxFrameLength the largest frame the peer accepts
+   * @throws FrameTooLargeException if the frame would be larger than {@code maxFrameLength} (checked before
+   *     anything is allocated)
+   */
+  public static <T> ByteBuf response(
+      ByteBufAllocator alloc,
+      byte protocolCode,
+      byte version,
+      byte switchFlags,
+      int requestId,
+      byte codec,
+      ResponseStatus status,
+      byte[] className,
+      Map<String, String> header,
+      Marshaller<T> marshaller,
+      T value,
+      int maxFrameLength) {
+    return encode(alloc, protocolCode, version, switchFlags, false, Bolt.TYPE_RESPONSE, Bolt.CMD_RESPONSE,
+        requestId, codec, status.code(), className, header, marshaller, value, maxFrameLength);
+  }
+
+  /** A heartbeat: command 0, timeout -1, switch 0 (so never a CRC), no body; codec 1 as SOFABolt sends. */
+  public static ByteBuf heartbeat(ByteBufAllocator alloc, byte protocolCode, byte version, int requestId) {
+    return encode(alloc, protocolCode, version, (byte) 0, true, Bolt.TYPE_REQUEST, Bolt.CMD_HEARTBEAT, requestId,
+        Bolt.CODEC_HESSIAN2, Bolt.NO_TIMEOUT, NO_BYTES, Map.of(), null, null, Integer.MAX_VALUE);
+  }
+
+  /** The ack of heartbeat {@code requestId}: a response with command 0, status SUCCESS, switch 0. */
+  public static ByteBuf heartbeatAck(ByteBufAllocator alloc, byte protocolCode, byte version, int requestId) {
+    return encode(alloc, protocolCode, version, (byte) 0, false, Bolt.TYPE_RESPONSE, Bolt.CMD_HEARTBEAT,
+        requestId, Bolt.CODEC_HESSIAN2, ResponseStatus.SUCCESS.code(), NO_BYTES, Map.of(), null, null,
+        Integer.MAX_VALUE);
+  }
+
+  /**
+   * Writes {@code frame} again, field for field (the CRC recomputed when the frame has one): for tests
+   * and tools.
+   */
+  public static ByteBuf reencode(ByteBufAllocator alloc, BoltFrame frame) {
+    byte[] className = new byte[frame.classLength()];
+    frame.className().getBytes(0, className);
+    ByteBuf header = frame.header();
+    ByteBuf content = frame.content();
+    int total = Bolt.headerLength(frame.protocolCode(), frame.isRequest()) + frame.classLength()
+        + frame.headerLength() + frame.contentLength() + (frame.hasCrc() ? Bolt.CRC_LENGTH : 0);
+    ByteBuf out = alloc.ioBuffer(total, total);
+    try {
+      writeHeader(out, frame.protocolCode(), frame.version(), frame.switchFlags(), frame.isRequest(), frame.type(),
+          frame.cmdCode(), frame.commandVersion(), frame.requestId(), frame.codec(),
+          frame.isRequest() ? frame.timeout() : frame.status(), className.length, frame.headerLength(),
+          frame.contentLength());
+      out.writeBytes(className);
+      out.writeBytes(header, header.readerIndex(), header.readableBytes());
+      out.writeBytes(content, content.readerIndex(), content.readableBytes());
+      if (frame.hasCrc()) {
+        out.writeInt(Crc32.of(out, 0, out.writerIndex()));
+      }
+      return out;
+    } catch (RuntimeException e) {
+      out.release();
+      throw e;
+    }
+  }
+
+  private static <T> ByteBuf encode(
+      ByteBufAllocator alloc,
+      byte protocolCode,
+      byte version,
+      byte switchFlags,
+      boolean request,
+      byte type,
+      short cmdCode,
+      int requestId,
+      byte codec,
+      int timeoutOrStatus,
+      byte[] className,
+      Map<String, String> header,
+      Marshaller<T> marshaller,
+      T value,
+      int maxFrameLength) {
+    if (className.length > Bolt.MAX_SHORT_LENGTH) {
+      throw new IllegalArgumentException("className of " + className.length + " bytes exceeds the Bolt limit of 32767");
+    }
+    int headerLength = HeaderCodec.encodedSize(header);
+    int contentLength = marshaller == null ? 0 : marshaller.encodedSize(value);
+    if (contentLength < 0) {
+      throw new IllegalStateException(marshaller + " announced a negative size: " + contentLength);
+    }
+    boolean crc = Bolt.hasCrc(protocolCode, version, switchFlags);
+    long total = (long) Bolt.headerLength(protocolCode, request) + className.length + headerLength + contentLength
+        + (crc ? Bolt.CRC_LENGTH : 0);
+    if (total > maxFrameLength) {
+      throw new FrameTooLargeException(total, maxFrameLength);
+    }
+    ByteBuf out = alloc.ioBuffer((int) total, (int) total);
+    try {
+      writeHeader(out, protocolCode, version, switchFlags, request, type, cmdCode, Bolt.COMMAND_VERSION,
+          requestId, codec, timeoutOrStatus, className.length, headerLength, contentLength);
+      out.writeBytes(className);
+      if (headerLength > 0) {
+        HeaderCodec.write(header, out);
+      }
+      if (contentLength > 0) {
+        int contentStart = out.writerIndex();
+        marshaller.write(value, out);
+        int written = out.writerIndex() - contentStart;
+        if (written != contentLength) {
+          throw new IllegalStateException(
+              marshaller + " announced " + contentLength + " bytes but wrote " + written);
+        }
+      }
+      if (crc) {
+        out.writeInt(Crc32.of(out, 0, out.writerIndex()));
+      }
+      return out;
+    } catch (RuntimeException | Error e) {
+      out.release();
+      throw e;
+    }
+  }
+
+  private static void writeHeader(
+      ByteBuf out,
+      byte protocolCode,
+      byte version,
+      byte switchFlags,
+      boolean request,
+      byte type,
+      short cmdCode,
+      byte commandVersion,
+      int requestId,
+      byte codec,
+      int timeoutOrStatus,
+      int classLength,
+      int headerLength,
+      int contentLength) {
+    out.writeByte(protocolCode);
+    if (protocolCode == Bolt.PROTOCOL_V2) {
+      out.writeByte(version);
+    }
+    out.writeByte(type);
+    out.writeShort(cmdCode);
+    out.writeByte(commandVersion);
+    out.writeInt(requestId);
+    out.writeByte(codec);
+    if (protocolCode == Bolt.PROTOCOL_V2) {
+      out.writeByte(switchFlags);
+    }
+    if (request) {
+      out.writeInt(timeoutOrStatus);
+    } else {
+      out.writeShort(timeoutOrStatus);
+    }
+    out.writeShort(classLength);
+    out.writeShort(headerLength);
+    out.writeInt(contentLength);
+  }
+}

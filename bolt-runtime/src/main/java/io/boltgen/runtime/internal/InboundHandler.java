@@ -1,0 +1,176 @@
+package io.boltgen.runtime.internal;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.timeout.IdleStateEvent;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last handler of every pipeline. For each frame of a batch: a response completes its call, a request
+ * goes to the endpoint's {@link RequestHandler}, a heartbeat is acked at once, a heartbeat ack goes to the
+ * connection's {@link Heartbeat}. After each read it lets the connection pause reading when too much is
+ * open and times unfinished frames ({@link FrameDeadline}); when the channel becomes writable again it
+ * resumes the write queue. It also closes connections on bad frames and idleness (one rate-limited log line
+ * each) and fails every pending call the moment the channel goes inactive.
+ */
+final class InboundHandler extends ChannelInboundHandlerAdapter {
+
+  private static final Logger log = LoggerFactory.getLogger(InboundHandler.class);
+  private static final RateLimitedLog badFrames = RateLimitedLog.of(log);
+  private static final RateLimitedLog closedByError = RateLimitedLog.of(log);
+  private static final RateLimitedLog unexpected = RateLimitedLog.of(log);
+  private static final RateLimitedLog idleClosed = RateLimitedLog.of(log);
+
+  private final BoltConnection connection;
+  private final FrameDeadline deadline;
+  // the requests of the batch being read, handed to the dispatcher in one go (reused: IO thread only)
+  private final List<BoltFrame> requests = new ArrayList<>();
+  private boolean closing;
+
+  /** {@code deadline} may be null (no frame timeout). */
+  InboundHandler(BoltConnection connection, FrameDeadline deadline) {
+    this.connection = connection;
+    this.deadline = deadline;
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    connection.onActive();
+    connection.endpoint().opened(connection);
+    ctx.fireChannelActive();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    try {
+      connection.onInactive();
+      connection.endpoint().closed(connection);
+    } finally {
+      connection.markInactive();
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    FrameBatch batch = (FrameBatch) msg;
+    int n = batch.size();
+    List<BoltFrame> requests = this.requests;
+    try {
+      for (int i = 0; i < n; i++) {
+        BoltFrame frame = batch.get(i);
+        try {
+          if (!frame.isRequest()) {
+            onResponse(frame);
+          } else if (frame.isHeartbeat()) {
+            onHeartbeat(frame);
+          } else {
+            connection.latch(frame);
+            requests.add(frame);
+          }
+        } catch (Throwable e) {
+          // the frame at i was released by its handler; the rest of the batch is still ours
+          for (int j = i + 1; j < n; j++) {
+            batch.get(j).release();
+          }
+          for (BoltFrame request : requests) {
+            request.release();
+          }
+          throw e;
+        }
+      }
+      if (!requests.isEmpty()) {
+        connection.endpoint().requests().onRequests(connection, requests);
+        connection.afterRead();
+      }
+    } finally {
+      requests.clear();
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (deadline != null) {
+      deadline.afterRead();
+    }
+    ctx.fireChannelReadComplete();
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    connection.onWritabilityChanged();
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  private void onHeartbeat(BoltFrame frame) {
+    connection.latch(frame);
+    int id = frame.requestId();
+    frame.release();
+    connection.writeFrame(FrameEncoder.heartbeatAck(connection.alloc(), connection.protocolCode(),
+        connection.version(), id));
+  }
+
+  private void onResponse(BoltFrame frame) {
+    try {
+      if (frame.isHeartbeat()) {
+        Heartbeat heartbeat = connection.heartbeat();
+        if (heartbeat != null) {
+          heartbeat.onAck(frame.requestId(), frame.status());
+        }
+        return;
+      }
+      PendingCall<?> call = connection.calls().take(frame.requestId());
+      if (call == null) {
+        log.debug("response for request id {} from {} arrived after its call completed; dropped",
+            frame.requestId(), connection.remoteAddress());
+        return;
+      }
+      call.onResponse(frame);
+    } finally {
+      frame.release();
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof IdleStateEvent) {
+      Heartbeat heartbeat = connection.heartbeat();
+      if (heartbeat != null) {
+        heartbeat.onIdle();
+      } else if (!connection.endpoint().settings().client()) {
+        idleClosed.info("closing connection from {}: idle for {} ms", connection.remoteAddress(),
+            connection.endpoint().settings().idleTimeoutMillis());
+        ctx.close();
+      }
+      return;
+    }
+    ctx.fireUserEventTriggered(event);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (closing) {
+      return;
+    }
+    closing = true;
+    Throwable reason = cause instanceof DecoderException && !(cause instanceof BoltFrameException)
+        && cause.getCause() != null ? cause.getCause() : cause;
+    if (reason instanceof BoltFrameException) {
+      badFrames.warn("closing connection {} -> {}: bad frame: {}", ctx.channel().localAddress(),
+          connection.remoteAddress(), reason.getMessage());
+    } else if (reason instanceof IOException || reason instanceof OutOfMemoryError) {
+      // the peer went away, or this process is short of (direct) memory: expected, no stack trace
+      closedByError.info("closing connection {} -> {}: {}", ctx.channel().localAddress(), connection.remoteAddress(),
+          reason.toString());
+    } else {
+      unexpected.warn("closing connection {} -> {}: unexpected {}", ctx.channel().localAddress(),
+          connection.remoteAddress(), reason.toString(), reason);
+    }
+    ctx.close();
+  }
+}

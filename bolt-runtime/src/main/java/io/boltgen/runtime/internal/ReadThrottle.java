@@ -1,0 +1,84 @@
+package io.boltgen.runtime.internal;
+
+import io.netty.channel.Channel;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stops reading an accepted connection while the server cannot keep up with it, so that a peer that sends
+ * faster than it reads costs a bounded amount of memory:
+ *
+ * <ul>
+ *   <li>while the channel is not writable (its outbound buffer is above the high water mark: the peer does
+ *       not read its answers), and</li>
+ *   <li>while {@code maxOpen} requests of the connection are open: read and not yet run to their end, or
+ *       answered and the answer not yet written.</li>
+ * </ul>
+ *
+ * Reading resumes once the channel is writable again and at most half of {@code maxOpen} requests are open.
+ * Only the accepting side throttles: a client always reads (its responses free memory), so two peers can
+ * never both wait for the other to read.
+ *
+ * <p>Thread-safe: {@link #open(int)} and {@link #close()} from any thread, {@link #update()} on the event loop.
+ */
+final class ReadThrottle {
+
+  private static final Logger log = LoggerFactory.getLogger(ReadThrottle.class);
+
+  private final Channel channel;
+  private final int maxOpen;
+  private final int resumeAt;
+  private final AtomicInteger open = new AtomicInteger();
+  private final Runnable update = this::update;
+  // written on the event loop only
+  private volatile boolean paused;
+
+  ReadThrottle(Channel channel, int maxOpen) {
+    this.channel = channel;
+    this.maxOpen = maxOpen;
+    this.resumeAt = maxOpen / 2;
+  }
+
+  /** {@code count} more requests are open. */
+  void open(int count) {
+    open.addAndGet(count);
+  }
+
+  /** One request less is open; may resume reading. */
+  void close() {
+    int now = open.decrementAndGet();
+    if (paused && now == resumeAt) {
+      try {
+        channel.eventLoop().execute(update);
+      } catch (RejectedExecutionException e) {
+        // the event loop is gone, and the channel with it
+      }
+    }
+  }
+
+  /** Whether reads are paused now. */
+  boolean isPaused() {
+    return paused;
+  }
+
+  /** Pauses or resumes reading as the channel's writability and the open count say (event loop). */
+  void update() {
+    assert channel.eventLoop().inEventLoop();
+    boolean writable = channel.isWritable();
+    if (!paused && (!writable || open.get() >= maxOpen)) {
+      paused = true;
+      channel.config().setAutoRead(false);
+      log.debug("paused reading from {}: {}", channel.remoteAddress(),
+          writable ? open.get() + " requests open (the limit is " + maxOpen + ")" : "it does not read its answers");
+    }
+    // read the count again after pausing: a close() that crossed resumeAt before it saw the pause did not
+    // schedule this update, so this is the only chance to notice
+    if (paused && writable && open.get() <= resumeAt) {
+      paused = false;
+      channel.config().setAutoRead(true);
+      log.debug("resumed reading from {}", channel.remoteAddress());
+    }
+  }
+}

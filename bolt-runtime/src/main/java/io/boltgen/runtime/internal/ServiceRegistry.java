@@ -1,0 +1,122 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.ServiceDefinition;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/**
+ * The methods an endpoint serves, keyed by their wire className (and aliases). Immutable once built;
+ * lookups hash and compare the className bytes of the frame, so dispatch allocates no String.
+ */
+final class ServiceRegistry {
+
+  private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+    @Override
+    protected byte[] initialValue() {
+      return new byte[256];
+    }
+  };
+
+  private final byte[][] keys;
+  private final MethodEntry[] entries;
+  private final int mask;
+  private final List<String> wireNames;
+
+  private ServiceRegistry(List<MethodEntry> all) {
+    int keyCount = 0;
+    for (MethodEntry entry : all) {
+      keyCount += 1 + entry.method().aliases().size();
+    }
+    int capacity = Integer.highestOneBit(Math.max(4, keyCount * 4) - 1) << 1;
+    this.keys = new byte[capacity][];
+    this.entries = new MethodEntry[capacity];
+    this.mask = capacity - 1;
+    List<String> names = new ArrayList<>();
+    for (MethodEntry entry : all) {
+      put(WireNames.wireName(entry.method()), entry);
+      names.add(entry.method().wireName());
+      for (String alias : entry.method().aliases()) {
+        put(alias.getBytes(StandardCharsets.UTF_8), entry);
+      }
+    }
+    this.wireNames = List.copyOf(names);
+  }
+
+  private void put(byte[] className, MethodEntry entry) {
+    int slot = hash(className, className.length) & mask;
+    while (keys[slot] != null) {
+      if (Arrays.equals(keys[slot], className)) {
+        throw new IllegalArgumentException("className " + new String(className, StandardCharsets.UTF_8)
+            + " is registered twice");
+      }
+      slot = (slot + 1) & mask;
+    }
+    keys[slot] = className;
+    entries[slot] = entry;
+  }
+
+  private static int hash(byte[] bytes, int length) {
+    int h = 1;
+    for (int i = 0; i < length; i++) {
+      h = 31 * h + bytes[i];
+    }
+    return h ^ (h >>> 16);
+  }
+
+  /**
+   * The entry whose wire name (or alias) equals the className of {@code frame}, or {@code null}. Copies
+   * the name once into a per-thread scratch array (one bulk read of the buffer) and compares arrays.
+   */
+  MethodEntry lookup(BoltFrame frame) {
+    int length = frame.classLength();
+    byte[] name = SCRATCH.get();
+    if (length > name.length) {
+      name = new byte[length];
+    }
+    frame.copyClassName(name);
+    int slot = hash(name, length) & mask;
+    byte[] key;
+    while ((key = keys[slot]) != null) {
+      if (key.length == length && Arrays.equals(key, 0, length, name, 0, length)) {
+        return entries[slot];
+      }
+      slot = (slot + 1) & mask;
+    }
+    return null;
+  }
+
+  /** Every registered wire name, in registration order. */
+  public List<String> wireNames() {
+    return wireNames;
+  }
+
+  /** Starts a registry. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Collects services. */
+  public static final class Builder {
+    private final List<MethodEntry> entries = new ArrayList<>();
+
+    private Builder() {}
+
+    /** Adds every method of {@code service}, to run on {@code executor} ({@code null}: the default). */
+    public Builder add(ServiceDefinition service, Executor executor) {
+      for (MethodDescriptor<?, ?> method : service.descriptor().methods()) {
+        entries.add(new MethodEntry(method, service.invoker(), executor));
+      }
+      return this;
+    }
+
+    /** The registry. */
+    public ServiceRegistry build() {
+      return new ServiceRegistry(entries);
+    }
+  }
+}

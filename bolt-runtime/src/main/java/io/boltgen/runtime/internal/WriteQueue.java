@@ -1,0 +1,320 @@
+package io.boltgen.runtime.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.VoidChannelPromise;
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The frames waiting to be written to one channel, from any thread. One task on the channel's event loop
+ * drains the queue, writing frames and flushing once per batch (and every {@value #FLUSH_EVERY} frames):
+ * many calls or answers share one system call, and a writer thread never waits for the IO thread.
+ *
+ * <p>Back-pressure: the queue hands frames to the channel only while the channel is writable (its
+ * outbound buffer below the high water mark). When it is not, the rest waits here and the drain resumes
+ * when the channel becomes writable again ({@link #resume()}). So the channel's own buffer holds at most
+ * the high water mark plus one frame; frames encoded before they were queued (requests, error answers,
+ * heartbeats) are counted in {@link #queuedBytes()}, which callers hold below their budget; answers are
+ * queued before they are encoded and cost no buffer until they leave.
+ *
+ * <p>Items are a {@link ByteBuf} (heartbeats, oneway requests, error answers: written with the void
+ * promise), a {@link PendingCall} holding its encoded frame (a failed write fails the call), or a
+ * {@link DeferredFrame} (a server's answer) that is encoded here, on the IO thread.
+ *
+ * <p>Thread-safe: enqueue from any thread; draining, purging and discarding run on the channel's event
+ * loop (discarding also on the caller's thread once the event loop is gone).
+ */
+final class WriteQueue implements Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(WriteQueue.class);
+  private static final RateLimitedLog encodeFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog drainFailures = RateLimitedLog.of(log);
+
+  static final int FLUSH_EVERY = 128;
+
+  private final Channel channel;
+  private final ConcurrentLinkedQueue<Object> queue = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+  private final AtomicBoolean purgeScheduled = new AtomicBoolean();
+  private final AtomicLong queuedBytes = new AtomicLong();
+  // a failed write of an answer or heartbeat means a dead channel, which closes anyway: stay quiet
+  private final VoidChannelPromise voidPromise;
+  private final OutboundMemory memory;
+  private final Runnable purge = this::purgeNow;
+  // what this queue last reported to the process-wide account (written on the event loop)
+  private volatile long reported;
+  // set once the process-wide account chose this queue's connection to close
+  private volatile boolean shed;
+
+  WriteQueue(Channel channel, OutboundMemory memory) {
+    this.channel = channel;
+    this.voidPromise = new VoidChannelPromise(channel, false);
+    this.memory = memory;
+  }
+
+  /** Encoded bytes queued and not yet handed to the channel. */
+  long queuedBytes() {
+    return queuedBytes.get();
+  }
+
+  /** Encoded bytes queued here plus those the channel holds and has not yet written to the socket. */
+  long outboundBytes() {
+    ChannelOutboundBuffer buffer = channel.unsafe().outboundBuffer();
+    return queuedBytes.get() + (buffer == null ? 0 : buffer.totalPendingWriteBytes());
+  }
+
+  /** Queues an encoded frame whatever the budget (heartbeats, acks, error answers); takes ownership. */
+  void enqueue(ByteBuf frame) {
+    queuedBytes.addAndGet(frame.readableBytes());
+    queue.add(frame);
+    schedule();
+  }
+
+  /**
+   * Queues an encoded frame unless the queue would then hold more than {@code budget} bytes (a frame into an
+   * empty queue always fits, however large). Takes ownership only when it returns true.
+   */
+  boolean tryEnqueue(ByteBuf frame, long budget) {
+    if (!reserve(frame.readableBytes(), budget)) {
+      return false;
+    }
+    queue.add(frame);
+    schedule();
+    return true;
+  }
+
+  /**
+   * Queues a call whose encoded frame of {@code bytes} bytes is parked in it, unless the queue would then
+   * hold more than {@code budget} bytes (see {@link #tryEnqueue(ByteBuf, long)}). The frame's ownership
+   * passes to the queue only when it returns true.
+   */
+  boolean tryEnqueue(PendingCall<?> call, int bytes, long budget) {
+    if (!reserve(bytes, budget)) {
+      return false;
+    }
+    queue.add(call);
+    schedule();
+    return true;
+  }
+
+  private boolean reserve(int bytes, long budget) {
+    long after = queuedBytes.addAndGet(bytes);
+    if (after > budget && after != bytes) {
+      queuedBytes.addAndGet(-bytes);
+      purgeLater(); // calls that completed while they waited here still hold their frames: free them
+      return false;
+    }
+    return true;
+  }
+
+  /** Queues a frame the IO thread will encode. */
+  void enqueue(DeferredFrame frame) {
+    queue.add(frame);
+    schedule();
+  }
+
+  /**
+   * Queues a frame the IO thread will encode, without waking it: the caller promises a {@link #flush()}
+   * soon (after a batch of answers), so that the whole batch leaves in one write.
+   */
+  void enqueueLater(DeferredFrame frame) {
+    queue.add(frame);
+  }
+
+  /** Makes sure frames queued with {@link #enqueueLater} get written. */
+  void flush() {
+    if (!queue.isEmpty()) {
+      schedule();
+    }
+  }
+
+  /** The channel became writable again: drain what waited (event loop). */
+  void resume() {
+    if (!queue.isEmpty()) {
+      schedule();
+    }
+  }
+
+  private void schedule() {
+    if (scheduled.compareAndSet(false, true)) {
+      try {
+        channel.eventLoop().execute(this);
+      } catch (RejectedExecutionException e) {
+        // the event loop is shutting down: nothing will ever be written
+        scheduled.set(false);
+        discardAll();
+      }
+    }
+  }
+
+  @Override
+  public void run() {
+    for (;;) {
+      try {
+        if (channel.isActive()) {
+          drain();
+        } else {
+          discardAll(); // closed: whatever was queued after the close would otherwise stay forever
+        }
+      } catch (Throwable e) {
+        // a bug: the queue must not stall, and the callers on this connection must not wait for timeouts
+        drainFailures.warn("closing connection to {}: writing failed unexpectedly", channel.remoteAddress(), e);
+        channel.close();
+      } finally {
+        scheduled.set(false);
+      }
+      report();
+      // more arrived meanwhile, and the channel can take it: go on, unless another task already will
+      if (queue.isEmpty() || (channel.isActive() && !channel.isWritable()) || !scheduled.compareAndSet(false, true)) {
+        return;
+      }
+    }
+  }
+
+  private void drain() {
+    assert channel.eventLoop().inEventLoop();
+    int sinceFlush = 0;
+    long bytes = 0;
+    boolean wrote = false;
+    try {
+      Object item;
+      while (channel.isWritable() && (item = queue.poll()) != null) {
+        wrote = true;
+        if (item instanceof ByteBuf) {
+          ByteBuf frame = (ByteBuf) item;
+          bytes += frame.readableBytes();
+          channel.write(frame, voidPromise);
+        } else if (item instanceof DeferredFrame) {
+          writeDeferred((DeferredFrame) item);
+        } else {
+          PendingCall<?> call = (PendingCall<?>) item;
+          ByteBuf frame = call.takeOutbound();
+          bytes += frame.readableBytes();
+          if (call.isDone()) {
+            frame.release(); // timed out or failed while it waited here
+            continue;
+          }
+          call.markWritten();
+          channel.write(frame).addListener(call);
+        }
+        if (++sinceFlush == FLUSH_EVERY) {
+          queuedBytes.addAndGet(-bytes);
+          bytes = 0;
+          sinceFlush = 0;
+          channel.flush();
+        }
+      }
+    } finally {
+      queuedBytes.addAndGet(-bytes);
+      if (wrote) {
+        channel.flush();
+      }
+    }
+  }
+
+  /**
+   * Encodes and writes an answer. The answer reports its own codec failures to its caller (an error
+   * status); if even that fails (no memory for an error answer), the connection is closed, so that its
+   * callers learn at once that no answer is coming instead of waiting for their timeouts.
+   */
+  private void writeDeferred(DeferredFrame deferred) {
+    ByteBuf frame;
+    try {
+      frame = deferred.encode();
+    } catch (Throwable e) {
+      encodeFailures.warn("closing connection to {}: could not encode an answer ({}) and not even an error"
+          + " answer; the callers waiting on this connection fail with CONNECTION_CLOSED", channel.remoteAddress(),
+          e.toString());
+      channel.close();
+      return;
+    }
+    channel.write(frame, voidPromise);
+  }
+
+  /** Reports this queue's outbound bytes to the process-wide account (event loop). */
+  void report() {
+    if (memory == null) {
+      return;
+    }
+    long now = channel.isActive() ? outboundBytes() : 0;
+    long delta = now - reported;
+    // small moves are not worth a shared atomic: the account is about megabytes
+    if (delta != 0 && (now == 0 || Math.abs(delta) >= OutboundMemory.REPORT_STEP)) {
+      reported = now;
+      memory.add(delta);
+    }
+  }
+
+  /** The bytes this queue last reported to the process-wide account. */
+  long reported() {
+    return reported;
+  }
+
+  /** Whether the process-wide account already chose this queue's connection to close. */
+  boolean isShed() {
+    return shed;
+  }
+
+  /** Closes the channel: the process holds too many outbound bytes, and this queue holds the most. */
+  void shed() {
+    shed = true;
+    channel.close();
+  }
+
+  Channel channel() {
+    return channel;
+  }
+
+  private void purgeLater() {
+    if (purgeScheduled.compareAndSet(false, true)) {
+      try {
+        channel.eventLoop().execute(purge);
+      } catch (RejectedExecutionException e) {
+        purgeScheduled.set(false);
+      }
+    }
+  }
+
+  /**
+   * Frees the frames of calls that completed (timed out) while they waited in the queue (event loop: the
+   * only thread that removes items, so a removal here never races a drain).
+   */
+  private void purgeNow() {
+    purgeScheduled.set(false);
+    long freed = 0;
+    for (Iterator<Object> it = queue.iterator(); it.hasNext(); ) {
+      Object item = it.next();
+      if (item instanceof PendingCall && ((PendingCall<?>) item).isDone()) {
+        it.remove();
+        ByteBuf frame = ((PendingCall<?>) item).takeOutbound();
+        freed += frame.readableBytes();
+        frame.release();
+      }
+    }
+    queuedBytes.addAndGet(-freed);
+  }
+
+  /**
+   * Releases every queued frame (the channel is gone); calls among them fail through their own paths,
+   * answers are told that they will never leave.
+   */
+  void discardAll() {
+    Object item;
+    while ((item = queue.poll()) != null) {
+      if (item instanceof DeferredFrame) {
+        ((DeferredFrame) item).discard();
+        continue;
+      }
+      ByteBuf frame = item instanceof ByteBuf ? (ByteBuf) item : ((PendingCall<?>) item).takeOutbound();
+      queuedBytes.addAndGet(-frame.readableBytes());
+      frame.release();
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package io.boltgen.runtime;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runtime's shape: packages import one way (no cycle), the API never reaches into the internals, and
+ * the public types are exactly those docs/runtime.md lists with their tier.
+ */
+class ArchitectureTest {
+
+  private static JavaClasses runtime;
+
+  @BeforeAll
+  static void importRuntime() {
+    runtime = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("io.boltgen.runtime");
+  }
+
+  @Test
+  void packagesHaveNoCycle() {
+    slices().matching("io.boltgen.(**)").should().beFreeOfCycles().check(runtime);
+  }
+
+  @Test
+  void apiAndGeneratedCodeTiersNeverImportTheInternals() {
+    noClasses().that().resideInAnyPackage("io.boltgen.runtime", "io.boltgen.runtime.service",
+            "io.boltgen.runtime.codec..")
+        .should().dependOnClassesThat().resideInAPackage("io.boltgen.runtime.internal..")
+        .check(runtime);
+  }
+
+  @Test
+  void theApiTierDoesNotExposeNettyExceptThroughMarshallers() {
+    noClasses().that().resideInAPackage("io.boltgen.runtime")
+        .should().dependOnClassesThat().resideInAPackage("io.netty..")
+        .check(runtime);
+  }
+
+  @Test
+  void internalsArePackagePrivateExceptTheServiceLoaderEntry() {
+    assertThat(publicTypes("io.boltgen.runtime.internal"))
+        .containsExactly("io.boltgen.runtime.internal.NettyRuntimeProvider");
+  }
+
+  @Test
+  void publicTypesAreExactlyThoseTheDocsList() throws IOException {
+    Set<String> documented = new TreeSet<>();
+    String text = Files.readString(docs());
+    int tiers = text.indexOf("## Tiers");
+    assertThat(tiers).as("docs/runtime.md has a Tiers section").isNotNegative();
+    int end = text.indexOf("\n## ", tiers + 1);
+    Matcher row = Pattern.compile("(?m)^\\| `([\\w.]+)` \\|")
+        .matcher(text.substring(tiers, end < 0 ? text.length() : end));
+    while (row.find()) {
+      documented.add(row.group(1));
+    }
+    Set<String> actual = runtime.stream()
+        .filter(ArchitectureTest::isPublicTopLevel)
+        .map(c -> c.getName().substring("io.boltgen.runtime.".length()))
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(actual).as("public types of bolt-runtime vs the table in docs/runtime.md").isEqualTo(documented);
+    assertThat(actual).as("the public surface stays small").hasSizeLessThanOrEqualTo(32);
+  }
+
+  private static Set<String> publicTypes(String pkg) {
+    return runtime.stream()
+        .filter(c -> c.getPackageName().equals(pkg))
+        .filter(ArchitectureTest::isPublicTopLevel)
+        .map(JavaClass::getName)
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private static boolean isPublicTopLevel(JavaClass c) {
+    return c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC)
+        && !c.getSimpleName().equals("package-info");
+  }
+
+  private static Path docs() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null && !Files.exists(dir.resolve("docs/runtime.md"))) {
+      dir = dir.getParent();
+    }
+    assertThat(dir).as("docs/runtime.md above " + Path.of("").toAbsolutePath()).isNotNull();
+    return dir.resolve("docs/runtime.md");
+  }
+}
