@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The rules that work on the model (codegen.md §4): names, versions, timeouts, unique method names, names
+ * The rules that work on the model: names, versions, timeouts, unique method names, names
  * that clash with the stub, command codes, field numbers and message names. Every problem is reported on
  * its exact element; validation goes on after an error so that one compile shows every problem.
  * Pure: no {@code Elements}, no {@code Types}.

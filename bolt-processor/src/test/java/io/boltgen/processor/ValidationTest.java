@@ -24,7 +24,7 @@ import javax.tools.JavaFileObject;
 import org.junit.jupiter.api.Test;
 
 /**
- * One minimal failing source per compile-time rule (codegen.md §4), asserting the tagged message, the
+ * One minimal failing source per compile-time rule, asserting the tagged message, the
  * file and the line; and the happy path without warnings under {@code -Xlint:all}.
  */
 class ValidationTest {

@@ -2,7 +2,7 @@ package io.boltgen.runtime;
 
 /**
  * The frame format a client sends (a server answers each connection in the format of its first frame).
- * See docs/wire-format.md and protocol.md.
+ * See docs/wire-format.md.
  */
 public enum WireProtocol {
   /** RpcProtocol (protocol code 1): what a stock SOFABolt RpcClient sends by default. */

@@ -93,10 +93,20 @@ public final class RawFrames {
   private static byte[] frame(byte protocolCode, byte version, byte switchFlags, byte type, short cmdCode,
       int requestId, byte codec, int timeoutOrStatus, String className, Map<String, String> header,
       byte[] content) {
+    return frame(protocolCode, version, switchFlags, type, cmdCode, (byte) 1, requestId, codec, timeoutOrStatus,
+        className.getBytes(StandardCharsets.UTF_8), header(header), content);
+  }
+
+  /**
+   * Any frame, field for field: {@code timeoutOrStatus} is written as a request's 4-byte timeout unless
+   * {@code type} is {@link #TYPE_RESPONSE}, then as a 2-byte status; {@code headerBytes} are the encoded
+   * header entries.
+   */
+  public static byte[] frame(byte protocolCode, byte version, byte switchFlags, byte type, short cmdCode,
+      byte commandVersion, int requestId, byte codec, int timeoutOrStatus, byte[] classBytes, byte[] headerBytes,
+      byte[] content) {
     boolean v2 = protocolCode == PROTOCOL_V2;
     boolean request = type != TYPE_RESPONSE;
-    byte[] classBytes = className.getBytes(StandardCharsets.UTF_8);
-    byte[] headerBytes = header(header);
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
       out.writeByte(protocolCode);
@@ -105,7 +115,7 @@ public final class RawFrames {
       }
       out.writeByte(type);
       out.writeShort(cmdCode);
-      out.writeByte(1); // command version
+      out.writeByte(commandVersion);
       out.writeInt(requestId);
       out.writeByte(codec);
       if (v2) {

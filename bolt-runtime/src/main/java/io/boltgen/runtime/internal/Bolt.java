@@ -1,6 +1,6 @@
 package io.boltgen.runtime.internal;
 
-/** Constants of the Bolt wire protocol (protocol.md §1). */
+/** Constants of the Bolt wire protocol (docs/wire-format.md). */
 final class Bolt {
 
   private Bolt() {}

@@ -189,11 +189,6 @@ final class BoltFrame {
     return buffer.slice(bodyOffset + classLength + headerLength, contentLength);
   }
 
-  /** The whole frame as received, CRC included (a slice, valid until {@link #release()}). */
-  public ByteBuf frameBytes() {
-    return buffer.slice();
-  }
-
   /** Releases the frame's reference to the inbound buffer. */
   public void release() {
     buffer.release();

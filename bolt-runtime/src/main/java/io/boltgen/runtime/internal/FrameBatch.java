@@ -20,19 +20,12 @@ final class FrameBatch {
   }
 
   /** The number of frames. */
-  public int size() {
+  int size() {
     return frames.size();
   }
 
   /** The frame at {@code index}. */
-  public BoltFrame get(int index) {
+  BoltFrame get(int index) {
     return frames.get(index);
-  }
-
-  /** Releases every frame not yet released: for error paths only. */
-  public void releaseAll() {
-    for (BoltFrame frame : frames) {
-      frame.release();
-    }
   }
 }

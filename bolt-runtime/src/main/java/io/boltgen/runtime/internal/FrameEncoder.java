@@ -80,36 +80,6 @@ final class FrameEncoder {
         Integer.MAX_VALUE);
   }
 
-  /**
-   * Writes {@code frame} again, field for field (the CRC recomputed when the frame has one): for tests
-   * and tools.
-   */
-  public static ByteBuf reencode(ByteBufAllocator alloc, BoltFrame frame) {
-    byte[] className = new byte[frame.classLength()];
-    frame.className().getBytes(0, className);
-    ByteBuf header = frame.header();
-    ByteBuf content = frame.content();
-    int total = Bolt.headerLength(frame.protocolCode(), frame.isRequest()) + frame.classLength()
-        + frame.headerLength() + frame.contentLength() + (frame.hasCrc() ? Bolt.CRC_LENGTH : 0);
-    ByteBuf out = alloc.ioBuffer(total, total);
-    try {
-      writeHeader(out, frame.protocolCode(), frame.version(), frame.switchFlags(), frame.isRequest(), frame.type(),
-          frame.cmdCode(), frame.commandVersion(), frame.requestId(), frame.codec(),
-          frame.isRequest() ? frame.timeout() : frame.status(), className.length, frame.headerLength(),
-          frame.contentLength());
-      out.writeBytes(className);
-      out.writeBytes(header, header.readerIndex(), header.readableBytes());
-      out.writeBytes(content, content.readerIndex(), content.readableBytes());
-      if (frame.hasCrc()) {
-        out.writeInt(Crc32.of(out, 0, out.writerIndex()));
-      }
-      return out;
-    } catch (RuntimeException e) {
-      out.release();
-      throw e;
-    }
-  }
-
   private static <T> ByteBuf encode(
       ByteBufAllocator alloc,
       byte protocolCode,

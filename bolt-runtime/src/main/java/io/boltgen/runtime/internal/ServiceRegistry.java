@@ -25,7 +25,6 @@ final class ServiceRegistry {
   private final byte[][] keys;
   private final MethodEntry[] entries;
   private final int mask;
-  private final List<String> wireNames;
 
   private ServiceRegistry(List<MethodEntry> all) {
     int keyCount = 0;
@@ -36,15 +35,12 @@ final class ServiceRegistry {
     this.keys = new byte[capacity][];
     this.entries = new MethodEntry[capacity];
     this.mask = capacity - 1;
-    List<String> names = new ArrayList<>();
     for (MethodEntry entry : all) {
       put(WireNames.wireName(entry.method()), entry);
-      names.add(entry.method().wireName());
       for (String alias : entry.method().aliases()) {
         put(alias.getBytes(StandardCharsets.UTF_8), entry);
       }
     }
-    this.wireNames = List.copyOf(names);
   }
 
   private void put(byte[] className, MethodEntry entry) {
@@ -88,11 +84,6 @@ final class ServiceRegistry {
       slot = (slot + 1) & mask;
     }
     return null;
-  }
-
-  /** Every registered wire name, in registration order. */
-  public List<String> wireNames() {
-    return wireNames;
   }
 
   /** Starts a registry. */

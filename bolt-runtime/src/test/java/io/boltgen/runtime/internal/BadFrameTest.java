@@ -64,7 +64,7 @@ class BadFrameTest {
     FrameBatch batch = channel.readInbound();
     assertThat(batch.size()).isEqualTo(1);
     assertThat(batch.get(0).isHeartbeat()).isTrue();
-    batch.releaseAll();
+    CaptureCodecTest.releaseAll(batch);
   }
 
   /** Seeded garbage (and garbage after valid frames) either decodes or fails cleanly; nothing leaks. */
@@ -88,7 +88,7 @@ class BadFrameTest {
           // refused with a reason
         }
         for (Object batch; (batch = ch.readInbound()) != null; ) {
-          ((FrameBatch) batch).releaseAll();
+          CaptureCodecTest.releaseAll((FrameBatch) batch);
         }
       } finally {
         ch.finishAndReleaseAll();

@@ -33,7 +33,7 @@ class FrameDeadlineTest {
     channel.pipeline().addLast(decoder, new ChannelInboundHandlerAdapter() {
       @Override
       public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ((FrameBatch) msg).releaseAll();
+        CaptureCodecTest.releaseAll((FrameBatch) msg);
       }
 
       @Override

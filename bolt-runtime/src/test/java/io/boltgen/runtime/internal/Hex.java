@@ -5,7 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 
-/** Builds byte sequences from protocol.md's capture notation: hex digits, spaces, and "quoted ASCII". */
+/** Builds byte sequences from a capture notation: hex digits, spaces, and "quoted ASCII". */
 final class Hex {
 
   private Hex() {}

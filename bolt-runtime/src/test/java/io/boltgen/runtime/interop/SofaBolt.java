@@ -260,7 +260,7 @@ final class SofaBolt {
   }
 
   /**
-   * SOFARPC's SimpleMapSerializer layout, written from protocol.md §1 (not from the runtime): repeated
+   * SOFARPC's SimpleMapSerializer layout, written from the wire format (not from the runtime): repeated
    * {@code int32 keyLength, key, int32 valueLength, value} in UTF-8, -1 for null, no count prefix.
    */
   static final class SimpleMap {

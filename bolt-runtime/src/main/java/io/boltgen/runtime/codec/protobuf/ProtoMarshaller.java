@@ -42,11 +42,6 @@ public final class ProtoMarshaller<T> implements Marshaller<T> {
     return new ProtoMarshaller<>(messageName, sizer, writer, reader);
   }
 
-  /** The message's full name in the generated {@code .proto}. */
-  public String messageName() {
-    return messageName;
-  }
-
   @Override
   public int encodedSize(T value) {
     ProtoEncoder e = ProtoEncoder.acquire();

@@ -71,9 +71,4 @@ public final class ProtoSizes {
     int size = value.getSerializedSize();
     return varint32(size) + size;
   }
-
-  /** The size of a length prefix of {@code length} plus {@code length}. */
-  public static int delimited(int length) {
-    return varint32(length) + length;
-  }
 }
