@@ -11,6 +11,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.Ticker;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -67,7 +68,7 @@ final class BoltConnection implements Connection, CallTarget {
     this.switchFlags = protocol.switchFlags();
     this.latched = settings.client();
     this.heartbeat = settings.client() && settings.heartbeatIntervalMillis() > 0
-        ? new Heartbeat(this, endpoint.shared().timer(), settings.heartbeatTimeoutMillis(), settings.heartbeatMaxMisses())
+        ? new Heartbeat(this, endpoint.calls().timer(), settings.heartbeatTimeoutMillis(), settings.heartbeatMaxMisses())
         : null;
     channel.attr(KEY).set(this);
   }
@@ -173,6 +174,7 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** A read was dispatched: pause reading if too much is open now (IO thread). */
   void afterRead() {
+    assert channel.eventLoop().inEventLoop();
     if (throttle != null) {
       throttle.update();
     }
@@ -180,6 +182,7 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** The channel's writability changed: drain what waited, pause or resume reading (IO thread). */
   void onWritabilityChanged() {
+    assert channel.eventLoop().inEventLoop();
     writes.resume();
     if (throttle != null) {
       throttle.update();
@@ -225,6 +228,11 @@ final class BoltConnection implements Connection, CallTarget {
 
   Heartbeat heartbeat() {
     return heartbeat;
+  }
+
+  /** The clock this connection's deadlines are measured on. */
+  Ticker ticker() {
+    return endpoint.calls().ticker();
   }
 
   Endpoint endpoint() {

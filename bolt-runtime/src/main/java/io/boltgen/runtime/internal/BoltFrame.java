@@ -151,7 +151,7 @@ final class BoltFrame {
     return contentLength;
   }
 
-  /** {@link System#nanoTime()} when the read that delivered this frame was decoded. */
+  /** The endpoint clock's time when the read that delivered this frame was decoded. */
   public long arrivalNanos() {
     return arrivalNanos;
   }

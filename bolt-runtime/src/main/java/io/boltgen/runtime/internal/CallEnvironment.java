@@ -3,32 +3,44 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.netty.util.Timer;
+import io.netty.util.concurrent.Ticker;
 import java.util.concurrent.Executor;
 
 /**
- * What every call of one endpoint (client or server) shares: the process's timer, the executor callbacks
- * run on, and whether the endpoint still accepts calls.
+ * What every call of one endpoint (client or server) shares: the clock and the timer every deadline of the
+ * endpoint is measured and scheduled on (the system clock and the process's wheel timer, or virtual time in
+ * tests), the executor callbacks run on, and whether the endpoint still accepts calls.
+ *
+ * <p>Thread-safe: immutable but for the volatile closed flag.
  */
 final class CallEnvironment {
 
   private final Timer timer;
+  private final Ticker ticker;
   private final Executor callbackExecutor;
   private final String owner;
   private volatile boolean closed;
 
   /**
    * @param timer the process's wheel timer
+   * @param ticker the clock deadlines are measured on; {@link Ticker#systemTicker()} outside tests
    * @param callbackExecutor where callbacks (and {@code *Async} stages without executor) run
    * @param owner names the endpoint in error messages, for example "client"
    */
-  public CallEnvironment(Timer timer, Executor callbackExecutor, String owner) {
+  CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner) {
     this.timer = timer;
+    this.ticker = ticker;
     this.callbackExecutor = callbackExecutor;
     this.owner = owner;
   }
 
   Timer timer() {
     return timer;
+  }
+
+  /** The clock every deadline of the endpoint is measured on (the timer's, in tests). */
+  Ticker ticker() {
+    return ticker;
   }
 
   /** Where callbacks run unless a call names its own executor. */

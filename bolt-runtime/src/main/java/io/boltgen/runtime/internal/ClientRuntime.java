@@ -13,6 +13,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Ticker;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,7 +67,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
       this.ownedExecutor = null;
     }
     this.shared = SharedResources.acquire();
-    this.calls = new CallEnvironment(shared.timer(), executor, "client");
+    this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "client");
     this.events = new ConnectionEvents(config.listeners(), "client");
     FrameLimits limits = config.limits();
     this.endpoint = new Endpoint(
@@ -74,7 +75,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(), Integer.MAX_VALUE,
             limits.frameTimeoutMillis(), config.heartbeatIntervalMillis(), config.heartbeatTimeoutMillis(),
             config.heartbeatMaxMisses(), 0, config.connectTimeoutMillis(), Integer.MAX_VALUE),
-        shared, calls, new RequestDispatcher(services, executor, null, shared.timer()), events);
+        shared, calls, new RequestDispatcher(services, executor, null, calls.timer()), events);
     this.bootstrap = new Bootstrap()
         .group(shared.ioGroup())
         .channel(shared.socketChannelClass())
@@ -115,7 +116,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
       throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
     }
     ConnectionPool pool = pools.computeIfAbsent(address, a -> new ConnectionPool(a, config.connectionsPerAddress(),
-        this::connectOnce, shared.timer(), events, calls, config.reconnect(), config.minBackoffMillis(),
+        this::connectOnce, events, calls, config.reconnect(), config.minBackoffMillis(),
         config.maxBackoffMillis()));
     if (closed.get()) {
       pool.close(); // made while the client closed: close() may have missed it

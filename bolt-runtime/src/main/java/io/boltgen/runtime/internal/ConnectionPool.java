@@ -4,7 +4,6 @@ import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.ResponseStatus;
-import io.netty.util.Timer;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -40,7 +39,7 @@ final class ConnectionPool implements CallTarget {
 
   private final InetSocketAddress address;
   private final Connector connector;
-  private final Timer timer;
+  private final CallEnvironment env;
   private final ConnectionEvents events;
   private final boolean reconnect;
   private final long minBackoffNanos;
@@ -60,12 +59,12 @@ final class ConnectionPool implements CallTarget {
    * @param minBackoffMillis the first backoff after a failure
    * @param maxBackoffMillis the longest backoff
    */
-  public ConnectionPool(InetSocketAddress address, int size, Connector connector, Timer timer,
-      ConnectionEvents events, CallEnvironment env, boolean reconnect, long minBackoffMillis, long maxBackoffMillis) {
+  ConnectionPool(InetSocketAddress address, int size, Connector connector, ConnectionEvents events,
+      CallEnvironment env, boolean reconnect, long minBackoffMillis, long maxBackoffMillis) {
     this.address = address;
     this.size = size;
     this.connector = connector;
-    this.timer = timer;
+    this.env = env;
     this.events = events;
     this.reconnect = reconnect;
     this.minBackoffNanos = TimeUnit.MILLISECONDS.toNanos(minBackoffMillis);
@@ -190,7 +189,7 @@ final class ConnectionPool implements CallTarget {
           if (current.getNow(null).isActive()) {
             return current;
           }
-        } else if (System.nanoTime() - retryAtNanos.get(slot) < 0) {
+        } else if (env.ticker().nanoTime() - retryAtNanos.get(slot) < 0) {
           return current; // backing off: fail fast with the last failure
         }
       }
@@ -217,7 +216,7 @@ final class ConnectionPool implements CallTarget {
       } else {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
         long backoff = backoffNanos(failures.incrementAndGet(slot));
-        retryAtNanos.set(slot, System.nanoTime() + backoff);
+        retryAtNanos.set(slot, env.ticker().nanoTime() + backoff);
         connectFailures.info("could not connect to {}: {} (next attempt in {} ms)", address, cause.toString(),
             TimeUnit.NANOSECONDS.toMillis(backoff));
         events.connectFailed(address, cause);
@@ -238,7 +237,7 @@ final class ConnectionPool implements CallTarget {
       return;
     }
     try {
-      timer.newTimeout(t -> {
+      env.timer().newTimeout(t -> {
         try {
           if (!closed && slots.get(slot) == attempt) {
             ensure(slot);

@@ -109,9 +109,9 @@ final class Endpoint {
     } else if (settings.idleTimeoutMillis() > 0) {
       pipeline.addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
     }
-    FrameDecoder decoder = new FrameDecoder(settings.maxFrameLength());
+    FrameDecoder decoder = new FrameDecoder(settings.maxFrameLength(), calls.ticker());
     FrameDeadline deadline = settings.frameTimeoutMillis() <= 0 ? null
-        : new FrameDeadline(channel, decoder, shared.timer(), System::nanoTime, settings.frameTimeoutMillis());
+        : new FrameDeadline(channel, decoder, calls.timer(), calls.ticker()::nanoTime, settings.frameTimeoutMillis());
     pipeline.addLast("decoder", decoder);
     pipeline.addLast("handler", new InboundHandler(connection, deadline));
     return connection;

@@ -49,6 +49,7 @@ final class FrameDeadline implements TimerTask {
 
   /** A read was decoded (event loop): start timing an unfinished frame, or stop. */
   void afterRead() {
+    assert channel.eventLoop().inEventLoop();
     if (decoder.pendingBytes() == 0) {
       unfinished = false; // a timer still armed finds nothing to do
       return;

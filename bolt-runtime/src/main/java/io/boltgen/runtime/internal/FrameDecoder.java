@@ -4,6 +4,7 @@ import io.boltgen.runtime.ResponseStatus;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.util.concurrent.Ticker;
 import java.util.List;
 
 /**
@@ -20,12 +21,19 @@ import java.util.List;
 final class FrameDecoder extends ByteToMessageDecoder {
 
   private final int maxFrameLength;
+  private final Ticker ticker;
   private final byte[] header = new byte[Bolt.V2_REQUEST_HEADER];
   private boolean failed;
   private long framesDecoded;
 
   /** A decoder that refuses frames longer than {@code maxFrameLength} bytes (header and CRC included). */
-  public FrameDecoder(int maxFrameLength) {
+  FrameDecoder(int maxFrameLength) {
+    this(maxFrameLength, Ticker.systemTicker());
+  }
+
+  /** A decoder stamping each read's frames with {@code ticker}'s time of arrival. */
+  FrameDecoder(int maxFrameLength, Ticker ticker) {
+    this.ticker = ticker;
     if (maxFrameLength < Bolt.V2_REQUEST_HEADER) {
       throw new IllegalArgumentException("maxFrameLength too small: " + maxFrameLength);
     }
@@ -43,7 +51,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
     try {
       for (;;) {
         if (batch == null) {
-          arrivalNanos = System.nanoTime();
+          arrivalNanos = ticker.nanoTime();
         }
         BoltFrame frame = decodeFrame(in, arrivalNanos, maxFrameLength, header);
         if (frame == null) {

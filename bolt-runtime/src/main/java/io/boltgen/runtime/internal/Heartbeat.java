@@ -39,6 +39,7 @@ final class Heartbeat {
 
   /** Nothing was read for the interval (IO thread). */
   void onIdle() {
+    assert connection.eventLoop().inEventLoop();
     if (stopped || outstandingId != 0) {
       return;
     }
@@ -60,6 +61,7 @@ final class Heartbeat {
 
   /** A heartbeat ack arrived (IO thread). */
   void onAck(int requestId, short status) {
+    assert connection.eventLoop().inEventLoop();
     if (requestId != outstandingId) {
       return; // late or unsolicited
     }
@@ -75,6 +77,7 @@ final class Heartbeat {
   }
 
   private void onTimeout(int requestId) {
+    assert connection.eventLoop().inEventLoop();
     if (requestId != outstandingId || stopped) {
       return;
     }
@@ -99,10 +102,5 @@ final class Heartbeat {
     if (ackTimeout != null) {
       ackTimeout.cancel();
     }
-  }
-
-  /** Unanswered heartbeats in a row so far. */
-  int misses() {
-    return misses;
   }
 }

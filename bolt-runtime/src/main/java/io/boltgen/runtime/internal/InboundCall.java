@@ -161,7 +161,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
       if (!oneway && clientTimeout > 0 && remainingMillis() == 0) {
         dropped.warn("dropped request id {} from {} for {}: it waited {} ms on this server, past the caller's timeout"
             + " of {} ms", requestId, connection.remoteAddress(), entry.method().wireName(),
-            TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrivalNanos), clientTimeout);
+            TimeUnit.NANOSECONDS.toMillis(connection.ticker().nanoTime() - arrivalNanos), clientTimeout);
         return;
       }
       if (f != null && !decode(f)) {
@@ -415,7 +415,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     if (oneway || clientTimeout <= 0) {
       return Long.MAX_VALUE;
     }
-    long left = TimeUnit.MILLISECONDS.toNanos(clientTimeout) - (System.nanoTime() - arrivalNanos);
+    long left = TimeUnit.MILLISECONDS.toNanos(clientTimeout) - (connection.ticker().nanoTime() - arrivalNanos);
     return left <= 0 ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
   }
 }

@@ -57,7 +57,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
     this.request = request;
     this.options = options;
     this.env = env;
-    this.startNanos = System.nanoTime();
+    this.startNanos = env.ticker().nanoTime();
     this.timeoutMillis = options.timeoutMillis() > 0 ? options.timeoutMillis() : method.timeoutMillis();
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
   }
@@ -74,7 +74,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
 
   /** Milliseconds left before the timeout, at least 1 while time remains, 0 once it has passed. */
   public int remainingMillis() {
-    long left = timeoutNanos - (System.nanoTime() - startNanos);
+    long left = timeoutNanos - (env.ticker().nanoTime() - startNanos);
     if (left <= 0) {
       return 0;
     }
@@ -227,7 +227,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
    */
   R await() {
     try {
-      long left = timeoutNanos - (System.nanoTime() - startNanos);
+      long left = timeoutNanos - (env.ticker().nanoTime() - startNanos);
       if (left > 0) {
         return get(left, TimeUnit.NANOSECONDS);
       }

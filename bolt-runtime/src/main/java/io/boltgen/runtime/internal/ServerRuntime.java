@@ -9,6 +9,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
+import io.netty.util.concurrent.Ticker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -55,7 +56,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
       this.ownedExecutor = null;
     }
     this.shared = SharedResources.acquire();
-    this.calls = new CallEnvironment(shared.timer(), executor, "server");
+    this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "server");
     this.events = new ConnectionEvents(config.listeners(), "server");
     FrameLimits limits = config.limits();
     this.endpoint = new Endpoint(
@@ -63,7 +64,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(),
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
             config.maxConnections()),
-        shared, calls, new RequestDispatcher(services, executor, config.selector(), shared.timer()), events);
+        shared, calls, new RequestDispatcher(services, executor, config.selector(), calls.timer()), events);
   }
 
   @Override

@@ -52,7 +52,7 @@ final class SharedResources {
 
   private SharedResources() {
     this.outboundMemory = OutboundMemory.fromSystemProperties(); // first: it may refuse a bad property
-    this.epoll = Epoll.isAvailable();
+    this.epoll = useEpoll(System.getProperty("boltgen.transport", "auto"));
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     int ioThreads = Integer.getInteger("boltgen.io.threads", 2 * Runtime.getRuntime().availableProcessors());
     this.ioGroup = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("boltgen-io", true), factory);
@@ -65,6 +65,27 @@ final class SharedResources {
       return t;
     }, 10, TimeUnit.MILLISECONDS, 512);
     log.debug("started {} IO threads ({})", ioThreads, epoll ? "epoll" : "nio");
+  }
+
+  /**
+   * Whether to use epoll, from the system property {@code boltgen.transport}: {@code auto} (the default:
+   * epoll when its native library loads), {@code epoll} (required: fails if it does not load) or {@code nio}.
+   */
+  static boolean useEpoll(String transport) {
+    switch (transport) {
+      case "auto":
+        return Epoll.isAvailable();
+      case "nio":
+        return false;
+      case "epoll":
+        if (!Epoll.isAvailable()) {
+          throw new IllegalStateException("boltgen.transport=epoll, but epoll is not available here: "
+              + Epoll.unavailabilityCause());
+        }
+        return true;
+      default:
+        throw new IllegalArgumentException("boltgen.transport must be auto, epoll or nio, not " + transport);
+    }
   }
 
   /** References held right now (0 when no client or server is open). */

@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;
+import io.netty.util.concurrent.Ticker;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,11 +17,31 @@ import java.util.concurrent.TimeUnit;
 final class FakeTimer implements Timer {
 
   private final List<Entry> entries = new ArrayList<>();
-  private long nanos = 1_000_000_000L;
+  private volatile long nanos = 1_000_000_000L;
 
   /** The virtual clock, in nanoseconds. */
   long nanoTime() {
     return nanos;
+  }
+
+  /** The virtual clock as a Netty {@link Ticker}, for an {@code EmbeddedChannel} and the runtime's deadlines. */
+  Ticker ticker() {
+    return new Ticker() {
+      @Override
+      public long initialNanoTime() {
+        return 0;
+      }
+
+      @Override
+      public long nanoTime() {
+        return nanos;
+      }
+
+      @Override
+      public void sleep(long delay, TimeUnit unit) {
+        advance(delay, unit);
+      }
+    };
   }
 
   /** Tasks waiting. */

@@ -1,8 +1,10 @@
 package io.boltgen.runtime.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.netty.channel.epoll.Epoll;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -46,5 +48,13 @@ class SharedResourcesTest {
     });
     released.get(10, TimeUnit.SECONDS);
     await().atMost(Duration.ofSeconds(15)).until(() -> shared.ioGroup().isTerminated());
+  }
+
+  @Test
+  void theTransportPropertyPicksNioOrRefusesWhatItDoesNotKnow() {
+    assertThat(SharedResources.useEpoll("nio")).isFalse();
+    assertThat(SharedResources.useEpoll("auto")).isEqualTo(Epoll.isAvailable());
+    assertThatThrownBy(() -> SharedResources.useEpoll("kqueue"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("auto, epoll or nio");
   }
 }
