@@ -7,14 +7,11 @@ import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
-import io.boltgen.processor.Model.MappedException;
 import io.boltgen.processor.Model.Method;
 import io.boltgen.processor.Model.Param;
 import io.boltgen.processor.Model.Service;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Objects;
-import java.util.Set;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
@@ -100,15 +97,12 @@ final class StubWriter {
     if (m.deprecated()) {
       b.addAnnotation(Deprecated.class);
     }
-    Set<String> taken = new HashSet<>();
     for (Param p : m.params()) {
       b.addParameter(ParameterSpec.builder(p.javaType(), p.name()).build());
-      taken.add(p.name());
     }
     if (m.callbackName() != null) {
       b.addParameter(ParameterizedTypeName.get(ClassName.get(Names.ANNOTATIONS, "BoltCallback"), m.resultType()),
           m.callbackName());
-      taken.add(m.callbackName());
     }
     for (TypeName t : m.thrownTypes()) {
       b.addException(t);
@@ -131,31 +125,9 @@ final class StubWriter {
         break;
       case SYNC:
       default:
+        // a declared exception, checked or not, leaves invokeSync as itself (the runtime maps it once)
         String call = "this.channel.invokeSync($T.$L, " + request + ", this.options)";
-        String statement = m.voidResult() ? call : "return " + call;
-        boolean checked = m.exceptions().stream().anyMatch(MappedException::checked);
-        if (!checked) {
-          b.addStatement(statement, names.holder(), descriptor, m.request().javaType());
-          break;
-        }
-        String error = Names.unique("error", taken);
-        String cause = Names.unique("cause", taken);
-        b.beginControlFlow("try");
-        b.addStatement(statement, names.holder(), descriptor, m.request().javaType());
-        b.nextControlFlow("catch ($T $L)", Names.BOLT_EXCEPTION, error);
-        b.addComment("the runtime surfaces a declared checked exception as the cause of a SERVER_EXCEPTION");
-        b.addStatement("$T $L = $L.getCause()", Throwable.class, cause, error);
-        for (MappedException ex : m.exceptions()) {
-          if (!ex.checked()) {
-            continue;
-          }
-          b.beginControlFlow("if ($L.status() == $T.SERVER_EXCEPTION && $L instanceof $T)", error,
-              Names.RESPONSE_STATUS, cause, ex.className());
-          b.addStatement("throw ($T) $L", ex.className(), cause);
-          b.endControlFlow();
-        }
-        b.addStatement("throw $L", error);
-        b.endControlFlow();
+        b.addStatement(m.voidResult() ? call : "return " + call, names.holder(), descriptor, m.request().javaType());
         break;
     }
     return b.build();

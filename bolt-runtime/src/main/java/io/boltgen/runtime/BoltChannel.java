@@ -18,8 +18,9 @@ public interface BoltChannel {
   /**
    * Sends {@code request} and blocks until the response, a failure or the timeout.
    *
-   * @throws BoltException on any failure; a mapped declared exception that is unchecked is thrown as
-   *     itself, a checked one as the cause of a {@code BoltException}
+   * @throws BoltException on any failure, or the declared exception the method's error mapper made of it,
+   *     thrown as itself even when it is checked (a generated stub's method declares it; other callers
+   *     catch it as {@code Exception})
    */
   <Q, R> R invokeSync(MethodDescriptor<Q, R> method, Q request, CallOptions options);
 

@@ -3,8 +3,8 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.WireProtocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -48,9 +48,7 @@ final class BoltConnection implements Connection, CallTarget {
   private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
   private volatile SocketAddress localAddress;
-  private volatile byte protocolCode;
-  private volatile byte version;
-  private volatile byte switchFlags;
+  private volatile FrameFormat format;
   private volatile boolean latched;
   private final CompletableFuture<Void> inactive = new CompletableFuture<>();
 
@@ -62,10 +60,7 @@ final class BoltConnection implements Connection, CallTarget {
     EndpointSettings settings = endpoint.settings();
     this.settings = settings;
     this.throttle = settings.client() ? null : new ReadThrottle(channel, settings.maxRequestsPerConnection());
-    WireProtocol protocol = settings.protocol();
-    this.protocolCode = protocol.protocolCode();
-    this.version = protocol.version();
-    this.switchFlags = protocol.switchFlags();
+    this.format = FrameFormat.of(settings.protocol());
     this.latched = settings.client();
     this.heartbeat = settings.client() && settings.heartbeatIntervalMillis() > 0
         ? new Heartbeat(this, endpoint.calls().timer(), settings.heartbeatTimeoutMillis(), settings.heartbeatMaxMisses())
@@ -75,6 +70,11 @@ final class BoltConnection implements Connection, CallTarget {
 
   // ---------------------------------------------------------------- sending calls
 
+  /**
+   * Sends {@code call}: gives it a request id, encodes its frame here on the caller's thread (checked
+   * against the largest frame the peer accepts before anything is allocated), registers it in the call
+   * table and queues the frame. Every refusal fails the call saying why.
+   */
   @Override
   public void send(PendingCall<?> call) {
     if (!channel.isActive()) {
@@ -83,7 +83,7 @@ final class BoltConnection implements Connection, CallTarget {
       return;
     }
     int id = nextId();
-    ByteBuf frame = call.encode(channel.alloc(), protocolCode, version, switchFlags, id, settings.peerMaxFrameLength());
+    ByteBuf frame = encodeRequest(call, id);
     if (frame == null) {
       return; // failed to encode (or too large); the call says why
     }
@@ -95,21 +95,45 @@ final class BoltConnection implements Connection, CallTarget {
     long budget = settings.maxQueuedBytes();
     if (call.isOneway()) {
       if (writes.tryEnqueue(frame, budget)) {
-        call.complete(null);
+        call.sent();
         return;
       }
       frame.release();
     } else {
-      call.setOutbound(frame);
-      if (writes.tryEnqueue(call, bytes, budget)) {
+      OutboundRequest request = new OutboundRequest(call, frame);
+      if (writes.tryEnqueue(request, bytes, budget)) {
         return;
       }
-      call.takeOutbound().release();
+      request.takeFrame().release();
     }
     call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "call " + call.method().wireName() + " ("
         + bytes + " bytes) refused: the connection to " + remoteAddress() + " already holds " + writes.queuedBytes()
         + " bytes of frames waiting to be written, and its limit is " + budget
         + " bytes (maxQueuedBytes); the peer reads slower than calls arrive", null, null, remoteAddress(), id, null));
+  }
+
+  /**
+   * The request frame of {@code call} as {@code requestId}, its timeout field the time the call has left;
+   * {@code null} after failing the call with {@code CODEC_EXCEPTION}: a value that cannot be encoded (nested
+   * too deeply or in a cycle, a failing codec) or a frame larger than the peer accepts.
+   */
+  private ByteBuf encodeRequest(PendingCall<?> call, int requestId) {
+    MethodDescriptor<Object, ?> method = call.method();
+    boolean oneway = call.isOneway();
+    try {
+      return FrameEncoder.request(channel.alloc(), format, oneway ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
+          oneway ? Bolt.NO_TIMEOUT : Math.max(1, call.remainingMillis()), WireNames.wireName(method),
+          call.headers(), method.requestMarshaller(), call.takeRequest(), settings.peerMaxFrameLength());
+    } catch (FrameTooLargeException e) {
+      call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "the request of " + method.wireName()
+          + " is a frame of " + e.frameLength() + " bytes, over the " + e.limit() + "-byte limit of frames the peer"
+          + " accepts (peerMaxFrameLength); it was not sent", null, null, null, 0, e));
+      return null;
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION,
+          "could not encode the request of " + method.wireName() + ": " + e, null, null, null, 0, e));
+      return null;
+    }
   }
 
   /** Queues an encoded frame (response, heartbeat); takes ownership. */
@@ -202,17 +226,10 @@ final class BoltConnection implements Connection, CallTarget {
 
   // ---------------------------------------------------------------- inbound, on the IO thread
 
-  /**
-   * Latches the protocol code and version of the first frame (a heartbeat counts, as in SOFABolt).
-   * Requests this side sends on a V2 connection set the CRC switch, as a SOFABolt client does by default
-   * (it only takes effect with version 2): the switch of the first frame is not latched, since a
-   * heartbeat always carries 0.
-   */
+  /** Latches the format of the first frame (a heartbeat counts, as in SOFABolt): see {@link FrameFormat#latched}. */
   void latch(BoltFrame frame) {
     if (!latched) {
-      protocolCode = frame.protocolCode();
-      version = frame.version();
-      switchFlags = protocolCode == Bolt.PROTOCOL_V2 ? Bolt.SWITCH_CRC : 0;
+      format = FrameFormat.latched(frame.protocolCode(), frame.version());
       latched = true;
     }
   }
@@ -258,14 +275,9 @@ final class BoltConnection implements Connection, CallTarget {
 
   // ---------------------------------------------------------------- the format responses use
 
-  /** The protocol code responses on this connection use. */
-  public byte protocolCode() {
-    return protocolCode;
-  }
-
-  /** The V2 version responses on this connection use. */
-  public byte version() {
-    return version;
+  /** The format of frames this side sends on the connection (answers take each request's switch flags). */
+  FrameFormat format() {
+    return format;
   }
 
   /** The largest frame the peer accepts: a larger answer fails alone (SERVER_SERIAL_EXCEPTION). */

@@ -13,7 +13,13 @@ import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The four call styles, built on a {@link CallTarget}: the {@link BoltChannel} users and stubs hold. */
+/**
+ * The four call styles, built on a {@link CallTarget}: the {@link BoltChannel} users and stubs hold. Each
+ * starts a {@link PendingCall} and hands it to the target; a sync caller waits on it, a future caller gets a
+ * {@link CallFuture}, a callback is told through a {@link Delivery}.
+ *
+ * <p>Thread-safe and stateless but for its target and environment.
+ */
 final class CallChannel implements BoltChannel {
 
   private static final Logger log = LoggerFactory.getLogger(CallChannel.class);
@@ -31,7 +37,7 @@ final class CallChannel implements BoltChannel {
 
   @Override
   public <Q, R> R invokeSync(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
-    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE);
+    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE, null);
     if (!call.isDone()) {
       target.send(call);
     }
@@ -40,21 +46,23 @@ final class CallChannel implements BoltChannel {
 
   @Override
   public <Q, R> CompletableFuture<R> invokeFuture(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
-    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE);
+    CallFuture<R> future = new CallFuture<>(env.callbackExecutor());
+    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE, future);
+    future.attach(call);
     if (!call.isDone()) {
       call.scheduleTimeout();
       target.send(call);
     }
-    return call;
+    return future;
   }
 
   @Override
   public <Q, R> void invokeCallback(
       MethodDescriptor<Q, R> method, Q request, CallOptions options, BoltCallback<? super R> callback) {
     Objects.requireNonNull(callback, "callback");
-    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE);
     Executor executor = options.callbackExecutor() != null ? options.callbackExecutor() : env.callbackExecutor();
-    call.whenComplete((value, error) -> deliver(executor, callback, value, error, method));
+    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE,
+        new Delivery<>(executor, callback, method));
     if (!call.isDone()) {
       call.scheduleTimeout();
       target.send(call);
@@ -63,7 +71,7 @@ final class CallChannel implements BoltChannel {
 
   @Override
   public <Q> void invokeOneway(MethodDescriptor<Q, ?> method, Q request, CallOptions options) {
-    PendingCall<?> call = start(method, request, options, MethodType.ONEWAY);
+    PendingCall<?> call = start(method, request, options, MethodType.ONEWAY, null);
     if (!call.isDone()) {
       target.send(call);
     }
@@ -82,38 +90,52 @@ final class CallChannel implements BoltChannel {
     return target.remoteAddress();
   }
 
-  private <Q, R> PendingCall<R> start(MethodDescriptor<Q, R> method, Q request, CallOptions options, MethodType type) {
+  private <Q, R> PendingCall<R> start(MethodDescriptor<Q, R> method, Q request, CallOptions options, MethodType type,
+      PendingCall.Listener<R> listener) {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(options, "options");
     if (method.type() != type) {
       throw new IllegalArgumentException(method.wireName() + " is a " + method.type() + " method");
     }
-    PendingCall<R> call = new PendingCall<>(method, request, options, env);
+    PendingCall<R> call = new PendingCall<>(method, request, options, env, listener);
     if (env.isClosed()) {
       call.fail(env.closedError());
     }
     return call;
   }
 
-  private static <R> void deliver(
-      Executor executor, BoltCallback<? super R> callback, R value, Throwable error, MethodDescriptor<?, ?> method) {
-    Runnable task = () -> {
-      try {
-        if (error == null) {
-          callback.onResponse(value);
-        } else {
-          callback.onError(unwrap(error));
+  /** Hands a callback-style call's outcome to its callback, on its executor. */
+  private static final class Delivery<R> implements PendingCall.Listener<R> {
+    private final Executor executor;
+    private final BoltCallback<? super R> callback;
+    private final MethodDescriptor<?, ?> method;
+
+    Delivery(Executor executor, BoltCallback<? super R> callback, MethodDescriptor<?, ?> method) {
+      this.executor = executor;
+      this.callback = callback;
+      this.method = method;
+    }
+
+    @Override
+    public void onComplete(R value, Throwable error) {
+      Runnable task = () -> {
+        try {
+          if (error == null) {
+            callback.onResponse(value);
+          } else {
+            callback.onError(unwrap(error));
+          }
+        } catch (RuntimeException | Error e) {
+          callbackFailures.warn("callback of {} threw {}", method.wireName(), LogText.shorten(e.toString()));
         }
-      } catch (RuntimeException | Error e) {
-        callbackFailures.warn("callback of {} threw {}", method.wireName(), LogText.shorten(e.toString()));
+      };
+      try {
+        executor.execute(task);
+      } catch (RejectedExecutionException e) {
+        callbackRefusals.warn("callback executor refused the callback of {} ({}); running it on {}",
+            method.wireName(), e, Thread.currentThread().getName());
+        task.run();
       }
-    };
-    try {
-      executor.execute(task);
-    } catch (RejectedExecutionException e) {
-      callbackRefusals.warn("callback executor refused the callback of {} ({}); running it on {}", method.wireName(), e,
-          Thread.currentThread().getName());
-      task.run();
     }
   }
 

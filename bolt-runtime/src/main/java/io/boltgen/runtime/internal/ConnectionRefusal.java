@@ -57,7 +57,7 @@ final class ConnectionRefusal extends ChannelInboundHandlerAdapter {
       BoltFrame frame = batch.get(i);
       try {
         if (frame.isRequest() && !frame.isHeartbeat() && !frame.isOneway()) {
-          last = ctx.write(ErrorFrames.busy(ctx.alloc(), frame.protocolCode(), frame.version(), frame.requestId(), why));
+          last = ctx.write(ErrorFrames.busy(ctx.alloc(), FrameFormat.of(frame.protocolCode(), frame.version(), (byte) 0), frame.requestId(), why));
         }
       } finally {
         frame.release();

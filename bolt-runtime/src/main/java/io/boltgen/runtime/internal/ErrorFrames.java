@@ -27,7 +27,7 @@ final class ErrorFrames {
    * {@code null}) and message (may be {@code null}); {@code context} says where it happened, as SOFABolt's
    * AdditionalErrorMsg does.
    */
-  public static ByteBuf error(ByteBufAllocator alloc, byte protocolCode, byte version, int requestId,
+  static ByteBuf error(ByteBufAllocator alloc, FrameFormat format, int requestId,
       ResponseStatus status, String errorClass, String errorMessage, String context) {
     String message = errorMessage == null || errorMessage.length() <= MAX_HEADER_MESSAGE
         ? errorMessage : errorMessage.substring(0, MAX_HEADER_MESSAGE);
@@ -41,7 +41,7 @@ final class ErrorFrames {
     String origin = errorClass == null ? String.valueOf(message)
         : message == null ? errorClass : errorClass + ": " + message;
     String detail = "[Server]OriginErrorMsg: " + origin + ". AdditionalErrorMsg: " + context;
-    return FrameEncoder.response(alloc, protocolCode, version, (byte) 0, requestId, Bolt.CODEC_HESSIAN2, status,
+    return FrameEncoder.response(alloc, format.withSwitchFlags((byte) 0), requestId, Bolt.CODEC_HESSIAN2, status,
         RPC_SERVER_EXCEPTION, header, HessianErrors.SERVER_EXCEPTION, detail, Integer.MAX_VALUE);
   }
 
@@ -49,8 +49,8 @@ final class ErrorFrames {
    * The answer of a server that cannot take a request now (a full executor, or no room for another
    * connection): status 0x04 with an empty body (SOFABolt's), our header saying why.
    */
-  public static ByteBuf busy(ByteBufAllocator alloc, byte protocolCode, byte version, int requestId, String message) {
-    return FrameEncoder.response(alloc, protocolCode, version, (byte) 0, requestId, Bolt.CODEC_HESSIAN2,
+  static ByteBuf busy(ByteBufAllocator alloc, FrameFormat format, int requestId, String message) {
+    return FrameEncoder.response(alloc, format.withSwitchFlags((byte) 0), requestId, Bolt.CODEC_HESSIAN2,
         ResponseStatus.SERVER_THREADPOOL_BUSY, NO_CLASS, Map.of(ErrorHeaders.ERROR_MESSAGE, message), null, null,
         Integer.MAX_VALUE);
   }

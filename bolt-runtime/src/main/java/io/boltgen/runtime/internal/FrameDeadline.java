@@ -103,7 +103,7 @@ final class FrameDeadline implements TimerTask {
     if (requestId != 0) {
       String why = "the request frame was not finished within " + millis + " ms of its first byte (" + received
           + " bytes arrived); the server closed the connection";
-      channel.writeAndFlush(ErrorFrames.error(channel.alloc(), decoder.pendingProtocolCode(), decoder.pendingVersion(),
+      channel.writeAndFlush(ErrorFrames.error(channel.alloc(), FrameFormat.of(decoder.pendingProtocolCode(), decoder.pendingVersion(), (byte) 0),
           requestId, ResponseStatus.SERVER_DESERIAL_EXCEPTION, null, why, "frame timeout"))
           .addListener(ChannelFutureListener.CLOSE);
     } else {

@@ -26,11 +26,9 @@ final class FrameEncoder {
    * @throws FrameTooLargeException if the frame would be larger than {@code maxFrameLength} (checked before
    *     anything is allocated)
    */
-  public static <T> ByteBuf request(
+  static <T> ByteBuf request(
       ByteBufAllocator alloc,
-      byte protocolCode,
-      byte version,
-      byte switchFlags,
+      FrameFormat format,
       byte type,
       int requestId,
       int timeoutMillis,
@@ -39,7 +37,7 @@ final class FrameEncoder {
       Marshaller<T> marshaller,
       T value,
       int maxFrameLength) {
-    return encode(alloc, protocolCode, version, switchFlags, true, type, Bolt.CMD_REQUEST, requestId,
+    return encode(alloc, format, true, type, Bolt.CMD_REQUEST, requestId,
         marshaller.codecId(), timeoutMillis, className, header, marshaller, value, maxFrameLength);
   }
 
@@ -50,11 +48,9 @@ final class FrameEncoder {
    * @throws FrameTooLargeException if the frame would be larger than {@code maxFrameLength} (checked before
    *     anything is allocated)
    */
-  public static <T> ByteBuf response(
+  static <T> ByteBuf response(
       ByteBufAllocator alloc,
-      byte protocolCode,
-      byte version,
-      byte switchFlags,
+      FrameFormat format,
       int requestId,
       byte codec,
       ResponseStatus status,
@@ -63,28 +59,26 @@ final class FrameEncoder {
       Marshaller<T> marshaller,
       T value,
       int maxFrameLength) {
-    return encode(alloc, protocolCode, version, switchFlags, false, Bolt.TYPE_RESPONSE, Bolt.CMD_RESPONSE,
+    return encode(alloc, format, false, Bolt.TYPE_RESPONSE, Bolt.CMD_RESPONSE,
         requestId, codec, status.code(), className, header, marshaller, value, maxFrameLength);
   }
 
   /** A heartbeat: command 0, timeout -1, switch 0 (so never a CRC), no body; codec 1 as SOFABolt sends. */
-  public static ByteBuf heartbeat(ByteBufAllocator alloc, byte protocolCode, byte version, int requestId) {
-    return encode(alloc, protocolCode, version, (byte) 0, true, Bolt.TYPE_REQUEST, Bolt.CMD_HEARTBEAT, requestId,
+  static ByteBuf heartbeat(ByteBufAllocator alloc, FrameFormat format, int requestId) {
+    return encode(alloc, format.withSwitchFlags((byte) 0), true, Bolt.TYPE_REQUEST, Bolt.CMD_HEARTBEAT, requestId,
         Bolt.CODEC_HESSIAN2, Bolt.NO_TIMEOUT, NO_BYTES, Map.of(), null, null, Integer.MAX_VALUE);
   }
 
   /** The ack of heartbeat {@code requestId}: a response with command 0, status SUCCESS, switch 0. */
-  public static ByteBuf heartbeatAck(ByteBufAllocator alloc, byte protocolCode, byte version, int requestId) {
-    return encode(alloc, protocolCode, version, (byte) 0, false, Bolt.TYPE_RESPONSE, Bolt.CMD_HEARTBEAT,
+  static ByteBuf heartbeatAck(ByteBufAllocator alloc, FrameFormat format, int requestId) {
+    return encode(alloc, format.withSwitchFlags((byte) 0), false, Bolt.TYPE_RESPONSE, Bolt.CMD_HEARTBEAT,
         requestId, Bolt.CODEC_HESSIAN2, ResponseStatus.SUCCESS.code(), NO_BYTES, Map.of(), null, null,
         Integer.MAX_VALUE);
   }
 
   private static <T> ByteBuf encode(
       ByteBufAllocator alloc,
-      byte protocolCode,
-      byte version,
-      byte switchFlags,
+      FrameFormat format,
       boolean request,
       byte type,
       short cmdCode,
@@ -104,15 +98,15 @@ final class FrameEncoder {
     if (contentLength < 0) {
       throw new IllegalStateException(marshaller + " announced a negative size: " + contentLength);
     }
-    boolean crc = Bolt.hasCrc(protocolCode, version, switchFlags);
-    long total = (long) Bolt.headerLength(protocolCode, request) + className.length + headerLength + contentLength
+    boolean crc = format.hasCrc();
+    long total = (long) Bolt.headerLength(format.protocolCode(), request) + className.length + headerLength + contentLength
         + (crc ? Bolt.CRC_LENGTH : 0);
     if (total > maxFrameLength) {
       throw new FrameTooLargeException(total, maxFrameLength);
     }
     ByteBuf out = alloc.ioBuffer((int) total, (int) total);
     try {
-      writeHeader(out, protocolCode, version, switchFlags, request, type, cmdCode, Bolt.COMMAND_VERSION,
+      writeHeader(out, format, request, type, cmdCode, Bolt.COMMAND_VERSION,
           requestId, codec, timeoutOrStatus, className.length, headerLength, contentLength);
       out.writeBytes(className);
       if (headerLength > 0) {
@@ -139,9 +133,7 @@ final class FrameEncoder {
 
   private static void writeHeader(
       ByteBuf out,
-      byte protocolCode,
-      byte version,
-      byte switchFlags,
+      FrameFormat format,
       boolean request,
       byte type,
       short cmdCode,
@@ -152,17 +144,18 @@ final class FrameEncoder {
       int classLength,
       int headerLength,
       int contentLength) {
-    out.writeByte(protocolCode);
-    if (protocolCode == Bolt.PROTOCOL_V2) {
-      out.writeByte(version);
+    boolean v2 = format.protocolCode() == Bolt.PROTOCOL_V2;
+    out.writeByte(format.protocolCode());
+    if (v2) {
+      out.writeByte(format.version());
     }
     out.writeByte(type);
     out.writeShort(cmdCode);
     out.writeByte(commandVersion);
     out.writeInt(requestId);
     out.writeByte(codec);
-    if (protocolCode == Bolt.PROTOCOL_V2) {
-      out.writeByte(switchFlags);
+    if (v2) {
+      out.writeByte(format.switchFlags());
     }
     if (request) {
       out.writeInt(timeoutOrStatus);

@@ -45,7 +45,7 @@ final class Heartbeat {
     }
     int id = connection.nextId();
     outstandingId = id;
-    connection.writeFrame(FrameEncoder.heartbeat(connection.alloc(), connection.protocolCode(), connection.version(), id));
+    connection.writeFrame(FrameEncoder.heartbeat(connection.alloc(), connection.format(), id));
     try {
       ackTimeout = timer.newTimeout(t -> {
         try {

@@ -237,7 +237,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     refusedBusy.warn("server executor busy: refused request id {} from {} for {}", requestId,
         connection.remoteAddress(), entry.method().wireName());
     if (!oneway) {
-      connection.writeFrame(ErrorFrames.busy(connection.alloc(), connection.protocolCode(), connection.version(),
+      connection.writeFrame(ErrorFrames.busy(connection.alloc(), connection.format(),
           requestId, "the server's executor for " + entry.method().wireName() + " is full"));
     }
   }
@@ -252,15 +252,14 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   public ByteBuf encode() {
     closeRequest();
     if (errorStatus != null) {
-      return ErrorFrames.error(connection.alloc(), connection.protocolCode(), connection.version(), requestId,
+      return ErrorFrames.error(connection.alloc(), connection.format(), requestId,
           errorStatus, errorClass, errorMessage, errorContext);
     }
     MethodDescriptor<?, ?> method = entry.method();
     @SuppressWarnings("unchecked") // the invoker answers with its method's response type
     Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
     try {
-      return FrameEncoder.response(connection.alloc(), connection.protocolCode(), connection.version(),
-          switchFlags, requestId, marshaller.codecId(), ResponseStatus.SUCCESS,
+      return FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId, marshaller.codecId(), ResponseStatus.SUCCESS,
           WireNames.responseClassName(method), Map.of(), marshaller, result,
           connection.peerMaxFrameLength());
     } catch (Throwable e) {
@@ -273,7 +272,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
           : "could not encode the response of " + method.wireName() + ": " + e;
       encodeFailures.warn("answered request id {} from {} with SERVER_SERIAL_EXCEPTION: {}", requestId,
           connection.remoteAddress(), LogText.shorten(why));
-      return ErrorFrames.error(connection.alloc(), connection.protocolCode(), connection.version(), requestId,
+      return ErrorFrames.error(connection.alloc(), connection.format(), requestId,
           ResponseStatus.SERVER_SERIAL_EXCEPTION, e.getClass().getName(), why, "response of " + method.wireName());
     } finally {
       result = null;

@@ -111,8 +111,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     connection.latch(frame);
     int id = frame.requestId();
     frame.release();
-    connection.writeFrame(FrameEncoder.heartbeatAck(connection.alloc(), connection.protocolCode(),
-        connection.version(), id));
+    connection.writeFrame(FrameEncoder.heartbeatAck(connection.alloc(), connection.format(), id));
   }
 
   private void onResponse(BoltFrame frame) {

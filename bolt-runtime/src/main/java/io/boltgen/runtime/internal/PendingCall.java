@@ -5,33 +5,40 @@ import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
 import java.net.SocketAddress;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One call in flight, from the moment a stub starts it until it completes. It is its own future: it
- * completes exactly once, with the decoded response, or with its timeout, a send failure, a connection
- * that closed, or an error status; whichever comes first wins and the others find it done.
+ * One call in flight, from the moment a stub starts it until it completes: it owns its completion, its
+ * timeout and the mapping of its errors, nothing of the wire (the connection encodes and writes it, see
+ * {@link BoltConnection#send}). It completes exactly once, with the decoded response, or with its timeout,
+ * a send failure, a connection that closed, or an error status; whichever comes first wins and the others
+ * find it done. Completion cancels the timer entry, forgets the call in its connection's table and tells its
+ * {@link Listener} (the caller's future or callback).
  *
- * <p>Calls started with a future or callback time out on the process's {@code HashedWheelTimer}
- * ({@link #run}); sync calls wait with their own deadline in {@link #await()}, which saves a timer entry
- * per call. Completion cancels the timer entry and forgets the call in its connection's table.
+ * <p>Calls started with a future or callback time out on the endpoint's timer ({@link #run}); sync calls
+ * wait with their own deadline in {@link #await()}, which saves a timer entry per call. The caller never
+ * holds this object: a sync caller gets the value, a future caller a {@link CallFuture}.
+ *
+ * <p>Thread-safe: completion is decided by the underlying future's single compare-and-set; the fields a
+ * connection sets when it sends the call are volatile.
  *
  * @param <R> the response type
  */
-final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, ChannelFutureListener {
+final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
+
+  /** Told once when the call completes, on the thread that completed it. */
+  interface Listener<R> {
+    void onComplete(R value, Throwable error);
+  }
 
   private static final Logger log = LoggerFactory.getLogger(PendingCall.class);
   private static final RateLimitedLog timeouts = RateLimitedLog.of(log);
@@ -49,11 +56,13 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
   private volatile int requestId;
   private volatile SocketAddress remoteAddress;
   private volatile boolean written;
-  private ByteBuf outbound;
+  private final Listener<R> listener;
 
   @SuppressWarnings("unchecked") // the request is only ever encoded with its own method's marshaller
-  PendingCall(MethodDescriptor<?, R> method, Object request, CallOptions options, CallEnvironment env) {
+  PendingCall(MethodDescriptor<?, R> method, Object request, CallOptions options, CallEnvironment env,
+      Listener<R> listener) {
     this.method = (MethodDescriptor<Object, R>) method;
+    this.listener = listener;
     this.request = request;
     this.options = options;
     this.env = env;
@@ -63,17 +72,17 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
   }
 
   /** The method called. */
-  public MethodDescriptor<?, R> method() {
+  MethodDescriptor<Object, R> method() {
     return method;
   }
 
   /** Whether the call expects no response. */
-  public boolean isOneway() {
+  boolean isOneway() {
     return method.type() == MethodType.ONEWAY;
   }
 
   /** Milliseconds left before the timeout, at least 1 while time remains, 0 once it has passed. */
-  public int remainingMillis() {
+  int remainingMillis() {
     long left = timeoutNanos - (env.ticker().nanoTime() - startNanos);
     if (left <= 0) {
       return 0;
@@ -85,32 +94,16 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
     timeout = env.timer().newTimeout(this, timeoutNanos, TimeUnit.NANOSECONDS);
   }
 
-  /**
-   * Encodes the request frame of this call with id {@code requestId}; the request object is dropped
-   * afterwards. On failure the call fails with {@code CODEC_EXCEPTION} and {@code null} is returned: a value
-   * that cannot be encoded (nested too deeply or in a cycle, a failing codec) or a frame larger than
-   * {@code maxFrameLength}, the most the peer accepts (checked before the frame is allocated).
-   */
-  public ByteBuf encode(ByteBufAllocator alloc, byte protocolCode, byte version, byte switchFlags, int requestId,
-      int maxFrameLength) {
-    try {
-      ByteBuf frame = FrameEncoder.request(alloc, protocolCode, version, switchFlags,
-          isOneway() ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
-          isOneway() ? Bolt.NO_TIMEOUT : Math.max(1, remainingMillis()),
-          WireNames.wireName(method), options.headers(), method.requestMarshaller(), request,
-          maxFrameLength);
-      request = null;
-      return frame;
-    } catch (FrameTooLargeException e) {
-      fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "the request of " + method.wireName() + " is a frame of "
-          + e.frameLength() + " bytes, over the " + e.limit() + "-byte limit of frames the peer accepts"
-          + " (peerMaxFrameLength); it was not sent", null, null, null, 0, e));
-      return null;
-    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-      fail(new BoltException(ResponseStatus.CODEC_EXCEPTION,
-          "could not encode the request of " + method.wireName() + ": " + e, null, null, null, 0, e));
-      return null;
-    }
+  /** The request headers. */
+  Map<String, String> headers() {
+    return options.headers();
+  }
+
+  /** The request value, handed over once to be encoded (the call does not keep it). */
+  Object takeRequest() {
+    Object r = request;
+    request = null;
+    return r;
   }
 
   /**
@@ -118,7 +111,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
    * connection's {@code table} (oneway calls are not registered). Returns false if the call cannot wait
    * there (the table is closed, or the call already completed).
    */
-  public boolean attach(CallTable table, int requestId, SocketAddress remoteAddress) {
+  boolean attach(CallTable table, int requestId, SocketAddress remoteAddress) {
     this.requestId = requestId;
     this.remoteAddress = remoteAddress;
     if (isOneway()) {
@@ -135,33 +128,26 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
     return true;
   }
 
-  /** Parks the encoded frame while it waits in a write queue. */
-  public void setOutbound(ByteBuf frame) {
-    this.outbound = frame;
-  }
-
   /** The write queue hands the frame to the channel now (its timeout then says it was sent). */
-  public void markWritten() {
+  void markWritten() {
     written = true;
   }
 
-  /** Takes the encoded frame out of the call (the write queue writes or releases it). */
-  public ByteBuf takeOutbound() {
-    ByteBuf frame = outbound;
-    outbound = null;
-    return frame;
+  /** The request id on the wire (0 until the call is sent). */
+  int requestId() {
+    return requestId;
   }
 
-  /** The request id on the wire (0 until the call is sent). */
-  public int requestId() {
-    return requestId;
+  /** The peer the call went to ({@code null} until it is sent). */
+  SocketAddress remoteAddress() {
+    return remoteAddress;
   }
 
   /**
    * Completes the call with the response {@code frame} (taken from the call table on the IO thread).
    * Decodes the content on this thread; the caller keeps ownership of the frame.
    */
-  public void onResponse(BoltFrame frame) {
+  void onResponse(BoltFrame frame) {
     ResponseStatus status = ResponseStatus.fromCode(frame.status());
     if (status != ResponseStatus.SUCCESS) {
       fail(RemoteErrors.toException(frame, status, method.wireName(), remoteAddress));
@@ -180,7 +166,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
   }
 
   /** Fails the call with {@code error} (mapped by the method's error mapper), unless it already completed. */
-  public boolean fail(BoltException error) {
+  boolean fail(BoltException error) {
     if (isOneway()) {
       boolean won = finish(null, error);
       if (won) {
@@ -207,16 +193,6 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
         null, null, remoteAddress, requestId, null);
     if (fail(error)) {
       timeouts.warn("{}", error.getMessage());
-    }
-  }
-
-  /** A write finished: a failed write fails the call with {@code CLIENT_SEND_ERROR}. */
-  @Override
-  public void operationComplete(ChannelFuture future) {
-    if (!future.isSuccess()) {
-      fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "could not send " + method.wireName() + " to "
-          + remoteAddress + " (request id " + requestId + "): " + future.cause(),
-          null, null, remoteAddress, requestId, future.cause()));
     }
   }
 
@@ -248,24 +224,34 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
     }
   }
 
-  private RuntimeException rethrow(Throwable cause) {
-    if (cause instanceof RuntimeException) {
-      return (RuntimeException) cause;
-    }
-    if (cause instanceof Error) {
-      throw (Error) cause;
-    }
-    // a declared checked exception: the generated stub unwraps it from the cause
-    return new BoltException(ResponseStatus.SERVER_EXCEPTION, String.valueOf(cause.getMessage()),
-        cause.getClass().getName(), cause.getMessage(), remoteAddress, requestId, cause);
+  /**
+   * The failure of a sync call, thrown as itself: a {@code BoltException}, or the declared exception its
+   * method's error mapper made of one. A checked one is thrown although {@link #await()} does not declare
+   * it: the stub's method does, and it is the exception the caller catches.
+   */
+  private static RuntimeException rethrow(Throwable cause) {
+    return PendingCall.<RuntimeException>sneaky(cause);
+  }
+
+  @SuppressWarnings("unchecked") // the cast is erased: any Throwable leaves as itself
+  private static <T extends Throwable> T sneaky(Throwable cause) throws T {
+    throw (T) cause;
   }
 
   private boolean finish(R value, Throwable error) {
     boolean won = error == null ? super.complete(value) : super.completeExceptionally(error);
     if (won) {
       forgetEverywhere();
+      if (listener != null) {
+        listener.onComplete(value, error);
+      }
     }
     return won;
+  }
+
+  /** A oneway call is done once its frame is queued. */
+  void sent() {
+    finish(null, null);
   }
 
   /** The call completed: its timer entry and its place in the call table are no longer needed. */
@@ -282,14 +268,15 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
 
   @Override
   public boolean complete(R value) {
-    return finish(value, null);
+    throw new UnsupportedOperationException("a call completes only with its own outcome");
   }
 
   @Override
   public boolean completeExceptionally(Throwable ex) {
-    return finish(null, ex);
+    throw new UnsupportedOperationException("a call completes only with its own outcome");
   }
 
+  /** Abandons the call: it leaves its table and its timer now, and a late answer is dropped. */
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
@@ -297,11 +284,6 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask, Ch
       forgetEverywhere();
     }
     return cancelled;
-  }
-
-  @Override
-  public Executor defaultExecutor() {
-    return env.callbackExecutor();
   }
 
   @Override

@@ -256,7 +256,7 @@ final class RequestDispatcher implements RequestHandler {
     unknownClassNames.warn("no service for className '{}' (request id {} from {})", className, requestId,
         connection.remoteAddress());
     if (!oneway) {
-      connection.writeFrame(ErrorFrames.error(connection.alloc(), connection.protocolCode(), connection.version(),
+      connection.writeFrame(ErrorFrames.error(connection.alloc(), connection.format(),
           requestId, ResponseStatus.NO_PROCESSOR, null, "no service is registered for className '" + className + "'",
           "dispatch"));
     }

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * queued before they are encoded and cost no buffer until they leave.
  *
  * <p>Items are a {@link ByteBuf} (heartbeats, oneway requests, error answers: written with the void
- * promise), a {@link PendingCall} holding its encoded frame (a failed write fails the call), or a
+ * promise), an {@link OutboundRequest} (a request frame with its call: a failed write fails the call), or a
  * {@link DeferredFrame} (a server's answer) that is encoded here, on the IO thread.
  *
  * <p>Thread-safe: enqueue from any thread; draining, purging and discarding run on the channel's event
@@ -91,15 +91,15 @@ final class WriteQueue implements Runnable {
   }
 
   /**
-   * Queues a call whose encoded frame of {@code bytes} bytes is parked in it, unless the queue would then
+   * Queues a request frame of {@code bytes} bytes with its call, unless the queue would then
    * hold more than {@code budget} bytes (see {@link #tryEnqueue(ByteBuf, long)}). The frame's ownership
    * passes to the queue only when it returns true.
    */
-  boolean tryEnqueue(PendingCall<?> call, int bytes, long budget) {
+  boolean tryEnqueue(OutboundRequest request, int bytes, long budget) {
     if (!reserve(bytes, budget)) {
       return false;
     }
-    queue.add(call);
+    queue.add(request);
     schedule();
     return true;
   }
@@ -194,15 +194,15 @@ final class WriteQueue implements Runnable {
         } else if (item instanceof DeferredFrame) {
           writeDeferred((DeferredFrame) item);
         } else {
-          PendingCall<?> call = (PendingCall<?>) item;
-          ByteBuf frame = call.takeOutbound();
+          OutboundRequest request = (OutboundRequest) item;
+          ByteBuf frame = request.takeFrame();
           bytes += frame.readableBytes();
-          if (call.isDone()) {
+          if (request.call().isDone()) {
             frame.release(); // timed out or failed while it waited here
             continue;
           }
-          call.markWritten();
-          channel.write(frame).addListener(call);
+          request.call().markWritten();
+          channel.write(frame).addListener(request);
         }
         if (++sinceFlush == FLUSH_EVERY) {
           queuedBytes.addAndGet(-bytes);
@@ -291,9 +291,9 @@ final class WriteQueue implements Runnable {
     long freed = 0;
     for (Iterator<Object> it = queue.iterator(); it.hasNext(); ) {
       Object item = it.next();
-      if (item instanceof PendingCall && ((PendingCall<?>) item).isDone()) {
+      if (item instanceof OutboundRequest && ((OutboundRequest) item).call().isDone()) {
         it.remove();
-        ByteBuf frame = ((PendingCall<?>) item).takeOutbound();
+        ByteBuf frame = ((OutboundRequest) item).takeFrame();
         freed += frame.readableBytes();
         frame.release();
       }
@@ -312,7 +312,7 @@ final class WriteQueue implements Runnable {
         ((DeferredFrame) item).discard();
         continue;
       }
-      ByteBuf frame = item instanceof ByteBuf ? (ByteBuf) item : ((PendingCall<?>) item).takeOutbound();
+      ByteBuf frame = item instanceof ByteBuf ? (ByteBuf) item : ((OutboundRequest) item).takeFrame();
       queuedBytes.addAndGet(-frame.readableBytes());
       frame.release();
     }

@@ -99,7 +99,7 @@ class CaptureCodecTest {
 
   @Test
   void ourRequestEncoderWritesTheSameV2CrcBytes() {
-    ByteBuf ours = FrameEncoder.request(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
+    ByteBuf ours = FrameEncoder.request(ByteBufAllocator.DEFAULT, FrameFormat.of(Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC),
         Bolt.TYPE_REQUEST, 9, 3000, "java.lang.String".getBytes(StandardCharsets.UTF_8), Map.of(),
         RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0568656c6c6f"), Integer.MAX_VALUE);
     try {
@@ -126,7 +126,7 @@ class CaptureCodecTest {
     } finally {
       frame.release();
     }
-    ByteBuf ours = FrameEncoder.request(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V1, (byte) 0, (byte) 0,
+    ByteBuf ours = FrameEncoder.request(ByteBufAllocator.DEFAULT, FrameFormat.of(Bolt.PROTOCOL_V1, (byte) 0, (byte) 0),
         Bolt.TYPE_REQUEST, 2, 500, "java.lang.String".getBytes(StandardCharsets.UTF_8), Map.of(),
         RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0568656c6c6f"), Integer.MAX_VALUE);
     try {
@@ -150,7 +150,7 @@ class CaptureCodecTest {
     } finally {
       frame.release();
     }
-    ByteBuf ours = FrameEncoder.response(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V1, (byte) 0, (byte) 0, 7,
+    ByteBuf ours = FrameEncoder.response(ByteBufAllocator.DEFAULT, FrameFormat.of(Bolt.PROTOCOL_V1, (byte) 0, (byte) 0), 7,
         (byte) 1, ResponseStatus.SUCCESS, "java.lang.String".getBytes(StandardCharsets.UTF_8), Map.of(),
         RawBytesMarshaller.withCodecId((byte) 1), Hex.bytes("0a\"echo:hello\""), Integer.MAX_VALUE);
     try {
@@ -191,9 +191,9 @@ class CaptureCodecTest {
     } finally {
       v2.release();
     }
-    assertEncoded(FrameEncoder.heartbeat(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V1, (byte) 0, 3), V1_HEARTBEAT);
-    assertEncoded(FrameEncoder.heartbeatAck(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V1, (byte) 0, 3), V1_HEARTBEAT_ACK);
-    assertEncoded(FrameEncoder.heartbeat(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, 4), V2_HEARTBEAT);
+    assertEncoded(FrameEncoder.heartbeat(ByteBufAllocator.DEFAULT, FrameFormat.of(Bolt.PROTOCOL_V1, (byte) 0, (byte) 0), 3), V1_HEARTBEAT);
+    assertEncoded(FrameEncoder.heartbeatAck(ByteBufAllocator.DEFAULT, FrameFormat.of(Bolt.PROTOCOL_V1, (byte) 0, (byte) 0), 3), V1_HEARTBEAT_ACK);
+    assertEncoded(FrameEncoder.heartbeat(ByteBufAllocator.DEFAULT, FrameFormat.of(Bolt.PROTOCOL_V2, (byte) 2, (byte) 0), 4), V2_HEARTBEAT);
   }
 
   private static void assertEncoded(ByteBuf ours, String capture) {
@@ -247,7 +247,7 @@ class CaptureCodecTest {
   @Test
   void everyResponseStatusRoundTrips() {
     for (ResponseStatus status : ResponseStatus.values()) {
-      ByteBuf encoded = FrameEncoder.response(ByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
+      ByteBuf encoded = FrameEncoder.response(ByteBufAllocator.DEFAULT, FrameFormat.of(Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC),
           42, (byte) 11, status, new byte[0], Map.of(), RawBytesMarshaller.withCodecId((byte) 11), new byte[] {1, 2},
           Integer.MAX_VALUE);
       channel.writeInbound(encoded);

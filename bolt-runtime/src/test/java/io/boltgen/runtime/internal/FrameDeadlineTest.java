@@ -41,7 +41,7 @@ class FrameDeadlineTest {
         deadline.afterRead();
       }
     });
-    ByteBuf encoded = FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC,
+    ByteBuf encoded = FrameEncoder.request(UnpooledByteBufAllocator.DEFAULT, FrameFormat.of(Bolt.PROTOCOL_V2, (byte) 2, Bolt.SWITCH_CRC),
         Bolt.TYPE_REQUEST, 42, 3000, "test.Echo:1.0/echo".getBytes(StandardCharsets.UTF_8), Map.of(),
         RawBytesMarshaller.withCodecId((byte) 11), new byte[500], Integer.MAX_VALUE);
     frame = new byte[encoded.readableBytes()];

@@ -135,6 +135,27 @@ class VirtualTimeTest {
   }
 
   @Test
+  void theCallersFutureCannotCompleteTheCallAndCancellingItAbandonsTheCall() throws Exception {
+    try (VirtualTime client = VirtualTime.client(0, 1, 1)) {
+      CompletableFuture<byte[]> first = client.connection.channel().invokeFuture(EchoService.ECHO,
+          EchoService.bytes("a"), CallOptions.DEFAULT.withTimeoutMillis(750));
+      byte[] request = client.sent();
+      assertThat(first.complete(EchoService.bytes("mine"))).isTrue(); // the caller's own view
+      assertThat(client.connection.pendingSnapshot()).as("the call still waits for its answer").hasSize(1);
+      client.receive(RawFrames.response(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC,
+          RawFrames.requestId(request), RawFrames.CODEC_PROTOBUF, 0, "", java.util.Map.of(), EchoService.bytes("a")));
+      assertThat(client.connection.pendingSnapshot()).isEmpty();
+      assertThat(client.time.pending()).isZero();
+
+      CompletableFuture<byte[]> second = client.connection.channel().invokeFuture(EchoService.ECHO,
+          EchoService.bytes("b"), CallOptions.DEFAULT.withTimeoutMillis(750));
+      assertThat(second.cancel(false)).isTrue();
+      assertThat(client.connection.pendingSnapshot()).as("abandoned at once").isEmpty();
+      assertThat(client.time.pending()).as("its timeout is gone too").isZero();
+    }
+  }
+
+  @Test
   void reconnectAttemptsBackOffFromMinDoublingUpToMax() {
     FakeTimer time = new FakeTimer();
     CallEnvironment env = new CallEnvironment(time, time.ticker(), Runnable::run, "client");
