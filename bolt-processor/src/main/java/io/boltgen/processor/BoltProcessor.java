@@ -23,7 +23,7 @@ import javax.tools.StandardLocation;
 
 /**
  * The boltgen annotation processor: turns every {@code @BoltService} interface into a holder
- * ({@code XxxBolt}: descriptors, command codes, factories), a client stub, a server skeleton, protobuf
+ * ({@code XxxBolt}: descriptors, method codes, factories), a client stub, a server skeleton, protobuf
  * wire-format codecs, a {@code GeneratedService} provider and a {@code .proto} description.
  *
  * <p>A pipeline: {@link ModelReader} (the only user of {@code Elements}/{@code Types}) builds an immutable

@@ -130,7 +130,7 @@ final class HolderWriter {
         .add(".methodName($S)\n", m.wireMethodName())
         .add(".responseClassName($S)\n", service.protoPackage() + "." + m.response().protoName())
         .add(".alias($S)\n", request.reflectionName())
-        .add(".code($L)\n", m.code())
+        .add(".methodCode($L)\n", m.methodCode())
         .add(".type($T.$L)\n", Names.METHOD_TYPE, m.style() == Style.ONEWAY ? "ONEWAY" : "REQUEST_RESPONSE")
         .add(".timeoutMillis($LL)\n", m.timeoutMillis());
     if (!m.exceptions().isEmpty()) {
@@ -139,8 +139,8 @@ final class HolderWriter {
     init.add(".build()").unindent().unindent();
     return FieldSpec.builder(ParameterizedTypeName.get(Names.METHOD_DESCRIPTOR, request, m.resultType()),
             descriptorName(m), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-        .addJavadoc("{@link $T#$L}: className {@code $L}, command code $L, $L.\n", service.iface(), m.javaName(),
-            m.wireName(service.serviceName(), service.version()), m.code(), style(m.style()))
+        .addJavadoc("{@link $T#$L}: className {@code $L}, method code $L, $L.\n", service.iface(), m.javaName(),
+            m.wireName(service.serviceName(), service.version()), m.methodCode(), style(m.style()))
         .initializer(init.build())
         .build();
   }

@@ -170,9 +170,9 @@ final class Model {
       String javaName,
       String wireMethodName,
       Site nameSite,
-      int explicitCode,
-      Site codeSite,
-      int code,
+      int explicitMethodCode,
+      Site methodCodeSite,
+      int methodCode,
       Style style,
       List<Param> params,
       String callbackName,
@@ -189,6 +189,13 @@ final class Model {
 
     String wireName(String service, String version) {
       return service + ':' + version + '/' + wireMethodName;
+    }
+
+    /** This method with its method code assigned. */
+    Method withMethodCode(int code) {
+      return new Method(element, javaName, wireMethodName, nameSite, explicitMethodCode, methodCodeSite, code, style,
+          params, callbackName, returnType, resultType, thrownTypes, exceptions, timeoutMillis, timeoutSite, request,
+          response, javadoc, deprecated);
     }
 
     boolean voidResult() {
@@ -212,5 +219,12 @@ final class Model {
       List<Message> messages,
       List<Enum> enums,
       String javadoc,
-      boolean usesDeprecated) {}
+      boolean usesDeprecated) {
+
+    /** This service with {@code methods} instead of its own. */
+    Service withMethods(List<Method> methods) {
+      return new Service(element, iface, serviceName, nameSite, version, versionSite, timeoutMillis, timeoutSite,
+          protoPackage, protoServiceName, methods, messages, enums, javadoc, usesDeprecated);
+    }
+  }
 }

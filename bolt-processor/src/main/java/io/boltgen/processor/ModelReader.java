@@ -184,10 +184,10 @@ final class ModelReader {
     if (wireMethod.isEmpty()) {
       wireMethod = javaName;
     }
-    int code = boltMethod == null ? 0 : (int) Annotations.longValue(elements, boltMethod, "code");
+    int methodCode = boltMethod == null ? 0 : (int) Annotations.longValue(elements, boltMethod, "code");
     long timeout = boltMethod == null ? 0 : Annotations.longValue(elements, boltMethod, "timeoutMillis");
     Site nameSite = boltMethod == null ? Site.of(method) : new Site(method, boltMethod, Annotations.explicitValue(boltMethod, "name"));
-    Site codeSite = boltMethod == null ? Site.of(method) : new Site(method, boltMethod, Annotations.explicitValue(boltMethod, "code"));
+    Site methodCodeSite = boltMethod == null ? Site.of(method) : new Site(method, boltMethod, Annotations.explicitValue(boltMethod, "code"));
     Site timeoutSite =
         boltMethod == null ? Site.of(method) : new Site(method, boltMethod, Annotations.explicitValue(boltMethod, "timeoutMillis"));
     boolean deprecated = elements.isDeprecated(method);
@@ -333,7 +333,7 @@ final class ModelReader {
     Model.Message response = new Model.Message(MessageKind.RESPONSE, cap + "Response", resultType, responseFields,
         List.of(), null, Site.of(method));
     String callbackName = callbackIndex < 0 ? null : params.get(callbackIndex).getSimpleName().toString();
-    return new Model.Method(method, javaName, wireMethod, nameSite, code, codeSite, 0, style, List.copyOf(javaParams),
+    return new Model.Method(method, javaName, wireMethod, nameSite, methodCode, methodCodeSite, 0, style, List.copyOf(javaParams),
         callbackName, TypeName.get(returnType), resultType, List.copyOf(thrown), List.copyOf(mapped),
         timeout == 0 ? serviceTimeout : timeout, timeoutSite, request, response, Annotations.doc(elements, method), deprecated);
   }

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
-/** Writes {@code XxxBoltSkeleton}: the server side, a {@code switch} on the command code. */
+/** Writes {@code XxxBoltSkeleton}: the server side, a {@code switch} on the method code. */
 final class SkeletonWriter {
 
   private final Service service;
@@ -27,7 +27,7 @@ final class SkeletonWriter {
         .addSuperinterface(Names.SERVICE_INVOKER)
         .addAnnotation(Writers.generated())
         .addJavadoc("Server skeleton of {@link $T}: runs each request's method on the implementation,"
-            + " dispatching on the method's command code.\n", service.iface());
+            + " dispatching on the method's method code.\n", service.iface());
     Writers.suppressDeprecation(type, service);
     type.addField(service.iface(), "implementation", Modifier.PRIVATE, Modifier.FINAL);
     type.addMethod(MethodSpec.constructorBuilder()
@@ -44,7 +44,7 @@ final class SkeletonWriter {
         .beginControlFlow("switch (methodCode)");
     for (Method m : service.methods()) {
       ClassName request = (ClassName) m.request().javaType();
-      invoke.addCode("case $L: {\n$>", m.code());
+      invoke.addCode("case $L: {\n$>", m.methodCode());
       invoke.addComment("$L", m.wireName(service.serviceName(), service.version()));
       String args = m.params().stream().map(p -> "args." + p.name() + "()").collect(Collectors.joining(", "));
       if (!m.params().isEmpty()) {
@@ -76,7 +76,7 @@ final class SkeletonWriter {
     }
     invoke.addCode("default:\n$>");
     invoke.addStatement("throw new $T($S + methodCode)", IllegalArgumentException.class,
-        "no method of " + service.serviceName() + ":" + service.version() + " has command code ");
+        "no method of " + service.serviceName() + ":" + service.version() + " has method code ");
     invoke.addCode("$<");
     invoke.endControlFlow();
     type.addMethod(invoke.build());

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 
 /**
  * The rules that work on the model: names, versions, timeouts, unique method names, names
- * that clash with the stub, command codes, field numbers and message names. Every problem is reported on
+ * that clash with the stub, method codes, field numbers and message names. Every problem is reported on
  * its exact element; validation goes on after an error so that one compile shows every problem.
  * Pure: no {@code Elements}, no {@code Types}.
  */
@@ -36,7 +36,7 @@ final class Validator {
   }
 
   /**
-   * Checks {@code service} and returns it with every method's command code assigned, or {@code null} if
+   * Checks {@code service} and returns it with every method's method code assigned, or {@code null} if
    * it has errors.
    */
   Service validate(Service service) {
@@ -79,15 +79,12 @@ final class Validator {
             + Integer.MAX_VALUE + ", not " + m.timeoutMillis());
       }
     }
-    List<Method> coded = commandCodes(service);
+    List<Method> coded = methodCodes(service);
     checkMessages(service);
     if (report.errorCount() > before) {
       return null;
     }
-    return new Service(service.element(), service.iface(), service.serviceName(), service.nameSite(),
-        service.version(), service.versionSite(), service.timeoutMillis(), service.timeoutSite(),
-        service.protoPackage(), service.protoServiceName(), coded, service.messages(), service.enums(),
-        service.javadoc(), service.usesDeprecated());
+    return service.withMethods(coded);
   }
 
   private static String describe(Method m) {
@@ -95,31 +92,31 @@ final class Validator {
   }
 
   /** Rule 7: explicit codes all-or-nothing, in range, unique; hashed codes must not collide. */
-  private List<Method> commandCodes(Service service) {
+  private List<Method> methodCodes(Service service) {
     List<Method> methods = service.methods();
-    Method anExplicit = methods.stream().filter(m -> m.explicitCode() != 0).findFirst().orElse(null);
+    Method anExplicit = methods.stream().filter(m -> m.explicitMethodCode() != 0).findFirst().orElse(null);
     List<Method> out = new ArrayList<>();
     Map<Integer, Method> byCode = new HashMap<>();
     for (Method m : methods) {
       int code;
       if (anExplicit != null) {
-        if (m.explicitCode() == 0) {
-          report.error(m.element(), "MixedCommandCodes", "command codes are all-or-nothing: "
-              + describe(anExplicit) + " sets @BoltMethod(code = " + anExplicit.explicitCode() + "), so "
+        if (m.explicitMethodCode() == 0) {
+          report.error(m.element(), "MixedMethodCodes", "method codes are all-or-nothing: "
+              + describe(anExplicit) + " sets @BoltMethod(code = " + anExplicit.explicitMethodCode() + "), so "
               + m.javaName() + "() must set one too (or none may)");
           continue;
         }
-        code = m.explicitCode();
+        code = m.explicitMethodCode();
         if (code < MIN_CODE || code > MAX_CODE) {
-          report.error(m.codeSite(), "CommandCodeOutOfRange", "command code " + code + " is outside "
+          report.error(m.methodCodeSite(), "MethodCodeOutOfRange", "method code " + code + " is outside "
               + MIN_CODE + ".." + MAX_CODE);
           continue;
         }
         Method same = byCode.putIfAbsent(code, m);
         if (same != null) {
-          report.error(m.codeSite(), "DuplicateCommandCode", "command code " + code + " of " + describe(m)
+          report.error(m.methodCodeSite(), "DuplicateMethodCode", "method code " + code + " of " + describe(m)
               + " is also the code of " + describe(same));
-          report.error(same.codeSite(), "DuplicateCommandCode", "command code " + code + " of "
+          report.error(same.methodCodeSite(), "DuplicateMethodCode", "method code " + code + " of "
               + describe(same) + " is also the code of " + describe(m));
           continue;
         }
@@ -127,25 +124,22 @@ final class Validator {
         code = hashCode(m.wireName(service.serviceName(), service.version()));
         Method same = byCode.putIfAbsent(code, m);
         if (same != null) {
-          report.error(m.element(), "CommandCodeCollision", "the derived command code " + code + " of "
+          report.error(m.element(), "MethodCodeCollision", "the derived method code " + code + " of "
               + describe(m) + " collides with that of " + describe(same)
               + "; set @BoltMethod(code) on every method of the service");
-          report.error(same.element(), "CommandCodeCollision", "the derived command code " + code + " of "
+          report.error(same.element(), "MethodCodeCollision", "the derived method code " + code + " of "
               + describe(same) + " collides with that of " + describe(m)
               + "; set @BoltMethod(code) on every method of the service");
           continue;
         }
       }
-      out.add(new Method(m.element(), m.javaName(), m.wireMethodName(), m.nameSite(), m.explicitCode(),
-          m.codeSite(), code, m.style(), m.params(), m.callbackName(), m.returnType(), m.resultType(),
-          m.thrownTypes(), m.exceptions(), m.timeoutMillis(), m.timeoutSite(), m.request(), m.response(),
-          m.javadoc(), m.deprecated()));
+      out.add(m.withMethodCode(code));
     }
     return out;
   }
 
   /**
-   * The derived command code of a method: FNV-1a (32 bit) over the UTF-8 bytes of its wire name
+   * The derived method code of a method: FNV-1a (32 bit) over the UTF-8 bytes of its wire name
    * ({@code service:version/method}), folded into 1..32767 as {@code 1 + (hash >>> 1) % 32767}.
    */
   static int hashCode(String wireName) {

@@ -173,18 +173,18 @@ class ValidationTest {
 
   // rule 7
   @Test
-  void commandCodesAreChecked() {
+  void methodCodesAreChecked() {
     JavaFileObject dup = svc("@BoltService", "interface Svc {", "  @BoltMethod(code = 5)", "  void a();",
         "  @BoltMethod(code = 5)", "  void b();", "}");
     Compilation c = compile(dup);
-    assertError(c, dup, 12, "DuplicateCommandCode", "command code 5 of Svc.b() is also the code of Svc.a()");
-    assertThat(c).hadErrorContaining("[Bolt/DuplicateCommandCode] command code 5 of Svc.a() is also the code of Svc.b()")
+    assertError(c, dup, 12, "DuplicateMethodCode", "method code 5 of Svc.b() is also the code of Svc.a()");
+    assertThat(c).hadErrorContaining("[Bolt/DuplicateMethodCode] method code 5 of Svc.a() is also the code of Svc.b()")
         .inFile(dup).onLine(10);
     JavaFileObject range = svc("@BoltService", "interface Svc {", "  @BoltMethod(code = 40000)", "  void a();", "}");
-    assertError(compile(range), range, 10, "CommandCodeOutOfRange", "command code 40000 is outside 1..32767");
+    assertError(compile(range), range, 10, "MethodCodeOutOfRange", "method code 40000 is outside 1..32767");
     JavaFileObject mixed = svc("@BoltService", "interface Svc {", "  @BoltMethod(code = 1)", "  void a();",
         "  void b();", "}");
-    assertError(compile(mixed), mixed, 12, "MixedCommandCodes", "command codes are all-or-nothing: Svc.a() sets");
+    assertError(compile(mixed), mixed, 12, "MixedMethodCodes", "method codes are all-or-nothing: Svc.a() sets");
   }
 
   @Test
@@ -203,7 +203,7 @@ class ValidationTest {
     JavaFileObject f = svc("@BoltService(name = \"x.C\")", "interface Svc {", "  void " + first + "();",
         "  void " + second + "();", "}");
     Compilation c = compile(f);
-    assertError(c, f, 11, "CommandCodeCollision", "of Svc." + second + "() collides with that of Svc." + first + "()");
+    assertError(c, f, 11, "MethodCodeCollision", "of Svc." + second + "() collides with that of Svc." + first + "()");
     assertThat(c).hadErrorContaining("collides with that of Svc." + second + "()").inFile(f).onLine(10);
   }
 

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Everything the runtime needs to know about one RPC method: its names on the wire, its command code, its
+ * Everything the runtime needs to know about one RPC method: its names on the wire, its method code, its
  * call type, its default timeout and the marshallers of its request and response. Immutable; generated
  * code holds one per method in a {@code static final} field.
  *
@@ -25,7 +25,7 @@ public final class MethodDescriptor<Q, R> {
   private final String methodName;
   private final String wireName;
   private final String responseClassName;
-  private final int code;
+  private final int methodCode;
   private final MethodType type;
   private final long timeoutMillis;
   private final Marshaller<Q> requestMarshaller;
@@ -39,7 +39,7 @@ public final class MethodDescriptor<Q, R> {
     this.methodName = requireText(b.methodName, "methodName");
     this.wireName = b.wireName != null ? b.wireName : serviceName + ':' + serviceVersion + '/' + methodName;
     this.responseClassName = b.responseClassName != null ? b.responseClassName : "";
-    this.code = b.code;
+    this.methodCode = b.methodCode;
     this.type = Objects.requireNonNull(b.type, "type");
     this.timeoutMillis = b.timeoutMillis;
     this.requestMarshaller = Objects.requireNonNull(b.requestMarshaller, "requestMarshaller");
@@ -95,9 +95,13 @@ public final class MethodDescriptor<Q, R> {
     return responseClassName;
   }
 
-  /** The method's command code: the key of the generated skeleton's dispatch switch. */
-  public int code() {
-    return code;
+  /**
+   * The method's code: the key a generated skeleton's {@code switch} dispatches on, so that a request finds
+   * its implementation method without comparing names. It never travels on the wire (requests name their
+   * method by className); 0 for methods of hand-built services, which dispatch on the descriptor itself.
+   */
+  public int methodCode() {
+    return methodCode;
   }
 
   /** Whether the method expects a response. */
@@ -153,7 +157,7 @@ public final class MethodDescriptor<Q, R> {
     private String methodName;
     private String wireName;
     private String responseClassName;
-    private int code;
+    private int methodCode;
     private MethodType type = MethodType.REQUEST_RESPONSE;
     private long timeoutMillis = 3000;
     private ErrorMapper errorMapper = ErrorMapper.IDENTITY;
@@ -197,9 +201,12 @@ public final class MethodDescriptor<Q, R> {
       return this;
     }
 
-    /** The method's command code; 0 unless set. */
-    public Builder<Q, R> code(int code) {
-      this.code = code;
+    /** The method code a generated skeleton dispatches on (see {@link MethodDescriptor#methodCode()}); 0 unless set. */
+    public Builder<Q, R> methodCode(int methodCode) {
+      if (methodCode < 0) {
+        throw new IllegalArgumentException("method code must not be negative: " + methodCode);
+      }
+      this.methodCode = methodCode;
       return this;
     }
 

@@ -1,7 +1,7 @@
 package io.boltgen.runtime;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,24 +41,27 @@ public final class ServiceDefinition {
     return invoker;
   }
 
-  /** Builds a {@link ServiceDefinition} from one handler per method. */
+  /**
+   * Builds a {@link ServiceDefinition} from one handler per method. Requests find their handler by their
+   * method's descriptor, so the methods need no method codes.
+   */
   public static final class Builder {
     private final String name;
     private final String version;
     private final List<MethodDescriptor<?, ?>> methods = new ArrayList<>();
-    private final Map<Integer, MethodHandler<Object>> handlers = new HashMap<>();
+    private final Map<MethodDescriptor<?, ?>, MethodHandler<Object>> handlers = new IdentityHashMap<>();
 
     private Builder(String name, String version) {
       this.name = Objects.requireNonNull(name, "name");
       this.version = Objects.requireNonNull(version, "version");
     }
 
-    /** Adds {@code method}, served by {@code handler}. Command codes must be unique. */
+    /** Adds {@code method}, served by {@code handler}. */
     @SuppressWarnings("unchecked") // the runtime hands a handler only requests its method's marshaller read
     public <Q> Builder method(MethodDescriptor<Q, ?> method, MethodHandler<? super Q> handler) {
       Objects.requireNonNull(handler, "handler");
-      if (handlers.putIfAbsent(method.code(), (MethodHandler<Object>) handler) != null) {
-        throw new IllegalArgumentException("command code " + method.code() + " is used twice");
+      if (handlers.putIfAbsent(Objects.requireNonNull(method, "method"), (MethodHandler<Object>) handler) != null) {
+        throw new IllegalArgumentException(method.wireName() + " is added twice");
       }
       methods.add(method);
       return this;
@@ -66,10 +69,10 @@ public final class ServiceDefinition {
 
     /** The definition. */
     public ServiceDefinition build() {
-      Map<Integer, MethodHandler<Object>> table = Map.copyOf(handlers);
+      Map<MethodDescriptor<?, ?>, MethodHandler<Object>> table = new IdentityHashMap<>(handlers);
       return new ServiceDefinition(
           ServiceDescriptor.of(name, version, methods),
-          (code, request, call) -> table.get(code).handle(request, call));
+          (methodCode, request, call) -> table.get(call.context().method()).handle(request, call));
     }
   }
 }

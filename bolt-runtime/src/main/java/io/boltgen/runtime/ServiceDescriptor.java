@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A service's name, version and methods. Immutable. Wire names and command codes are unique within it.
+ * A service's name, version and methods. Immutable. Wire names, and method codes other than 0, are unique within it.
  */
 public final class ServiceDescriptor {
 
@@ -25,10 +25,10 @@ public final class ServiceDescriptor {
       if (sameName != null) {
         throw new IllegalArgumentException("two methods with wire name " + method.wireName());
       }
-      MethodDescriptor<?, ?> sameCode = byCode.put(method.code(), method);
+      MethodDescriptor<?, ?> sameCode = method.methodCode() == 0 ? null : byCode.put(method.methodCode(), method);
       if (sameCode != null) {
-        throw new IllegalArgumentException(
-            "methods " + sameCode.wireName() + " and " + method.wireName() + " share command code " + method.code());
+        throw new IllegalArgumentException("methods " + sameCode.wireName() + " and " + method.wireName()
+            + " share method code " + method.methodCode());
       }
     }
   }

@@ -36,7 +36,7 @@ public final class EchoService {
         .serviceName("test.Echo")
         .serviceVersion("1.0")
         .methodName(name)
-        .code(code)
+        .methodCode(code)
         .type(type)
         .timeoutMillis(5_000)
         .build();

@@ -131,10 +131,10 @@ class FrameLimitTest {
   void aCodecThatOverflowsTheStackFailsOnlyItsOwnCallOnEitherSide() {
     Marshaller<byte[]> poisonable = new PoisonableMarshaller();
     MethodDescriptor<byte[], byte[]> poisoned = MethodDescriptor.newBuilder(poisonable, poisonable)
-        .serviceName("test.Poison").serviceVersion("1.0").methodName("echo").code(1)
+        .serviceName("test.Poison").serviceVersion("1.0").methodName("echo").methodCode(1)
         .type(MethodType.REQUEST_RESPONSE).build();
     MethodDescriptor<byte[], byte[]> answersPoison = MethodDescriptor.newBuilder(EchoService.RAW, poisonable)
-        .serviceName("test.Poison").serviceVersion("1.0").methodName("answer").code(2)
+        .serviceName("test.Poison").serviceVersion("1.0").methodName("answer").methodCode(2)
         .type(MethodType.REQUEST_RESPONSE).build();
     BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0)
         .service(ServiceDefinition.builder("test.Poison", "1.0")

@@ -57,7 +57,7 @@ public final class RawFrames {
   private RawFrames() {}
 
   /** The fixed header length of a frame of {@code protocolCode}; {@code request} for requests and oneways. */
-  public static int headerLength(byte protocolCode, boolean request) {
+  public static int fixedHeaderLength(byte protocolCode, boolean request) {
     if (protocolCode == PROTOCOL_V2) {
       return request ? V2_REQUEST_HEADER : V2_RESPONSE_HEADER;
     }
@@ -72,16 +72,16 @@ public final class RawFrames {
 
   /** A request or oneway ({@code type}) with every field chosen by the caller. */
   public static byte[] request(byte protocolCode, byte version, byte switchFlags, byte type, int requestId,
-      int timeoutMillis, byte codec, String className, Map<String, String> header, byte[] content) {
+      int timeoutMillis, byte codec, String className, Map<String, String> headers, byte[] content) {
     return frame(protocolCode, version, switchFlags, type, CMD_REQUEST, requestId, codec, timeoutMillis,
-        className, header, content);
+        className, headers, content);
   }
 
   /** A response with every field chosen by the caller. */
   public static byte[] response(byte protocolCode, byte version, byte switchFlags, int requestId, byte codec,
-      int status, String className, Map<String, String> header, byte[] content) {
+      int status, String className, Map<String, String> headers, byte[] content) {
     return frame(protocolCode, version, switchFlags, TYPE_RESPONSE, CMD_RESPONSE, requestId, codec, status,
-        className, header, content);
+        className, headers, content);
   }
 
   /** A heartbeat as SOFABolt sends it: command 0, codec 1, no timeout, switch 0, no body. */
@@ -91,10 +91,10 @@ public final class RawFrames {
   }
 
   private static byte[] frame(byte protocolCode, byte version, byte switchFlags, byte type, short cmdCode,
-      int requestId, byte codec, int timeoutOrStatus, String className, Map<String, String> header,
+      int requestId, byte codec, int timeoutOrStatus, String className, Map<String, String> headers,
       byte[] content) {
     return frame(protocolCode, version, switchFlags, type, cmdCode, (byte) 1, requestId, codec, timeoutOrStatus,
-        className.getBytes(StandardCharsets.UTF_8), header(header), content);
+        className.getBytes(StandardCharsets.UTF_8), headers(headers), content);
   }
 
   /**
@@ -143,10 +143,10 @@ public final class RawFrames {
     return bytes.toByteArray();
   }
 
-  private static byte[] header(Map<String, String> header) {
+  private static byte[] headers(Map<String, String> headers) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      for (Map.Entry<String, String> e : header.entrySet()) {
+      for (Map.Entry<String, String> e : headers.entrySet()) {
         for (String s : new String[] {e.getKey(), e.getValue()}) {
           byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
           out.writeInt(utf8.length);
@@ -170,7 +170,7 @@ public final class RawFrames {
     byte[] fixed = new byte[v2 ? 2 : 1];
     in.readFully(fixed);
     int type = v2 ? fixed[1] : fixed[0];
-    int headerLength = headerLength((byte) first, type != TYPE_RESPONSE);
+    int headerLength = fixedHeaderLength((byte) first, type != TYPE_RESPONSE);
     byte[] header = new byte[headerLength];
     header[0] = (byte) first;
     System.arraycopy(fixed, 0, header, 1, fixed.length);

@@ -114,7 +114,7 @@ public final class FrameMutator {
   public byte[] nextWithBadContent() {
     byte[] frame = seeds.get(random.nextInt(seeds.size())).clone();
     setRequestId(frame, nextId++);
-    int header = RawFrames.headerLength(frame[0], frame[frame[0] == RawFrames.PROTOCOL_V2 ? 2 : 1] != RawFrames.TYPE_RESPONSE);
+    int header = RawFrames.fixedHeaderLength(frame[0], frame[frame[0] == RawFrames.PROTOCOL_V2 ? 2 : 1] != RawFrames.TYPE_RESPONSE);
     ByteBuffer b = ByteBuffer.wrap(frame);
     int lengths = header - 8;
     int content = b.getInt(lengths + 4);

@@ -47,7 +47,7 @@ final class Bolt {
   /** Size of the CRC32 trailer. */
   public static final int CRC_LENGTH = 4;
 
-  /** The largest class or header length: both are int16 on the wire. */
+  /** The largest className or header entries length: both are int16 on the wire. */
   public static final int MAX_SHORT_LENGTH = Short.MAX_VALUE;
 
   /** Whether a frame with this protocol code, version and switch carries a CRC32 trailer. */
@@ -55,8 +55,8 @@ final class Bolt {
     return protocolCode == PROTOCOL_V2 && version == 2 && (switchFlags & SWITCH_CRC) != 0;
   }
 
-  /** The header size of a frame of this protocol; {@code request} for requests, oneways and heartbeats. */
-  public static int headerLength(byte protocolCode, boolean request) {
+  /** The fixed header size of a frame of this protocol; {@code request} for requests, oneways and heartbeats. */
+  public static int fixedHeaderLength(byte protocolCode, boolean request) {
     if (protocolCode == PROTOCOL_V1) {
       return request ? V1_REQUEST_HEADER : V1_RESPONSE_HEADER;
     }

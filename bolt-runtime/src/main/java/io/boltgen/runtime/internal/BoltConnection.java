@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One Bolt connection: a Netty channel, the calls waiting on it, its write queue, its frame format and, on
+ * One Bolt connection: a Netty channel ({@code nettyChannel}; "channel" alone means the {@link BoltChannel}
+ * calls are sent over, see {@link #channel()}), the calls waiting on it, its write queue, its frame format and, on
  * a client, its heartbeat; on a server, the throttle that stops reading it while its peer does not keep up.
  * Calls are encoded on the caller's thread, registered, and queued; responses are matched on the IO thread.
  *
@@ -37,7 +38,7 @@ final class BoltConnection implements Connection, CallTarget {
   /** Where a channel keeps its connection. */
   public static final AttributeKey<BoltConnection> KEY = AttributeKey.valueOf(BoltConnection.class, "connection");
 
-  private final Channel channel;
+  private final Channel nettyChannel;
   private final Endpoint endpoint;
   private final WriteQueue writes;
   private final CallTable calls = new CallTable();
@@ -52,20 +53,20 @@ final class BoltConnection implements Connection, CallTarget {
   private volatile boolean latched;
   private final CompletableFuture<Void> inactive = new CompletableFuture<>();
 
-  BoltConnection(Channel channel, Endpoint endpoint) {
-    this.channel = channel;
+  BoltConnection(Channel nettyChannel, Endpoint endpoint) {
+    this.nettyChannel = nettyChannel;
     this.endpoint = endpoint;
-    this.writes = new WriteQueue(channel, endpoint.shared().outboundMemory());
+    this.writes = new WriteQueue(nettyChannel, endpoint.shared().outboundMemory());
     this.callChannel = new CallChannel(this, endpoint.calls());
     EndpointSettings settings = endpoint.settings();
     this.settings = settings;
-    this.throttle = settings.client() ? null : new ReadThrottle(channel, settings.maxRequestsPerConnection());
+    this.throttle = settings.client() ? null : new ReadThrottle(nettyChannel, settings.maxRequestsPerConnection());
     this.format = FrameFormat.of(settings.protocol());
     this.latched = settings.client();
     this.heartbeat = settings.client() && settings.heartbeatIntervalMillis() > 0
         ? new Heartbeat(this, endpoint.calls().timer(), settings.heartbeatTimeoutMillis(), settings.heartbeatMaxMisses())
         : null;
-    channel.attr(KEY).set(this);
+    nettyChannel.attr(KEY).set(this);
   }
 
   // ---------------------------------------------------------------- sending calls
@@ -77,7 +78,7 @@ final class BoltConnection implements Connection, CallTarget {
    */
   @Override
   public void send(PendingCall<?> call) {
-    if (!channel.isActive()) {
+    if (!nettyChannel.isActive()) {
       call.fail(new BoltException(ResponseStatus.CONNECTION_CLOSED, "connection to " + remoteAddress() + " is closed",
           null, null, remoteAddress(), 0, null));
       return;
@@ -121,7 +122,7 @@ final class BoltConnection implements Connection, CallTarget {
     MethodDescriptor<Object, ?> method = call.method();
     boolean oneway = call.isOneway();
     try {
-      return FrameEncoder.request(channel.alloc(), format, oneway ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
+      return FrameEncoder.request(nettyChannel.alloc(), format, oneway ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
           oneway ? Bolt.NO_TIMEOUT : Math.max(1, call.remainingMillis()), WireNames.wireName(method),
           call.headers(), method.requestMarshaller(), call.takeRequest(), settings.peerMaxFrameLength());
     } catch (FrameTooLargeException e) {
@@ -138,7 +139,7 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** Queues an encoded frame (response, heartbeat); takes ownership. */
   public void writeFrame(ByteBuf frame) {
-    if (!channel.isActive()) {
+    if (!nettyChannel.isActive()) {
       frame.release();
       return;
     }
@@ -147,7 +148,7 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** Queues a frame the IO thread will encode (a server's answer). */
   public void write(DeferredFrame frame) {
-    if (channel.isActive()) {
+    if (nettyChannel.isActive()) {
       writes.enqueue(frame);
     } else {
       frame.discard();
@@ -159,7 +160,7 @@ final class BoltConnection implements Connection, CallTarget {
    * {@link #flushLater()} once its batch is done.
    */
   public void writeLater(DeferredFrame frame) {
-    if (channel.isActive()) {
+    if (nettyChannel.isActive()) {
       writes.enqueueLater(frame);
     } else {
       frame.discard();
@@ -198,7 +199,7 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** A read was dispatched: pause reading if too much is open now (IO thread). */
   void afterRead() {
-    assert channel.eventLoop().inEventLoop();
+    assert nettyChannel.eventLoop().inEventLoop();
     if (throttle != null) {
       throttle.update();
     }
@@ -206,7 +207,7 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** The channel's writability changed: drain what waited, pause or resume reading (IO thread). */
   void onWritabilityChanged() {
-    assert channel.eventLoop().inEventLoop();
+    assert nettyChannel.eventLoop().inEventLoop();
     writes.resume();
     if (throttle != null) {
       throttle.update();
@@ -257,8 +258,8 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   void onActive() {
-    remoteAddress = channel.remoteAddress();
-    localAddress = channel.localAddress();
+    remoteAddress = nettyChannel.remoteAddress();
+    localAddress = nettyChannel.localAddress();
     OutboundMemory memory = endpoint.shared().outboundMemory();
     memory.register(writes);
   }
@@ -287,12 +288,12 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** The allocator of this connection's channel. */
   public ByteBufAllocator alloc() {
-    return channel.alloc();
+    return nettyChannel.alloc();
   }
 
   /** The event loop of this connection's channel. */
   public EventLoop eventLoop() {
-    return channel.eventLoop();
+    return nettyChannel.eventLoop();
   }
 
   // ---------------------------------------------------------------- Connection
@@ -300,23 +301,23 @@ final class BoltConnection implements Connection, CallTarget {
   @Override
   public SocketAddress remoteAddress() {
     SocketAddress address = remoteAddress;
-    return address != null ? address : channel.remoteAddress();
+    return address != null ? address : nettyChannel.remoteAddress();
   }
 
   @Override
   public SocketAddress localAddress() {
     SocketAddress address = localAddress;
-    return address != null ? address : channel.localAddress();
+    return address != null ? address : nettyChannel.localAddress();
   }
 
   @Override
   public boolean isActive() {
-    return channel.isActive();
+    return nettyChannel.isActive();
   }
 
   @Override
   public boolean isWritable() {
-    return channel.isWritable() && writes.queuedBytes() < settings.maxQueuedBytes();
+    return nettyChannel.isWritable() && writes.queuedBytes() < settings.maxQueuedBytes();
   }
 
   @Override
@@ -340,7 +341,7 @@ final class BoltConnection implements Connection, CallTarget {
    */
   public ChannelFuture closeAsync() {
     failPending("connection to " + remoteAddress() + " was closed by this side");
-    return channel.close();
+    return nettyChannel.close();
   }
 
   private void failPending(String why) {
@@ -362,7 +363,7 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** Completes when the channel is closed (does not close it). */
   public ChannelFuture closeFuture() {
-    return channel.closeFuture();
+    return nettyChannel.closeFuture();
   }
 
   @Override

@@ -4,8 +4,8 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One decoded Bolt frame: its header fields, and a retained slice of the inbound buffer holding the whole
- * frame, from which {@link #className()}, {@link #header()} and {@link #content()} are sliced without
+ * One decoded Bolt frame: its fixed header fields, and a retained slice of the inbound buffer holding the whole
+ * frame, from which {@link #className()}, {@link #headers()} and {@link #content()} are sliced without
  * copying.
  *
  * <p>Ownership: whoever receives a frame owns one reference and must {@link #release()} it exactly once;
@@ -25,7 +25,7 @@ final class BoltFrame {
   private final int timeout;
   private final short status;
   private final int classLength;
-  private final int headerLength;
+  private final int headersLength;
   private final int contentLength;
   private final int bodyOffset;
   private final long arrivalNanos;
@@ -43,7 +43,7 @@ final class BoltFrame {
       int timeout,
       short status,
       int classLength,
-      int headerLength,
+      int headersLength,
       int contentLength,
       int bodyOffset,
       long arrivalNanos,
@@ -59,7 +59,7 @@ final class BoltFrame {
     this.timeout = timeout;
     this.status = status;
     this.classLength = classLength;
-    this.headerLength = headerLength;
+    this.headersLength = headersLength;
     this.contentLength = contentLength;
     this.bodyOffset = bodyOffset;
     this.arrivalNanos = arrivalNanos;
@@ -141,9 +141,9 @@ final class BoltFrame {
     return classLength;
   }
 
-  /** Length of the header bytes. */
-  public int headerLength() {
-    return headerLength;
+  /** Length of the header entries (the SOFARPC key/value map), in bytes. */
+  int headersLength() {
+    return headersLength;
   }
 
   /** Length of the content bytes. */
@@ -179,14 +179,14 @@ final class BoltFrame {
     return buffer.toString(bodyOffset, Math.min(classLength, maxBytes), StandardCharsets.UTF_8);
   }
 
-  /** The header bytes (a slice, valid until {@link #release()}). */
-  public ByteBuf header() {
-    return buffer.slice(bodyOffset + classLength, headerLength);
+  /** The encoded header entries (a slice, valid until {@link #release()}). */
+  ByteBuf headers() {
+    return buffer.slice(bodyOffset + classLength, headersLength);
   }
 
   /** The content bytes (a slice, valid until {@link #release()}). */
   public ByteBuf content() {
-    return buffer.slice(bodyOffset + classLength + headerLength, contentLength);
+    return buffer.slice(bodyOffset + classLength + headersLength, contentLength);
   }
 
   /** Releases the frame's reference to the inbound buffer. */
@@ -199,6 +199,6 @@ final class BoltFrame {
     return "BoltFrame{proto=" + protocolCode + ", ver=" + version + ", type=" + type + ", cmd=" + cmdCode
         + ", id=" + requestId + ", codec=" + codec + ", switch=" + switchFlags
         + (isRequest() ? ", timeout=" + timeout : ", status=" + status)
-        + ", class=" + classLength + ", header=" + headerLength + ", content=" + contentLength + '}';
+        + ", class=" + classLength + ", headers=" + headersLength + ", content=" + contentLength + '}';
   }
 }

@@ -11,7 +11,7 @@ import java.util.Map;
  * Error answers, built as SOFABolt builds its own: codec 1 (Hessian2), switch 0 (so no CRC), in the
  * connection's frame format. Each carries the failure twice: as a Hessian {@code RpcServerException} in the
  * body, which a SOFABolt client deserializes into the cause of its exception, and as {@link ErrorHeaders}
- * entries in the header, which a boltgen client reads exactly. Messages are cut to
+ * header entries, which a boltgen client reads exactly. Messages are cut to
  * {@value #MAX_HEADER_MESSAGE} characters.
  */
 final class ErrorFrames {
@@ -31,23 +31,23 @@ final class ErrorFrames {
       ResponseStatus status, String errorClass, String errorMessage, String context) {
     String message = errorMessage == null || errorMessage.length() <= MAX_HEADER_MESSAGE
         ? errorMessage : errorMessage.substring(0, MAX_HEADER_MESSAGE);
-    Map<String, String> header = new LinkedHashMap<>();
+    Map<String, String> headers = new LinkedHashMap<>();
     if (errorClass != null) {
-      header.put(ErrorHeaders.ERROR_CLASS, errorClass);
+      headers.put(ErrorHeaders.ERROR_CLASS, errorClass);
     }
     if (message != null) {
-      header.put(ErrorHeaders.ERROR_MESSAGE, message);
+      headers.put(ErrorHeaders.ERROR_MESSAGE, message);
     }
     String origin = errorClass == null ? String.valueOf(message)
         : message == null ? errorClass : errorClass + ": " + message;
     String detail = "[Server]OriginErrorMsg: " + origin + ". AdditionalErrorMsg: " + context;
     return FrameEncoder.response(alloc, format.withSwitchFlags((byte) 0), requestId, Bolt.CODEC_HESSIAN2, status,
-        RPC_SERVER_EXCEPTION, header, HessianErrors.SERVER_EXCEPTION, detail, Integer.MAX_VALUE);
+        RPC_SERVER_EXCEPTION, headers, HessianErrors.SERVER_EXCEPTION, detail, Integer.MAX_VALUE);
   }
 
   /**
    * The answer of a server that cannot take a request now (a full executor, or no room for another
-   * connection): status 0x04 with an empty body (SOFABolt's), our header saying why.
+   * connection): status 0x04 with an empty body (SOFABolt's), a header entry saying why.
    */
   static ByteBuf busy(ByteBufAllocator alloc, FrameFormat format, int requestId, String message) {
     return FrameEncoder.response(alloc, format.withSwitchFlags((byte) 0), requestId, Bolt.CODEC_HESSIAN2,

@@ -22,7 +22,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
 
   private final int maxFrameLength;
   private final Ticker ticker;
-  private final byte[] header = new byte[Bolt.V2_REQUEST_HEADER];
+  private final byte[] fixedHeader = new byte[Bolt.V2_REQUEST_HEADER];
   private boolean failed;
   private long framesDecoded;
 
@@ -53,7 +53,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
         if (batch == null) {
           arrivalNanos = ticker.nanoTime();
         }
-        BoltFrame frame = decodeFrame(in, arrivalNanos, maxFrameLength, header);
+        BoltFrame frame = decodeFrame(in, arrivalNanos, maxFrameLength, fixedHeader);
         if (frame == null) {
           break;
         }
@@ -161,14 +161,14 @@ final class FrameDecoder extends ByteToMessageDecoder {
     } else {
       throw new BoltFrameException(String.format("unknown frame type 0x%02x", type & 0xff));
     }
-    final int headerLength = Bolt.headerLength(protocolCode, request);
-    if (readable < headerLength) {
+    final int fixedHeaderLength = Bolt.fixedHeaderLength(protocolCode, request);
+    if (readable < fixedHeaderLength) {
       return null;
     }
-    // one bounds-checked copy of the header, then plain array reads
+    // one bounds-checked copy of the fixed header, then plain array reads
     final byte[] h = scratch;
-    in.getBytes(start, h, 0, headerLength);
-    offset = offsetAfterType - start; // from here on, an index into the header copy
+    in.getBytes(start, h, 0, fixedHeaderLength);
+    offset = offsetAfterType - start; // from here on, an index into the fixed header copy
     final short cmdCode = getShort(h, offset);
     if (request ? cmdCode != Bolt.CMD_REQUEST && cmdCode != Bolt.CMD_HEARTBEAT
         : cmdCode != Bolt.CMD_RESPONSE && cmdCode != Bolt.CMD_HEARTBEAT) {
@@ -199,14 +199,14 @@ final class FrameDecoder extends ByteToMessageDecoder {
       }
     }
     final short classLength = getShort(h, offset);
-    final short headerBytes = getShort(h, offset + 2);
+    final short headersLength = getShort(h, offset + 2);
     final int contentLength = getInt(h, offset + 4);
-    if (classLength < 0 || headerBytes < 0 || contentLength < 0) {
-      throw new BoltFrameException("negative length (class " + classLength + ", header " + headerBytes
+    if (classLength < 0 || headersLength < 0 || contentLength < 0) {
+      throw new BoltFrameException("negative length (class " + classLength + ", headers " + headersLength
           + ", content " + contentLength + ")");
     }
     final boolean crc = Bolt.hasCrc(protocolCode, version, switchFlags);
-    final long total = (long) headerLength + classLength + headerBytes + contentLength + (crc ? Bolt.CRC_LENGTH : 0);
+    final long total = (long) fixedHeaderLength + classLength + headersLength + contentLength + (crc ? Bolt.CRC_LENGTH : 0);
     if (total > maxFrameLength) {
       throw new BoltFrameException("frame of " + total + " bytes exceeds the limit of " + maxFrameLength);
     }
@@ -225,7 +225,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
     ByteBuf frameBytes = in.retainedSlice(start, frameLength);
     in.skipBytes(frameLength);
     return new BoltFrame(protocolCode, version, type, cmdCode, commandVersion, requestId, codec, switchFlags,
-        timeout, status, classLength, headerBytes, contentLength, headerLength, arrivalNanos, frameBytes);
+        timeout, status, classLength, headersLength, contentLength, fixedHeaderLength, arrivalNanos, frameBytes);
   }
 
   private static short getShort(byte[] b, int i) {

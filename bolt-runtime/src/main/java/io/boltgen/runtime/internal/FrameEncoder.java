@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Writes Bolt frames: this is where frames become bytes. Each frame goes into one pooled buffer sized
- * exactly (header + className + header map + content + CRC); the content is written straight into it by
+ * exactly (fixed header + className + header entries + content + CRC); the content is written straight into it by
  * its {@link Marshaller}, with no intermediate array. On any failure the buffer is released and the
  * exception propagates.
  */
@@ -33,12 +33,12 @@ final class FrameEncoder {
       int requestId,
       int timeoutMillis,
       byte[] className,
-      Map<String, String> header,
+      Map<String, String> headers,
       Marshaller<T> marshaller,
       T value,
       int maxFrameLength) {
     return encode(alloc, format, true, type, Bolt.CMD_REQUEST, requestId,
-        marshaller.codecId(), timeoutMillis, className, header, marshaller, value, maxFrameLength);
+        marshaller.codecId(), timeoutMillis, className, headers, marshaller, value, maxFrameLength);
   }
 
   /**
@@ -55,12 +55,12 @@ final class FrameEncoder {
       byte codec,
       ResponseStatus status,
       byte[] className,
-      Map<String, String> header,
+      Map<String, String> headers,
       Marshaller<T> marshaller,
       T value,
       int maxFrameLength) {
     return encode(alloc, format, false, Bolt.TYPE_RESPONSE, Bolt.CMD_RESPONSE,
-        requestId, codec, status.code(), className, header, marshaller, value, maxFrameLength);
+        requestId, codec, status.code(), className, headers, marshaller, value, maxFrameLength);
   }
 
   /** A heartbeat: command 0, timeout -1, switch 0 (so never a CRC), no body; codec 1 as SOFABolt sends. */
@@ -86,31 +86,31 @@ final class FrameEncoder {
       byte codec,
       int timeoutOrStatus,
       byte[] className,
-      Map<String, String> header,
+      Map<String, String> headers,
       Marshaller<T> marshaller,
       T value,
       int maxFrameLength) {
     if (className.length > Bolt.MAX_SHORT_LENGTH) {
       throw new IllegalArgumentException("className of " + className.length + " bytes exceeds the Bolt limit of 32767");
     }
-    int headerLength = HeaderCodec.encodedSize(header);
+    int headersLength = HeadersCodec.encodedSize(headers);
     int contentLength = marshaller == null ? 0 : marshaller.encodedSize(value);
     if (contentLength < 0) {
       throw new IllegalStateException(marshaller + " announced a negative size: " + contentLength);
     }
     boolean crc = format.hasCrc();
-    long total = (long) Bolt.headerLength(format.protocolCode(), request) + className.length + headerLength + contentLength
-        + (crc ? Bolt.CRC_LENGTH : 0);
+    long total = (long) Bolt.fixedHeaderLength(format.protocolCode(), request) + className.length + headersLength
+        + contentLength + (crc ? Bolt.CRC_LENGTH : 0);
     if (total > maxFrameLength) {
       throw new FrameTooLargeException(total, maxFrameLength);
     }
     ByteBuf out = alloc.ioBuffer((int) total, (int) total);
     try {
       writeHeader(out, format, request, type, cmdCode, Bolt.COMMAND_VERSION,
-          requestId, codec, timeoutOrStatus, className.length, headerLength, contentLength);
+          requestId, codec, timeoutOrStatus, className.length, headersLength, contentLength);
       out.writeBytes(className);
-      if (headerLength > 0) {
-        HeaderCodec.write(header, out);
+      if (headersLength > 0) {
+        HeadersCodec.write(headers, out);
       }
       if (contentLength > 0) {
         int contentStart = out.writerIndex();
@@ -142,7 +142,7 @@ final class FrameEncoder {
       byte codec,
       int timeoutOrStatus,
       int classLength,
-      int headerLength,
+      int headersLength,
       int contentLength) {
     boolean v2 = format.protocolCode() == Bolt.PROTOCOL_V2;
     out.writeByte(format.protocolCode());
@@ -163,7 +163,7 @@ final class FrameEncoder {
       out.writeShort(timeoutOrStatus);
     }
     out.writeShort(classLength);
-    out.writeShort(headerLength);
+    out.writeShort(headersLength);
     out.writeInt(contentLength);
   }
 }

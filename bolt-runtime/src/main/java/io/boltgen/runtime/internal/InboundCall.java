@@ -120,7 +120,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
   private boolean decode(BoltFrame f) {
     try {
       if (headers == null) {
-        headers = f.headerLength() == 0 ? Map.of() : HeaderCodec.read(f.header());
+        headers = f.headersLength() == 0 ? Map.of() : HeadersCodec.read(f.headers());
       }
       Marshaller<?> marshaller = entry.method().requestMarshaller();
       if (f.codec() != marshaller.codecId()) {
@@ -178,7 +178,7 @@ final class InboundCall implements Runnable, ServerCall, ServerContext, Deferred
     runner = Thread.currentThread();
     long start = System.nanoTime();
     try {
-      entry.invoker().invoke(entry.method().code(), decoded, this);
+      entry.invoker().invoke(entry.method().methodCode(), decoded, this);
       if (!oneway && entry.method().type() == MethodType.ONEWAY) {
         respond(null); // a peer sent a oneway method as a request: it still waits for an answer
       }

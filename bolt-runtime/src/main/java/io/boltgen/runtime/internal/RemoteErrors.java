@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Reads an error response into a {@link BoltException}: the remote exception's class and message come
- * from our error header keys when a boltgen peer sent it, else from the Hessian-serialized Throwable a
+ * from our error header entries when a boltgen peer sent them, else from the Hessian-serialized Throwable a
  * SOFABolt peer puts in the body (whose "[Server]OriginErrorMsg: cls: msg. AdditionalErrorMsg: …"
  * message is taken apart).
  */
@@ -21,13 +21,13 @@ final class RemoteErrors {
   static BoltException toException(BoltFrame frame, ResponseStatus status, String wireName, SocketAddress remote) {
     String remoteClass = null;
     String remoteMessage = null;
-    if (frame.headerLength() > 0) {
+    if (frame.headersLength() > 0) {
       try {
-        Map<String, String> header = HeaderCodec.read(frame.header());
+        Map<String, String> header = HeadersCodec.read(frame.headers());
         remoteClass = header.get(ErrorHeaders.ERROR_CLASS);
         remoteMessage = header.get(ErrorHeaders.ERROR_MESSAGE);
       } catch (RuntimeException ignored) {
-        // a foreign header layout: fall back to the body
+        // foreign header entries: fall back to the body
       }
     }
     if (remoteClass == null && remoteMessage == null && frame.contentLength() > 0

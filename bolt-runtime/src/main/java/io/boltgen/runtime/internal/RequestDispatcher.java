@@ -76,7 +76,7 @@ final class RequestDispatcher implements RequestHandler {
         Executor executor = entry.executor() != null ? entry.executor() : defaultExecutor;
         if (selector != null) {
           try {
-            headers = frame.headerLength() == 0 ? Map.of() : HeaderCodec.read(frame.header());
+            headers = frame.headersLength() == 0 ? Map.of() : HeadersCodec.read(frame.headers());
             Executor chosen = selector.select(entry.method(), headers);
             if (chosen != null) {
               executor = chosen;

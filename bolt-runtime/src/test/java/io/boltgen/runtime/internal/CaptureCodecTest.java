@@ -63,7 +63,7 @@ class CaptureCodecTest {
     byte[] again = RawFrames.frame(frame.protocolCode(), frame.version(), frame.switchFlags(), frame.type(),
         frame.cmdCode(), frame.commandVersion(), frame.requestId(), frame.codec(),
         frame.isRequest() ? frame.timeout() : frame.status(), ByteBufUtil.getBytes(frame.className()),
-        ByteBufUtil.getBytes(frame.header()), ByteBufUtil.getBytes(frame.content()));
+        ByteBufUtil.getBytes(frame.headers()), ByteBufUtil.getBytes(frame.content()));
     assertThat(ByteBufUtil.hexDump(again)).isEqualTo(ByteBufUtil.hexDump(Hex.bytes(capture)));
   }
 
@@ -89,7 +89,7 @@ class CaptureCodecTest {
       assertThat(frame.hasCrc()).isTrue();
       assertThat(frame.timeout()).isEqualTo(3000);
       assertThat(frame.classNameString()).isEqualTo("java.lang.String");
-      assertThat(frame.headerLength()).isZero();
+      assertThat(frame.headersLength()).isZero();
       assertThat(ByteBufUtil.hexDump(frame.content())).isEqualTo("0568656c6c6f");
       assertReencodes(frame, V2_CRC_REQUEST);
     } finally {
@@ -271,12 +271,12 @@ class CaptureCodecTest {
     header.put("nothing", null);
     ByteBuf buf = Unpooled.buffer();
     try {
-      HeaderCodec.write(header, buf);
-      assertThat(buf.readableBytes()).isEqualTo(HeaderCodec.encodedSize(header));
+      HeadersCodec.write(header, buf);
+      assertThat(buf.readableBytes()).isEqualTo(HeadersCodec.encodedSize(header));
       assertThat(Hex.hex(buf)).startsWith("00000007" + ByteBufUtil.hexDump("service".getBytes(StandardCharsets.UTF_8))
           + "00000012");
       assertThat(Hex.hex(buf)).endsWith("ffffffff");
-      assertThat(HeaderCodec.read(buf)).containsExactlyEntriesOf(header);
+      assertThat(HeadersCodec.read(buf)).containsExactlyEntriesOf(header);
     } finally {
       buf.release();
     }

@@ -78,7 +78,7 @@ class BoltClientToSofaServerTest {
         .serviceName("interop.c2s")
         .methodName(wireName.substring(wireName.lastIndexOf('.') + 1))
         .wireName(wireName)
-        .code(code)
+        .methodCode(code)
         .type(type)
         .timeoutMillis(TIMEOUT_MS)
         .build();

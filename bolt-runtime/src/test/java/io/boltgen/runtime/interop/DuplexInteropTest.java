@@ -94,7 +94,7 @@ class DuplexInteropTest {
         .methodName("m" + code)
         .wireName(wireName)
         .responseClassName(BoltAnswer.class.getName())
-        .code(code)
+        .methodCode(code)
         .type(type)
         .timeoutMillis(TIMEOUT_MS)
         .build();

@@ -127,7 +127,7 @@ class SofaClientToBoltServerTest {
         .methodName(requestClass.getSimpleName())
         .wireName(requestClass.getName())
         .responseClassName(Reply.class.getName())
-        .code(code)
+        .methodCode(code)
         .type(type)
         .timeoutMillis(TIMEOUT_MS)
         .build();

@@ -12,9 +12,9 @@ import java.util.Map;
  * {@code int32 keyLength, key, int32 valueLength, value}, UTF-8, no count prefix, ending where the header
  * ends; a length of -1 is a null string, 0 the empty one.
  */
-final class HeaderCodec {
+final class HeadersCodec {
 
-  private HeaderCodec() {}
+  private HeadersCodec() {}
 
   /** The encoded size of {@code header}; 0 for an empty map. */
   public static int encodedSize(Map<String, String> header) {
