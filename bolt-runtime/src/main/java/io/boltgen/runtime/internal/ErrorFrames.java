@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * Error answers, built as SOFABolt builds its own: codec 1 (Hessian2), switch 0 (so no CRC), in the
  * connection's frame format. Each carries the failure twice: as a Hessian {@code RpcServerException} in the
- * body, which a SOFABolt client deserializes into the cause of its exception, and as {@link ErrorHeaders}
+ * body, which a SOFABolt client deserializes into the cause of its exception, and as {@link ErrorFormat}
  * header entries, which a boltgen client reads exactly. Messages are cut to
  * {@value #MAX_HEADER_MESSAGE} characters.
  */
@@ -33,14 +33,12 @@ final class ErrorFrames {
         ? errorMessage : errorMessage.substring(0, MAX_HEADER_MESSAGE);
     Map<String, String> headers = new LinkedHashMap<>();
     if (errorClass != null) {
-      headers.put(ErrorHeaders.ERROR_CLASS, errorClass);
+      headers.put(ErrorFormat.ERROR_CLASS, errorClass);
     }
     if (message != null) {
-      headers.put(ErrorHeaders.ERROR_MESSAGE, message);
+      headers.put(ErrorFormat.ERROR_MESSAGE, message);
     }
-    String origin = errorClass == null ? String.valueOf(message)
-        : message == null ? errorClass : errorClass + ": " + message;
-    String detail = "[Server]OriginErrorMsg: " + origin + ". AdditionalErrorMsg: " + context;
+    String detail = ErrorFormat.detail(errorClass, message, context);
     return FrameEncoder.response(alloc, format.withSwitchFlags((byte) 0), requestId, Bolt.CODEC_HESSIAN2, status,
         RPC_SERVER_EXCEPTION, headers, HessianErrors.SERVER_EXCEPTION, detail, Integer.MAX_VALUE);
   }
@@ -51,7 +49,7 @@ final class ErrorFrames {
    */
   static ByteBuf busy(ByteBufAllocator alloc, FrameFormat format, int requestId, String message) {
     return FrameEncoder.response(alloc, format.withSwitchFlags((byte) 0), requestId, Bolt.CODEC_HESSIAN2,
-        ResponseStatus.SERVER_THREADPOOL_BUSY, NO_CLASS, Map.of(ErrorHeaders.ERROR_MESSAGE, message), null, null,
+        ResponseStatus.SERVER_THREADPOOL_BUSY, NO_CLASS, Map.of(ErrorFormat.ERROR_MESSAGE, message), null, null,
         Integer.MAX_VALUE);
   }
 }

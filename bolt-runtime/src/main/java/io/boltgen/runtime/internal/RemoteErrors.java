@@ -8,13 +8,9 @@ import java.util.Map;
 /**
  * Reads an error response into a {@link BoltException}: the remote exception's class and message come
  * from our error header entries when a boltgen peer sent them, else from the Hessian-serialized Throwable a
- * SOFABolt peer puts in the body (whose "[Server]OriginErrorMsg: cls: msg. AdditionalErrorMsg: …"
- * message is taken apart).
+ * SOFABolt peer puts in the body (its message taken apart, see {@link ErrorFormat}).
  */
 final class RemoteErrors {
-
-  private static final String ORIGIN = "[Server]OriginErrorMsg: ";
-  private static final String ADDITIONAL = ". AdditionalErrorMsg: ";
 
   private RemoteErrors() {}
 
@@ -24,8 +20,8 @@ final class RemoteErrors {
     if (frame.headersLength() > 0) {
       try {
         Map<String, String> header = HeadersCodec.read(frame.headers());
-        remoteClass = header.get(ErrorHeaders.ERROR_CLASS);
-        remoteMessage = header.get(ErrorHeaders.ERROR_MESSAGE);
+        remoteClass = header.get(ErrorFormat.ERROR_CLASS);
+        remoteMessage = header.get(ErrorFormat.ERROR_MESSAGE);
       } catch (RuntimeException ignored) {
         // foreign header entries: fall back to the body
       }
@@ -36,11 +32,10 @@ final class RemoteErrors {
       if (thrown != null) {
         remoteClass = thrown.className();
         remoteMessage = thrown.message();
-        String origin = originOf(remoteMessage);
+        String[] origin = ErrorFormat.origin(remoteMessage);
         if (origin != null) {
-          int colon = origin.indexOf(": ");
-          remoteClass = colon < 0 ? origin : origin.substring(0, colon);
-          remoteMessage = colon < 0 ? null : origin.substring(colon + 2);
+          remoteClass = origin[0];
+          remoteMessage = origin[1];
         }
       }
     }
@@ -60,14 +55,5 @@ final class RemoteErrors {
       }
     }
     return new BoltException(status, message.toString(), remoteClass, remoteMessage, remote, frame.requestId(), null);
-  }
-
-  /** The "cls: msg" part of a SOFABolt server error message, or {@code null}. */
-  private static String originOf(String message) {
-    if (message == null || !message.startsWith(ORIGIN)) {
-      return null;
-    }
-    int end = message.lastIndexOf(ADDITIONAL);
-    return end < 0 ? message.substring(ORIGIN.length()) : message.substring(ORIGIN.length(), end);
   }
 }

@@ -1,0 +1,143 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.codec.Marshaller;
+import io.netty.buffer.ByteBuf;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The second role of an {@link InboundCall}: its answer. The first outcome wins ({@link #respond},
+ * {@link #fail}, or an error found while decoding); it is queued on the connection as a {@link DeferredFrame}
+ * and encoded on the IO thread when the write queue drains, so that buffers are allocated and freed on the
+ * thread that owns them. A result that cannot be encoded is answered {@code SERVER_SERIAL_EXCEPTION}.
+ *
+ * <p>Thread-safe: the answer is claimed by one compare-and-set; its fields are written before the claim's
+ * winner queues it, and read by the IO thread after the queue hands it over.
+ */
+abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
+
+  private static final Logger log = LoggerFactory.getLogger(InboundCall.class);
+  private static final RateLimitedLog handlerFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog badRequests = RateLimitedLog.of(log);
+  private static final RateLimitedLog encodeFailures = RateLimitedLog.of(log);
+  private static final AtomicIntegerFieldUpdater<InboundAnswer> ANSWERED =
+      AtomicIntegerFieldUpdater.newUpdater(InboundAnswer.class, "answered");
+
+  volatile int answered;
+  // the answer, encoded later on the IO thread: a result, or an error (status, class, message, context)
+  private Object result;
+  private ResponseStatus errorStatus;
+  private String errorClass;
+  private String errorMessage;
+  private String errorContext;
+
+  InboundAnswer(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
+    super(connection, frame, entry, headers);
+  }
+
+  /** Queues the claimed answer on the connection. */
+  abstract void send();
+
+  /**
+   * Encodes the answer, on the IO thread (the buffer is allocated and freed there). A result that cannot be
+   * encoded (too deep, cyclic, too large for the client, a failing codec) is answered
+   * SERVER_SERIAL_EXCEPTION instead; only when even that fails does this throw, and the write queue then
+   * closes the connection.
+   */
+  @Override
+  public ByteBuf encode() {
+    closeRequest();
+    if (errorStatus != null) {
+      return ErrorFrames.error(connection.alloc(), connection.format(), requestId,
+          errorStatus, errorClass, errorMessage, errorContext);
+    }
+    MethodDescriptor<?, ?> method = entry.method();
+    @SuppressWarnings("unchecked") // the invoker answers with its method's response type
+    Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
+    try {
+      return FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
+          marshaller.codecId(), ResponseStatus.SUCCESS, WireNames.responseClassName(method), Map.of(), marshaller,
+          result, connection.peerMaxFrameLength());
+    } catch (Throwable e) {
+      if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError) && !(e instanceof OutOfMemoryError)) {
+        throw e;
+      }
+      String why = e instanceof FrameTooLargeException tooLarge
+          ? "the response of " + method.wireName() + " is a frame of " + tooLarge.frameLength() + " bytes, over the "
+              + tooLarge.limit() + "-byte limit of the client (peerMaxFrameLength)"
+          : "could not encode the response of " + method.wireName() + ": " + e;
+      encodeFailures.warn("answered request id {} from {} with SERVER_SERIAL_EXCEPTION: {}", requestId,
+          connection.remoteAddress(), LogText.shorten(why));
+      return ErrorFrames.error(connection.alloc(), connection.format(), requestId,
+          ResponseStatus.SERVER_SERIAL_EXCEPTION, e.getClass().getName(), why, "response of " + method.wireName());
+    } finally {
+      result = null;
+    }
+  }
+
+  /** The connection closed before the answer could be written. */
+  @Override
+  public void discard() {
+    result = null;
+    closeRequest();
+  }
+
+  /** Answers with {@code result} (see {@link io.boltgen.runtime.ServerCall#respond}). */
+  public void respond(Object result) {
+    if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    this.result = result;
+    send();
+  }
+
+  /** Answers with the failure {@code error} (see {@link io.boltgen.runtime.ServerCall#fail}). */
+  public void fail(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (oneway) {
+      handlerFailures.warn("oneway {} from {} failed: {}", entry.method().wireName(), connection.remoteAddress(),
+          LogText.shorten(cause.toString()));
+      return;
+    }
+    if (!ANSWERED.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    if (cause instanceof RuntimeException || cause instanceof Error) {
+      // an unchecked exception is a bug in the handler: say so
+      handlerFailures.warn("{} failed for {} (request id {}): {}", entry.method().wireName(),
+          connection.remoteAddress(), requestId, LogText.shorten(cause.toString()));
+      log.debug("stack trace of the failure above", cause);
+    } else {
+      // a checked exception is one the method declares: an answer, not a server problem
+      log.debug("{} answered {} (request id {}) with {}", entry.method().wireName(), connection.remoteAddress(),
+          requestId, cause.toString(), cause);
+    }
+    setError(ResponseStatus.SERVER_EXCEPTION, cause.getClass().getName(), cause.getMessage(),
+        "handler of " + entry.method().wireName() + " threw");
+    send();
+  }
+
+  @Override
+  final void answerError(ResponseStatus status, String errorClass, String message) {
+    badRequests.warn("{} for request id {} from {}: {}", status, requestId, connection.remoteAddress(),
+        LogText.shorten(message));
+    if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    setError(status, errorClass, message, "request of " + entry.method().wireName());
+    send();
+  }
+
+  private void setError(ResponseStatus status, String errorClass, String message, String context) {
+    this.errorClass = errorClass;
+    this.errorMessage = message;
+    this.errorContext = context;
+    this.errorStatus = status;
+  }
+
+}
