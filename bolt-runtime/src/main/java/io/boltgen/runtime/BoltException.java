@@ -10,6 +10,8 @@ import java.util.Objects;
  * <p>Declared exceptions of a service method are rethrown as their own type by the generated stub; all
  * other failures reach the caller as this unchecked exception (sync calls), as the exceptional completion
  * of a future, or through {@code BoltCallback.onError}.
+ *
+ * <p>Immutable once thrown.
  */
 public class BoltException extends RuntimeException {
 

@@ -13,6 +13,8 @@ import java.util.concurrent.Executor;
  *
  * <p>Not for users: bolt-runtime implements it exactly once, and its methods may change in any release.
  * {@link BoltClient} and {@link BoltServer} are the API.
+ *
+ * <p>Implementations are thread-safe.
  */
 public interface RuntimeProvider {
 

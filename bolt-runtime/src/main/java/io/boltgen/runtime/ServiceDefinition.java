@@ -10,6 +10,8 @@ import java.util.Objects;
  * A service ready to be registered with a server (or with a client, to answer duplex calls): its
  * descriptor and the invoker that runs its methods. Generated code builds one in
  * {@code XxxBolt.bind(implementation)}; {@link #builder} builds one by hand.
+ *
+ * <p>Immutable; its builder is not thread-safe.
  */
 public final class ServiceDefinition {
 

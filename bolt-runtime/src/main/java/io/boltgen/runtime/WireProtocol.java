@@ -3,6 +3,8 @@ package io.boltgen.runtime;
 /**
  * The frame format a client sends (a server answers each connection in the format of its first frame).
  * See docs/wire-format.md.
+ *
+ * <p>Immutable.
  */
 public enum WireProtocol {
   /** RpcProtocol (protocol code 1): what a stock SOFABolt RpcClient sends by default. */

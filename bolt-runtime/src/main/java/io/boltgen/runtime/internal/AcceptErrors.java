@@ -12,6 +12,8 @@ import org.slf4j.LoggerFactory;
  * server stops accepting for {@value #PAUSE_MILLIS} ms instead of retrying in a busy loop, and says so in one
  * rate-limited line without a stack trace. Connections waiting in the backlog meanwhile are accepted when it
  * resumes.
+ *
+ * <p>Confined to the listening channel's event loop, like every handler of a pipeline.
  */
 final class AcceptErrors extends ChannelInboundHandlerAdapter {
 

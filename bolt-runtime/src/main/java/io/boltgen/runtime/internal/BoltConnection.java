@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class BoltConnection implements Connection, CallTarget {
 
   /** Where a channel keeps its connection. */
-  public static final AttributeKey<BoltConnection> KEY = AttributeKey.valueOf(BoltConnection.class, "connection");
+  static final AttributeKey<BoltConnection> KEY = AttributeKey.valueOf(BoltConnection.class, "connection");
 
   private final Channel nettyChannel;
   private final Endpoint endpoint;
@@ -138,7 +138,7 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   /** Queues an encoded frame (response, heartbeat); takes ownership. */
-  public void writeFrame(ByteBuf frame) {
+  void writeFrame(ByteBuf frame) {
     if (!nettyChannel.isActive()) {
       frame.release();
       return;
@@ -147,7 +147,7 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   /** Queues a frame the IO thread will encode (a server's answer). */
-  public void write(DeferredFrame frame) {
+  void write(DeferredFrame frame) {
     if (nettyChannel.isActive()) {
       writes.enqueue(frame);
     } else {
@@ -159,7 +159,7 @@ final class BoltConnection implements Connection, CallTarget {
    * Queues a frame the IO thread will encode, without waking it yet. The caller must call
    * {@link #flushLater()} once its batch is done.
    */
-  public void writeLater(DeferredFrame frame) {
+  void writeLater(DeferredFrame frame) {
     if (nettyChannel.isActive()) {
       writes.enqueueLater(frame);
     } else {
@@ -168,7 +168,7 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   /** Writes whatever {@link #writeLater} queued. */
-  public void flushLater() {
+  void flushLater() {
     writes.flush();
   }
 
@@ -179,21 +179,21 @@ final class BoltConnection implements Connection, CallTarget {
    * per request); reads of an accepted connection pause while too many are open (see {@link ReadThrottle}).
    * Each request is matched by exactly one {@link #requestClosed()}.
    */
-  public void requestsOpened(int count) {
+  void requestsOpened(int count) {
     if (throttle != null) {
       throttle.open(count);
     }
   }
 
   /** A request is no longer open: its answer was written or discarded, or it ended without one. */
-  public void requestClosed() {
+  void requestClosed() {
     if (throttle != null) {
       throttle.close();
     }
   }
 
   /** Whether this side stopped reading the connection for now (its peer does not keep up). */
-  public boolean isReadPaused() {
+  boolean isReadPaused() {
     return throttle != null && throttle.isPaused();
   }
 
@@ -216,7 +216,7 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   /** Encoded bytes waiting in the write queue plus those the channel has not written to the socket yet. */
-  public long outboundBytes() {
+  long outboundBytes() {
     return writes.outboundBytes();
   }
 
@@ -240,7 +240,7 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   /** The calls waiting for their response right now. */
-  public List<PendingCall<?>> pendingSnapshot() {
+  List<PendingCall<?>> pendingSnapshot() {
     return calls.snapshot();
   }
 
@@ -282,17 +282,17 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   /** The largest frame the peer accepts: a larger answer fails alone (SERVER_SERIAL_EXCEPTION). */
-  public int peerMaxFrameLength() {
+  int peerMaxFrameLength() {
     return settings.peerMaxFrameLength();
   }
 
   /** The allocator of this connection's channel. */
-  public ByteBufAllocator alloc() {
+  ByteBufAllocator alloc() {
     return nettyChannel.alloc();
   }
 
   /** The event loop of this connection's channel. */
-  public EventLoop eventLoop() {
+  EventLoop eventLoop() {
     return nettyChannel.eventLoop();
   }
 
@@ -339,7 +339,7 @@ final class BoltConnection implements Connection, CallTarget {
    * Fails every pending call with CONNECTION_CLOSED at once, then closes the channel; the future
    * completes once it is closed.
    */
-  public ChannelFuture closeAsync() {
+  ChannelFuture closeAsync() {
     failPending("connection to " + remoteAddress() + " was closed by this side");
     return nettyChannel.close();
   }
@@ -353,7 +353,7 @@ final class BoltConnection implements Connection, CallTarget {
    * Completes once the channel went inactive and everything that follows from it happened: pending calls
    * failed, the close event fired. (The channel's close future completes earlier than that.)
    */
-  public CompletableFuture<Void> inactiveFuture() {
+  CompletableFuture<Void> inactiveFuture() {
     return inactive;
   }
 
@@ -362,7 +362,7 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   /** Completes when the channel is closed (does not close it). */
-  public ChannelFuture closeFuture() {
+  ChannelFuture closeFuture() {
     return nettyChannel.closeFuture();
   }
 

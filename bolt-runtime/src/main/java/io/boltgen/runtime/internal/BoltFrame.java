@@ -67,77 +67,77 @@ final class BoltFrame {
   }
 
   /** 1 (V1) or 2 (V2). */
-  public byte protocolCode() {
+  byte protocolCode() {
     return protocolCode;
   }
 
   /** The V2 protocol version (1 or 2); 0 for V1. */
-  public byte version() {
+  byte version() {
     return version;
   }
 
   /** {@link Bolt#TYPE_RESPONSE}, {@link Bolt#TYPE_REQUEST} or {@link Bolt#TYPE_ONEWAY}. */
-  public byte type() {
+  byte type() {
     return type;
   }
 
   /** {@link Bolt#CMD_HEARTBEAT}, {@link Bolt#CMD_REQUEST} or {@link Bolt#CMD_RESPONSE}. */
-  public short cmdCode() {
+  short cmdCode() {
     return cmdCode;
   }
 
   /** The command version byte (1 from every known peer). */
-  public byte commandVersion() {
+  byte commandVersion() {
     return commandVersion;
   }
 
   /** The request id (a response carries its request's). */
-  public int requestId() {
+  int requestId() {
     return requestId;
   }
 
   /** The serializer id of the content. */
-  public byte codec() {
+  byte codec() {
     return codec;
   }
 
   /** The V2 switch byte; 0 for V1. */
-  public byte switchFlags() {
+  byte switchFlags() {
     return switchFlags;
   }
 
   /** The caller's timeout in ms (requests; -1 for oneway and heartbeats); 0 for responses. */
-  public int timeout() {
+  int timeout() {
     return timeout;
   }
 
   /** The response status (responses only; 0 for requests). */
-  public short status() {
+  short status() {
     return status;
   }
 
   /** Whether this is a request, a oneway request or a heartbeat. */
-  public boolean isRequest() {
+  boolean isRequest() {
     return type != Bolt.TYPE_RESPONSE;
   }
 
   /** Whether this is a oneway request. */
-  public boolean isOneway() {
+  boolean isOneway() {
     return type == Bolt.TYPE_ONEWAY;
   }
 
   /** Whether this is a heartbeat or a heartbeat ack. */
-  public boolean isHeartbeat() {
+  boolean isHeartbeat() {
     return cmdCode == Bolt.CMD_HEARTBEAT;
   }
 
   /** Whether a CRC32 trailer ended this frame (it was verified when decoded). */
-  public boolean hasCrc() {
+  boolean hasCrc() {
     return Bolt.hasCrc(protocolCode, version, switchFlags);
   }
 
   /** Length of the className bytes. */
-  public int classLength() {
+  int classLength() {
     return classLength;
   }
 
@@ -147,27 +147,27 @@ final class BoltFrame {
   }
 
   /** Length of the content bytes. */
-  public int contentLength() {
+  int contentLength() {
     return contentLength;
   }
 
   /** The endpoint clock's time when the read that delivered this frame was decoded. */
-  public long arrivalNanos() {
+  long arrivalNanos() {
     return arrivalNanos;
   }
 
   /** The className bytes (a slice, valid until {@link #release()}). */
-  public ByteBuf className() {
+  ByteBuf className() {
     return buffer.slice(bodyOffset, classLength);
   }
 
   /** Copies the className bytes into {@code dst} from index 0 (it must have room for {@link #classLength()}). */
-  public void copyClassName(byte[] dst) {
+  void copyClassName(byte[] dst) {
     buffer.getBytes(bodyOffset, dst, 0, classLength);
   }
 
   /** The className decoded as UTF-8. */
-  public String classNameString() {
+  String classNameString() {
     return buffer.toString(bodyOffset, classLength, StandardCharsets.UTF_8);
   }
 
@@ -175,7 +175,7 @@ final class BoltFrame {
    * At most the first {@code maxBytes} bytes of the className decoded as UTF-8 (for log lines: a peer may
    * send a className of 32 KiB). A multi-byte character cut at the end becomes a replacement character.
    */
-  public String classNamePreview(int maxBytes) {
+  String classNamePreview(int maxBytes) {
     return buffer.toString(bodyOffset, Math.min(classLength, maxBytes), StandardCharsets.UTF_8);
   }
 
@@ -185,12 +185,12 @@ final class BoltFrame {
   }
 
   /** The content bytes (a slice, valid until {@link #release()}). */
-  public ByteBuf content() {
+  ByteBuf content() {
     return buffer.slice(bodyOffset + classLength + headersLength, contentLength);
   }
 
   /** Releases the frame's reference to the inbound buffer. */
-  public void release() {
+  void release() {
     buffer.release();
   }
 

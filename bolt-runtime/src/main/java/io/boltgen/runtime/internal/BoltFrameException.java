@@ -12,7 +12,7 @@ final class BoltFrameException extends CorruptedFrameException {
   private static final long serialVersionUID = 1L;
 
   /** A protocol violation described by {@code reason}. */
-  public BoltFrameException(String reason) {
+  BoltFrameException(String reason) {
     super(reason);
   }
 

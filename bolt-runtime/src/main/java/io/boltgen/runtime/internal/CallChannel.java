@@ -30,7 +30,7 @@ final class CallChannel implements BoltChannel {
   private final CallEnvironment env;
 
   /** A channel sending to {@code target} with the calls' shared {@code env}. */
-  public CallChannel(CallTarget target, CallEnvironment env) {
+  CallChannel(CallTarget target, CallEnvironment env) {
     this.target = Objects.requireNonNull(target, "target");
     this.env = Objects.requireNonNull(env, "env");
   }

@@ -44,17 +44,17 @@ final class CallEnvironment {
   }
 
   /** Where callbacks run unless a call names its own executor. */
-  public Executor callbackExecutor() {
+  Executor callbackExecutor() {
     return callbackExecutor;
   }
 
   /** Refuses further calls; calls already started go on. */
-  public void close() {
+  void close() {
     closed = true;
   }
 
   /** Whether {@link #close()} was called. */
-  public boolean isClosed() {
+  boolean isClosed() {
     return closed;
   }
 

@@ -9,6 +9,8 @@ import java.util.concurrent.Executor;
  * its connection's table and its timer at once, and a late answer is dropped).
  *
  * @param <R> the response type
+ *
+ * <p>Thread-safe, as every {@code CompletableFuture}; the call it abandons on cancel is set before it is handed out.
  */
 final class CallFuture<R> extends CompletableFuture<R> implements PendingCall.Listener<R> {
 

@@ -21,7 +21,7 @@ final class CallTable {
    * Registers {@code call} under {@code requestId}; returns false (and fails the call) when the table is
    * already closed.
    */
-  public boolean register(int requestId, PendingCall<?> call) {
+  boolean register(int requestId, PendingCall<?> call) {
     calls.put(requestId, call);
     Supplier<BoltException> closed = closedError;
     if (closed != null) {
@@ -35,7 +35,7 @@ final class CallTable {
   }
 
   /** Takes the call waiting for {@code requestId}, or returns {@code null} (late or unknown response). */
-  public PendingCall<?> take(int requestId) {
+  PendingCall<?> take(int requestId) {
     return calls.remove(requestId);
   }
 
@@ -45,17 +45,17 @@ final class CallTable {
   }
 
   /** The number of calls waiting. */
-  public int size() {
+  int size() {
     return calls.size();
   }
 
   /** A snapshot of the calls waiting. */
-  public List<PendingCall<?>> snapshot() {
+  List<PendingCall<?>> snapshot() {
     return new ArrayList<>(calls.values());
   }
 
   /** Fails every waiting call, now and later, with the error {@code error} makes. Idempotent. */
-  public void closeAll(Supplier<BoltException> error) {
+  void closeAll(Supplier<BoltException> error) {
     if (closedError == null) {
       closedError = error;
     }

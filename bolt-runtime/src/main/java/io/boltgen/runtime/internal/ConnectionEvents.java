@@ -32,7 +32,7 @@ final class ConnectionEvents {
   private final ThreadPoolExecutor executor;
 
   /** Events for {@code listeners}; {@code name} names the delivering thread. */
-  public ConnectionEvents(List<ConnectionListener> listeners, String name) {
+  ConnectionEvents(List<ConnectionListener> listeners, String name) {
     this.listeners = List.copyOf(listeners);
     this.executor = this.listeners.isEmpty() ? null
         : new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(MAX_QUEUED),
@@ -48,7 +48,7 @@ final class ConnectionEvents {
   }
 
   /** A client's connection attempt to {@code address} failed. */
-  public void connectFailed(SocketAddress address, Throwable cause) {
+  void connectFailed(SocketAddress address, Throwable cause) {
     fire(l -> l.onConnectFailed(address, cause));
   }
 
@@ -74,7 +74,7 @@ final class ConnectionEvents {
   }
 
   /** Delivers the events already fired (waiting up to {@code timeoutMillis}), then stops the thread. */
-  public void shutdown(long timeoutMillis) {
+  void shutdown(long timeoutMillis) {
     if (executor == null) {
       return;
     }

@@ -76,7 +76,7 @@ final class ConnectionPool implements CallTarget {
   }
 
   /** The channel sending over this pool. */
-  public BoltChannel channel() {
+  BoltChannel channel() {
     return channel;
   }
 
@@ -109,7 +109,7 @@ final class ConnectionPool implements CallTarget {
    * Starts every connection that is not up (respecting backoff) and returns a future that completes
    * when all of them are up, or fails with the first failure.
    */
-  public CompletableFuture<Void> connect() {
+  CompletableFuture<Void> connect() {
     List<CompletableFuture<BoltConnection>> all = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       all.add(ensure(i));
@@ -118,7 +118,7 @@ final class ConnectionPool implements CallTarget {
   }
 
   /** The connections currently up. */
-  public List<Connection> connections() {
+  List<Connection> connections() {
     List<Connection> up = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       BoltConnection c = live(slots.get(i));
@@ -130,7 +130,7 @@ final class ConnectionPool implements CallTarget {
   }
 
   /** Refuses new connections and closes the current ones (their pending calls fail). */
-  public void close() {
+  void close() {
     closed = true;
     for (int i = 0; i < size; i++) {
       CompletableFuture<BoltConnection> f = slots.get(i);

@@ -10,7 +10,7 @@ final class CurrentCall {
   private CurrentCall() {}
 
   /** The current call's context. */
-  public static ServerContext get() {
+  static ServerContext get() {
     InboundCall call = CURRENT.get();
     if (call == null) {
       throw new IllegalStateException("ServerContext.current() called outside a boltgen service handler");

@@ -34,7 +34,7 @@ final class Endpoint {
   private final AtomicInteger accepted = new AtomicInteger();
 
   /** An endpoint; it takes no ownership of {@code shared} (the caller releases it). */
-  public Endpoint(
+  Endpoint(
       EndpointSettings settings,
       SharedResources shared,
       CallEnvironment calls,
@@ -48,17 +48,17 @@ final class Endpoint {
   }
 
   /** The settings. */
-  public EndpointSettings settings() {
+  EndpointSettings settings() {
     return settings;
   }
 
   /** The shared threads. */
-  public SharedResources shared() {
+  SharedResources shared() {
     return shared;
   }
 
   /** The environment of the calls this endpoint sends. */
-  public CallEnvironment calls() {
+  CallEnvironment calls() {
     return calls;
   }
 
@@ -67,7 +67,7 @@ final class Endpoint {
   }
 
   /** The connection events. */
-  public ConnectionEvents events() {
+  ConnectionEvents events() {
     return events;
   }
 
@@ -82,7 +82,7 @@ final class Endpoint {
   }
 
   /** Socket options for channels of this endpoint. */
-  public WriteBufferWaterMark waterMark() {
+  WriteBufferWaterMark waterMark() {
     return new WriteBufferWaterMark(settings.lowWaterMark(), settings.highWaterMark());
   }
 
@@ -90,7 +90,7 @@ final class Endpoint {
    * Sets up a new channel's pipeline and returns its connection (also stored on the channel); on a server
    * over its connection limit, sets up the refusal instead and returns {@code null}.
    */
-  public BoltConnection initChannel(Channel channel) {
+  BoltConnection initChannel(Channel channel) {
     if (!settings.client()) {
       int open = accepted.incrementAndGet();
       channel.closeFuture().addListener(f -> accepted.decrementAndGet());
@@ -118,17 +118,17 @@ final class Endpoint {
   }
 
   /** Connections accepted and not yet closed, refused ones included (0 on a client). */
-  public int acceptedConnections() {
+  int acceptedConnections() {
     return accepted.get();
   }
 
   /** The handler of a server's listening channel: pauses accepting after a failure (see {@link AcceptErrors}). */
-  public ChannelHandler acceptErrors() {
+  ChannelHandler acceptErrors() {
     return new AcceptErrors(accepted::get);
   }
 
   /** A channel initializer calling {@link #initChannel}. */
-  public ChannelInitializer<Channel> initializer() {
+  ChannelInitializer<Channel> initializer() {
     return new ChannelInitializer<>() {
       @Override
       protected void initChannel(Channel channel) {
@@ -138,7 +138,7 @@ final class Endpoint {
   }
 
   /** Applies this endpoint's socket options to a bootstrap's child or client channel options. */
-  public void applyOptions(OptionSink sink) {
+  void applyOptions(OptionSink sink) {
     sink.option(ChannelOption.TCP_NODELAY, true);
     sink.option(ChannelOption.SO_KEEPALIVE, true);
     sink.option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark());
@@ -167,7 +167,7 @@ final class Endpoint {
    * Closes every connection and waits (up to {@code timeoutMillis}) until each one went inactive: its
    * pending calls failed and its close event fired.
    */
-  public void closeConnections(long timeoutMillis) {
+  void closeConnections(long timeoutMillis) {
     List<java.util.concurrent.CompletableFuture<Void>> closing = new ArrayList<>();
     for (BoltConnection connection : connections) {
       connection.closeAsync();

@@ -12,6 +12,8 @@ package io.boltgen.runtime.internal;
  *       client shows and from which a boltgen client takes class and message when a SOFABolt server
  *       answered.
  * </ul>
+ *
+ * <p>Stateless.
  */
 final class ErrorFormat {
 

@@ -13,6 +13,8 @@ import java.util.Map;
  * body, which a SOFABolt client deserializes into the cause of its exception, and as {@link ErrorFormat}
  * header entries, which a boltgen client reads exactly. Messages are cut to
  * {@value #MAX_HEADER_MESSAGE} characters.
+ *
+ * <p>Stateless.
  */
 final class ErrorFrames {
 

@@ -6,6 +6,8 @@ import java.util.List;
 /**
  * Every whole frame that one decode pass found in the inbound buffer, in arrival order. The receiver owns
  * the frames (see {@link BoltFrame} for ownership).
+ *
+ * <p>Not thread-safe: filled on the IO thread, then handed over whole.
  */
 final class FrameBatch {
 

@@ -17,6 +17,8 @@ import java.util.List;
  * so the handler that closes the connection logs one line, not one per read.
  *
  * <p>One instance per channel.
+ *
+ * <p>Not thread-safe: one per channel, confined to its event loop (its state is read by {@link FrameDeadline} there too).
  */
 final class FrameDecoder extends ByteToMessageDecoder {
 
@@ -77,23 +79,23 @@ final class FrameDecoder extends ByteToMessageDecoder {
   }
 
   /** Bytes received of a frame that is not complete yet: 0 between frames. IO thread only. */
-  public int pendingBytes() {
+  int pendingBytes() {
     return internalBuffer().readableBytes();
   }
 
   /** Whole frames decoded so far on this channel. IO thread only. */
-  public long framesDecoded() {
+  long framesDecoded() {
     return framesDecoded;
   }
 
   /** The protocol code of the incomplete frame buffered now (0 when none is). IO thread only. */
-  public byte pendingProtocolCode() {
+  byte pendingProtocolCode() {
     ByteBuf in = internalBuffer();
     return in.isReadable() ? in.getByte(in.readerIndex()) : 0;
   }
 
   /** The V2 version of the incomplete frame buffered now (0 when none is, or for V1). IO thread only. */
-  public byte pendingVersion() {
+  byte pendingVersion() {
     ByteBuf in = internalBuffer();
     return in.readableBytes() >= 2 && in.getByte(in.readerIndex()) == Bolt.PROTOCOL_V2
         ? in.getByte(in.readerIndex() + 1) : 0;
@@ -103,7 +105,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
    * The request id of the incomplete frame buffered now, when enough of it arrived to tell that it is a
    * request (not oneway, not a heartbeat) and to read its id; otherwise 0. IO thread only.
    */
-  public int pendingRequestId() {
+  int pendingRequestId() {
     ByteBuf in = internalBuffer();
     int start = in.readerIndex();
     int readable = in.readableBytes();

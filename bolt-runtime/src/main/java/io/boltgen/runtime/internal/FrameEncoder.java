@@ -11,6 +11,8 @@ import java.util.Map;
  * exactly (fixed header + className + header entries + content + CRC); the content is written straight into it by
  * its {@link Marshaller}, with no intermediate array. On any failure the buffer is released and the
  * exception propagates.
+ *
+ * <p>Stateless: every method encodes into a buffer of its own.
  */
 final class FrameEncoder {
 

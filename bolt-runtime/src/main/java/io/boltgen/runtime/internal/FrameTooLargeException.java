@@ -18,12 +18,12 @@ final class FrameTooLargeException extends IllegalArgumentException {
   }
 
   /** The size the frame would have had, in bytes. */
-  public long frameLength() {
+  long frameLength() {
     return frameLength;
   }
 
   /** The largest frame the receiver accepts, in bytes. */
-  public int limit() {
+  int limit() {
     return limit;
   }
 }

@@ -11,13 +11,15 @@ import java.util.Map;
  * The request/response header layout SOFARPC uses (its SimpleMapSerializer): repeated
  * {@code int32 keyLength, key, int32 valueLength, value}, UTF-8, no count prefix, ending where the header
  * ends; a length of -1 is a null string, 0 the empty one.
+ *
+ * <p>Stateless.
  */
 final class HeadersCodec {
 
   private HeadersCodec() {}
 
   /** The encoded size of {@code header}; 0 for an empty map. */
-  public static int encodedSize(Map<String, String> header) {
+  static int encodedSize(Map<String, String> header) {
     if (header.isEmpty()) {
       return 0;
     }
@@ -32,7 +34,7 @@ final class HeadersCodec {
   }
 
   /** Writes {@code header} into {@code out}. */
-  public static void write(Map<String, String> header, ByteBuf out) {
+  static void write(Map<String, String> header, ByteBuf out) {
     for (Map.Entry<String, String> e : header.entrySet()) {
       writeString(e.getKey(), out);
       writeString(e.getValue(), out);
@@ -44,7 +46,7 @@ final class HeadersCodec {
    *
    * @throws IllegalArgumentException if the bytes are not in this layout
    */
-  public static Map<String, String> read(ByteBuf in) {
+  static Map<String, String> read(ByteBuf in) {
     if (!in.isReadable()) {
       return Collections.emptyMap();
     }

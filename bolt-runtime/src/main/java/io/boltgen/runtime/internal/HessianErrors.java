@@ -25,11 +25,13 @@ import java.util.List;
  *       server sends, skipping the fields it does not need (cause, stack trace, suppressed…).</li>
  * </ul>
  * Nothing else of Hessian is supported, on purpose.
+ *
+ * <p>Stateless.
  */
 final class HessianErrors {
 
   /** The class SOFABolt servers put in the className (and body) of their error responses. */
-  public static final String RPC_SERVER_EXCEPTION = "com.alipay.remoting.rpc.exception.RpcServerException";
+  static final String RPC_SERVER_EXCEPTION = "com.alipay.remoting.rpc.exception.RpcServerException";
 
   /** The longest message written, in chars; longer ones are cut. */
   static final int MAX_MESSAGE_CHARS = 8192;
@@ -38,19 +40,19 @@ final class HessianErrors {
   private static final String DETAIL_MESSAGE = "detailMessage";
 
   /** Writes an RpcServerException with the given detail message, codec {@link Bolt#CODEC_HESSIAN2}. */
-  public static final Marshaller<String> SERVER_EXCEPTION = new ServerExceptionMarshaller();
+  static final Marshaller<String> SERVER_EXCEPTION = new ServerExceptionMarshaller();
 
   private HessianErrors() {}
 
   /** The class name and message read from an error body; the message may be {@code null}. */
-  public record RemoteThrowable(String className, String message) {}
+  record RemoteThrowable(String className, String message) {}
 
   /**
    * Reads the class name and {@code detailMessage} of a Hessian-serialized Throwable from the readable
    * bytes of {@code in} (without moving its reader index), or returns {@code null} when the bytes are
    * not such an object. Never throws.
    */
-  public static RemoteThrowable readThrowable(ByteBuf in) {
+  static RemoteThrowable readThrowable(ByteBuf in) {
     Reader reader = new Reader(in.duplicate());
     try {
       return reader.readTopLevel();

@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
  * open and times unfinished frames ({@link FrameDeadline}); when the channel becomes writable again it
  * resumes the write queue. It also closes connections on bad frames and idleness (one rate-limited log line
  * each) and fails every pending call the moment the channel goes inactive.
+ *
+ * <p>Not thread-safe: one per channel, confined to its event loop.
  */
 final class InboundHandler extends ChannelInboundHandlerAdapter {
 

@@ -4,17 +4,17 @@ package io.boltgen.runtime.internal;
 final class LogText {
 
   /** The most characters of peer-controlled text (a className, a remote message) one log line carries. */
-  public static final int MAX_CHARS = 200;
+  static final int MAX_CHARS = 200;
 
   private LogText() {}
 
   /** {@code text} cut to {@link #MAX_CHARS} characters, saying how many were cut; "null" for null. */
-  public static String shorten(CharSequence text) {
+  static String shorten(CharSequence text) {
     return shorten(text, MAX_CHARS);
   }
 
   /** {@code text} cut to {@code max} characters, saying how many were cut; "null" for null. */
-  public static String shorten(CharSequence text, int max) {
+  static String shorten(CharSequence text, int max) {
     if (text == null) {
       return "null";
     }

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
  * only delays the average a little) decides how requests are handed to the executor: requests of quick
  * methods that arrive in one read share one task, requests of slow methods get a task each, so that they
  * run in parallel.
+ *
+ * <p>Thread-safe: the moving average is one volatile long, updated without a lock (see above).
  */
 final class MethodEntry {
 

@@ -7,6 +7,8 @@ import io.boltgen.runtime.ServerContext;
  * The runtime behind {@code BoltClient} and {@code BoltServer}, listed in
  * {@code META-INF/services/io.boltgen.runtime.RuntimeProvider}. Public only because
  * {@link java.util.ServiceLoader} needs it to be; not API.
+ *
+ * <p>Stateless and thread-safe.
  */
 public final class NettyRuntimeProvider implements RuntimeProvider {
 

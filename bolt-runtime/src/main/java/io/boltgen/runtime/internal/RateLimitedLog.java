@@ -15,10 +15,10 @@ import org.slf4j.Logger;
 final class RateLimitedLog {
 
   /** Lines per period unless told otherwise. */
-  public static final int DEFAULT_LINES = 10;
+  static final int DEFAULT_LINES = 10;
 
   /** The period unless told otherwise. */
-  public static final long DEFAULT_PERIOD_NANOS = TimeUnit.MINUTES.toNanos(1);
+  static final long DEFAULT_PERIOD_NANOS = TimeUnit.MINUTES.toNanos(1);
 
   private final Logger log;
   private final int lines;
@@ -31,7 +31,7 @@ final class RateLimitedLog {
   private boolean started;
 
   /** At most {@code lines} lines per {@code periodNanos} of {@code nanoClock} go to {@code log}. */
-  public RateLimitedLog(Logger log, int lines, long periodNanos, LongSupplier nanoClock) {
+  RateLimitedLog(Logger log, int lines, long periodNanos, LongSupplier nanoClock) {
     if (lines <= 0 || periodNanos <= 0) {
       throw new IllegalArgumentException("lines and period must be positive: " + lines + ", " + periodNanos);
     }
@@ -42,12 +42,12 @@ final class RateLimitedLog {
   }
 
   /** The default limit ({@value #DEFAULT_LINES} lines a minute) on the system clock. */
-  public static RateLimitedLog of(Logger log) {
+  static RateLimitedLog of(Logger log) {
     return new RateLimitedLog(log, DEFAULT_LINES, DEFAULT_PERIOD_NANOS, System::nanoTime);
   }
 
   /** Writes a WARN line unless this cause used up its lines for the period. */
-  public void warn(String format, Object... args) {
+  void warn(String format, Object... args) {
     if (log.isWarnEnabled()) {
       long skipped = acquire();
       if (skipped >= 0) {
@@ -57,7 +57,7 @@ final class RateLimitedLog {
   }
 
   /** Writes an INFO line unless this cause used up its lines for the period. */
-  public void info(String format, Object... args) {
+  void info(String format, Object... args) {
     if (log.isInfoEnabled()) {
       long skipped = acquire();
       if (skipped >= 0) {
@@ -67,7 +67,7 @@ final class RateLimitedLog {
   }
 
   /** Lines left out so far in this period and not yet reported (for tests and metrics). */
-  public synchronized long suppressed() {
+  synchronized long suppressed() {
     return suppressed;
   }
 

@@ -9,6 +9,8 @@ import java.util.Map;
  * Reads an error response into a {@link BoltException}: the remote exception's class and message come
  * from our error header entries when a boltgen peer sent them, else from the Hessian-serialized Throwable a
  * SOFABolt peer puts in the body (its message taken apart, see {@link ErrorFormat}).
+ *
+ * <p>Stateless.
  */
 final class RemoteErrors {
 

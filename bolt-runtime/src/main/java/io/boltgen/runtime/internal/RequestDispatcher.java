@@ -49,7 +49,7 @@ final class RequestDispatcher implements RequestHandler {
   private final Timer timer;
 
   /** A dispatcher over {@code registry}; {@code selector} may be {@code null}; {@code timer} is the process's. */
-  public RequestDispatcher(ServiceRegistry registry, Executor defaultExecutor, ExecutorSelector selector, Timer timer) {
+  RequestDispatcher(ServiceRegistry registry, Executor defaultExecutor, ExecutorSelector selector, Timer timer) {
     this.registry = registry;
     this.defaultExecutor = defaultExecutor;
     this.selector = selector;

@@ -87,12 +87,12 @@ final class ServiceRegistry {
   }
 
   /** Starts a registry. */
-  public static Builder builder() {
+  static Builder builder() {
     return new Builder();
   }
 
   /** Collects services. */
-  public static final class Builder {
+  static final class Builder {
     private final List<MethodEntry> entries = new ArrayList<>();
 
     private Builder() {}

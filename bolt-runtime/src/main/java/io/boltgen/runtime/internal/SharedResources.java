@@ -40,7 +40,9 @@ final class SharedResources {
 
   private static final Logger log = LoggerFactory.getLogger(SharedResources.class);
   private static final Object LOCK = new Object();
+  // guarded by LOCK
   private static SharedResources current;
+  // guarded by LOCK
   private static int references;
 
   private final boolean epoll;
@@ -96,7 +98,7 @@ final class SharedResources {
   }
 
   /** Takes a reference, starting the shared threads if this is the first. */
-  public static SharedResources acquire() {
+  static SharedResources acquire() {
     synchronized (LOCK) {
       if (current == null) {
         current = new SharedResources();
@@ -107,7 +109,7 @@ final class SharedResources {
   }
 
   /** Drops a reference; the last one stops the shared threads and waits (up to a few seconds) for them. */
-  public void release() {
+  void release() {
     synchronized (LOCK) {
       if (current != this || references == 0) {
         throw new IllegalStateException("released more often than acquired");
@@ -128,7 +130,7 @@ final class SharedResources {
    * Runs {@code work}, which waits for the shared threads, here, or on a new daemon thread named {@code name}
    * when the calling thread is one of them (a thread cannot wait for itself).
    */
-  public static void runAwayFromSharedThreads(String name, Runnable work) {
+  static void runAwayFromSharedThreads(String name, Runnable work) {
     if (isSharedThread()) {
       startThread(name, work);
     } else {
@@ -159,7 +161,7 @@ final class SharedResources {
    * Whether the calling thread is one of the shared threads of the running instance: code there must not
    * block waiting for work those threads do.
    */
-  public static boolean isSharedThread() {
+  static boolean isSharedThread() {
     SharedResources running;
     synchronized (LOCK) {
       running = current;
@@ -187,32 +189,32 @@ final class SharedResources {
   }
 
   /** The IO event-loop group. */
-  public EventLoopGroup ioGroup() {
+  EventLoopGroup ioGroup() {
     return ioGroup;
   }
 
   /** The single-thread group that accepts connections. */
-  public EventLoopGroup bossGroup() {
+  EventLoopGroup bossGroup() {
     return bossGroup;
   }
 
   /** The process's timer. */
-  public Timer timer() {
+  Timer timer() {
     return timer;
   }
 
   /** Whether the epoll transport is in use. */
-  public boolean isEpoll() {
+  boolean isEpoll() {
     return epoll;
   }
 
   /** The client socket channel class of the transport in use. */
-  public Class<? extends Channel> socketChannelClass() {
+  Class<? extends Channel> socketChannelClass() {
     return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
   }
 
   /** The server socket channel class of the transport in use. */
-  public Class<? extends ServerChannel> serverChannelClass() {
+  Class<? extends ServerChannel> serverChannelClass() {
     return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
   }
 }

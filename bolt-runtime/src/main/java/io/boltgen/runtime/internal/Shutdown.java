@@ -4,7 +4,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 
-/** The graceful end of an executor a client or server owns. */
+/** The graceful end of an executor a client or server owns. *
+ * <p>Stateless.
+ */
 final class Shutdown {
 
   private Shutdown() {}

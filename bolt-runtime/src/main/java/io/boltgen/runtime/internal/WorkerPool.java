@@ -29,7 +29,7 @@ final class WorkerPool extends ThreadPoolExecutor {
   }
 
   /** A pool of {@code core} to {@code max} daemon threads named {@code name-*} and a queue of {@code queueSize}. */
-  public static WorkerPool create(String name, int core, int max, int queueSize) {
+  static WorkerPool create(String name, int core, int max, int queueSize) {
     AtomicInteger threads = new AtomicInteger();
     ThreadFactory named = new DefaultThreadFactory(name, true);
     ThreadFactory counted = r -> named.newThread(() -> {

@@ -7,6 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Finds generated services through {@link ServiceLoader}: the processor lists every generated
  * {@link GeneratedService} in {@code META-INF/services/io.boltgen.runtime.service.GeneratedService}.
+ *
+ * <p>Thread-safe: the registry per class loader is a concurrent map filled once.
  */
 public final class BoltServices {
 

@@ -24,6 +24,8 @@ import java.util.Set;
  * {@code switch} of precomputed tags, reading known fields with the typed methods here and passing every
  * other tag to {@link #skipField}: unknown fields are skipped, as proto3 requires. Repeated scalar fields
  * accept both packed and unpacked encodings.
+ *
+ * <p>Not thread-safe: one decoder reads one value on one thread; instances are not shared.
  */
 public final class ProtoDecoder {
 

@@ -33,6 +33,8 @@ import java.util.Arrays;
  *
  * <p>Instances are confined to one thread and owned by {@link ProtoMarshaller}; generated code only
  * receives them as a parameter.
+ *
+ * <p>Not thread-safe: each thread uses its own instance ({@link #acquire()}), for one value at a time.
  */
 public final class ProtoEncoder {
 
