@@ -18,6 +18,8 @@ import io.boltgen.processor.Model.MessageType;
 import io.boltgen.processor.Model.Method;
 import io.boltgen.processor.Model.OptionalType;
 import io.boltgen.processor.Model.RepeatedType;
+import io.boltgen.processor.Model.Scalar;
+import io.boltgen.processor.Model.ScalarType;
 import io.boltgen.processor.Model.Service;
 import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
@@ -25,6 +27,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import javax.lang.model.element.Modifier;
 
@@ -42,12 +45,10 @@ final class CodecWriter {
 
   private final Service service;
   private final ClassName codecs;
-  private final WireValue values;
 
   CodecWriter(Service service) {
     this.service = service;
     this.codecs = Names.Generated.of(service.iface()).codecs();
-    this.values = new WireValue(codecs);
   }
 
   JavaFile write() {
@@ -143,7 +144,7 @@ final class CodecWriter {
         .addParameter(Names.PROTO_DECODER, "d");
     for (int i = 0; i < fields.size(); i++) {
       Field f = fields.get(i);
-      read.addStatement("$T $L = $L", WireValue.localType(f.type()), locals.get(i), WireValue.initialValue(f.type()));
+      read.addStatement("$T $L = $L", localType(f.type()), locals.get(i), initialValue(f.type()));
     }
     read.beginControlFlow("for (int tag = d.readTag(); tag != 0; tag = d.readTag())");
     if (fields.isEmpty()) {
@@ -167,13 +168,13 @@ final class CodecWriter {
         if (fields.isEmpty()) {
           return CodeBlock.of("return null;\n");
         }
-        return CodeBlock.of("return $L;\n", WireValue.finalValue(fields.get(0).type(), locals.get(0)));
+        return CodeBlock.of("return $L;\n", finalValue(fields.get(0).type(), locals.get(0)));
       default:
         // the constructor takes the components in declaration order
         List<CodeBlock> args = new ArrayList<>();
         for (Field f : message.fields()) {
           int i = fields.indexOf(f);
-          args.add(WireValue.finalValue(f.type(), locals.get(i)));
+          args.add(finalValue(f.type(), locals.get(i)));
         }
         return CodeBlock.of("return new $T($L);\n", message.javaType(), CodeBlock.join(args, ", "));
     }
@@ -195,13 +196,13 @@ final class CodecWriter {
   private CodeBlock sizeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", fieldComment(f));
     Type t = f.type();
-    int ts = WireValue.tagSize(f.number());
+    int ts = WireKind.tagSize(f.number());
     if (message.kind() != MessageKind.RESPONSE) {
       b.addStatement("$T $L = $L", t.javaType(), local, access(message, f));
     }
     if (t instanceof OptionalType o) {
       b.beginControlFlow("if ($L != null && $L.isPresent())", local, local);
-      b.addStatement("size += $L + $L", ts, values.valueSize(o.value(), CodeBlock.of("$L.get()", local)));
+      b.addStatement("size += $L + $L", ts, kind(o.value()).size(CodeBlock.of("$L.get()", local)));
       b.endControlFlow();
     } else if (t instanceof RepeatedType r) {
       if (r.packed()) {
@@ -210,17 +211,17 @@ final class CodecWriter {
         b.addStatement("int length = 0");
         b.beginControlFlow("for ($T element : $L)", r.element().javaType().box(), local);
         CodeBlock checked = CodeBlock.of("$T.element(element)", Names.PROTO_ENCODER);
-        if (WireValue.isFixedWidth(r.element())) {
+        if (kind(r.element()).fixedWidth()) {
           b.addStatement("$L", checked); // the size does not read the element: check it for null here
         }
-        b.addStatement("length += $L", values.valueSize(r.element(), checked));
+        b.addStatement("length += $L", kind(r.element()).size(checked));
         b.endControlFlow();
         b.addStatement("size += $L + e.nested(slot, length)", ts);
         b.endControlFlow();
       } else {
         b.beginControlFlow("if ($L != null)", local);
         b.beginControlFlow("for ($T element : $L)", r.element().javaType(), local);
-        b.addStatement("size += $L + $L", ts, values.valueSize(r.element(), CodeBlock.of("$T.element(element)", Names.PROTO_ENCODER)));
+        b.addStatement("size += $L + $L", ts, kind(r.element()).size(CodeBlock.of("$T.element(element)", Names.PROTO_ENCODER)));
         b.endControlFlow();
         b.endControlFlow();
       }
@@ -229,14 +230,14 @@ final class CodecWriter {
       b.beginControlFlow("for ($T entry : $L.entrySet())", entryType(m), local);
       b.addStatement("int slot = e.reserve()");
       b.addStatement("int length = 1 + $L + 1 + $L",
-          values.valueSize(m.key(), CodeBlock.of("$T.element(entry.getKey())", Names.PROTO_ENCODER)),
-          values.valueSize(m.value(), CodeBlock.of("$T.element(entry.getValue())", Names.PROTO_ENCODER)));
+          kind(m.key()).size(CodeBlock.of("$T.element(entry.getKey())", Names.PROTO_ENCODER)),
+          kind(m.value()).size(CodeBlock.of("$T.element(entry.getValue())", Names.PROTO_ENCODER)));
       b.addStatement("size += $L + e.nested(slot, length)", ts);
       b.endControlFlow();
       b.endControlFlow();
     } else {
-      b.beginControlFlow("if ($L)", WireValue.present(t, local));
-      b.addStatement("size += $L + $L", ts, values.valueSize(t, CodeBlock.of("$L", local)));
+      b.beginControlFlow("if ($L)", kind(t).present(local));
+      b.addStatement("size += $L + $L", ts, kind(t).size(CodeBlock.of("$L", local)));
       b.endControlFlow();
     }
     return b.build();
@@ -251,48 +252,46 @@ final class CodecWriter {
   private CodeBlock writeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", fieldComment(f));
     Type t = f.type();
-    int tag = WireValue.tag(f.number(), WireValue.wireType(t));
     if (message.kind() != MessageKind.RESPONSE) {
       b.addStatement("$T $L = $L", t.javaType(), local, access(message, f));
     }
     if (t instanceof OptionalType o) {
-      tag = WireValue.tag(f.number(), WireValue.wireType(o.value()));
       b.beginControlFlow("if ($L != null && $L.isPresent())", local, local);
-      b.addStatement("e.writeTag($L)", tag);
-      b.add(values.writeValue(o.value(), CodeBlock.of("$L.get()", local)));
+      b.addStatement("e.writeTag($L)", WireKind.tag(f.number(), kind(o.value()).wireType()));
+      b.add(kind(o.value()).write(CodeBlock.of("$L.get()", local)));
       b.endControlFlow();
     } else if (t instanceof RepeatedType r) {
       if (r.packed()) {
         b.beginControlFlow("if ($L != null && !$L.isEmpty())", local, local);
-        b.addStatement("e.writeTag($L)", WireValue.tag(f.number(), 2));
+        b.addStatement("e.writeTag($L)", WireKind.tag(f.number(), WireKind.LENGTH_DELIMITED));
         b.addStatement("e.writeLength()");
         b.beginControlFlow("for ($T element : $L)", r.element().javaType().box(), local);
-        b.add(values.writeValue(r.element(), CodeBlock.of("element")));
+        b.add(kind(r.element()).write(CodeBlock.of("element")));
         b.endControlFlow();
         b.endControlFlow();
       } else {
         b.beginControlFlow("if ($L != null)", local);
         b.beginControlFlow("for ($T element : $L)", r.element().javaType(), local);
-        b.addStatement("e.writeTag($L)", WireValue.tag(f.number(), WireValue.wireType(r.element())));
-        b.add(values.writeValue(r.element(), CodeBlock.of("element")));
+        b.addStatement("e.writeTag($L)", WireKind.tag(f.number(), kind(r.element()).wireType()));
+        b.add(kind(r.element()).write(CodeBlock.of("element")));
         b.endControlFlow();
         b.endControlFlow();
       }
     } else if (t instanceof MapType m) {
       b.beginControlFlow("if ($L != null)", local);
       b.beginControlFlow("for ($T entry : $L.entrySet())", entryType(m), local);
-      b.addStatement("e.writeTag($L)", WireValue.tag(f.number(), 2));
+      b.addStatement("e.writeTag($L)", WireKind.tag(f.number(), WireKind.LENGTH_DELIMITED));
       b.addStatement("e.writeLength()");
-      b.addStatement("e.writeTag($L)", WireValue.tag(1, WireValue.wireType(m.key())));
-      b.add(values.writeValue(m.key(), CodeBlock.of("entry.getKey()")));
-      b.addStatement("e.writeTag($L)", WireValue.tag(2, WireValue.wireType(m.value())));
-      b.add(values.writeValue(m.value(), CodeBlock.of("entry.getValue()")));
+      b.addStatement("e.writeTag($L)", WireKind.tag(1, kind(m.key()).wireType()));
+      b.add(kind(m.key()).write(CodeBlock.of("entry.getKey()")));
+      b.addStatement("e.writeTag($L)", WireKind.tag(2, kind(m.value()).wireType()));
+      b.add(kind(m.value()).write(CodeBlock.of("entry.getValue()")));
       b.endControlFlow();
       b.endControlFlow();
     } else {
-      b.beginControlFlow("if ($L)", WireValue.present(t, local));
-      b.addStatement("e.writeTag($L)", tag);
-      b.add(values.writeValue(t, CodeBlock.of("$L", local)));
+      b.beginControlFlow("if ($L)", kind(t).present(local));
+      b.addStatement("e.writeTag($L)", WireKind.tag(f.number(), kind(t).wireType()));
+      b.add(kind(t).write(CodeBlock.of("$L", local)));
       b.endControlFlow();
     }
     return b.build();
@@ -309,7 +308,7 @@ final class CodecWriter {
     if (t instanceof RepeatedType r) {
       Type el = r.element();
       if (r.packed()) {
-        b.add("case $L: {\n$>", WireValue.tag(f.number(), 2));
+        b.add("case $L: {\n$>", WireKind.tag(f.number(), WireKind.LENGTH_DELIMITED));
         b.addStatement("int outer = d.enter()");
         b.beginControlFlow("while (d.hasRemaining())");
         b.add(addElement(el, local));
@@ -319,32 +318,32 @@ final class CodecWriter {
         b.add("$<}\n");
       }
       if (el instanceof EnumType) {
-        b.add("case $L: {\n$>", WireValue.tag(f.number(), WireValue.wireType(el)));
+        b.add("case $L: {\n$>", WireKind.tag(f.number(), kind(el).wireType()));
         b.add(addElement(el, local));
         b.addStatement("break");
         b.add("$<}\n");
       } else {
-        b.add("case $L:\n$>", WireValue.tag(f.number(), WireValue.wireType(el)));
+        b.add("case $L:\n$>", WireKind.tag(f.number(), kind(el).wireType()));
         b.add(addElement(el, local));
         b.addStatement("break");
         b.add("$<");
       }
     } else if (t instanceof MapType m) {
-      b.add("case $L: {\n$>", WireValue.tag(f.number(), 2));
+      b.add("case $L: {\n$>", WireKind.tag(f.number(), WireKind.LENGTH_DELIMITED));
       b.addStatement("int outer = d.enter()");
-      b.addStatement("$T key = $L", m.key().javaType().box(), WireValue.mapDefault(m.key()));
+      b.addStatement("$T key = $L", m.key().javaType().box(), kind(m.key()).mapDefault());
       boolean enumValue = m.value() instanceof EnumType;
       if (enumValue) {
         b.addStatement("int number = 0");
       } else {
         b.addStatement("$T entryValue = $L", m.value().javaType().box(),
-            m.value() instanceof MessageType ? CodeBlock.of("null") : WireValue.mapDefault(m.value()));
+            kind(m.value()).mapDefault());
       }
       b.beginControlFlow("for (int t = d.readTag(); t != 0; t = d.readTag())");
       b.beginControlFlow("switch (t)");
-      b.add("case $L:\n$>key = $L;\nbreak;\n$<", WireValue.tag(1, WireValue.wireType(m.key())), values.readValue(m.key()));
-      b.add("case $L:\n$>$L = $L;\nbreak;\n$<", WireValue.tag(2, WireValue.wireType(m.value())), enumValue ? "number" : "entryValue",
-          enumValue ? CodeBlock.of("d.readInt32()") : values.readValue(m.value()));
+      b.add("case $L:\n$>key = $L;\nbreak;\n$<", WireKind.tag(1, kind(m.key()).wireType()), kind(m.key()).read());
+      b.add("case $L:\n$>$L = $L;\nbreak;\n$<", WireKind.tag(2, kind(m.value()).wireType()), enumValue ? "number" : "entryValue",
+          enumValue ? CodeBlock.of("d.readInt32()") : kind(m.value()).read());
       b.add("default:\n$>d.skipField(t);\nbreak;\n$<");
       b.endControlFlow();
       b.endControlFlow();
@@ -367,8 +366,8 @@ final class CodecWriter {
       b.addStatement("break");
       b.add("$<}\n");
     } else {
-      b.add("case $L:\n$>", WireValue.tag(f.number(), WireValue.wireType(single)));
-      b.addStatement("$L = $L", local, values.readValue(single));
+      b.add("case $L:\n$>", WireKind.tag(f.number(), kind(single).wireType()));
+      b.addStatement("$L = $L", local, kind(single).read());
       b.addStatement("break");
       b.add("$<");
     }
@@ -385,7 +384,37 @@ final class CodecWriter {
           .endControlFlow()
           .build();
     }
-    return CodeBlock.of("$L = $T.add($L, $L);\n", local, Names.PROTO_DECODER, local, values.readValue(el));
+    return CodeBlock.of("$L = $T.add($L, $L);\n", local, Names.PROTO_DECODER, local, kind(el).read());
   }
 
+  private WireKind kind(Type t) {
+    return WireKind.of(t, codecs);
+  }
+
+  private static TypeName localType(Type t) {
+    if (t instanceof OptionalType o) {
+      return o.value().javaType().box();
+    }
+    return t.javaType();
+  }
+
+  private static CodeBlock initialValue(Type t) {
+    if (t instanceof ScalarType s && !s.boxed()) {
+      return s.scalar() == Scalar.BOOLEAN ? CodeBlock.of("false") : CodeBlock.of("0");
+    }
+    return CodeBlock.of("null");
+  }
+
+  private static CodeBlock finalValue(Type t, String local) {
+    if (t instanceof OptionalType) {
+      return CodeBlock.of("$T.ofNullable($L)", Optional.class, local);
+    }
+    if (t instanceof RepeatedType r) {
+      return CodeBlock.of("$T.$L($L)", Names.PROTO_DECODER, r.set() ? "set" : "list", local);
+    }
+    if (t instanceof MapType) {
+      return CodeBlock.of("$T.map($L)", Names.PROTO_DECODER, local);
+    }
+    return CodeBlock.of("$L", local);
+  }
 }

@@ -24,34 +24,21 @@ final class Model {
     }
   }
 
-  /** The Java scalar kinds and their protobuf mapping. */
+  /** The Java scalar kinds (their wire behaviour: {@link WireKind.ScalarKind}). */
   enum Scalar {
-    BOOLEAN("bool", TypeName.BOOLEAN),
-    BYTE("int32", TypeName.BYTE),
-    SHORT("int32", TypeName.SHORT),
-    CHAR("uint32", TypeName.CHAR),
-    INT("int32", TypeName.INT),
-    LONG("int64", TypeName.LONG),
-    FLOAT("float", TypeName.FLOAT),
-    DOUBLE("double", TypeName.DOUBLE);
+    BOOLEAN(TypeName.BOOLEAN),
+    BYTE(TypeName.BYTE),
+    SHORT(TypeName.SHORT),
+    CHAR(TypeName.CHAR),
+    INT(TypeName.INT),
+    LONG(TypeName.LONG),
+    FLOAT(TypeName.FLOAT),
+    DOUBLE(TypeName.DOUBLE);
 
-    final String protoType;
     final TypeName primitive;
 
-    Scalar(String protoType, TypeName primitive) {
-      this.protoType = protoType;
+    Scalar(TypeName primitive) {
       this.primitive = primitive;
-    }
-
-    int wireType() {
-      switch (this) {
-        case FLOAT:
-          return 5;
-        case DOUBLE:
-          return 1;
-        default:
-          return 0;
-      }
     }
   }
 

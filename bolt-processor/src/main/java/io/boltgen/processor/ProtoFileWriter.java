@@ -1,7 +1,5 @@
 package io.boltgen.processor;
 
-import io.boltgen.processor.Model.BytesType;
-import io.boltgen.processor.Model.EnumType;
 import io.boltgen.processor.Model.Field;
 import io.boltgen.processor.Model.MapType;
 import io.boltgen.processor.Model.Message;
@@ -13,7 +11,6 @@ import io.boltgen.processor.Model.RepeatedType;
 import io.boltgen.processor.Model.Scalar;
 import io.boltgen.processor.Model.ScalarType;
 import io.boltgen.processor.Model.Service;
-import io.boltgen.processor.Model.StringType;
 import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,23 +121,8 @@ final class ProtoFileWriter {
     return (presence ? "optional " : "") + protoType(single);
   }
 
-  /** The proto type of a singular value. */
+  /** The proto type of {@code t}: its kind's spelling, with the field shape around it. */
   static String protoType(Type t) {
-    if (t instanceof ScalarType s) {
-      return s.scalar().protoType;
-    }
-    if (t instanceof StringType) {
-      return "string";
-    }
-    if (t instanceof BytesType || t instanceof ProtoMessageType) {
-      return "bytes";
-    }
-    if (t instanceof EnumType e) {
-      return e.protoName();
-    }
-    if (t instanceof MessageType m) {
-      return m.protoName();
-    }
     if (t instanceof RepeatedType r) {
       return "repeated " + protoType(r.element());
     }
@@ -150,7 +132,7 @@ final class ProtoFileWriter {
     if (t instanceof OptionalType o) {
       return "optional " + protoType(o.value());
     }
-    throw new IllegalArgumentException(t.toString());
+    return WireKind.of(t, null).protoType();
   }
 
   private static String note(Type t) {

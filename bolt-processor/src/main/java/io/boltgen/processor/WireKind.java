@@ -1,0 +1,424 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import io.boltgen.processor.Model.BytesType;
+import io.boltgen.processor.Model.EnumType;
+import io.boltgen.processor.Model.MessageType;
+import io.boltgen.processor.Model.ProtoMessageType;
+import io.boltgen.processor.Model.Scalar;
+import io.boltgen.processor.Model.ScalarType;
+import io.boltgen.processor.Model.StringType;
+import io.boltgen.processor.Model.Type;
+
+/**
+ * How one singular value of a type kind travels in protobuf wire format, all in one place per kind: its
+ * wire type, its {@code .proto} spelling, and the generated code that sizes, writes and reads it, decides
+ * whether a field holding it is present, and stands in for a missing map value. One nested class per kind:
+ * {@link ScalarKind}, {@link StringKind}, {@link BytesKind}, {@link EnumKind}, {@link RecordKind},
+ * {@link ProtoMessageKind}. Field shapes ({@code Optional}, {@code List}/{@code Set}, {@code Map}) are built
+ * from these by {@link CodecWriter} and {@link ProtoFileWriter}.
+ *
+ * <p>Generated code names: {@code e} is the {@code ProtoEncoder}, {@code d} the {@code ProtoDecoder}.
+ */
+abstract class WireKind {
+
+  static final int VARINT = 0;
+  static final int FIXED64 = 1;
+  static final int LENGTH_DELIMITED = 2;
+  static final int FIXED32 = 5;
+
+  /** The kind of the singular type {@code t}; {@code codecs} is the generated codecs class (for records). */
+  static WireKind of(Type t, ClassName codecs) {
+    if (t instanceof ScalarType s) {
+      return new ScalarKind(s);
+    }
+    if (t instanceof StringType) {
+      return new StringKind();
+    }
+    if (t instanceof BytesType) {
+      return new BytesKind();
+    }
+    if (t instanceof EnumType e) {
+      return new EnumKind(e);
+    }
+    if (t instanceof MessageType m) {
+      return new RecordKind(m, codecs);
+    }
+    if (t instanceof ProtoMessageType p) {
+      return new ProtoMessageKind(p);
+    }
+    throw new IllegalArgumentException("not a singular type: " + t);
+  }
+
+  /** The tag of field {@code number} with {@code wireType}. */
+  static int tag(int number, int wireType) {
+    return (number << 3) | wireType;
+  }
+
+  /** The bytes the tag of field {@code number} takes. */
+  static int tagSize(int number) {
+    int tag = number << 3;
+    return (tag & ~0x7F) == 0 ? 1 : (tag & ~0x3FFF) == 0 ? 2 : (tag & ~0x1FFFFF) == 0 ? 3 : (tag & ~0xFFFFFFF) == 0 ? 4 : 5;
+  }
+
+  /** The protobuf wire type. */
+  abstract int wireType();
+
+  /** The type in the {@code .proto}. */
+  abstract String protoType();
+
+  /** An expression: the encoded size of the value {@code x}, without its tag. */
+  abstract CodeBlock size(CodeBlock x);
+
+  /** Statements writing the value {@code x}, without its tag. */
+  abstract CodeBlock write(CodeBlock x);
+
+  /** An expression reading one value (enums: see {@link EnumKind#read()}). */
+  abstract CodeBlock read();
+
+  /** The condition under which a singular field holding {@code x} is written: it is not the default. */
+  CodeBlock present(String x) {
+    return CodeBlock.of("$L != null", x);
+  }
+
+  /** Whether every value takes the same number of bytes (a packed field's length is then a product). */
+  boolean fixedWidth() {
+    return false;
+  }
+
+  /** The value a map entry without one decodes to (proto3's default of the type). */
+  abstract CodeBlock mapDefault();
+
+  /** {@code boolean}, the integral types, {@code float} and {@code double}, or their boxes. */
+  static final class ScalarKind extends WireKind {
+    private final ScalarType type;
+
+    ScalarKind(ScalarType type) {
+      this.type = type;
+    }
+
+    @Override
+    int wireType() {
+      switch (type.scalar()) {
+        case FLOAT:
+          return FIXED32;
+        case DOUBLE:
+          return FIXED64;
+        default:
+          return VARINT;
+      }
+    }
+
+    @Override
+    String protoType() {
+      switch (type.scalar()) {
+        case BOOLEAN:
+          return "bool";
+        case CHAR:
+          return "uint32";
+        case LONG:
+          return "int64";
+        case FLOAT:
+          return "float";
+        case DOUBLE:
+          return "double";
+        default:
+          return "int32";
+      }
+    }
+
+    @Override
+    CodeBlock size(CodeBlock x) {
+      switch (type.scalar()) {
+        case BOOLEAN:
+          return CodeBlock.of("1");
+        case FLOAT:
+          return CodeBlock.of("4");
+        case DOUBLE:
+          return CodeBlock.of("8");
+        case CHAR:
+          return CodeBlock.of("$T.varint32($L)", Names.PROTO_SIZES, x);
+        case LONG:
+          return CodeBlock.of("$T.int64($L)", Names.PROTO_SIZES, x);
+        default:
+          return CodeBlock.of("$T.int32($L)", Names.PROTO_SIZES, x);
+      }
+    }
+
+    @Override
+    CodeBlock write(CodeBlock x) {
+      switch (type.scalar()) {
+        case BOOLEAN:
+          return CodeBlock.of("e.writeBool($L);\n", x);
+        case FLOAT:
+          return CodeBlock.of("e.writeFloat($L);\n", x);
+        case DOUBLE:
+          return CodeBlock.of("e.writeDouble($L);\n", x);
+        case CHAR:
+          return CodeBlock.of("e.writeVarint32($L);\n", x);
+        case LONG:
+          return CodeBlock.of("e.writeInt64($L);\n", x);
+        default:
+          return CodeBlock.of("e.writeInt32($L);\n", x);
+      }
+    }
+
+    @Override
+    CodeBlock read() {
+      switch (type.scalar()) {
+        case BOOLEAN:
+          return CodeBlock.of("d.readBool()");
+        case BYTE:
+          return CodeBlock.of("$T.toByte(d.readInt32())", Names.PROTO_DECODER);
+        case SHORT:
+          return CodeBlock.of("$T.toShort(d.readInt32())", Names.PROTO_DECODER);
+        case CHAR:
+          return CodeBlock.of("$T.toChar(d.readVarint32())", Names.PROTO_DECODER);
+        case INT:
+          return CodeBlock.of("d.readInt32()");
+        case LONG:
+          return CodeBlock.of("d.readInt64()");
+        case FLOAT:
+          return CodeBlock.of("d.readFloat()");
+        case DOUBLE:
+          return CodeBlock.of("d.readDouble()");
+        default:
+          throw new AssertionError(type);
+      }
+    }
+
+    /** A primitive is present unless it is zero (or false); a box unless it is null. */
+    @Override
+    CodeBlock present(String x) {
+      if (type.boxed()) {
+        return super.present(x);
+      }
+      switch (type.scalar()) {
+        case BOOLEAN:
+          return CodeBlock.of("$L", x);
+        case FLOAT:
+          return CodeBlock.of("$T.floatToRawIntBits($L) != 0", Float.class, x);
+        case DOUBLE:
+          return CodeBlock.of("$T.doubleToRawLongBits($L) != 0", Double.class, x);
+        default:
+          return CodeBlock.of("$L != 0", x);
+      }
+    }
+
+    @Override
+    boolean fixedWidth() {
+      Scalar s = type.scalar();
+      return s == Scalar.BOOLEAN || s == Scalar.FLOAT || s == Scalar.DOUBLE;
+    }
+
+    @Override
+    CodeBlock mapDefault() {
+      switch (type.scalar()) {
+        case BOOLEAN:
+          return CodeBlock.of("false");
+        case BYTE:
+          return CodeBlock.of("(byte) 0");
+        case SHORT:
+          return CodeBlock.of("(short) 0");
+        case CHAR:
+          return CodeBlock.of("(char) 0");
+        case LONG:
+          return CodeBlock.of("0L");
+        case FLOAT:
+          return CodeBlock.of("0F");
+        case DOUBLE:
+          return CodeBlock.of("0D");
+        default:
+          return CodeBlock.of("0");
+      }
+    }
+  }
+
+  /** {@code String}: UTF-8, measured once in the size pass. */
+  static final class StringKind extends WireKind {
+    @Override
+    int wireType() {
+      return LENGTH_DELIMITED;
+    }
+
+    @Override
+    String protoType() {
+      return "string";
+    }
+
+    @Override
+    CodeBlock size(CodeBlock x) {
+      return CodeBlock.of("e.string($L)", x);
+    }
+
+    @Override
+    CodeBlock write(CodeBlock x) {
+      return CodeBlock.of("e.writeString($L);\n", x);
+    }
+
+    @Override
+    CodeBlock read() {
+      return CodeBlock.of("d.readString()");
+    }
+
+    @Override
+    CodeBlock mapDefault() {
+      return CodeBlock.of("\"\"");
+    }
+  }
+
+  /** {@code byte[]}. */
+  static final class BytesKind extends WireKind {
+    @Override
+    int wireType() {
+      return LENGTH_DELIMITED;
+    }
+
+    @Override
+    String protoType() {
+      return "bytes";
+    }
+
+    @Override
+    CodeBlock size(CodeBlock x) {
+      return CodeBlock.of("$T.bytes($L)", Names.PROTO_SIZES, x);
+    }
+
+    @Override
+    CodeBlock write(CodeBlock x) {
+      return CodeBlock.of("e.writeBytes($L);\n", x);
+    }
+
+    @Override
+    CodeBlock read() {
+      return CodeBlock.of("d.readBytes()");
+    }
+
+    @Override
+    CodeBlock mapDefault() {
+      return CodeBlock.of("$T.EMPTY_BYTES", Names.PROTO_DECODER);
+    }
+  }
+
+  /** A Java enum: a varint holding the ordinal; an unknown number reads as {@code null}. */
+  static final class EnumKind extends WireKind {
+    private final EnumType type;
+
+    EnumKind(EnumType type) {
+      this.type = type;
+    }
+
+    @Override
+    int wireType() {
+      return VARINT;
+    }
+
+    @Override
+    String protoType() {
+      return type.protoName();
+    }
+
+    @Override
+    CodeBlock size(CodeBlock x) {
+      return CodeBlock.of("$T.varint32($L.ordinal())", Names.PROTO_SIZES, x);
+    }
+
+    @Override
+    CodeBlock write(CodeBlock x) {
+      return CodeBlock.of("e.writeVarint32($L.ordinal());\n", x);
+    }
+
+    /** The constant, or {@code null} for a number this side does not know (a newer peer's constant). */
+    @Override
+    CodeBlock read() {
+      return CodeBlock.of("$T.enumValue($L, d.readInt32())", Names.PROTO_DECODER,
+          CodecWriter.valuesName(type.protoName()));
+    }
+
+    @Override
+    CodeBlock mapDefault() {
+      throw new IllegalStateException("enum map values keep their number: " + type);
+    }
+  }
+
+  /** A record: a nested message, written by the generated functions of its own message. */
+  static final class RecordKind extends WireKind {
+    private final MessageType type;
+    private final ClassName codecs;
+
+    RecordKind(MessageType type, ClassName codecs) {
+      this.type = type;
+      this.codecs = codecs;
+    }
+
+    @Override
+    int wireType() {
+      return LENGTH_DELIMITED;
+    }
+
+    @Override
+    String protoType() {
+      return type.protoName();
+    }
+
+    @Override
+    CodeBlock size(CodeBlock x) {
+      return CodeBlock.of("e.nested(e.reserve(), size$L($L, e))", type.protoName(), x);
+    }
+
+    @Override
+    CodeBlock write(CodeBlock x) {
+      return CodeBlock.of("e.writeLength();\nwrite$L($L, e);\n", type.protoName(), x);
+    }
+
+    @Override
+    CodeBlock read() {
+      return CodeBlock.of("d.readMessage($T::read$L)", codecs, type.protoName());
+    }
+
+    @Override
+    CodeBlock mapDefault() {
+      return CodeBlock.of("null");
+    }
+  }
+
+  /** A protobuf-java generated message, embedded as its own serialized bytes. */
+  static final class ProtoMessageKind extends WireKind {
+    private final ProtoMessageType type;
+
+    ProtoMessageKind(ProtoMessageType type) {
+      this.type = type;
+    }
+
+    @Override
+    int wireType() {
+      return LENGTH_DELIMITED;
+    }
+
+    @Override
+    String protoType() {
+      return "bytes";
+    }
+
+    @Override
+    CodeBlock size(CodeBlock x) {
+      return CodeBlock.of("$T.message($L)", Names.PROTO_SIZES, x);
+    }
+
+    @Override
+    CodeBlock write(CodeBlock x) {
+      return CodeBlock.of("e.writeMessage($L);\n", x);
+    }
+
+    @Override
+    CodeBlock read() {
+      return CodeBlock.of("d.readProtoMessage($T.parser())", type.className());
+    }
+
+    @Override
+    CodeBlock mapDefault() {
+      return CodeBlock.of("$T.getDefaultInstance()", type.className());
+    }
+  }
+}
