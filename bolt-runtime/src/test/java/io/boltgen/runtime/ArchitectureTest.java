@@ -12,17 +12,22 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The runtime's shape: packages import one way (no cycle), the API never reaches into the internals, and
- * the public types are exactly those docs/runtime.md lists with their tier.
+ * The runtime's shape: packages import one way (no cycle), the API never reaches into the internals, the
+ * public types are exactly those docs/runtime.md lists with their tier, and no main source file of the
+ * project grows past 500 lines (the median stays at most 150).
  */
 class ArchitectureTest {
 
@@ -79,6 +84,27 @@ class ArchitectureTest {
         .collect(Collectors.toCollection(TreeSet::new));
     assertThat(actual).as("public types of bolt-runtime vs the table in docs/runtime.md").isEqualTo(documented);
     assertThat(actual).as("the public surface stays small").hasSizeLessThanOrEqualTo(32);
+  }
+
+  @Test
+  void mainSourceFilesStaySmall() throws IOException {
+    Path root = docs().getParent().getParent();
+    List<Long> lengths = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path file : (Iterable<Path>) files
+          .filter(f -> f.toString().endsWith(".java") && f.toString().contains("/src/main/java/"))
+          .filter(f -> !f.toString().contains("/target/"))::iterator) {
+        long lines;
+        try (Stream<String> text = Files.lines(file)) {
+          lines = text.count();
+        }
+        assertThat(lines).as("lines of %s", root.relativize(file)).isLessThanOrEqualTo(500);
+        lengths.add(lines);
+      }
+    }
+    Collections.sort(lengths);
+    assertThat(lengths).isNotEmpty();
+    assertThat(lengths.get(lengths.size() / 2)).as("median lines of a main source file").isLessThanOrEqualTo(150);
   }
 
   private static Set<String> publicTypes(String pkg) {
