@@ -11,17 +11,21 @@ import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.testing.RawFrames;
+import java.io.ByteArrayOutputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +35,18 @@ import org.junit.jupiter.api.Test;
  * microseconds of wall time, and every boundary is checked to the millisecond.
  */
 class VirtualTimeTest {
+
+  /** Starts a future-style echo of {@code text} with a 750 ms timeout. */
+  private static CompletableFuture<byte[]> echo(VirtualTime client, String text) {
+    return client.connection.channel().invokeFuture(EchoService.ECHO, EchoService.bytes(text),
+        CallOptions.DEFAULT.withTimeoutMillis(750));
+  }
+
+  /** The successful answer {@code text} to {@code request}. */
+  private static byte[] answer(byte[] request, String text) {
+    return RawFrames.response(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.requestId(request),
+        RawFrames.CODEC_PROTOBUF, 0, "", Map.of(), EchoService.bytes(text));
+  }
 
   private static byte[] heartbeatAck(byte[] heartbeat, int status) {
     return RawFrames.frame(RawFrames.PROTOCOL_V2, (byte) 2, (byte) 0, RawFrames.TYPE_RESPONSE,
@@ -102,8 +118,7 @@ class VirtualTimeTest {
   @Test
   void aFutureCallTimesOutAtItsDeadlineAndNotBefore() throws Exception {
     try (VirtualTime client = VirtualTime.client(0, 1, 1)) {
-      CompletableFuture<byte[]> call = client.connection.channel().invokeFuture(EchoService.ECHO,
-          EchoService.bytes("hi"), CallOptions.DEFAULT.withTimeoutMillis(750));
+      CompletableFuture<byte[]> call = echo(client, "hi");
       byte[] request = client.sent();
       assertThat(RawFrames.cmdCode(request)).isEqualTo(RawFrames.CMD_REQUEST);
       assertThat(ByteBuffer.wrap(request).getInt(12)).as("the timeout field").isEqualTo(750);
@@ -114,8 +129,7 @@ class VirtualTimeTest {
       BoltException e = cause(call);
       assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT);
       // a late answer is dropped without harm
-      client.receive(RawFrames.response(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC,
-          RawFrames.requestId(request), RawFrames.CODEC_PROTOBUF, 0, "", java.util.Map.of(), EchoService.bytes("hi")));
+      client.receive(answer(request, "hi"));
       assertThat(client.channel.isOpen()).isTrue();
     }
   }
@@ -123,12 +137,10 @@ class VirtualTimeTest {
   @Test
   void aCallAnsweredInTimeCancelsItsTimeout() throws Exception {
     try (VirtualTime client = VirtualTime.client(0, 1, 1)) {
-      CompletableFuture<byte[]> call = client.connection.channel().invokeFuture(EchoService.ECHO,
-          EchoService.bytes("hi"), CallOptions.DEFAULT.withTimeoutMillis(750));
+      CompletableFuture<byte[]> call = echo(client, "hi");
       byte[] request = client.sent();
       client.advance(500);
-      client.receive(RawFrames.response(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC,
-          RawFrames.requestId(request), RawFrames.CODEC_PROTOBUF, 0, "", java.util.Map.of(), EchoService.bytes("yo")));
+      client.receive(answer(request, "yo"));
       assertThat(EchoService.string(call.get(0, TimeUnit.SECONDS))).isEqualTo("yo");
       assertThat(client.time.pending()).as("the timeout was cancelled").isZero();
     }
@@ -137,18 +149,15 @@ class VirtualTimeTest {
   @Test
   void theCallersFutureCannotCompleteTheCallAndCancellingItAbandonsTheCall() throws Exception {
     try (VirtualTime client = VirtualTime.client(0, 1, 1)) {
-      CompletableFuture<byte[]> first = client.connection.channel().invokeFuture(EchoService.ECHO,
-          EchoService.bytes("a"), CallOptions.DEFAULT.withTimeoutMillis(750));
+      CompletableFuture<byte[]> first = echo(client, "a");
       byte[] request = client.sent();
       assertThat(first.complete(EchoService.bytes("mine"))).isTrue(); // the caller's own view
       assertThat(client.connection.pendingSnapshot()).as("the call still waits for its answer").hasSize(1);
-      client.receive(RawFrames.response(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC,
-          RawFrames.requestId(request), RawFrames.CODEC_PROTOBUF, 0, "", java.util.Map.of(), EchoService.bytes("a")));
+      client.receive(answer(request, "a"));
       assertThat(client.connection.pendingSnapshot()).isEmpty();
       assertThat(client.time.pending()).isZero();
 
-      CompletableFuture<byte[]> second = client.connection.channel().invokeFuture(EchoService.ECHO,
-          EchoService.bytes("b"), CallOptions.DEFAULT.withTimeoutMillis(750));
+      CompletableFuture<byte[]> second = echo(client, "b");
       assertThat(second.cancel(false)).isTrue();
       assertThat(client.connection.pendingSnapshot()).as("abandoned at once").isEmpty();
       assertThat(client.time.pending()).as("its timeout is gone too").isZero();
@@ -162,7 +171,7 @@ class VirtualTimeTest {
     List<Long> attempts = new ArrayList<>();
     Connector failing = address -> {
       attempts.add(TimeUnit.NANOSECONDS.toMillis(time.nanoTime()));
-      return CompletableFuture.failedFuture(new java.net.ConnectException("refused"));
+      return CompletableFuture.failedFuture(new ConnectException("refused"));
     };
     ConnectionPool pool = new ConnectionPool(new InetSocketAddress("127.0.0.1", 9), 1, failing,
         new ConnectionEvents(List.of(), "test"), env, true, 100, 1000);
@@ -197,7 +206,7 @@ class VirtualTimeTest {
         .build();
     ExecutorService executor = Executors.newFixedThreadPool(3);
     try (VirtualTime server = VirtualTime.server(0, executor, service)) {
-      java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+      ByteArrayOutputStream read = new ByteArrayOutputStream();
       for (int id = 1; id <= 3; id++) {
         read.writeBytes(RawFrames.request(stall.wireName(), id, new byte[] {1}, 60_000));
       }
@@ -221,7 +230,7 @@ class VirtualTimeTest {
       throw new AssertionError("completed normally");
     } catch (ExecutionException e) {
       return (BoltException) e.getCause();
-    } catch (java.util.concurrent.TimeoutException e) {
+    } catch (TimeoutException e) {
       throw new AssertionError("not done", e);
     }
   }
