@@ -10,7 +10,6 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
-
 /**
  * A Bolt client: a pool of connections per remote address, created on first use, kept alive with
  * heartbeats and re-made after failures. Calls go through a {@link BoltChannel}:

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
-
 /**
  * A Bolt server: accepts connections, runs the registered services' handlers on their executors, answers
  * in each connection's own frame format (V1, V2, V2 with CRC) and can call its clients back over the

@@ -50,13 +50,13 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   private final long startNanos;
   private final long timeoutNanos;
   private final long timeoutMillis;
+  private final Listener<R> listener;
   private Object request;
   private volatile Timeout timeout;
   private volatile CallTable table;
   private volatile int requestId;
   private volatile SocketAddress remoteAddress;
   private volatile boolean written;
-  private final Listener<R> listener;
 
   @SuppressWarnings("unchecked") // the request is only ever encoded with its own method's marshaller
   PendingCall(MethodDescriptor<?, R> method, Object request, CallOptions options, CallEnvironment env,
