@@ -61,7 +61,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
     try {
       return FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
-          marshaller.codecId(), ResponseStatus.SUCCESS, WireNames.responseClassName(method), Map.of(), marshaller,
+          marshaller.codecId(), ResponseStatus.SUCCESS, entry.responseClassName(), Map.of(), marshaller,
           result, connection.peerMaxFrameLength());
     } catch (Throwable e) {
       if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError) && !(e instanceof OutOfMemoryError)) {

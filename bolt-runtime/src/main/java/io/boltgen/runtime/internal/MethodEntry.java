@@ -2,6 +2,7 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceInvoker;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -24,10 +25,12 @@ final class MethodEntry {
   private final MethodDescriptor<?, ?> method;
   private final ServiceInvoker invoker;
   private final Executor executor;
+  private final byte[] responseClassName;
   private volatile long averageNanos;
 
   MethodEntry(MethodDescriptor<?, ?> method, ServiceInvoker invoker, Executor executor) {
     this.method = method;
+    this.responseClassName = method.responseClassName().getBytes(StandardCharsets.UTF_8);
     this.invoker = invoker;
     this.executor = executor;
   }
@@ -42,6 +45,11 @@ final class MethodEntry {
 
   Executor executor() {
     return executor;
+  }
+
+  /** The UTF-8 className of this method's responses (shared: never modify it). */
+  byte[] responseClassName() {
+    return responseClassName;
   }
 
   /** Records one run of the handler. */

@@ -36,7 +36,7 @@ final class ServiceRegistry {
     this.entries = new MethodEntry[capacity];
     this.mask = capacity - 1;
     for (MethodEntry entry : all) {
-      put(WireNames.wireName(entry.method()), entry);
+      put(entry.method().wireName().getBytes(StandardCharsets.UTF_8), entry);
       for (String alias : entry.method().aliases()) {
         put(alias.getBytes(StandardCharsets.UTF_8), entry);
       }
