@@ -108,7 +108,7 @@ public final class BoltServer implements AutoCloseable {
     private long maxQueuedBytes = Limits.MAX_QUEUED_BYTES;
     private int maxRequestsPerConnection = Limits.MAX_REQUESTS_PER_CONNECTION;
     private long frameTimeoutMillis = Limits.FRAME_TIMEOUT_MILLIS;
-    private int maxConnections = Limits.defaultMaxConnections();
+    private int maxConnections; // 0: the default, measured when the server is built
     private long idleTimeoutMillis = 90_000;
     private long shutdownTimeoutMillis = 5_000;
     private int backlog = 1024;
@@ -245,8 +245,8 @@ public final class BoltServer implements AutoCloseable {
 
     /**
      * How many connections may be open at once; 10,000 unless set, or three quarters of the file
-     * descriptors the process has left when the builder is made (its open-file limit less those already
-     * open), when that is lower. A connection beyond it is accepted only to answer its requests
+     * descriptors the process has left when the server is built (its open-file limit less those open once
+     * the server's threads exist), when that is lower. A connection beyond it is accepted only to answer its requests
      * SERVER_THREADPOOL_BUSY (naming the limit) and is closed within a second.
      */
     public Builder maxConnections(int connections) {

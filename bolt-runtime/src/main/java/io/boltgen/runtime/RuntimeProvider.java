@@ -90,7 +90,10 @@ public interface RuntimeProvider {
     }
   }
 
-  /** The settings of a {@link BoltServer.Builder}, checked and copied; see its methods for each. */
+  /**
+   * The settings of a {@link BoltServer.Builder}, checked and copied; see its methods for each.
+   * {@code maxConnections} is 0 for the default, which the runtime measures once the server's threads exist.
+   */
   record ServerConfig(
       String host,
       int port,

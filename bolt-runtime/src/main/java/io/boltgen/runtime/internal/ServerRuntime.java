@@ -56,6 +56,9 @@ final class ServerRuntime implements RuntimeProvider.Server {
       this.ownedExecutor = null;
     }
     this.shared = SharedResources.acquire();
+    // measured now that the server's threads and their descriptors exist
+    int maxConnections =
+        config.maxConnections() > 0 ? config.maxConnections() : FileDescriptors.defaultMaxConnections();
     this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "server");
     this.events = new ConnectionEvents(config.listeners(), "server");
     FrameLimits limits = config.limits();
@@ -63,7 +66,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
         new EndpointSettings(false, config.protocol(), limits.maxFrameLength(), limits.peerMaxFrameLength(),
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(),
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
-            config.maxConnections()),
+            maxConnections),
         shared, calls, new RequestDispatcher(services, executor, config.selector(), calls.timer()), events);
   }
 
