@@ -9,6 +9,7 @@ import java.util.List;
  * resource is closed even when one of them fails to close; the first failure is thrown, with the others
  * suppressed.
  */
+@SuppressWarnings("try") // it closes AutoCloseables, whose close() may throw anything, InterruptedException too
 public final class Closer implements AutoCloseable {
 
   private final List<AutoCloseable> resources = new ArrayList<>();

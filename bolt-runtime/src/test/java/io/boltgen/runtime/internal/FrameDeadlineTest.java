@@ -111,6 +111,7 @@ class FrameDeadlineTest {
     receive(0, 5);
     advance(10_000);
     assertThat(channel.isActive()).isFalse();
-    assertThat((Object) channel.readOutbound()).isNull();
+    Object answer = channel.readOutbound();
+    assertThat(answer).isNull();
   }
 }
