@@ -8,9 +8,10 @@ import java.util.concurrent.Executor;
  * Completing it by hand changes only this view, never the call; cancelling it abandons the call (it leaves
  * its connection's table and its timer at once, and a late answer is dropped).
  *
- * @param <R> the response type
+ * <p>Thread-safe, as every {@code CompletableFuture}; the call it abandons on cancel is set before the
+ * future is handed out.
  *
- * <p>Thread-safe, as every {@code CompletableFuture}; the call it abandons on cancel is set before it is handed out.
+ * @param <R> the response type
  */
 final class CallFuture<R> extends CompletableFuture<R> implements PendingCall.Listener<R> {
 
