@@ -123,7 +123,7 @@ final class BoltConnection implements Connection, CallTarget {
     boolean oneway = call.isOneway();
     try {
       return FrameEncoder.request(nettyChannel.alloc(), format, oneway ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
-          oneway ? Bolt.NO_TIMEOUT : Math.max(1, call.remainingMillis()), WireNames.wireName(method),
+          oneway ? Bolt.NO_TIMEOUT : Math.max(1, call.remainingMillis()), endpoint.calls().wireNames().of(method),
           call.headers(), method.requestMarshaller(), call.takeRequest(), settings.peerMaxFrameLength());
     } catch (FrameTooLargeException e) {
       call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "the request of " + method.wireName()

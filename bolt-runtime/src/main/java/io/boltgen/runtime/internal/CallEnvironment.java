@@ -9,14 +9,16 @@ import java.util.concurrent.Executor;
 /**
  * What every call of one endpoint (client or server) shares: the clock and the timer every deadline of the
  * endpoint is measured and scheduled on (the system clock and the process's wheel timer, or virtual time in
- * tests), the executor callbacks run on, and whether the endpoint still accepts calls.
+ * tests), the classNames of the methods it calls, the executor callbacks run on, and whether the
+ * endpoint still accepts calls.
  *
- * <p>Thread-safe: immutable but for the volatile closed flag.
+ * <p>Thread-safe: immutable but for the volatile closed flag and the concurrent className cache.
  */
 final class CallEnvironment {
 
   private final Timer timer;
   private final Ticker ticker;
+  private final WireNames wireNames = new WireNames();
   private final Executor callbackExecutor;
   private final String owner;
   private volatile boolean closed;
@@ -36,6 +38,11 @@ final class CallEnvironment {
 
   Timer timer() {
     return timer;
+  }
+
+  /** The cached classNames of the methods this endpoint calls. */
+  WireNames wireNames() {
+    return wireNames;
   }
 
   /** The clock every deadline of the endpoint is measured on (the timer's, in tests). */
