@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
@@ -28,13 +29,14 @@ import javax.tools.StandardLocation;
  *
  * <p>A pipeline: {@link ModelReader} (the only user of {@code Elements}/{@code Types}) builds an immutable
  * {@link Model}, {@link Validator} checks it, pure writers turn it into {@link JavaFile}s, and only this
- * class touches the {@code Filer}, always with the interface as the originating element. Isolating for
- * Gradle: each output depends on one interface. The aggregating part, the {@code ServiceLoader}
- * registration, is {@link BoltRegistryProcessor}.
+ * class touches the {@code Filer}, with the interface as the originating element of everything generated
+ * for it; the {@code ServiceLoader} registration ({@link ServicesFile}) lists every service, which makes the
+ * processor aggregating for Gradle.
  *
- * <p>Errors are reported on their exact element with a {@code [Bolt/Xxx]} tag; an error abandons only the
- * interface at hand. An interface that references a type not generated yet is deferred to the next round
- * and reported only if it is still unresolved in the last one.
+ * <p>It claims the boltgen annotations (javac's {@code -Xlint:processing} then has nothing to say about
+ * them). Errors are reported on their exact element with a {@code [Bolt/Xxx]} tag, one per cause; an error
+ * abandons only the interface at hand. An interface that references a type not generated yet is deferred to
+ * the next round and reported only if it is still unresolved in the last one.
  */
 @AutoService(Processor.class)
 public final class BoltProcessor extends AbstractProcessor {
@@ -51,13 +53,27 @@ public final class BoltProcessor extends AbstractProcessor {
    * build) is not a clash.
    */
   private final Set<String> sourceTypes = new HashSet<>();
+  /** The providers generated so far, for the {@code ServiceLoader} file written in the last round. */
+  private final ServicesFile servicesFile = new ServicesFile();
+  /** What the validator has checked already, so that a record shared by services is reported once. */
+  private final Set<String> checkedOnce = new HashSet<>();
+  /** Where types are declared (set in {@link #init}). */
+  private SourceFiles sourceFiles;
+  /** Whether the missing runtime has been reported (once per compilation). */
+  private boolean runtimeMissingReported;
 
   /** Called by the compiler. */
   public BoltProcessor() {}
 
   @Override
+  public synchronized void init(ProcessingEnvironment env) {
+    super.init(env);
+    sourceFiles = new SourceFiles(env);
+  }
+
+  @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(Names.BOLT_SERVICE);
+    return Names.CLAIMED;
   }
 
   @Override
@@ -90,6 +106,9 @@ public final class BoltProcessor extends AbstractProcessor {
         }
       }
     }
+    if (!todo.isEmpty() && !runtimeAvailable(todo.get(0), report)) {
+      return true;
+    }
     Map<String, Boolean> checkedTypes = new HashMap<>();
     for (TypeElement type : todo) {
       try {
@@ -105,20 +124,46 @@ public final class BoltProcessor extends AbstractProcessor {
         report.internalError(type, e);
       }
     }
+    if (round.processingOver()) {
+      try {
+        servicesFile.write(processingEnv.getFiler());
+      } catch (IOException | RuntimeException e) {
+        report.error((Model.Site) null, "InternalError", "internal error in BoltProcessor; please report: could not"
+            + " write " + Names.SERVICES_FILE + ": " + e);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether the runtime the generated code calls is on the class path; reports its absence once, on
+   * {@code first}: every interface would fail for the same reason.
+   */
+  private boolean runtimeAvailable(TypeElement first, Report report) {
+    if (processingEnv.getElementUtils().getTypeElement(Names.BOLT_CHANNEL.canonicalName()) != null) {
+      return true;
+    }
+    if (!runtimeMissingReported) {
+      runtimeMissingReported = true;
+      report.error(first, "RuntimeMissing", "the code generated for @BoltService " + first.getSimpleName()
+          + " calls io.boltgen:bolt-runtime, which is not on this module's class path (io.boltgen.runtime is"
+          + " missing): add the dependency io.boltgen:bolt-runtime to the module that declares the interface; its"
+          + " jar then carries the generated client and server code for every module that depends on it");
+    }
     return false;
   }
 
   private void process(TypeElement type, Report report, Map<String, Boolean> checkedTypes, boolean lastRound)
       throws IOException {
     ModelReader reader = new ModelReader(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), report,
-        checkedTypes);
+        checkedTypes, sourceFiles);
     Model.Service model = reader.read(type);
     if (model == null) {
       return;
     }
-    model = new Validator(report).validate(model);
-    if (model == null) {
-      return;
+    model = new Validator(report, checkedOnce).validate(model);
+    if (model == null || !model.complete()) {
+      return; // the reasons are reported
     }
     String key = model.serviceName() + ":" + model.version();
     TypeElement first = services.putIfAbsent(key, type);
@@ -149,5 +194,6 @@ public final class BoltProcessor extends AbstractProcessor {
     try (Writer out = resource.openWriter()) {
       out.write(proto);
     }
+    servicesFile.add(type);
   }
 }

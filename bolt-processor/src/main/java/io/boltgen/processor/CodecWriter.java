@@ -64,8 +64,8 @@ final class CodecWriter {
           .initializer("$T.values()", en.className()).build());
     }
     for (Method m : service.methods()) {
-      type.addField(marshaller(m.request()));
-      type.addField(marshaller(m.response()));
+      type.addField(marshaller(m.request(), HolderWriter.marshallerName(m, true)));
+      type.addField(marshaller(m.response(), HolderWriter.marshallerName(m, false)));
     }
     type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     for (Method m : service.methods()) {
@@ -82,9 +82,9 @@ final class CodecWriter {
     return Names.upperSnake(protoName) + "_VALUES";
   }
 
-  private FieldSpec marshaller(Message message) {
+  private FieldSpec marshaller(Message message, String constant) {
     TypeName type = ParameterizedTypeName.get(Names.MARSHALLER, message.javaType());
-    return FieldSpec.builder(type, Names.upperSnake(message.protoName()), Modifier.STATIC, Modifier.FINAL)
+    return FieldSpec.builder(type, constant, Modifier.STATIC, Modifier.FINAL)
         .initializer("$T.of($S,\n$>$>$T::size$L,\n$T::write$L,\n$T::read$L)$<$<", Names.PROTO_MARSHALLER,
             service.protoPackage() + "." + message.protoName(), codecs, message.protoName(), codecs,
             message.protoName(), codecs, message.protoName())

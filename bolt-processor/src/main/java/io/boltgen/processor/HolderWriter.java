@@ -32,8 +32,14 @@ final class HolderWriter {
     this.names = Names.Generated.of(service.iface());
   }
 
+  /** The descriptor constant of {@code m}: {@code METHOD_} and its wire name in upper snake case. */
   static String descriptorName(Method m) {
-    return "METHOD_" + Names.upperSnake(m.javaName());
+    return "METHOD_" + Names.upperSnake(m.wireMethodName());
+  }
+
+  /** The codecs' marshaller constant of {@code m}'s request or response: {@code GET_REQUEST}. */
+  static String marshallerName(Method m, boolean request) {
+    return descriptorName(m).substring("METHOD_".length()) + (request ? "_REQUEST" : "_RESPONSE");
   }
 
   JavaFile write() {
@@ -119,8 +125,8 @@ final class HolderWriter {
 
   private FieldSpec descriptor(Method m) {
     ClassName request = (ClassName) m.request().javaType();
-    String codecRequest = Names.upperSnake(m.request().protoName());
-    String codecResponse = Names.upperSnake(m.response().protoName());
+    String codecRequest = marshallerName(m, true);
+    String codecResponse = marshallerName(m, false);
     CodeBlock.Builder init = CodeBlock.builder()
         .add("$T\n", Names.METHOD_DESCRIPTOR)
         .indent().indent()

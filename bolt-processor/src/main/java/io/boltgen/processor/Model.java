@@ -185,6 +185,14 @@ final class Model {
           response, javadoc, deprecated);
     }
 
+    /**
+     * Whether every type of the method could be read; an incomplete method (its errors reported) has no
+     * messages, and its service generates nothing.
+     */
+    boolean complete() {
+      return request != null;
+    }
+
     boolean voidResult() {
       return resultType.equals(ClassName.get(Void.class));
     }
@@ -207,6 +215,11 @@ final class Model {
       List<Enum> enums,
       String javadoc,
       boolean usesDeprecated) {
+
+    /** Whether every method is {@linkplain Method#complete() complete}. */
+    boolean complete() {
+      return methods.stream().allMatch(Method::complete);
+    }
 
     /** This service with {@code methods} instead of its own. */
     Service withMethods(List<Method> methods) {

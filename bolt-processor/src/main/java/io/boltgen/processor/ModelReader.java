@@ -56,12 +56,15 @@ final class ModelReader {
   private final TypeElement completionStageType;
   /** Records and enums already read in this round, so a bad one is reported once: name → ok. */
   private final Map<String, Boolean> checkedTypes;
+  private final SourceFiles sourceFiles;
 
   // per service
   private TypeReader.Scope scope;
   private TypeReader typeReader;
 
-  ModelReader(Elements elements, Types types, Report report, Map<String, Boolean> checkedTypes) {
+  ModelReader(Elements elements, Types types, Report report, Map<String, Boolean> checkedTypes,
+      SourceFiles sourceFiles) {
+    this.sourceFiles = sourceFiles;
     this.elements = elements;
     this.types = types;
     this.report = report;
@@ -76,7 +79,7 @@ final class ModelReader {
   /** The model of {@code type}, or {@code null} after reporting why there is none. */
   Model.Service read(TypeElement type) {
     scope = new TypeReader.Scope(elements.getPackageOf(type).getQualifiedName().toString());
-    typeReader = new TypeReader(elements, types, report, checkedTypes, scope);
+    typeReader = new TypeReader(elements, types, report, checkedTypes, scope, sourceFiles);
     AnnotationMirror service = Annotations.annotation(type, Names.BOLT_SERVICE);
     if (type.getKind() != ElementKind.INTERFACE) {
       report.error(new Site(type, service, null), "NotAnInterface",
@@ -96,20 +99,22 @@ final class ModelReader {
     long timeout = Annotations.longValue(elements, service, "timeoutMillis");
     scope.usesDeprecated |= elements.isDeprecated(type);
 
+    List<ExecutableElement> rpcMethods = rpcMethods(type);
+    for (ExecutableElement method : rpcMethods) {
+      String cap = wrapperPrefix(method);
+      scope.wrapperNames.add(cap + "Request");
+      scope.wrapperNames.add(cap + "Response");
+    }
     List<Model.Method> methods = new ArrayList<>();
-    for (ExecutableElement method : rpcMethods(type)) {
-      Model.Method m = readMethod(type, method, timeout);
-      if (m != null) {
-        methods.add(m);
-      }
+    for (ExecutableElement method : rpcMethods) {
+      methods.add(readMethod(type, method, timeout));
     }
-    if (scope.failed) {
-      return null;
-    }
+    List<Model.Message> messages = scope.messages.values().stream().filter(m -> m != null).toList();
+    // a method whose types failed stays in the model without messages: the name and code rules still see it
     return new Model.Service(type, iface, name, new Site(type, service, Annotations.explicitValue(service, "name")), version,
         new Site(type, service, Annotations.explicitValue(service, "version")), timeout,
         new Site(type, service, Annotations.explicitValue(service, "timeoutMillis")), Names.protoPackage(name),
-        Names.protoService(name), List.copyOf(methods), List.copyOf(scope.messages.values()), List.copyOf(scope.enums.values()),
+        Names.protoService(name), List.copyOf(methods), messages, List.copyOf(scope.enums.values()),
         Annotations.doc(elements, type), scope.usesDeprecated);
   }
 
@@ -133,6 +138,8 @@ final class ModelReader {
     } else if (!scope.failed && !TypeReader.accessibleFromOwnPackage(type)) {
       report.error(site, "InvalidServiceInterface",
           "@BoltService interfaces must be accessible from their package: an enclosing type is private");
+      scope.failed = true;
+    } else if (!scope.failed && !typeReader.reachable(type, "interface")) {
       scope.failed = true;
     }
   }
@@ -320,22 +327,36 @@ final class ModelReader {
 
     boolean ok = !scope.failed;
     scope.failed = before || scope.failed;
-    if (!ok) {
-      return null;
-    }
-    String cap = Names.capitalize(Validator.METHOD_NAME.matcher(wireMethod).matches() ? wireMethod : javaName);
-    ClassName requestClass = Names.Generated.of(ClassName.get(service)).holder().nestedClass(cap + "Request");
-    Model.Message request = new Model.Message(MessageKind.REQUEST, cap + "Request", requestClass,
-        List.copyOf(requestFields), List.of(), null, Site.of(method));
     TypeName resultType = result == null ? ClassName.get(Void.class) : TypeName.get(result).box();
-    List<Field> responseFields = resultModel == null ? List.of()
-        : List.of(new Field("value", 1, resultModel, resultSite));
-    Model.Message response = new Model.Message(MessageKind.RESPONSE, cap + "Response", resultType, responseFields,
-        List.of(), null, Site.of(method));
+    Model.Message request = null;
+    Model.Message response = null;
+    if (ok) {
+      String cap = wrapperPrefix(method);
+      ClassName requestClass = Names.Generated.of(ClassName.get(service)).holder().nestedClass(cap + "Request");
+      request = new Model.Message(MessageKind.REQUEST, cap + "Request", requestClass, List.copyOf(requestFields),
+          List.of(), null, Site.of(method));
+      List<Field> responseFields = resultModel == null ? List.of()
+          : List.of(new Field("value", 1, resultModel, resultSite));
+      response = new Model.Message(MessageKind.RESPONSE, cap + "Response", resultType, responseFields, List.of(),
+          null, Site.of(method));
+    }
     String callbackName = callbackIndex < 0 ? null : params.get(callbackIndex).getSimpleName().toString();
     return new Model.Method(method, javaName, wireMethod, nameSite, methodCode, methodCodeSite, 0, style, List.copyOf(javaParams),
         callbackName, TypeName.get(returnType), resultType, List.copyOf(thrown), List.copyOf(mapped),
         timeout == 0 ? serviceTimeout : timeout, timeoutSite, request, response, Annotations.doc(elements, method), deprecated);
+  }
+
+  /**
+   * The name of a method's request and response messages without their suffix: its wire name (or Java name
+   * when that is invalid), capitalized. These names are on the wire (the request record's binary name is a
+   * className alias; the response message's full name is the response className), so they depend on the
+   * method alone; records and enums of the service give way (see {@link TypeReader}).
+   */
+  private String wrapperPrefix(ExecutableElement method) {
+    AnnotationMirror boltMethod = Annotations.annotation(method, Names.BOLT_METHOD);
+    String wire = boltMethod == null ? "" : Annotations.stringValue(elements, boltMethod, "name");
+    String name = wire.isEmpty() ? method.getSimpleName().toString() : wire;
+    return Names.capitalize(Validator.METHOD_NAME.matcher(name).matches() ? name : method.getSimpleName().toString());
   }
 
   private static TypeMirror voidToNull(TypeMirror t) {
@@ -367,6 +388,9 @@ final class ModelReader {
       return null;
     }
     if (types.isSubtype(t, errorType.asType())) {
+      return null;
+    }
+    if (!typeReader.reachable(ex, "exception")) {
       return null;
     }
     boolean constructible = !ex.getModifiers().contains(Modifier.ABSTRACT) && typeReader.accessible(ex)

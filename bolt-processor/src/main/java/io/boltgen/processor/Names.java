@@ -37,6 +37,14 @@ final class Names {
   static final String BOLT_MESSAGE = ANNOTATIONS + ".BoltMessage";
   static final String BOLT_CALLBACK = ANNOTATIONS + ".BoltCallback";
 
+  /**
+   * The annotations the processor claims, so that javac's {@code -Xlint:processing} does not warn that no
+   * processor claimed them: its own, and {@code @Generated}, which marks the code it generates (the next
+   * round compiles that code) and is meant for tools, not processors.
+   */
+  static final Set<String> CLAIMED =
+      Set.of(BOLT_SERVICE, BOLT_METHOD, ONEWAY, BOLT_FIELD, BOLT_MESSAGE, GENERATED.canonicalName());
+
   static final String SERVICES_FILE = "META-INF/services/io.boltgen.runtime.service.GeneratedService";
 
   /** Members of the generated stub: an RPC method must not be named like one of them. */

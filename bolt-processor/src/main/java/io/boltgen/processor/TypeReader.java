@@ -17,6 +17,7 @@ import io.boltgen.processor.Model.Site;
 import io.boltgen.processor.Model.StringType;
 import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,8 @@ final class TypeReader {
     final String packageName;
     final Map<String, Model.Message> messages = new LinkedHashMap<>();
     final Map<String, Model.Enum> enums = new LinkedHashMap<>();
+    /** The names of the messages generated for the methods' arguments and results. */
+    final Set<String> wrapperNames = new HashSet<>();
     boolean usesDeprecated;
     boolean failed;
 
@@ -69,8 +72,11 @@ final class TypeReader {
   /** Records and enums already read in this round, so a bad one is reported once: name → ok. */
   private final Map<String, Boolean> checkedTypes;
   private final Scope scope;
+  private final SourceFiles sourceFiles;
 
-  TypeReader(Elements elements, Types types, Report report, Map<String, Boolean> checkedTypes, Scope scope) {
+  TypeReader(Elements elements, Types types, Report report, Map<String, Boolean> checkedTypes, Scope scope,
+      SourceFiles sourceFiles) {
+    this.sourceFiles = sourceFiles;
     this.elements = elements;
     this.types = types;
     this.report = report;
@@ -248,6 +254,9 @@ final class TypeReader {
       return unsupported(site, context, path, "the enum " + e.getSimpleName() + " is not accessible from package "
           + scope.packageName);
     }
+    if (!reachable(e, "enum")) {
+      return null;
+    }
     scope.usesDeprecated |= elements.isDeprecated(e);
     if (!scope.enums.containsKey(key)) {
       List<String> constants = e.getEnclosedElements().stream()
@@ -276,6 +285,9 @@ final class TypeReader {
     if (!accessible(e)) {
       return unsupported(site, context, path, "the record " + e.getSimpleName() + " is not accessible from package "
           + scope.packageName);
+    }
+    if (!reachable(e, "record")) {
+      return null;
     }
     ClassName className = ClassName.get(e);
     String protoName = messageName(e);
@@ -334,7 +346,11 @@ final class TypeReader {
     return result;
   }
 
-  /** The proto name: {@code @BoltMessage(name)}, else the simple names joined by '_'. */
+  /**
+   * The proto name: {@code @BoltMessage(name)}, else the simple names joined by '_', with a '_' appended
+   * while that is the name of a method's generated message (so that a gRPC-style {@code PlaceRequest} record
+   * becomes {@code PlaceRequest_} beside the request message {@code PlaceRequest} of {@code place()}).
+   */
   private String messageName(TypeElement e) {
     AnnotationMirror message = Annotations.annotation(e, Names.BOLT_MESSAGE);
     if (message != null) {
@@ -343,10 +359,26 @@ final class TypeReader {
         return name;
       }
     }
-    return String.join("_", ClassName.get(e).simpleNames());
+    return Names.unique(String.join("_", ClassName.get(e).simpleNames()), scope.wrapperNames);
   }
 
   // ------------------------------------------------------------------ helpers
+
+  /**
+   * Whether generated code can use {@code e} without a javac warning; if not, reports it once, on the type
+   * itself (the fix is there, not at its uses).
+   */
+  boolean reachable(TypeElement e, String kind) {
+    String problem = sourceFiles.auxiliaryProblem(e, kind);
+    if (problem == null) {
+      return true;
+    }
+    if (checkedTypes.put("auxiliary:" + e.getQualifiedName(), false) == null) {
+      report.error(e, "UnreachableType", problem);
+    }
+    scope.failed = true;
+    return false;
+  }
 
   boolean accessible(TypeElement e) {
     String pkg = elements.getPackageOf(e).getQualifiedName().toString();

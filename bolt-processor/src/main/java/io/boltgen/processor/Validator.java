@@ -30,9 +30,15 @@ final class Validator {
   static final int MAX_FIELD = (1 << 29) - 1;
 
   private final Report report;
+  /**
+   * Records and name clashes already checked by an earlier service of the compilation: a record shared by
+   * services is reported once.
+   */
+  private final Set<String> checkedOnce;
 
-  Validator(Report report) {
+  Validator(Report report, Set<String> checkedOnce) {
     this.report = report;
+    this.checkedOnce = checkedOnce;
   }
 
   /**
@@ -56,25 +62,32 @@ final class Validator {
     Map<String, Method> byName = new HashMap<>();
     Map<String, Method> byConstant = new HashMap<>();
     for (Method m : service.methods()) {
-      Method sameConstant = byConstant.putIfAbsent(HolderWriter.descriptorName(m), m);
-      if (sameConstant != null) {
-        report.error(m.element(), "GeneratedNameClash", describe(m) + " and " + describe(sameConstant)
-            + " would both generate the constant " + HolderWriter.descriptorName(m) + "; rename one of them");
-      }
       if (!METHOD_NAME.matcher(m.wireMethodName()).matches()) {
         report.error(m.nameSite(), "InvalidMethodName", "invalid method name \"" + m.wireMethodName()
             + "\" on the wire: letters, digits and '_', not starting with a digit");
       }
       Method same = byName.putIfAbsent(m.wireMethodName(), m);
       if (same != null) {
-        report.error(m.nameSite(), "DuplicateMethodName", "RPC method names must be unique; rename or set"
-            + " @BoltMethod(name): \"" + m.wireMethodName() + "\" is also the name of " + describe(same));
+        boolean overload = same.javaName().equals(m.javaName());
+        report.error(m.nameSite(), "DuplicateMethodName", "RPC methods are identified by name, and \""
+            + m.wireMethodName() + "\" is also the name of " + describe(same) + (overload
+                ? ": overloads need distinct names on the wire; set @BoltMethod(name = \"...\") on one of them"
+                : "; rename one of them or set @BoltMethod(name)"));
+      } else {
+        // a clash of the derived constant only matters between distinct names
+        Method sameConstant = byConstant.putIfAbsent(HolderWriter.descriptorName(m), m);
+        if (sameConstant != null) {
+          report.error(m.nameSite(), "GeneratedNameClash", "the method names \"" + m.wireMethodName() + "\" and \""
+              + sameConstant.wireMethodName() + "\" would both generate the constant " + HolderWriter.descriptorName(m)
+              + "; rename one of them");
+        }
       }
       if (Names.STUB_MEMBERS.contains(m.javaName()) || Names.OBJECT_METHODS.contains(m.javaName())) {
         report.error(m.element(), "ReservedMethodName", "the method name " + m.javaName()
             + " clashes with a member of the generated stub or of Object; rename it");
       }
-      if (m.timeoutMillis() <= 0 || m.timeoutMillis() > Integer.MAX_VALUE) {
+      // a method without its own timeout inherits the service's, checked once above
+      if (m.timeoutSite().value() != null && (m.timeoutMillis() <= 0 || m.timeoutMillis() > Integer.MAX_VALUE)) {
         report.error(m.timeoutSite(), "InvalidTimeout", "timeoutMillis must be 0 (the service default) or 1.."
             + Integer.MAX_VALUE + ", not " + m.timeoutMillis());
       }
@@ -91,21 +104,29 @@ final class Validator {
     return m.element().getEnclosingElement().getSimpleName() + "." + m.javaName() + "()";
   }
 
-  /** Rule 7: explicit codes all-or-nothing, in range, unique; hashed codes must not collide. */
+  /**
+   * Method codes: explicit ones all-or-nothing, in range and unique; derived ones must not collide. Methods
+   * sharing a name (reported already) share a derived code too: that is not reported again.
+   */
   private List<Method> methodCodes(Service service) {
     List<Method> methods = service.methods();
     Method anExplicit = methods.stream().filter(m -> m.explicitMethodCode() != 0).findFirst().orElse(null);
+    if (anExplicit != null) {
+      List<String> without = methods.stream().filter(m -> m.explicitMethodCode() == 0).map(m -> m.javaName() + "()")
+          .distinct().toList();
+      if (!without.isEmpty()) {
+        report.error(anExplicit.methodCodeSite(), "MixedMethodCodes", "method codes are all-or-nothing: "
+            + describe(anExplicit) + " sets @BoltMethod(code = " + anExplicit.explicitMethodCode() + "), but "
+            + String.join(", ", without) + " set" + (without.size() == 1 ? "s" : "")
+            + " none; set a code on every method, or on none");
+        return methods;
+      }
+    }
     List<Method> out = new ArrayList<>();
     Map<Integer, Method> byCode = new HashMap<>();
     for (Method m : methods) {
       int code;
       if (anExplicit != null) {
-        if (m.explicitMethodCode() == 0) {
-          report.error(m.element(), "MixedMethodCodes", "method codes are all-or-nothing: "
-              + describe(anExplicit) + " sets @BoltMethod(code = " + anExplicit.explicitMethodCode() + "), so "
-              + m.javaName() + "() must set one too (or none may)");
-          continue;
-        }
         code = m.explicitMethodCode();
         if (code < MIN_CODE || code > MAX_CODE) {
           report.error(m.methodCodeSite(), "MethodCodeOutOfRange", "method code " + code + " is outside "
@@ -116,20 +137,17 @@ final class Validator {
         if (same != null) {
           report.error(m.methodCodeSite(), "DuplicateMethodCode", "method code " + code + " of " + describe(m)
               + " is also the code of " + describe(same));
-          report.error(same.methodCodeSite(), "DuplicateMethodCode", "method code " + code + " of "
-              + describe(same) + " is also the code of " + describe(m));
           continue;
         }
       } else {
         code = hashCode(m.wireName(service.serviceName(), service.version()));
         Method same = byCode.putIfAbsent(code, m);
         if (same != null) {
-          report.error(m.element(), "MethodCodeCollision", "the derived method code " + code + " of "
-              + describe(m) + " collides with that of " + describe(same)
-              + "; set @BoltMethod(code) on every method of the service");
-          report.error(same.element(), "MethodCodeCollision", "the derived method code " + code + " of "
-              + describe(same) + " collides with that of " + describe(m)
-              + "; set @BoltMethod(code) on every method of the service");
+          if (!same.wireMethodName().equals(m.wireMethodName())) {
+            report.error(m.nameSite(), "MethodCodeCollision", "the derived method code " + code + " of " + describe(m)
+                + " collides with that of " + describe(same) + "; rename one of them on the wire"
+                + " (@BoltMethod(name)) or set @BoltMethod(code) on every method of the service");
+          }
           continue;
         }
       }
@@ -151,33 +169,47 @@ final class Validator {
     return 1 + (hash >>> 1) % MAX_CODE;
   }
 
-  /** Rule 11 and unique message names. */
+  /** Unique message and enum names in the {@code .proto}, then the field rules of every record. */
   private void checkMessages(Service service) {
     Map<String, Object> names = new LinkedHashMap<>();
-    List<Message> all = new ArrayList<>();
+    Map<Message, Method> wrapperOf = new HashMap<>();
     for (Method m : service.methods()) {
-      all.add(m.request());
-      all.add(m.response());
-    }
-    all.addAll(service.messages());
-    for (Message message : all) {
-      Object same = names.putIfAbsent(message.protoName(), message);
-      if (same != null) {
-        report.error(message.site(), "DuplicateMessageName", "two messages of service " + service.serviceName()
-            + " are named " + message.protoName() + " in its .proto: " + javaName(message) + " and "
-            + javaName(same) + "; set @BoltMessage(name) on one of them");
+      if (!m.complete()) {
+        continue;
+      }
+      for (Message wrapper : List.of(m.request(), m.response())) {
+        wrapperOf.put(wrapper, m);
+        Object same = names.putIfAbsent(wrapper.protoName(), wrapper);
+        if (same != null && !wrapperOf.get((Message) same).wireMethodName().equals(m.wireMethodName())) {
+          report.error(m.nameSite(), "DuplicateMessageName", "the messages generated for " + describe(m) + " and "
+              + describe(wrapperOf.get((Message) same)) + " would both be named " + wrapper.protoName()
+              + "; rename one of them on the wire (@BoltMethod(name))");
+        }
       }
     }
-    for (Model.Enum e : service.enums()) {
-      Object same = names.putIfAbsent(e.protoName(), e);
-      if (same != null) {
-        report.error(e.site(), "DuplicateMessageName", "two types of service " + service.serviceName()
-            + " are named " + e.protoName() + " in its .proto: " + e.className().canonicalName() + " and "
-            + javaName(same) + "; set @BoltMessage(name) on one of them");
+    List<Object> types = new ArrayList<>(service.messages());
+    types.addAll(service.enums());
+    for (Object type : types) {
+      String protoName = type instanceof Message m ? m.protoName() : ((Model.Enum) type).protoName();
+      Model.Site site = type instanceof Message m ? m.site() : ((Model.Enum) type).site();
+      Object same = names.putIfAbsent(protoName, type);
+      if (same == null || !checkedOnce.add("name:" + javaName(type) + "/" + javaName(same))) {
+        continue;
+      }
+      if (same instanceof Message wrapper && wrapperOf.containsKey(wrapper)) {
+        report.error(site, "DuplicateMessageName", javaName(type) + " is named " + protoName
+            + " by @BoltMessage(name), the name of the message generated for " + describe(wrapperOf.get(wrapper))
+            + "; choose another name");
+      } else {
+        report.error(site, "DuplicateMessageName", "two types of service " + service.serviceName() + " are named "
+            + protoName + " in its .proto: " + javaName(type) + " and " + javaName(same)
+            + "; set @BoltMessage(name) on one of them");
       }
     }
     for (Message message : service.messages()) {
-      checkFields(message);
+      if (checkedOnce.add("fields:" + message.javaType())) {
+        checkFields(message);
+      }
     }
   }
 
@@ -192,11 +224,16 @@ final class Validator {
     Set<Integer> reserved = new HashSet<>(message.reserved());
     Map<Integer, Field> byNumber = new HashMap<>();
     boolean anyExplicit = message.fields().stream().anyMatch(f -> f.site().mirror() != null);
+    List<Field> unnumbered = message.fields().stream().filter(f -> f.site().mirror() == null).toList();
+    if (anyExplicit && !unnumbered.isEmpty()) {
+      List<String> names = unnumbered.stream().map(Field::name).toList();
+      report.error(unnumbered.get(0).site(), "MissingFieldNumber", "field numbers are all-or-nothing: other"
+          + " components of " + message.protoName() + " set @BoltField, so " + String.join(", ", names)
+          + (names.size() == 1 ? " needs" : " need") + " one too");
+    }
     for (Field f : message.fields()) {
       int n = f.number();
       if (anyExplicit && f.site().mirror() == null) {
-        report.error(f.site(), "MissingFieldNumber", "field numbers are all-or-nothing: other components of "
-            + message.protoName() + " set @BoltField, so " + f.name() + " needs one too");
         continue;
       }
       if (n < 1 || n > MAX_FIELD || (n >= 19000 && n <= 19999)) {
