@@ -25,10 +25,12 @@ import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -63,17 +65,26 @@ final class CodecWriter {
               Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
           .initializer("$T.values()", en.className()).build());
     }
+    // results of one Java type have one codec, named after the first method returning it
+    Map<TypeName, List<Message>> responsesByType = new LinkedHashMap<>();
     for (Method m : service.methods()) {
-      type.addField(marshaller(m.request(), HolderWriter.marshallerName(m, true)));
-      type.addField(marshaller(m.response(), HolderWriter.marshallerName(m, false)));
+      responsesByType.computeIfAbsent(m.response().javaType(), k -> new ArrayList<>()).add(m.response());
+    }
+    for (Method m : service.methods()) {
+      type.addField(marshaller(m.request(), HolderWriter.marshallerName(m, true), m.request().protoName()));
+      type.addField(marshaller(m.response(), HolderWriter.marshallerName(m, false),
+          responsesByType.get(m.response().javaType()).get(0).protoName()));
     }
     type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     for (Method m : service.methods()) {
-      addFunctions(type, m.request());
-      addFunctions(type, m.response());
+      addFunctions(type, m.request(), List.of());
+      List<Message> sameType = responsesByType.get(m.response().javaType());
+      if (sameType.get(0) == m.response()) {
+        addFunctions(type, m.response(), sameType.subList(1, sameType.size()));
+      }
     }
     for (Message message : service.messages()) {
-      addFunctions(type, message);
+      addFunctions(type, message, List.of());
     }
     return Writers.file(service, type.build());
   }
@@ -82,18 +93,19 @@ final class CodecWriter {
     return Names.upperSnake(protoName) + "_VALUES";
   }
 
-  private FieldSpec marshaller(Message message, String constant) {
+  /** The marshaller of {@code message}, with the functions generated for {@code functions}. */
+  private FieldSpec marshaller(Message message, String constant, String functions) {
     TypeName type = ParameterizedTypeName.get(Names.MARSHALLER, message.javaType());
     return FieldSpec.builder(type, constant, Modifier.STATIC, Modifier.FINAL)
         .initializer("$T.of($S,\n$>$>$T::size$L,\n$T::write$L,\n$T::read$L)$<$<", Names.PROTO_MARSHALLER,
-            service.protoPackage() + "." + message.protoName(), codecs, message.protoName(), codecs,
-            message.protoName(), codecs, message.protoName())
+            service.protoPackage() + "." + message.protoName(), codecs, functions, codecs, functions, codecs, functions)
         .build();
   }
 
   // ------------------------------------------------------------------ per message
 
-  private void addFunctions(TypeSpec.Builder type, Message message) {
+  /** Size, write and read functions of {@code message}, which also serve {@code alike} (same Java type). */
+  private void addFunctions(TypeSpec.Builder type, Message message, List<Message> alike) {
     List<Field> fields = new ArrayList<>(message.fields());
     fields.sort(Comparator.comparingInt(Field::number));
     Set<String> taken = new HashSet<>(INTERNAL);
@@ -106,6 +118,10 @@ final class CodecWriter {
     }
     String name = message.protoName();
     String doc = "message {@code " + service.protoPackage() + "." + name + "}";
+    if (!alike.isEmpty()) {
+      doc += " (and " + alike.stream().map(a -> "{@code " + a.protoName() + "}").collect(Collectors.joining(", "))
+          + ", the same message)";
+    }
 
     // size
     MethodSpec.Builder size = MethodSpec.methodBuilder("size" + name)
