@@ -14,7 +14,6 @@ import io.boltgen.processor.Model.Field;
 import io.boltgen.processor.Model.MapType;
 import io.boltgen.processor.Model.Message;
 import io.boltgen.processor.Model.MessageKind;
-import io.boltgen.processor.Model.MessageType;
 import io.boltgen.processor.Model.Method;
 import io.boltgen.processor.Model.OptionalType;
 import io.boltgen.processor.Model.RepeatedType;
@@ -61,9 +60,11 @@ final class CodecWriter {
         .addModifiers(Modifier.FINAL);
     Writers.suppressDeprecation(type, service);
     for (Model.Enum en : service.enums()) {
-      type.addField(FieldSpec.builder(ArrayTypeName.of(en.className()), valuesName(en.protoName()),
-              Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-          .initializer("$T.values()", en.className()).build());
+      if (!en.pinned()) {
+        type.addField(FieldSpec.builder(ArrayTypeName.of(en.className()), valuesName(en.protoName()),
+                Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .initializer("$T.values()", en.className()).build());
+      }
     }
     // results of one Java type have one codec, named after the first method returning it
     Map<TypeName, List<Message>> responsesByType = new LinkedHashMap<>();
@@ -86,11 +87,53 @@ final class CodecWriter {
     for (Message message : service.messages()) {
       addFunctions(type, message, List.of());
     }
+    for (Model.Enum en : service.enums()) {
+      if (en.pinned()) {
+        addEnumFunctions(type, en);
+      }
+    }
     return Writers.file(service, type.build());
   }
 
   static String valuesName(String protoName) {
     return Names.upperSnake(protoName) + "_VALUES";
+  }
+
+  /** The function mapping a constant of the pinned enum {@code protoName} to its number. */
+  static String numberOfName(String protoName) {
+    return "numberOf" + protoName;
+  }
+
+  /** The function mapping a number to a constant of the pinned enum {@code protoName}, or to null. */
+  static String constantOfName(String protoName) {
+    return "constantOf" + protoName;
+  }
+
+  /** The two functions of an enum whose numbers are pinned by {@code @BoltEnumValue}. */
+  private void addEnumFunctions(TypeSpec.Builder type, Model.Enum en) {
+    String doc = "enum {@code " + service.protoPackage() + "." + en.protoName() + "}";
+    CodeBlock.Builder toNumber = CodeBlock.builder().add("return switch (value) {\n$>");
+    CodeBlock.Builder toConstant = CodeBlock.builder().add("return switch (number) {\n$>");
+    for (int i = 0; i < en.constants().size(); i++) {
+      toNumber.add("case $L -> $L;\n", en.constants().get(i), en.numbers().get(i));
+      toConstant.add("case $L -> $T.$L;\n", en.numbers().get(i), en.className(), en.constants().get(i));
+    }
+    toConstant.add("default -> null;\n");
+    type.addMethod(MethodSpec.methodBuilder(numberOfName(en.protoName()))
+        .addJavadoc("The number of {@code value} in $L,\npinned by {@code @BoltEnumValue}.\n", doc)
+        .addModifiers(Modifier.STATIC)
+        .returns(TypeName.INT)
+        .addParameter(en.className(), "value")
+        .addCode(toNumber.add("$<};\n").build())
+        .build());
+    type.addMethod(MethodSpec.methodBuilder(constantOfName(en.protoName()))
+        .addJavadoc("The constant numbered {@code number} in $L,\nor {@code null} for a number this side does not"
+            + " know.\n", doc)
+        .addModifiers(Modifier.STATIC)
+        .returns(en.className())
+        .addParameter(TypeName.INT, "number")
+        .addCode(toConstant.add("$<};\n").build())
+        .build());
   }
 
   /** The marshaller of {@code message}, with the functions generated for {@code functions}. */
@@ -364,19 +407,15 @@ final class CodecWriter {
       b.endControlFlow();
       b.endControlFlow();
       b.addStatement("d.exit(outer)");
+      fillMissing(b, "key", kind(m.key()));
       if (enumValue) {
         EnumType en = (EnumType) m.value();
-        b.addStatement("$T constant = $T.enumValue($L, number)", en.className(), Names.PROTO_DECODER,
-            valuesName(en.protoName()));
+        b.addStatement("$T constant = $L", en.className(), ((WireKind.EnumKind) kind(en)).fromNumber(CodeBlock.of("number")));
         b.beginControlFlow("if (constant != null)");
         b.addStatement("$L = $T.put($L, key, constant)", local, Names.PROTO_DECODER, local);
         b.endControlFlow();
       } else {
-        if (m.value() instanceof MessageType mt) {
-          b.beginControlFlow("if (entryValue == null)");
-          b.addStatement("entryValue = read$L($T.empty())", mt.protoName(), Names.PROTO_DECODER);
-          b.endControlFlow();
-        }
+        fillMissing(b, "entryValue", kind(m.value()));
         b.addStatement("$L = $T.put($L, key, entryValue)", local, Names.PROTO_DECODER, local);
       }
       b.addStatement("break");
@@ -390,11 +429,20 @@ final class CodecWriter {
     return b.build();
   }
 
+  /** Replaces a map key or value the entry lacked ({@code null} after reading it) by the type's default. */
+  private static void fillMissing(CodeBlock.Builder b, String local, WireKind kind) {
+    CodeBlock missing = kind.missingInEntry();
+    if (missing != null) {
+      b.beginControlFlow("if ($L == null)", local);
+      b.addStatement("$L = $L", local, missing);
+      b.endControlFlow();
+    }
+  }
+
   private CodeBlock addElement(Type el, String local) {
     if (el instanceof EnumType en) {
       return CodeBlock.builder()
-          .addStatement("$T constant = $T.enumValue($L, d.readInt32())", en.className(), Names.PROTO_DECODER,
-              valuesName(en.protoName()))
+          .addStatement("$T constant = $L", en.className(), kind(en).read())
           .beginControlFlow("if (constant != null)")
           .addStatement("$L = $T.add($L, constant)", local, Names.PROTO_DECODER, local)
           .endControlFlow()

@@ -44,7 +44,7 @@ final class Model {
 
   /** A serializable Java type. */
   sealed interface Type permits ScalarType, StringType, BytesType, EnumType, MessageType, ProtoMessageType,
-      RepeatedType, MapType, OptionalType {
+      JdkType, RepeatedType, MapType, OptionalType {
 
     /** The Java type as declared (boxed where the declaration is boxed). */
     TypeName javaType();
@@ -74,8 +74,8 @@ final class Model {
     }
   }
 
-  /** A Java enum: a proto enum numbered by ordinal. */
-  record EnumType(ClassName className, String protoName) implements Type {
+  /** A Java enum: a proto enum numbered by ordinal, or by {@code @BoltEnumValue} when {@code pinned}. */
+  record EnumType(ClassName className, String protoName, boolean pinned) implements Type {
     @Override
     public TypeName javaType() {
       return className;
@@ -90,11 +90,63 @@ final class Model {
     }
   }
 
-  /** A protobuf-java generated message: carried as an embedded message, declared {@code bytes}. */
-  record ProtoMessageType(ClassName className) implements Type {
+  /**
+   * A protobuf-java generated message, carried as an embedded message. Declared in the {@code .proto} as
+   * {@code protoName} (fully qualified, leading dot) importing {@code protoFile} when the processor knows
+   * them (the well-known types, {@link WellKnownTypes}), else as {@code bytes}; both {@code null} then.
+   */
+  record ProtoMessageType(ClassName className, String protoName, String protoFile) implements Type {
     @Override
     public TypeName javaType() {
       return className;
+    }
+  }
+
+  /**
+   * The JDK value types with a fixed protobuf form (runtime: {@code ProtoTypes}): {@code google.protobuf}
+   * messages for {@code Instant} and {@code Duration}, canonical text for the others.
+   */
+  enum Jdk {
+    INSTANT(ClassName.get("java.time", "Instant"), "Timestamp"),
+    DURATION(ClassName.get("java.time", "Duration"), "Duration"),
+    BIG_DECIMAL(ClassName.get("java.math", "BigDecimal"), "BigDecimal"),
+    BIG_INTEGER(ClassName.get("java.math", "BigInteger"), "BigInteger"),
+    UUID(ClassName.get("java.util", "UUID"), "Uuid"),
+    LOCAL_DATE(ClassName.get("java.time", "LocalDate"), "LocalDate"),
+    LOCAL_TIME(ClassName.get("java.time", "LocalTime"), "LocalTime"),
+    LOCAL_DATE_TIME(ClassName.get("java.time", "LocalDateTime"), "LocalDateTime"),
+    URI(ClassName.get("java.net", "URI"), "Uri");
+
+    final ClassName className;
+    /** The suffix of its {@code ProtoTypes} functions ({@code sizeTimestamp}, {@code parseUuid}). */
+    final String runtimeName;
+
+    Jdk(ClassName className, String runtimeName) {
+      this.className = className;
+      this.runtimeName = runtimeName;
+    }
+
+    /** Whether it travels as a {@code google.protobuf} message (else as a {@code string}). */
+    boolean message() {
+      return this == INSTANT || this == DURATION;
+    }
+
+    /** The value type of {@code qualifiedName}, or {@code null}. */
+    static Jdk of(String qualifiedName) {
+      for (Jdk j : values()) {
+        if (j.className.canonicalName().equals(qualifiedName)) {
+          return j;
+        }
+      }
+      return null;
+    }
+  }
+
+  /** A JDK value type with a fixed protobuf form. */
+  record JdkType(Jdk jdk) implements Type {
+    @Override
+    public TypeName javaType() {
+      return jdk.className;
     }
   }
 
@@ -134,8 +186,12 @@ final class Model {
       MessageKind kind, String protoName, TypeName javaType, List<Field> fields, List<Integer> reserved,
       String javadoc, Site site) {}
 
-  /** A Java enum used as a proto enum. */
-  record Enum(String protoName, ClassName className, List<String> constants, String javadoc, Site site) {}
+  /**
+   * A Java enum used as a proto enum; {@code numbers} are the constants' numbers (their ordinals unless
+   * {@code pinned} by {@code @BoltEnumValue}).
+   */
+  record Enum(String protoName, ClassName className, List<String> constants, List<Integer> numbers, boolean pinned,
+      String javadoc, Site site) {}
 
   /** The call style, from the signature. */
   enum Style {

@@ -34,6 +34,7 @@ final class Names {
   static final String BOLT_METHOD = ANNOTATIONS + ".BoltMethod";
   static final String ONEWAY = ANNOTATIONS + ".Oneway";
   static final String BOLT_FIELD = ANNOTATIONS + ".BoltField";
+  static final String BOLT_ENUM_VALUE = ANNOTATIONS + ".BoltEnumValue";
   static final String BOLT_MESSAGE = ANNOTATIONS + ".BoltMessage";
   static final String BOLT_CALLBACK = ANNOTATIONS + ".BoltCallback";
 

@@ -1,6 +1,7 @@
 package io.boltgen.processor;
 
 import io.boltgen.processor.Model.Field;
+import io.boltgen.processor.Model.JdkType;
 import io.boltgen.processor.Model.MapType;
 import io.boltgen.processor.Model.Message;
 import io.boltgen.processor.Model.MessageType;
@@ -13,7 +14,10 @@ import io.boltgen.processor.Model.ScalarType;
 import io.boltgen.processor.Model.Service;
 import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -36,6 +40,13 @@ final class ProtoFileWriter {
         .append("; content codec 11 (protobuf wire format).\n");
     out.append("syntax = \"proto3\";\n\n");
     out.append("package ").append(service.protoPackage()).append(";\n\n");
+    Set<String> imports = imports();
+    for (String file : imports) {
+      out.append("import \"").append(file).append("\";\n");
+    }
+    if (!imports.isEmpty()) {
+      out.append('\n');
+    }
     comment(out, service.javadoc(), "");
     out.append("service ").append(service.protoServiceName()).append(" {\n");
     for (Method m : service.methods()) {
@@ -65,11 +76,19 @@ final class ProtoFileWriter {
     for (Model.Enum e : service.enums()) {
       out.append('\n');
       comment(out, e.javadoc(), "");
-      out.append("// Java: ").append(e.className().canonicalName()).append(" (numbered by declaration order)\n");
+      out.append("// Java: ").append(e.className().canonicalName())
+          .append(e.pinned() ? " (numbers pinned by @BoltEnumValue)\n" : " (numbered by declaration order)\n");
       out.append("enum ").append(e.protoName()).append(" {\n");
       String prefix = Names.upperSnake(e.protoName()) + "_";
+      // proto3 wants the zero value first: pinned numbers are listed zero first, then in number order
+      List<Integer> order = new ArrayList<>();
       for (int i = 0; i < e.constants().size(); i++) {
-        out.append("  ").append(prefix).append(e.constants().get(i)).append(" = ").append(i).append(";\n");
+        order.add(i);
+      }
+      order.sort(Comparator.comparing((Integer i) -> e.numbers().get(i) != 0).thenComparing(e.numbers()::get));
+      for (int i : order) {
+        out.append("  ").append(prefix).append(e.constants().get(i)).append(" = ").append(e.numbers().get(i))
+            .append(";\n");
       }
       out.append("}\n");
     }
@@ -117,8 +136,39 @@ final class ProtoFileWriter {
       return "map<" + protoType(m.key()) + ", " + protoType(m.value()) + ">";
     }
     Type single = t instanceof OptionalType o ? o.value() : t;
-    boolean presence = !(single instanceof ScalarType s && !s.boxed()) && !(single instanceof MessageType);
+    boolean presence = !(single instanceof ScalarType s && !s.boxed()) && !isMessage(single);
     return (presence ? "optional " : "") + protoType(single);
+  }
+
+  /** Whether {@code t} is declared as a message (which has presence without {@code optional}). */
+  private static boolean isMessage(Type t) {
+    return t instanceof MessageType
+        || (t instanceof JdkType j && j.jdk().message())
+        || (t instanceof ProtoMessageType p && p.protoName() != null);
+  }
+
+  /** The files the messages' field types are declared in, sorted. */
+  private Set<String> imports() {
+    Set<String> files = new TreeSet<>();
+    List<Message> all = new ArrayList<>();
+    for (Method m : service.methods()) {
+      all.add(m.request());
+      all.add(m.response());
+    }
+    all.addAll(service.messages());
+    for (Message message : all) {
+      for (Field f : message.fields()) {
+        Type t = f.type();
+        Type inner = t instanceof RepeatedType r ? r.element() : t instanceof MapType m ? m.value()
+            : t instanceof OptionalType o ? o.value() : t;
+        if (inner instanceof JdkType j && JdkKind.protoFile(j.jdk()) != null) {
+          files.add(JdkKind.protoFile(j.jdk()));
+        } else if (inner instanceof ProtoMessageType p && p.protoFile() != null) {
+          files.add(p.protoFile());
+        }
+      }
+    }
+    return files;
   }
 
   /** The proto type of {@code t}: its kind's spelling, with the field shape around it. */
@@ -144,8 +194,14 @@ final class ProtoFileWriter {
     } else if (t instanceof OptionalType o) {
       inner = o.value();
     }
-    if (inner instanceof ProtoMessageType p) {
+    if (inner instanceof ProtoMessageType p && p.protoName() == null) {
       return "an embedded " + p.className().canonicalName() + " message";
+    }
+    if (inner instanceof JdkType j) {
+      return JdkKind.note(j.jdk());
+    }
+    if (t instanceof MapType m && m.key() instanceof JdkType j) {
+      return "keys: " + JdkKind.note(j.jdk());
     }
     if (t instanceof RepeatedType r && r.set()) {
       return "a Java Set";

@@ -5,6 +5,7 @@ import com.palantir.javapoet.TypeName;
 import io.boltgen.processor.Model.BytesType;
 import io.boltgen.processor.Model.EnumType;
 import io.boltgen.processor.Model.Field;
+import io.boltgen.processor.Model.JdkType;
 import io.boltgen.processor.Model.MapType;
 import io.boltgen.processor.Model.MessageKind;
 import io.boltgen.processor.Model.MessageType;
@@ -22,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
@@ -159,6 +159,16 @@ final class TypeReader {
         return new ScalarType(Scalar.DOUBLE, true);
       case "java.lang.String":
         return new StringType();
+      case "java.time.Instant":
+      case "java.time.Duration":
+      case "java.math.BigDecimal":
+      case "java.math.BigInteger":
+      case "java.util.UUID":
+      case "java.time.LocalDate":
+      case "java.time.LocalTime":
+      case "java.time.LocalDateTime":
+      case "java.net.URI":
+        return new JdkType(Model.Jdk.of(name));
       case "java.util.List":
       case "java.util.Set": {
         String simple = e.getSimpleName().toString();
@@ -184,10 +194,11 @@ final class TypeReader {
           return null;
         }
         boolean keyOk = key instanceof StringType
-            || (key instanceof ScalarType s && s.scalar() != Scalar.FLOAT && s.scalar() != Scalar.DOUBLE);
+            || (key instanceof ScalarType s && s.scalar() != Scalar.FLOAT && s.scalar() != Scalar.DOUBLE)
+            || (key instanceof JdkType j && !j.jdk().message());
         if (!keyOk) {
           return unsupported(site, context, path, "the Map key " + Annotations.render(args.get(0))
-              + " is not an integral type, Boolean or String (protobuf map keys)");
+              + " is not an integral type, Boolean, String or a type carried as a string (protobuf map keys)");
         }
         Type value = type(args.get(1), site, context, path);
         if (value == null) {
@@ -233,7 +244,8 @@ final class TypeReader {
       if (!accessible(e)) {
         return unsupported(site, context, path, e.getSimpleName() + " is not accessible from package " + scope.packageName);
       }
-      return new ProtoMessageType(ClassName.get(e));
+      String file = WellKnownTypes.file(name);
+      return new ProtoMessageType(ClassName.get(e), file == null ? null : WellKnownTypes.protoName(name), file);
     }
     String problem;
     if (name.equals("java.lang.Object")) {
@@ -242,7 +254,8 @@ final class TypeReader {
       problem = "the interface " + e.getSimpleName() + " is not serializable (only List, Set, Map and Optional are)";
     } else {
       problem = e.getSimpleName() + " is not serializable: use primitives and their boxes, String, byte[], enums,"
-          + " records, List, Set, Map, Optional or protobuf messages";
+          + " records, List, Set, Map, Optional, protobuf messages or the JDK value types Instant, Duration,"
+          + " BigDecimal, BigInteger, UUID, LocalDate, LocalTime, LocalDateTime and URI";
     }
     return unsupported(site, context, path, problem);
   }
@@ -258,22 +271,30 @@ final class TypeReader {
       return null;
     }
     scope.usesDeprecated |= elements.isDeprecated(e);
-    if (!scope.enums.containsKey(key)) {
-      List<String> constants = e.getEnclosedElements().stream()
-          .filter(x -> x.getKind() == ElementKind.ENUM_CONSTANT)
-          .map(x -> x.getSimpleName().toString())
-          .collect(Collectors.toList());
-      if (constants.isEmpty()) {
-        if (checkedTypes.put("enum:" + key, false) == null) {
-          report.error(e, "InvalidEnum", "the enum " + e.getSimpleName()
-              + " has no constants: a proto3 enum needs a first (zero) value");
-        }
+    Model.Enum known = scope.enums.get(key);
+    if (known == null) {
+      if (checkedTypes.containsKey("enum:" + key) && !checkedTypes.get("enum:" + key)) {
+        scope.failed = true; // reported already, by the service that met it first
+        return null;
+      }
+      if (e.getEnclosedElements().stream().noneMatch(x -> x.getKind() == ElementKind.ENUM_CONSTANT)) {
+        checkedTypes.put("enum:" + key, false);
+        report.error(e, "InvalidEnum", "the enum " + e.getSimpleName()
+            + " has no constants: a proto3 enum needs a first (zero) value");
         scope.failed = true;
         return null;
       }
-      scope.enums.put(key, new Model.Enum(protoName, ClassName.get(e), List.copyOf(constants), Annotations.doc(elements, e), Site.of(e)));
+      EnumNumbers.Numbers numbers = EnumNumbers.read(elements, report, e);
+      checkedTypes.put("enum:" + key, numbers != null);
+      if (numbers == null) {
+        scope.failed = true;
+        return null;
+      }
+      known = new Model.Enum(protoName, ClassName.get(e), numbers.constants(), numbers.numbers(), numbers.pinned(),
+          Annotations.doc(elements, e), Site.of(e));
+      scope.enums.put(key, known);
     }
-    return new EnumType(ClassName.get(e), protoName);
+    return new EnumType(ClassName.get(e), protoName, known.pinned());
   }
 
   private Type recordType(TypeElement e, Site site, String context, String path) {

@@ -4,6 +4,7 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import io.boltgen.processor.Model.BytesType;
 import io.boltgen.processor.Model.EnumType;
+import io.boltgen.processor.Model.JdkType;
 import io.boltgen.processor.Model.MessageType;
 import io.boltgen.processor.Model.ProtoMessageType;
 import io.boltgen.processor.Model.Scalar;
@@ -16,8 +17,9 @@ import io.boltgen.processor.Model.Type;
  * wire type, its {@code .proto} spelling, and the generated code that sizes, writes and reads it, decides
  * whether a field holding it is present, and stands in for a missing map value. One nested class per kind:
  * {@link ScalarKind}, {@link StringKind}, {@link BytesKind}, {@link EnumKind}, {@link RecordKind},
- * {@link ProtoMessageKind}. Field shapes ({@code Optional}, {@code List}/{@code Set}, {@code Map}) are built
- * from these by {@link CodecWriter} and {@link ProtoFileWriter}.
+ * {@link ProtoMessageKind}, and the JDK value types in {@link JdkKind}. Field shapes ({@code Optional},
+ * {@code List}/{@code Set}, {@code Map}) are built from these by {@link CodecWriter} and
+ * {@link ProtoFileWriter}.
  *
  * <p>Generated code names: {@code e} is the {@code ProtoEncoder}, {@code d} the {@code ProtoDecoder}.
  */
@@ -47,6 +49,9 @@ abstract class WireKind {
     }
     if (t instanceof ProtoMessageType p) {
       return new ProtoMessageKind(p);
+    }
+    if (t instanceof JdkType j) {
+      return JdkKind.of(j);
     }
     throw new IllegalArgumentException("not a singular type: " + t);
   }
@@ -89,6 +94,15 @@ abstract class WireKind {
 
   /** The value a map entry without one decodes to (proto3's default of the type). */
   abstract CodeBlock mapDefault();
+
+  /**
+   * An expression for a map key or value that a map entry lacks, evaluated after the entry was read when
+   * {@link #mapDefault()} is only a {@code null} placeholder; {@code null} when {@link #mapDefault()} is
+   * the value itself.
+   */
+  CodeBlock missingInEntry() {
+    return null;
+  }
 
   /** {@code boolean}, the integral types, {@code float} and {@code double}, or their boxes. */
   static final class ScalarKind extends WireKind {
@@ -301,7 +315,11 @@ abstract class WireKind {
     }
   }
 
-  /** A Java enum: a varint holding the ordinal; an unknown number reads as {@code null}. */
+  /**
+   * A Java enum: a varint holding the ordinal, or the number pinned by {@code @BoltEnumValue} (then through
+   * the codecs' {@code numberOfXxx}/{@code constantOfXxx} functions); an unknown number reads as
+   * {@code null}.
+   */
   static final class EnumKind extends WireKind {
     private final EnumType type;
 
@@ -321,19 +339,33 @@ abstract class WireKind {
 
     @Override
     CodeBlock size(CodeBlock x) {
+      if (type.pinned()) {
+        return CodeBlock.of("$T.int32($L($L))", Names.PROTO_SIZES, CodecWriter.numberOfName(type.protoName()), x);
+      }
       return CodeBlock.of("$T.varint32($L.ordinal())", Names.PROTO_SIZES, x);
     }
 
     @Override
     CodeBlock write(CodeBlock x) {
+      if (type.pinned()) {
+        return CodeBlock.of("e.writeInt32($L($L));\n", CodecWriter.numberOfName(type.protoName()), x);
+      }
       return CodeBlock.of("e.writeVarint32($L.ordinal());\n", x);
     }
 
     /** The constant, or {@code null} for a number this side does not know (a newer peer's constant). */
     @Override
     CodeBlock read() {
-      return CodeBlock.of("$T.enumValue($L, d.readInt32())", Names.PROTO_DECODER,
-          CodecWriter.valuesName(type.protoName()));
+      return fromNumber(CodeBlock.of("d.readInt32()"));
+    }
+
+    /** An expression: the constant numbered {@code number}, or {@code null} for an unknown number. */
+    CodeBlock fromNumber(CodeBlock number) {
+      if (type.pinned()) {
+        return CodeBlock.of("$L($L)", CodecWriter.constantOfName(type.protoName()), number);
+      }
+      return CodeBlock.of("$T.enumValue($L, $L)", Names.PROTO_DECODER, CodecWriter.valuesName(type.protoName()),
+          number);
     }
 
     @Override
@@ -381,6 +413,12 @@ abstract class WireKind {
     CodeBlock mapDefault() {
       return CodeBlock.of("null");
     }
+
+    /** The all-default record: the message read from no bytes. */
+    @Override
+    CodeBlock missingInEntry() {
+      return CodeBlock.of("read$L($T.empty())", type.protoName(), Names.PROTO_DECODER);
+    }
   }
 
   /** A protobuf-java generated message, embedded as its own serialized bytes. */
@@ -396,9 +434,10 @@ abstract class WireKind {
       return LENGTH_DELIMITED;
     }
 
+    /** Its message type where the processor knows it (the well-known types), else {@code bytes}. */
     @Override
     String protoType() {
-      return "bytes";
+      return type.protoName() != null ? type.protoName() : "bytes";
     }
 
     @Override

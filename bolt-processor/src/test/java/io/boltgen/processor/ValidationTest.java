@@ -290,6 +290,41 @@ class ValidationTest {
     assertError(compile(names), names, 11, "DuplicateMessageName", "are named Svc_R in its .proto");
   }
 
+  @Test
+  void enumNumbersAreChecked() {
+    JavaFileObject missing = svc("@BoltService", "interface Svc { void m(E e);", "enum E {",
+        "  @BoltEnumValue(0) A,", "  B", "} }");
+    assertError(compile(missing), missing, 12, "MissingEnumNumber",
+        "enum numbers are all-or-nothing: A of E sets @BoltEnumValue, so B needs one too");
+    JavaFileObject dup = svc("@BoltService", "interface Svc { void m(E e);", "enum E {",
+        "  @BoltEnumValue(0) A,", "  @BoltEnumValue(3) B,", "  @BoltEnumValue(3) C", "} }");
+    assertError(compile(dup), dup, 13, "DuplicateEnumNumber", "enum number 3 of C is also the number of B in E");
+    JavaFileObject zero = svc("@BoltService", "interface Svc { void m(E e);", "enum E {",
+        "  @BoltEnumValue(1) A,", "  @BoltEnumValue(2) B", "} }");
+    assertError(compile(zero), zero, 10, "InvalidEnum", "no constant of the enum E has @BoltEnumValue(0)");
+    JavaFileObject ok = svc("@BoltService", "interface Svc { E m(List<E> e, Map<String, E> m); }");
+    assertThat(compile(ok, source("test.E", "public enum E {", "  @BoltEnumValue(7) A,", "  @BoltEnumValue(0) B,",
+        "  @BoltEnumValue(-3) C", "}"))).succeededWithoutWarnings();
+  }
+
+  @Test
+  void jdkValueTypesAreSupportedAndMapKeysFollowProtobuf() {
+    JavaFileObject ok = svc("import java.time.*; import java.math.*; import java.net.URI;",
+        "@BoltService", "interface Svc {",
+        "  Instant a(Duration d, BigDecimal b, BigInteger i, UUID u, LocalDate ld, LocalTime lt, LocalDateTime ldt,",
+        "      URI uri, List<Instant> is, Set<UUID> us, Map<UUID, Duration> m, Map<LocalDate, BigDecimal> p,",
+        "      Optional<Instant> oi, Optional<URI> ou, com.google.protobuf.Timestamp t, com.google.protobuf.Any any);",
+        "}");
+    assertThat(compile(ok)).succeededWithoutWarnings();
+    JavaFileObject key = svc("import java.time.*;", "@BoltService", "interface Svc {",
+        "  void m(Map<Instant, String> x);", "}");
+    assertError(compile(key), key, 11, "UnsupportedType", "cannot serialize Map<Instant,String> (parameter x of m()):"
+        + " the Map key Instant is not an integral type, Boolean, String or a type carried as a string");
+    JavaFileObject other = svc("import java.time.*;", "@BoltService", "interface Svc {",
+        "  void m(ZonedDateTime x);", "}");
+    assertError(compile(other), other, 11, "UnsupportedType", "ZonedDateTime is not serializable");
+  }
+
   // rule 12
   @Test
   void generatedNamesMustBeFree() {

@@ -14,6 +14,9 @@
  *       nested limits, a recursion limit, unknown-field skipping and the collection builders generated
  *       readers use.</li>
  *   <li>{@link io.boltgen.runtime.codec.protobuf.ProtoSizes} — exact sizes of wire values.</li>
+ *   <li>{@link io.boltgen.runtime.codec.protobuf.ProtoTypes} — JDK value types ({@code Instant},
+ *       {@code Duration}, {@code UUID}, {@code BigDecimal}…) as {@code google.protobuf.Timestamp},
+ *       {@code google.protobuf.Duration} or canonical text.</li>
  *   <li>{@link io.boltgen.runtime.codec.protobuf.MessageMarshaller} — a {@code Marshaller} for protobuf-java
  *       generated messages.</li>
  * </ul>

@@ -1,0 +1,64 @@
+package io.boltgen.processor;
+
+import java.util.Map;
+
+/**
+ * The {@code .proto} names and files of protobuf's well-known types, the protobuf-java messages whose
+ * proto identity the processor knows for certain. For any other protobuf-java class it cannot: the Java
+ * class names neither its proto package ({@code java_package} and {@code java_outer_classname} rename
+ * freely) nor its file, and the descriptor that does is only built when the class runs. Those fields are
+ * declared {@code bytes} (wire-identical to the embedded message) instead of naming an import that might not
+ * exist.
+ */
+final class WellKnownTypes {
+
+  /** Java class in {@code com.google.protobuf} → its {@code .proto} file under {@code google/protobuf/}. */
+  private static final Map<String, String> FILES = Map.ofEntries(
+      Map.entry("Any", "any.proto"),
+      Map.entry("Api", "api.proto"),
+      Map.entry("Method", "api.proto"),
+      Map.entry("Mixin", "api.proto"),
+      Map.entry("Duration", "duration.proto"),
+      Map.entry("Empty", "empty.proto"),
+      Map.entry("FieldMask", "field_mask.proto"),
+      Map.entry("SourceContext", "source_context.proto"),
+      Map.entry("Struct", "struct.proto"),
+      Map.entry("Value", "struct.proto"),
+      Map.entry("ListValue", "struct.proto"),
+      Map.entry("Timestamp", "timestamp.proto"),
+      Map.entry("Type", "type.proto"),
+      Map.entry("Field", "type.proto"),
+      Map.entry("Enum", "type.proto"),
+      Map.entry("EnumValue", "type.proto"),
+      Map.entry("Option", "type.proto"),
+      Map.entry("DoubleValue", "wrappers.proto"),
+      Map.entry("FloatValue", "wrappers.proto"),
+      Map.entry("Int64Value", "wrappers.proto"),
+      Map.entry("UInt64Value", "wrappers.proto"),
+      Map.entry("Int32Value", "wrappers.proto"),
+      Map.entry("UInt32Value", "wrappers.proto"),
+      Map.entry("BoolValue", "wrappers.proto"),
+      Map.entry("StringValue", "wrappers.proto"),
+      Map.entry("BytesValue", "wrappers.proto"));
+
+  static final String TIMESTAMP = ".google.protobuf.Timestamp";
+  static final String TIMESTAMP_FILE = "google/protobuf/timestamp.proto";
+  static final String DURATION = ".google.protobuf.Duration";
+  static final String DURATION_FILE = "google/protobuf/duration.proto";
+
+  private WellKnownTypes() {}
+
+  /** The proto file of the protobuf-java class {@code qualifiedName}, or {@code null} when not well-known. */
+  static String file(String qualifiedName) {
+    if (!qualifiedName.startsWith("com.google.protobuf.")) {
+      return null;
+    }
+    String file = FILES.get(qualifiedName.substring("com.google.protobuf.".length()));
+    return file == null ? null : "google/protobuf/" + file;
+  }
+
+  /** The fully qualified proto name (leading dot) of the well-known protobuf-java class {@code qualifiedName}. */
+  static String protoName(String qualifiedName) {
+    return "." + qualifiedName.replace("com.google.protobuf.", "google.protobuf.");
+  }
+}

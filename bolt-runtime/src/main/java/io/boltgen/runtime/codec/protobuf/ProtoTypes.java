@@ -1,0 +1,268 @@
+package io.boltgen.runtime.codec.protobuf;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.UUID;
+
+/**
+ * The JDK value types generated codecs carry, in their protobuf form (docs/generated-code.md, "Types"):
+ *
+ * <ul>
+ *   <li>{@link Instant} as a {@code google.protobuf.Timestamp} and {@link Duration} as a
+ *       {@code google.protobuf.Duration}: an embedded message of {@code int64 seconds = 1} and
+ *       {@code int32 nanos = 2}, byte-identical to what protobuf-java writes for the same instant or
+ *       duration. Every Java value can be encoded; decoding rejects nanos outside protobuf's range (and, for
+ *       a duration, nanos whose sign differs from the seconds') and values Java cannot hold.</li>
+ *   <li>{@link BigDecimal}, {@link BigInteger}, {@link UUID}, {@link LocalDate}, {@link LocalTime},
+ *       {@link LocalDateTime} and {@link URI} as a {@code string} in their canonical text form
+ *       ({@code toString()}); decoding parses it, and text that does not parse is a
+ *       {@link ProtoDecodeException}.</li>
+ * </ul>
+ *
+ * <p>Uses only the JDK: no protobuf-java on the class path is needed.
+ */
+public final class ProtoTypes {
+
+  /** The tag of field 1 ({@code seconds}), a varint. */
+  private static final int SECONDS_TAG = 1 << 3;
+  /** The tag of field 2 ({@code nanos}), a varint. */
+  private static final int NANOS_TAG = 2 << 3;
+  private static final int NANOS_PER_SECOND = 1_000_000_000;
+
+  private ProtoTypes() {}
+
+  // ------------------------------------------------------------------ google.protobuf.Timestamp
+
+  /** The size of the {@code google.protobuf.Timestamp} message of {@code value}, without a length prefix. */
+  public static int sizeTimestamp(Instant value) {
+    return secondsNanosSize(value.getEpochSecond(), value.getNano());
+  }
+
+  /** Writes the fields of the {@code google.protobuf.Timestamp} message of {@code value}. */
+  public static void writeTimestamp(Instant value, ProtoEncoder e) {
+    writeSecondsNanos(value.getEpochSecond(), value.getNano(), e);
+  }
+
+  /**
+   * Reads the fields of a {@code google.protobuf.Timestamp} message (for {@link ProtoDecoder#readMessage}).
+   *
+   * @throws ProtoDecodeException when nanos are outside 0..999,999,999 or the instant is outside
+   *     {@link Instant#MIN}..{@link Instant#MAX}
+   */
+  public static Instant readTimestamp(ProtoDecoder d) {
+    long seconds = 0;
+    int nanos = 0;
+    for (int tag = d.readTag(); tag != 0; tag = d.readTag()) {
+      switch (tag) {
+        case SECONDS_TAG:
+          seconds = d.readInt64();
+          break;
+        case NANOS_TAG:
+          nanos = d.readInt32();
+          break;
+        default:
+          d.skipField(tag);
+          break;
+      }
+    }
+    if (nanos < 0 || nanos >= NANOS_PER_SECOND) {
+      throw new ProtoDecodeException("invalid google.protobuf.Timestamp: nanos " + nanos + " outside 0..999999999");
+    }
+    try {
+      return Instant.ofEpochSecond(seconds, nanos);
+    } catch (DateTimeException e) {
+      throw new ProtoDecodeException("invalid google.protobuf.Timestamp: " + seconds + " seconds is outside the"
+          + " range of java.time.Instant", e);
+    }
+  }
+
+  // ------------------------------------------------------------------ google.protobuf.Duration
+
+  /** The size of the {@code google.protobuf.Duration} message of {@code value}, without a length prefix. */
+  public static int sizeDuration(Duration value) {
+    long seconds = value.getSeconds();
+    int nanos = value.getNano();
+    if (seconds < 0 && nanos > 0) {
+      return secondsNanosSize(seconds + 1, nanos - NANOS_PER_SECOND);
+    }
+    return secondsNanosSize(seconds, nanos);
+  }
+
+  /**
+   * Writes the fields of the {@code google.protobuf.Duration} message of {@code value}. Java keeps the
+   * nanos of a negative duration positive ({@code -1.5 s} is {@code -2 s + 500,000,000 ns}); protobuf gives
+   * them the sign of the seconds ({@code -1 s - 500,000,000 ns}).
+   */
+  public static void writeDuration(Duration value, ProtoEncoder e) {
+    long seconds = value.getSeconds();
+    int nanos = value.getNano();
+    if (seconds < 0 && nanos > 0) {
+      writeSecondsNanos(seconds + 1, nanos - NANOS_PER_SECOND, e);
+    } else {
+      writeSecondsNanos(seconds, nanos, e);
+    }
+  }
+
+  /**
+   * Reads the fields of a {@code google.protobuf.Duration} message (for {@link ProtoDecoder#readMessage}).
+   *
+   * @throws ProtoDecodeException when nanos are outside -999,999,999..999,999,999, have the other sign than
+   *     non-zero seconds, or the duration does not fit {@link Duration}
+   */
+  public static Duration readDuration(ProtoDecoder d) {
+    long seconds = 0;
+    int nanos = 0;
+    for (int tag = d.readTag(); tag != 0; tag = d.readTag()) {
+      switch (tag) {
+        case SECONDS_TAG:
+          seconds = d.readInt64();
+          break;
+        case NANOS_TAG:
+          nanos = d.readInt32();
+          break;
+        default:
+          d.skipField(tag);
+          break;
+      }
+    }
+    if (nanos <= -NANOS_PER_SECOND || nanos >= NANOS_PER_SECOND) {
+      throw new ProtoDecodeException("invalid google.protobuf.Duration: nanos " + nanos
+          + " outside -999999999..999999999");
+    }
+    if ((seconds < 0 && nanos > 0) || (seconds > 0 && nanos < 0)) {
+      throw new ProtoDecodeException("invalid google.protobuf.Duration: seconds " + seconds + " and nanos " + nanos
+          + " have different signs");
+    }
+    try {
+      return Duration.ofSeconds(seconds, nanos);
+    } catch (ArithmeticException e) {
+      throw new ProtoDecodeException("invalid google.protobuf.Duration: " + seconds + " s " + nanos
+          + " ns does not fit java.time.Duration", e);
+    }
+  }
+
+  private static int secondsNanosSize(long seconds, int nanos) {
+    int size = 0;
+    if (seconds != 0) {
+      size += 1 + ProtoSizes.int64(seconds);
+    }
+    if (nanos != 0) {
+      size += 1 + ProtoSizes.int32(nanos);
+    }
+    return size;
+  }
+
+  private static void writeSecondsNanos(long seconds, int nanos, ProtoEncoder e) {
+    if (seconds != 0) {
+      e.writeTag(SECONDS_TAG);
+      e.writeInt64(seconds);
+    }
+    if (nanos != 0) {
+      e.writeTag(NANOS_TAG);
+      e.writeInt32(nanos);
+    }
+  }
+
+  // ------------------------------------------------------------------ text forms
+
+  /**
+   * The text of {@code value}: {@link BigDecimal#toString()}, which keeps unscaled value and scale
+   * ({@code 1.50}, {@code 1.5E+10}, {@code -1E-7}).
+   *
+   * @throws ProtoEncodeException when the exponent of that text exceeds what {@link BigDecimal#BigDecimal(String)}
+   *     reads back (a scale within the precision of {@code Integer.MIN_VALUE})
+   */
+  public static String decimalText(BigDecimal value) {
+    int scale = value.scale();
+    if (scale < 0 && (long) value.precision() - 1 - scale > Integer.MAX_VALUE) {
+      throw new ProtoEncodeException("the BigDecimal with scale " + scale + " has no text form that can be read"
+          + " back: its exponent exceeds " + Integer.MAX_VALUE);
+    }
+    return value.toString();
+  }
+
+  /** Parses {@code text} as written by {@link #decimalText}, or any other form {@link BigDecimal} reads. */
+  public static BigDecimal parseBigDecimal(String text) {
+    try {
+      return new BigDecimal(text);
+    } catch (NumberFormatException e) {
+      throw malformed("BigDecimal", text, e);
+    }
+  }
+
+  /** Parses the decimal {@code text} of a {@link BigInteger} (an optional sign and digits). */
+  public static BigInteger parseBigInteger(String text) {
+    try {
+      return new BigInteger(text);
+    } catch (NumberFormatException e) {
+      throw malformed("BigInteger", text, e);
+    }
+  }
+
+  /**
+   * Parses the canonical 36-character text of a {@link UUID}, {@code 8-4-4-4-12} hexadecimal digits (either
+   * case). Stricter than {@link UUID#fromString}, which also accepts shortened groups.
+   */
+  public static UUID parseUuid(String text) {
+    if (text.length() != 36) {
+      throw malformed("UUID", text, null);
+    }
+    for (int i = 0; i < 36; i++) {
+      char c = text.charAt(i);
+      boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-' : Character.digit(c, 16) >= 0 && c < 0x80;
+      if (!ok) {
+        throw malformed("UUID", text, null);
+      }
+    }
+    return UUID.fromString(text);
+  }
+
+  /** Parses an ISO-8601 date, {@code 2024-02-29} (years beyond 9999 signed: {@code +10000-01-01}). */
+  public static LocalDate parseLocalDate(String text) {
+    try {
+      return LocalDate.parse(text);
+    } catch (DateTimeException e) {
+      throw malformed("LocalDate", text, e);
+    }
+  }
+
+  /** Parses an ISO-8601 time of day, {@code 10:15}, {@code 10:15:30} or {@code 10:15:30.000000001}. */
+  public static LocalTime parseLocalTime(String text) {
+    try {
+      return LocalTime.parse(text);
+    } catch (DateTimeException e) {
+      throw malformed("LocalTime", text, e);
+    }
+  }
+
+  /** Parses an ISO-8601 date and time without offset, {@code 2024-02-29T10:15:30}. */
+  public static LocalDateTime parseLocalDateTime(String text) {
+    try {
+      return LocalDateTime.parse(text);
+    } catch (DateTimeException e) {
+      throw malformed("LocalDateTime", text, e);
+    }
+  }
+
+  /** Parses an RFC 2396 URI reference, as {@link URI#URI(String)} does. */
+  public static URI parseUri(String text) {
+    try {
+      return new URI(text);
+    } catch (URISyntaxException e) {
+      throw malformed("URI", text, e);
+    }
+  }
+
+  private static ProtoDecodeException malformed(String type, String text, Exception cause) {
+    String shown = text.length() > 64 ? text.substring(0, 64) + "…" : text;
+    return new ProtoDecodeException("malformed " + type + " text \"" + shown + "\"", cause);
+  }
+}
