@@ -129,9 +129,7 @@ final class SchemaDiff {
     if (!same) {
       add("FieldRetyped", field(c, cf), describe(c, cf) + " (number " + cf.number() + ") was " + bf.spelling()
           + " in the baseline " + at(bf.line()) + " and is " + cf.spelling() + " now: older peers encode or decode"
-          + " it differently (presence, cardinality and integer width count too). Keep the type and add a new "
-          + (wrapperOf.containsKey(c.name()) ? "parameter at the end" : "component with a new number")
-          + " for the new one" + ACCEPT);
+          + " it differently (presence, cardinality and integer width count too). " + retypeAdvice(c) + ACCEPT);
       return;
     }
     Set<Integer> before = oneofPeers(b, bf);
@@ -212,6 +210,13 @@ final class SchemaDiff {
     return "field " + bf.name() + " of " + describe(c) + " (" + gone + ") is gone: that alone is compatible, but"
         + " a field added later could take number " + bf.number() + " while older peers still send the old one."
         + " Reserve it with @BoltMessage(reserved = " + bf.number() + ")" + ACCEPT;
+  }
+
+  private String retypeAdvice(Message c) {
+    String wrapper = wrapperOf.getOrDefault(c.name(), "");
+    return wrapper.startsWith("response:") ? "Keep the result type and add a new method for the new one"
+        : "Keep the type and add a new " + (wrapper.isEmpty() ? "component with a new number" : "parameter at the end")
+            + " for the new one";
   }
 
   private String renumberAdvice(Message c, int number) {
