@@ -167,14 +167,14 @@ final class SchemaDiff {
     }
     String what = "enum " + c.name() + (c.javaName() == null ? "" : " (" + c.javaName() + ")");
     for (Value bv : b.values()) {
-      Value byName = c.value(bv.name());
+      Value byName = value(c, key(b, bv.name()));
       Value byNumber = c.number(bv.number());
       if (byName != null && byName.number() != bv.number()) {
-        add("EnumValueRenumbered", new Target(Kind.ENUM_VALUE, null, c.name(), bv.name()), "value " + bv.name()
+        add("EnumValueRenumbered", new Target(Kind.ENUM_VALUE, null, c.name(), byName.name()), "value " + byName.name()
             + " of " + what + " was number " + bv.number() + " in the baseline " + at(bv.line()) + " and is "
             + byName.number() + " now: older peers read it as another value. Enum constants are numbered by"
             + " declaration order: restore the order and only append new constants" + ACCEPT);
-      } else if (byName == null && byNumber != null && b.value(byNumber.name()) == null) {
+      } else if (byName == null && byNumber != null && value(b, key(c, byNumber.name())) == null) {
         add("EnumValueNumberReused", new Target(Kind.ENUM_VALUE, null, c.name(), byNumber.name()), "value "
             + byNumber.name() + " of " + what + " has number " + bv.number() + ", which was " + bv.name()
             + " in the baseline " + at(bv.line()) + ": older peers read the one as the other. Keep the old constant"
@@ -187,12 +187,26 @@ final class SchemaDiff {
       }
     }
     for (Value cv : c.values()) {
-      if (b.value(cv.name()) == null && b.number(cv.number()) == null && b.reserves(cv.number())) {
+      if (value(b, key(c, cv.name())) == null && b.number(cv.number()) == null && b.reserves(cv.number())) {
         add("EnumValueNumberReused", new Target(Kind.ENUM_VALUE, null, c.name(), cv.name()), "value " + cv.name()
             + " of " + what + " has number " + cv.number() + ", which is reserved in the baseline " + at(b.line())
             + ": older peers may still send it with its old meaning. Give it another number" + ACCEPT);
       }
     }
+  }
+
+  /**
+   * A value's name without its enum's UPPER_SNAKE prefix ({@code STOCK_STATE_IN_STOCK} → {@code IN_STOCK}):
+   * the processor prefixes values with the enum's name, so renaming an enum renames every value.
+   */
+  private static String key(EnumDef e, String valueName) {
+    String simple = e.name().substring(e.name().lastIndexOf('.') + 1);
+    String prefix = Names.upperSnake(simple) + "_";
+    return valueName.startsWith(prefix) ? valueName.substring(prefix.length()) : valueName;
+  }
+
+  private static Value value(EnumDef e, String key) {
+    return e.values().stream().filter(v -> key(e, v.name()).equals(key)).findFirst().orElse(null);
   }
 
   private String removedText(Message c, Field bf) {

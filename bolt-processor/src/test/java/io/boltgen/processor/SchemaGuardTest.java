@@ -307,6 +307,11 @@ class SchemaGuardTest {
   }
 
   @Test
+  void renamingAnEnumPasses() throws IOException {
+    assertCompatible(sources(v1()[0], ITEM, "@BoltMessage(name = \"Sort\") public enum Kind { A, B }"));
+  }
+
+  @Test
   void pinningTheOriginalNumbersAfterAnInsertionPasses() throws IOException {
     assertCompatible(sources(v1()[0], "public record Item(@BoltField(1) String name, @BoltField(4) String note,"
         + " @BoltField(2) int quantity, @BoltField(3) Kind kind) {}", KIND));
