@@ -77,6 +77,11 @@ public final class BoltProcessor extends AbstractProcessor {
   }
 
   @Override
+  public Set<String> getSupportedOptions() {
+    return SchemaGuard.OPTIONS;
+  }
+
+  @Override
   public SourceVersion getSupportedSourceVersion() {
     return SourceVersion.latestSupported();
   }
@@ -184,6 +189,7 @@ public final class BoltProcessor extends AbstractProcessor {
     List<JavaFile> files = List.of(new HolderWriter(model).write(), new StubWriter(model).write(),
         new SkeletonWriter(model).write(), new CodecWriter(model).write(), new ProviderWriter(model).write());
     String proto = new ProtoFileWriter(model).write();
+    new SchemaGuard(processingEnv, report).check(model, proto);
     for (JavaFile file : files) {
       file.writeTo(processingEnv.getFiler());
       generated.add(file.packageName().isEmpty() ? file.typeSpec().name()
