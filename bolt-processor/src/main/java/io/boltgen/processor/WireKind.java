@@ -440,19 +440,23 @@ abstract class WireKind {
       return type.protoName() != null ? type.protoName() : "bytes";
     }
 
+    // protobuf-java is optional at run time: only ProtoMessages refers to it, and only this kind refers to
+    // ProtoMessages, so code generated for services without protobuf messages runs without protobuf-java
     @Override
     CodeBlock size(CodeBlock x) {
-      return CodeBlock.of("$T.message($L)", Names.PROTO_SIZES, x);
+      return CodeBlock.of("$T.size($L)", ClassName.get(Names.PROTO_SIZES.packageName(), "ProtoMessages"), x);
     }
 
     @Override
     CodeBlock write(CodeBlock x) {
-      return CodeBlock.of("e.writeMessage($L);\n", x);
+      return CodeBlock.of("$T.write(e, $L);\n",
+          ClassName.get(Names.PROTO_SIZES.packageName(), "ProtoMessages"), x);
     }
 
     @Override
     CodeBlock read() {
-      return CodeBlock.of("d.readProtoMessage($T.parser())", type.className());
+      return CodeBlock.of("$T.read(d, $T.parser())", ClassName.get(Names.PROTO_SIZES.packageName(), "ProtoMessages"),
+          type.className());
     }
 
     @Override

@@ -49,7 +49,7 @@ class SchemaGuardTest {
     List<String> options = new ArrayList<>(List.of("-Xlint:all", "-Xlint:-processing",
         "-Aboltgen.baseline=" + dir.resolve("boltgen")));
     options.add("-Aboltgen.baseline.update=" + update);
-    return Compiler.javac().withProcessors(new BoltProcessor(), new BoltRegistryProcessor()).withOptions(options)
+    return Compiler.javac().withProcessors(new BoltProcessor()).withOptions(options)
         .compile(sources);
   }
 
@@ -337,7 +337,7 @@ class SchemaGuardTest {
   void withoutTheBaselineOptionThereIsNoGuard() {
     JavaFileObject[] v2 = sources(v1()[0], "public record Item(String name, String note, int quantity, Kind kind) {}",
         KIND);
-    Compilation c = Compiler.javac().withProcessors(new BoltProcessor(), new BoltRegistryProcessor())
+    Compilation c = Compiler.javac().withProcessors(new BoltProcessor())
         .withOptions("-Xlint:all", "-Xlint:-processing", "-Werror").compile(v2);
     assertThat(c).succeededWithoutWarnings();
     assertThat(c.notes()).noneMatch(d -> d.getMessage(null).contains("[Bolt/"));
@@ -356,7 +356,7 @@ class SchemaGuardTest {
   void aMissingBaselineIsANoteNotAWarning() throws IOException {
     Files.delete(baseline);
     JavaFileObject[] v1 = v1();
-    Compilation c = Compiler.javac().withProcessors(new BoltProcessor(), new BoltRegistryProcessor())
+    Compilation c = Compiler.javac().withProcessors(new BoltProcessor())
         .withOptions("-Xlint:all", "-Xlint:-processing", "-Werror", "-Aboltgen.baseline=" + dir.resolve("boltgen"),
             "-Aboltgen.baseline.update=false")
         .compile(v1);

@@ -35,14 +35,14 @@ public final class MessageMarshaller<M extends MessageLite> implements Marshalle
   @Override
   public void write(M value, ByteBuf out) {
     if (value != null) {
-      ProtoEncoder.writeMessageBody(value, value.getSerializedSize(), out);
+      ProtoMessages.writeBody(value, value.getSerializedSize(), out);
     }
   }
 
   @Override
   public M read(ByteBuf in) {
     int length = in.readableBytes();
-    M value = ProtoDecoder.parseMessage(parser, in, in.readerIndex(), length);
+    M value = ProtoMessages.parse(parser, in, in.readerIndex(), length);
     in.skipBytes(length);
     return value;
   }

@@ -1,8 +1,5 @@
 package io.boltgen.runtime.codec.protobuf;
 
-import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.MessageLite;
-import com.google.protobuf.Parser;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -292,33 +289,23 @@ public final class ProtoDecoder {
   }
 
   /**
-   * Reads an embedded protobuf-java message with {@code parser}, which reads straight from the buffer's
-   * memory (without aliasing it: the message keeps no reference to the buffer).
+   * Moves past a length-delimited value that is parsed elsewhere (an embedded protobuf-java message, see
+   * {@link ProtoMessages}), checking its length and that it would not nest too deeply; returns the buffer
+   * index of its first byte (it ends at {@link #position()}).
    */
-  public <M extends MessageLite> M readProtoMessage(Parser<M> parser) {
+  int skipEmbedded() {
     int length = readLength();
     if (depth + 1 > RECURSION_LIMIT) {
       throw new ProtoDecodeException("messages nest deeper than " + RECURSION_LIMIT + " levels");
     }
-    M value = parseMessage(parser, buf, pos, length);
+    int start = pos;
     pos += length;
-    return value;
+    return start;
   }
 
-  static <M extends MessageLite> M parseMessage(Parser<M> parser, ByteBuf buf, int index, int length) {
-    try {
-      if (length == 0) {
-        return parser.parseFrom(EMPTY_BYTES);
-      }
-      if (buf.nioBufferCount() == 1) {
-        return parser.parseFrom(buf.nioBuffer(index, length));
-      }
-      byte[] copy = new byte[length];
-      buf.getBytes(index, copy);
-      return parser.parseFrom(copy);
-    } catch (InvalidProtocolBufferException e) {
-      throw new ProtoDecodeException("malformed embedded message: " + e.getMessage(), e);
-    }
+  /** The buffer this decoder reads ({@code null} for {@link #empty()}). */
+  ByteBuf buffer() {
+    return buf;
   }
 
   // ------------------------------------------------------------------ Java conversions

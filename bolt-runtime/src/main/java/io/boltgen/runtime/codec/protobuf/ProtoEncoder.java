@@ -1,10 +1,7 @@
 package io.boltgen.runtime.codec.protobuf;
 
-import com.google.protobuf.CodedOutputStream;
-import com.google.protobuf.MessageLite;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -312,45 +309,13 @@ public final class ProtoEncoder {
   }
 
   /**
-   * Writes an embedded protobuf-java message: its length and its bytes, serialized by protobuf-java
-   * straight into the buffer's memory when the buffer exposes it as one NIO buffer.
+   * The next {@code length} bytes of the write pass, as a buffer of their own that the caller fills
+   * ({@link ProtoMessages} serializes a protobuf-java message into it); the write pass moves past them.
    */
-  public void writeMessage(MessageLite value) {
-    int size = value.getSerializedSize();
-    writeVarint32(size);
-    if (size == 0) {
-      return;
-    }
+  ByteBuffer claim(int length) {
     ByteBuffer target = out.slice();
-    target.limit(size);
-    serialize(value, target);
-    out.position(out.position() + size);
-  }
-
-  /** Writes a whole protobuf-java message of {@code size} bytes as a call's content (no length prefix). */
-  static void writeMessageBody(MessageLite value, int size, ByteBuf out) {
-    if (size == 0) {
-      return;
-    }
-    out.ensureWritable(size);
-    int index = out.writerIndex();
-    if (out.nioBufferCount() == 1) {
-      serialize(value, out.nioBuffer(index, size));
-      out.writerIndex(index + size);
-    } else {
-      out.writeBytes(value.toByteArray());
-    }
-  }
-
-  /** Serializes {@code value} with protobuf-java into exactly the remaining space of {@code target}. */
-  private static void serialize(MessageLite value, ByteBuffer target) {
-    CodedOutputStream stream = CodedOutputStream.newInstance(target);
-    try {
-      value.writeTo(stream);
-      stream.flush();
-    } catch (IOException e) {
-      throw new IllegalStateException("could not serialize " + value.getClass().getName(), e);
-    }
-    stream.checkNoSpaceLeft();
+    target.limit(length);
+    out.position(out.position() + length);
+    return target;
   }
 }

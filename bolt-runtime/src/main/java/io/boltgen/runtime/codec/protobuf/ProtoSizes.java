@@ -1,11 +1,9 @@
 package io.boltgen.runtime.codec.protobuf;
 
-import com.google.protobuf.MessageLite;
-
 /**
  * Exact encoded sizes of protobuf wire values, without their tag (generated code adds the precomputed tag
  * size). Strings and nested messages are sized through {@link ProtoEncoder}, which also remembers their
- * lengths for the write pass.
+ * lengths for the write pass; embedded protobuf-java messages through {@link ProtoMessages}.
  */
 public final class ProtoSizes {
 
@@ -64,11 +62,5 @@ public final class ProtoSizes {
   /** The size of a {@code bytes} value: its length prefix and its bytes. */
   public static int bytes(byte[] value) {
     return varint32(value.length) + value.length;
-  }
-
-  /** The size of an embedded protobuf-java message: its length prefix and its (memoized) serialized size. */
-  public static int message(MessageLite value) {
-    int size = value.getSerializedSize();
-    return varint32(size) + size;
   }
 }

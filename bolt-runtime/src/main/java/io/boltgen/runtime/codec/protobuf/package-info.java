@@ -17,9 +17,15 @@
  *   <li>{@link io.boltgen.runtime.codec.protobuf.ProtoTypes} — JDK value types ({@code Instant},
  *       {@code Duration}, {@code UUID}, {@code BigDecimal}…) as {@code google.protobuf.Timestamp},
  *       {@code google.protobuf.Duration} or canonical text.</li>
+ *   <li>{@link io.boltgen.runtime.codec.protobuf.ProtoMessages} — embedded protobuf-java generated messages
+ *       (fields, arguments and results of such a type).</li>
  *   <li>{@link io.boltgen.runtime.codec.protobuf.MessageMarshaller} — a {@code Marshaller} for protobuf-java
  *       generated messages.</li>
  * </ul>
+ *
+ * <p>protobuf-java ({@code com.google.protobuf:protobuf-java}, 3.25.x or 4.x) is an <em>optional</em>
+ * dependency of the runtime: only {@code ProtoMessages} and {@code MessageMarshaller} refer to it, and only
+ * code that uses protobuf-java messages loads them. Services of records, enums and scalars run without it.
  *
  * <p>Every public type here is part of the binary-stable API of generated code: members are only ever
  * added, never changed or removed, within a major version.

@@ -62,7 +62,7 @@ class ProtoWireTest {
       size += 1 + ProtoSizes.varint32(v.c());
     }
     if (v.t() != null) {
-      size += 1 + ProtoSizes.message(v.t());
+      size += 1 + ProtoMessages.size(v.t());
     }
     return size;
   }
@@ -107,7 +107,7 @@ class ProtoWireTest {
     }
     if (v.t() != null) {
       e.writeTag(82);
-      e.writeMessage(v.t());
+      ProtoMessages.write(e, v.t());
     }
   }
 
@@ -152,7 +152,7 @@ class ProtoWireTest {
           c = d.readVarint32();
           break;
         case 82:
-          t = d.readProtoMessage(Timestamp.parser());
+          t = ProtoMessages.read(d, Timestamp.parser());
           break;
         default:
           d.skipField(tag);
@@ -269,7 +269,7 @@ class ProtoWireTest {
       assertThat(ProtoSizes.varint32(n)).isEqualTo(CodedOutputStream.computeUInt32SizeNoTag(n));
       assertThat(ProtoSizes.int64(l)).isEqualTo(CodedOutputStream.computeInt64SizeNoTag(l));
     }
-    assertThat(ProtoSizes.message(Duration.newBuilder().setSeconds(3).build())).isEqualTo(3);
+    assertThat(ProtoMessages.size(Duration.newBuilder().setSeconds(3).build())).isEqualTo(3);
   }
 
   @Test

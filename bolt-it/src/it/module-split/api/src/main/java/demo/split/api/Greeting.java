@@ -1,0 +1,4 @@
+package demo.split.api;
+
+/** One greeting. */
+public record Greeting(String text) {}

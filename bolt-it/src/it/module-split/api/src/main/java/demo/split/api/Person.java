@@ -1,0 +1,4 @@
+package demo.split.api;
+
+/** Someone to greet. */
+public record Person(String name, int age) {}

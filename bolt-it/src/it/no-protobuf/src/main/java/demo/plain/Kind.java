@@ -1,0 +1,7 @@
+package demo.plain;
+
+/** What an item is. */
+public enum Kind {
+  TOOL,
+  PART
+}

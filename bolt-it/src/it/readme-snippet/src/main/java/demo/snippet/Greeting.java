@@ -1,0 +1,4 @@
+package demo.snippet;
+
+/** What the server answered. */
+public record Greeting(String text, long length) {}
