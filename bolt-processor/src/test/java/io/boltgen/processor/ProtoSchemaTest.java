@@ -28,27 +28,39 @@ class ProtoSchemaTest {
     }
   }
 
+  /** The 1-based line of the first line equal to {@code line} after the line starting with {@code after}. */
+  private static int lineOf(String text, String after, String line) {
+    List<String> lines = text.lines().toList();
+    int from = 0;
+    while (!lines.get(from).startsWith(after)) {
+      from++;
+    }
+    return lines.subList(from, lines.size()).indexOf(line) + from + 1;
+  }
+
   @Test
   void parsesTheGoldenProto() throws IOException {
-    ProtoSchema s = ProtoSchema.parse(golden());
+    String golden = golden();
+    ProtoSchema s = ProtoSchema.parse(golden);
+    int stock = lineOf(golden, "message Stock {", "  SkuId id = 1;");
     assertThat(s.pkg()).isEqualTo("demo.inventory");
     assertThat(s.service()).isEqualTo("demo.Inventory");
     assertThat(s.version()).isEqualTo("1.0");
     assertThat(s.protoService()).isEqualTo("Inventory");
     assertThat(s.rpcs()).extracting(Rpc::name).containsExactly("get", "reserve", "watch", "audit", "search");
     assertThat(s.rpc("get")).isEqualTo(new Rpc("get", "GetRequest", "GetResponse", "demo.Inventory:1.0/get", 4686,
-        "sync", 14));
+        "sync", lineOf(golden, "service", "  rpc get (GetRequest) returns (GetResponse);")));
     assertThat(s.rpc("audit").oneway()).isTrue();
     assertThat(s.rpc("reserve").style()).isEqualTo("future");
     assertThat(s.messages()).containsKeys("GetRequest", "AuditResponse", "SkuId", "Stock", "Reservation",
         "AuditEvent");
     assertThat(s.messages().get("AuditResponse").fields()).isEmpty();
     assertThat(s.messages().get("Stock").fields()).containsExactly(
-        new Field("id", 1, Label.IMPLICIT, null, "SkuId", null, 89),
-        new Field("available", 2, Label.IMPLICIT, null, "int32", null, 90),
-        new Field("warehouses", 3, Label.REPEATED, null, "string", null, 91),
-        new Field("reserved", 4, Label.MAP, "string", "int64", null, 92),
-        new Field("state", 5, Label.OPTIONAL, null, "StockState", null, 93));
+        new Field("id", 1, Label.IMPLICIT, null, "SkuId", null, stock),
+        new Field("available", 2, Label.IMPLICIT, null, "int32", null, stock + 1),
+        new Field("warehouses", 3, Label.REPEATED, null, "string", null, stock + 2),
+        new Field("reserved", 4, Label.MAP, "string", "int64", null, stock + 3),
+        new Field("state", 5, Label.OPTIONAL, null, "StockState", null, stock + 4));
     assertThat(s.messages().get("Stock").javaName()).isEqualTo("demo.Stock");
     assertThat(s.messages().get("Reservation").reserved()).containsExactly(new Range(3, 3));
     assertThat(s.messages().get("Reservation").reserves(3)).isTrue();
