@@ -1,5 +1,6 @@
 package io.boltgen.bench;
 
+import io.boltgen.bench.compile.CompileCost;
 import io.boltgen.bench.fuzz.FrameFuzz;
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.load.ClientMain;
@@ -28,7 +29,7 @@ import java.util.Set;
 public final class Main {
 
   static final String USAGE = """
-      usage: java -jar bolt-benchmarks.jar [all|load|jmh|fuzz|server|systems|help] [options]
+      usage: java -jar bolt-benchmarks.jar [all|load|jmh|fuzz|compile|server|systems|help] [options]
 
         all      (default) the load matrix and the codec benchmark; prints the tables and, for a full run,
                  writes docs/benchmarks.md
@@ -37,6 +38,8 @@ public final class Main {
         fuzz     the decoder fuzzer against a boltgen server (docs/reliability.md):
                  [--frames N (1000000)] [--seed S (1)] [--threads T (4)]; exits 1 on a stall, a failed probe
                  call, a connection left open or a buffer leak
+        compile  what the annotation processor costs a build: javac compiles generated-looking services with
+                 and without it, in one JVM: [--services N (20)] [--iterations N (10)]
         server   one system's echo server, until 'stop' or end of input: --system ID [--host H] [--port P]
         systems  lists the systems and their configurations
 
@@ -96,6 +99,11 @@ public final class Main {
         int threads = a.getInt("threads", 4);
         a.checkAllUsed();
         return FrameFuzz.main(seed, frames, threads, new PrintStream(System.out, true, StandardCharsets.UTF_8));
+      }
+      case "compile" -> {
+        CompileCost.Settings settings = new CompileCost.Settings(a.getInt("services", 20), a.getInt("iterations", 10));
+        a.checkAllUsed();
+        return CompileCost.run(settings, new PrintStream(System.out, true, StandardCharsets.UTF_8));
       }
       case "server" -> {
         String system = a.require("system");

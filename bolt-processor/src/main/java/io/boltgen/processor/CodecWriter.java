@@ -14,6 +14,7 @@ import io.boltgen.processor.Model.Field;
 import io.boltgen.processor.Model.MapType;
 import io.boltgen.processor.Model.Message;
 import io.boltgen.processor.Model.MessageKind;
+import io.boltgen.processor.Model.MessageType;
 import io.boltgen.processor.Model.Method;
 import io.boltgen.processor.Model.OptionalType;
 import io.boltgen.processor.Model.RepeatedType;
@@ -149,6 +150,10 @@ final class CodecWriter {
 
   /** Size, write and read functions of {@code message}, which also serve {@code alike} (same Java type). */
   private void addFunctions(TypeSpec.Builder type, Message message, List<Message> alike) {
+    if (message.kind() == MessageKind.ONEOF) {
+      type.addMethods(new OneofCodec(codecs, service.protoPackage()).functions(message));
+      return;
+    }
     List<Field> fields = new ArrayList<>(message.fields());
     fields.sort(Comparator.comparingInt(Field::number));
     Set<String> taken = new HashSet<>(INTERNAL);
@@ -376,7 +381,7 @@ final class CodecWriter {
         b.addStatement("break");
         b.add("$<}\n");
       }
-      if (el instanceof EnumType) {
+      if (el instanceof EnumType || isOneof(el)) {
         b.add("case $L: {\n$>", WireKind.tag(f.number(), kind(el).wireType()));
         b.add(addElement(el, local));
         b.addStatement("break");
@@ -416,7 +421,13 @@ final class CodecWriter {
         b.endControlFlow();
       } else {
         fillMissing(b, "entryValue", kind(m.value()));
+        if (isOneof(m.value())) {
+          b.beginControlFlow("if (entryValue != null)"); // a case this side does not know
+        }
         b.addStatement("$L = $T.put($L, key, entryValue)", local, Names.PROTO_DECODER, local);
+        if (isOneof(m.value())) {
+          b.endControlFlow();
+        }
       }
       b.addStatement("break");
       b.add("$<}\n");
@@ -448,7 +459,19 @@ final class CodecWriter {
           .endControlFlow()
           .build();
     }
+    if (isOneof(el)) {
+      return CodeBlock.builder()
+          .addStatement("$T element = $L", el.javaType(), kind(el).read())
+          .beginControlFlow("if (element != null)") // a case this side does not know
+          .addStatement("$L = $T.add($L, element)", local, Names.PROTO_DECODER, local)
+          .endControlFlow()
+          .build();
+    }
     return CodeBlock.of("$L = $T.add($L, $L);\n", local, Names.PROTO_DECODER, local, kind(el).read());
+  }
+
+  private static boolean isOneof(Type t) {
+    return t instanceof MessageType m && m.oneof();
   }
 
   private WireKind kind(Type t) {

@@ -82,8 +82,12 @@ final class Model {
     }
   }
 
-  /** A record: a proto message. */
-  record MessageType(ClassName className, String protoName) implements Type {
+  /**
+   * A record: a proto message; or a sealed interface of records ({@code oneof}): a proto message holding a
+   * {@code oneof} with a field per record, whose value reads as {@code null} when a newer peer sent a case
+   * this side does not know.
+   */
+  record MessageType(ClassName className, String protoName, boolean oneof) implements Type {
     @Override
     public TypeName javaType() {
       return className;
@@ -173,7 +177,9 @@ final class Model {
     /** A generated record holding a method's arguments. */
     REQUEST,
     /** A method's result, carried as field 1 (none for void). */
-    RESPONSE
+    RESPONSE,
+    /** A sealed interface of records: one {@code oneof} field per record. */
+    ONEOF
   }
 
   /**

@@ -115,14 +115,22 @@ final class ProtoFileWriter {
           .collect(Collectors.joining(", "))).append(";\n");
     }
     List<Field> fields = new ArrayList<>(message.fields());
+    String indent = "  ";
+    if (message.kind() == Model.MessageKind.ONEOF) {
+      out.append("  oneof value {\n");
+      indent = "    ";
+    }
     for (Field f : fields) {
-      out.append("  ").append(fieldType(f.type())).append(' ').append(f.name()).append(" = ").append(f.number())
+      out.append(indent).append(fieldType(f.type())).append(' ').append(f.name()).append(" = ").append(f.number())
           .append(';');
       String note = note(f.type());
       if (note != null) {
         out.append("  // ").append(note);
       }
       out.append('\n');
+    }
+    if (message.kind() == Model.MessageKind.ONEOF) {
+      out.append("  }\n");
     }
     out.append("}\n");
   }

@@ -130,7 +130,7 @@ final class TypeReader {
     return unsupported(site, context, path, problem);
   }
 
-  private Type unsupported(Site site, String context, String path, String problem) {
+  Type unsupported(Site site, String context, String path, String problem) {
     report.error(site, "UnsupportedType", "cannot serialize " + path + " (" + context + "): " + problem);
     scope.failed = true;
     return null;
@@ -236,6 +236,9 @@ final class TypeReader {
     if (e.getKind() == ElementKind.RECORD) {
       return recordType(e, site, context, path);
     }
+    if (e.getKind() == ElementKind.INTERFACE && e.getModifiers().contains(Modifier.SEALED)) {
+      return new OneofReader(this, elements, scope, checkedTypes).read(e, site, context, path);
+    }
     if (protobufMessage != null && types.isSubtype(types.erasure(t), types.erasure(protobufMessage.asType()))) {
       if (e.getKind() != ElementKind.CLASS || e.getModifiers().contains(Modifier.ABSTRACT)) {
         return unsupported(site, context, path, e.getSimpleName()
@@ -297,7 +300,7 @@ final class TypeReader {
     return new EnumType(ClassName.get(e), protoName, known.pinned());
   }
 
-  private Type recordType(TypeElement e, Site site, String context, String path) {
+  Type recordType(TypeElement e, Site site, String context, String path) {
     String key = e.getQualifiedName().toString();
     if (!e.getTypeParameters().isEmpty()) {
       return unsupported(site, context, path, "the generic record " + e.getSimpleName()
@@ -312,7 +315,7 @@ final class TypeReader {
     }
     ClassName className = ClassName.get(e);
     String protoName = messageName(e);
-    MessageType result = new MessageType(className, protoName);
+    MessageType result = new MessageType(className, protoName, false);
     if (scope.messages.containsKey(key)) {
       return result;
     }
@@ -372,7 +375,7 @@ final class TypeReader {
    * while that is the name of a method's generated message (so that a gRPC-style {@code PlaceRequest} record
    * becomes {@code PlaceRequest_} beside the request message {@code PlaceRequest} of {@code place()}).
    */
-  private String messageName(TypeElement e) {
+  String messageName(TypeElement e) {
     AnnotationMirror message = Annotations.annotation(e, Names.BOLT_MESSAGE);
     if (message != null) {
       String name = Annotations.stringValue(elements, message, "name");

@@ -227,8 +227,9 @@ final class Validator {
     List<Field> unnumbered = message.fields().stream().filter(f -> f.site().mirror() == null).toList();
     if (anyExplicit && !unnumbered.isEmpty()) {
       List<String> names = unnumbered.stream().map(Field::name).toList();
-      report.error(unnumbered.get(0).site(), "MissingFieldNumber", "field numbers are all-or-nothing: other"
-          + " components of " + message.protoName() + " set @BoltField, so " + String.join(", ", names)
+      String parts = message.kind() == Model.MessageKind.ONEOF ? "cases" : "components";
+      report.error(unnumbered.get(0).site(), "MissingFieldNumber", "field numbers are all-or-nothing: other "
+          + parts + " of " + message.protoName() + " set @BoltField, so " + String.join(", ", names)
           + (names.size() == 1 ? " needs" : " need") + " one too");
     }
     for (Field f : message.fields()) {

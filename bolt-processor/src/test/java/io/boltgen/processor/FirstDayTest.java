@@ -154,4 +154,30 @@ class FirstDayTest {
     assertThat(c).hadErrorContaining("[Bolt/RuntimeMissing] the code generated for @BoltService A calls"
         + " io.boltgen:bolt-runtime, which is not on this module's class path").inFile(a).onLine(9);
   }
+
+  @Test
+  void sealedInterfacesOfRecordsBecomeOneofsAndOtherSealedTypesAreRefused() {
+    JavaFileObject ok = svc("@BoltService", "public interface Svc {", "  Shape area(Shape s, List<Shape> all);",
+        "  sealed interface Shape permits Circle, Square {}", "  record Circle(double r) implements Shape {}",
+        "  record Square(double side) implements Shape {}", "}");
+    assertThat(strict(ok)).succeededWithoutWarnings();
+    JavaFileObject notRecord = svc("@BoltService", "interface Svc {", "  void draw(Shape s);",
+        "  sealed interface Shape permits Circle, Blob {}", "  record Circle(double r) implements Shape {}",
+        "  final class Blob implements Shape {}", "}");
+    Compilation c = ValidationTest.compile(notRecord);
+    assertThat(c).hadErrorContaining("[Bolt/UnsupportedType] cannot serialize Svc.Shape (parameter s of draw()): the"
+        + " sealed interface Shape permits Blob, which is not a record: every case of a oneof is a record")
+        .inFile(notRecord).onLine(10);
+    assertThat(c.errors()).hasSize(1);
+    JavaFileObject generic = svc("@BoltService", "interface Svc {", "  void draw(Box<String> s);",
+        "  sealed interface Box<T> permits Full {}", "  record Full(String t) implements Box<String> {}", "}");
+    assertThat(ValidationTest.compile(generic)).hadErrorContaining("the sealed interface Box is generic")
+        .inFile(generic).onLine(10);
+    JavaFileObject pins = svc("@BoltService", "interface Svc {", "  void draw(Shape s);",
+        "  sealed interface Shape permits Circle, Square {}", "  @BoltField(2) record Circle(double r) implements Shape {}",
+        "  record Square(double side) implements Shape {}", "}");
+    assertThat(ValidationTest.compile(pins)).hadErrorContaining("[Bolt/MissingFieldNumber] field numbers are"
+        + " all-or-nothing: other cases of Svc_Shape set @BoltField, so square needs one too")
+        .inFile(pins).onLine(13);
+  }
 }
