@@ -67,7 +67,7 @@ class BenchmarkSmokeTest {
     assertThat(result.loadReport().allRows()).extracting(LoadReport.Row::errors).containsOnly(0L);
 
     String md = Files.readString(docs);
-    assertThat(md).contains("Not a full measurement").contains("## Machine").contains("## Targets (issue 4)")
+    assertThat(md).contains("Not a full measurement").contains("## Machine").contains("## Targets")
         .contains("| **boltgen** |").contains("## Codecs (JMH)").contains("Hessian2");
   }
 }

@@ -221,7 +221,7 @@ public final class LoadReport {
     if (table.isEmpty()) {
       return "";
     }
-    StringBuilder sb = new StringBuilder("\nTargets (issue 4): boltgen defaults vs the best peer configuration and raw Netty\n");
+    StringBuilder sb = new StringBuilder("\nTargets: boltgen defaults vs the best peer configuration and raw Netty\n");
     for (String[] row : table) {
       sb.append(String.format(Locale.ROOT, "  %-16s %-44s %-14s %-14s %s%n", (Object[]) row));
     }

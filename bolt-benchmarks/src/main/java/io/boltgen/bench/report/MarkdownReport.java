@@ -73,7 +73,7 @@ public final class MarkdownReport {
     String partial = plan.caveats().isEmpty() ? "" : "_Not a full measurement: see the note at the top._\n\n";
     if (result.loadReport() != null) {
       String targets = result.loadReport().targetsMarkdown();
-      md.append("## Targets (issue 4)\n\n").append(partial);
+      md.append("## Targets\n\n").append(partial);
       md.append("boltgen in its default configuration against the best peer configuration (the SOFABolt or gRPC"
           + " configuration with the highest median throughput on that case) and against raw Netty, the ceiling.\n\n");
       md.append(targets.isEmpty() ? "_boltgen, or every comparator, was not part of this run._\n" : targets).append('\n');

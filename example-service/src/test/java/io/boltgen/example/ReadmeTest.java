@@ -1,0 +1,90 @@
+package io.boltgen.example;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.BoltServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * README's "What you write" and "What you run" stay true: every code line of the first is a line of this
+ * module's sources, and the second is run here as written (its lines are lines of this file).
+ */
+class ReadmeTest {
+
+  private static final Path README = Path.of("..", "README.md");
+
+  /** The code lines of the {@code java} block under {@code heading}: trimmed, without trailing comments. */
+  private static List<String> codeLines(String heading) throws IOException {
+    String readme = Files.readString(README, StandardCharsets.UTF_8);
+    Matcher m = Pattern.compile(Pattern.quote(heading) + "\\n\\n```java\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+    assertThat(m.find()).as("a java block under %s in README.md", heading).isTrue();
+    List<String> lines = new ArrayList<>();
+    for (String line : m.group(1).split("\n")) {
+      String code = line.replaceAll("\\s*//.*$", "").strip();
+      if (!code.isEmpty()) {
+        lines.add(code);
+      }
+    }
+    return lines;
+  }
+
+  private static List<String> sourceLines(Path dir) throws IOException {
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+        for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+          lines.add(line.replaceAll("\\s*//.*$", "").strip());
+        }
+      }
+    }
+    return lines;
+  }
+
+  @Test
+  void whatYouWriteIsTheExamplesCode() throws IOException {
+    List<String> sources = sourceLines(Path.of("src", "main", "java"));
+    assertThat(sources).containsAll(codeLines("## What you write"));
+  }
+
+  @Test
+  void whatYouRunRunsAsWritten() throws Exception {
+    assertThat(sourceLines(Path.of("src", "test", "java", "io", "boltgen", "example")))
+        .containsAll(codeLines("## What you run"));
+    ExecutorService reservationWork = Executors.newSingleThreadExecutor();
+    int port = 0;
+    try {
+      // server
+      InventoryService service = new InventoryService(reservationWork, 1_500);
+      BoltServer server = BoltServer.builder()
+          .bind("127.0.0.1", port)
+          .service(InventoryBolt.bind(service))
+          .build()
+          .start();
+      try (server) {
+        port = server.port(); // the test binds port 0: any free port
+        // client
+        BoltClient client = BoltClient.builder().build();
+        try (client) {
+          Inventory inventory = InventoryBolt.newClient(client.channel("127.0.0.1:" + port));
+          Stock apple = inventory.get(new SkuId("apple"));
+          assertThat(apple.sku()).isEqualTo(new SkuId("apple"));
+          assertThat(apple.available()).isEqualTo(12);
+        }
+      }
+    } finally {
+      reservationWork.shutdownNow();
+    }
+  }
+}
