@@ -90,7 +90,7 @@ final class CodecWriter {
     }
     for (Model.Enum en : service.enums()) {
       if (en.pinned()) {
-        addEnumFunctions(type, en);
+        type.addMethods(EnumCodec.functions(en, service.protoPackage()));
       }
     }
     return Writers.file(service, type.build());
@@ -98,43 +98,6 @@ final class CodecWriter {
 
   static String valuesName(String protoName) {
     return Names.upperSnake(protoName) + "_VALUES";
-  }
-
-  /** The function mapping a constant of the pinned enum {@code protoName} to its number. */
-  static String numberOfName(String protoName) {
-    return "numberOf" + protoName;
-  }
-
-  /** The function mapping a number to a constant of the pinned enum {@code protoName}, or to null. */
-  static String constantOfName(String protoName) {
-    return "constantOf" + protoName;
-  }
-
-  /** The two functions of an enum whose numbers are pinned by {@code @BoltEnumValue}. */
-  private void addEnumFunctions(TypeSpec.Builder type, Model.Enum en) {
-    String doc = "enum {@code " + service.protoPackage() + "." + en.protoName() + "}";
-    CodeBlock.Builder toNumber = CodeBlock.builder().add("return switch (value) {\n$>");
-    CodeBlock.Builder toConstant = CodeBlock.builder().add("return switch (number) {\n$>");
-    for (int i = 0; i < en.constants().size(); i++) {
-      toNumber.add("case $L -> $L;\n", en.constants().get(i), en.numbers().get(i));
-      toConstant.add("case $L -> $T.$L;\n", en.numbers().get(i), en.className(), en.constants().get(i));
-    }
-    toConstant.add("default -> null;\n");
-    type.addMethod(MethodSpec.methodBuilder(numberOfName(en.protoName()))
-        .addJavadoc("The number of {@code value} in $L,\npinned by {@code @BoltEnumValue}.\n", doc)
-        .addModifiers(Modifier.STATIC)
-        .returns(TypeName.INT)
-        .addParameter(en.className(), "value")
-        .addCode(toNumber.add("$<};\n").build())
-        .build());
-    type.addMethod(MethodSpec.methodBuilder(constantOfName(en.protoName()))
-        .addJavadoc("The constant numbered {@code number} in $L,\nor {@code null} for a number this side does not"
-            + " know.\n", doc)
-        .addModifiers(Modifier.STATIC)
-        .returns(en.className())
-        .addParameter(TypeName.INT, "number")
-        .addCode(toConstant.add("$<};\n").build())
-        .build());
   }
 
   /** The marshaller of {@code message}, with the functions generated for {@code functions}. */

@@ -340,7 +340,7 @@ abstract class WireKind {
     @Override
     CodeBlock size(CodeBlock x) {
       if (type.pinned()) {
-        return CodeBlock.of("$T.int32($L($L))", Names.PROTO_SIZES, CodecWriter.numberOfName(type.protoName()), x);
+        return CodeBlock.of("$T.int32($L($L))", Names.PROTO_SIZES, EnumCodec.numberOfName(type.protoName()), x);
       }
       return CodeBlock.of("$T.varint32($L.ordinal())", Names.PROTO_SIZES, x);
     }
@@ -348,7 +348,7 @@ abstract class WireKind {
     @Override
     CodeBlock write(CodeBlock x) {
       if (type.pinned()) {
-        return CodeBlock.of("e.writeInt32($L($L));\n", CodecWriter.numberOfName(type.protoName()), x);
+        return CodeBlock.of("e.writeInt32($L($L));\n", EnumCodec.numberOfName(type.protoName()), x);
       }
       return CodeBlock.of("e.writeVarint32($L.ordinal());\n", x);
     }
@@ -362,7 +362,7 @@ abstract class WireKind {
     /** An expression: the constant numbered {@code number}, or {@code null} for an unknown number. */
     CodeBlock fromNumber(CodeBlock number) {
       if (type.pinned()) {
-        return CodeBlock.of("$L($L)", CodecWriter.constantOfName(type.protoName()), number);
+        return CodeBlock.of("$L($L)", EnumCodec.constantOfName(type.protoName()), number);
       }
       return CodeBlock.of("$T.enumValue($L, $L)", Names.PROTO_DECODER, CodecWriter.valuesName(type.protoName()),
           number);

@@ -366,4 +366,32 @@ class SchemaGuardTest {
         .inFile(v1[0]).onLine(9);
     assertThat(baseline).doesNotExist();
   }
+
+  private static JavaFileObject geo(String permits, String... records) {
+    List<String> lines = new ArrayList<>(List.of("@BoltService", "public interface Geo {", "  void draw(Shape s);",
+        "  sealed interface Shape permits " + permits + " {}"));
+    lines.addAll(List.of(records));
+    lines.add("}");
+    return source("test.Geo", lines.toArray(new String[0]));
+  }
+
+  @Test
+  void aCaseInsertedBeforeOthersInASealedInterfaceRenumbersItsOneofAndAnAppendedOnePasses() throws IOException {
+    String circle = "  record Circle(double r) implements Shape {}";
+    String square = "  record Square(double side) implements Shape {}";
+    String triangle = "  record Triangle(double base) implements Shape {}";
+    assertThat(compile(true, geo("Circle, Square", circle, square))).succeeded();
+    Path geoBaseline = dir.resolve("boltgen").resolve("test.Geo.proto");
+    String recorded = Files.readString(geoBaseline);
+    assertThat(recorded).contains("oneof value {");
+
+    Compilation inserted = compile(false, geo("Triangle, Circle, Square", triangle, circle, square));
+    assertThat(inserted).failed();
+    assertThat(inserted).hadErrorContaining("[Bolt/FieldRenumbered] field circle of message Geo_Shape");
+    assertThat(inserted).hadErrorContaining("field circle of message Geo_Shape").inFile(
+        inserted.sourceFiles().get(0)).onLine(13);
+
+    assertThat(compile(false, geo("Circle, Square, Triangle", circle, square, triangle))).succeeded();
+    assertThat(Files.readString(geoBaseline)).isEqualTo(recorded);
+  }
 }
