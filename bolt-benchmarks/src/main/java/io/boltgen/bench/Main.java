@@ -60,7 +60,7 @@ public final class Main {
       report options:
         --out FILE            write the Markdown report there (default for a full 'all': docs/benchmarks.md)
         --no-docs             write no report
-        --quick               1 run, 3 s windows, 1 JMH fork: a rough look in about 5 minutes (labelled as such)
+        --quick               1 run, 3 s windows, 1 JMH fork: a rough look in about 6 minutes on 2 cores (labelled as such)
       """;
 
   private static final Set<String> FLAGS = Set.of("keep-server", "no-docs", "quick");

@@ -215,6 +215,10 @@ final class ConnectionPool implements CallTarget {
         attempt.complete(connection);
       } else {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (closed) {
+          attempt.completeExceptionally(cause); // an attempt the close overtook: no next attempt to announce
+          return;
+        }
         long backoff = backoffNanos(failures.incrementAndGet(slot));
         retryAtNanos.set(slot, env.ticker().nanoTime() + backoff);
         connectFailures.info("could not connect to {}: {} (next attempt in {} ms)", address, cause.toString(),
