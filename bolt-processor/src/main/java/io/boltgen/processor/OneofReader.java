@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.AnnotationMirror;
-import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
@@ -87,12 +86,7 @@ final class OneofReader {
       names.add(name);
       fields.add(new Field(name, number, t, new Site(c, pin, null)));
     }
-    if (fields.stream().allMatch(f -> f.number() == 0)) {
-      for (int i = 0; i < fields.size(); i++) {
-        Field f = fields.get(i);
-        fields.set(i, new Field(f.name(), i + 1, f.type(), f.site()));
-      }
-    }
+    TypeReader.numberImplicitly(fields);
     boolean ok = !scope.failed;
     scope.failed = before || scope.failed;
     checkedTypes.put("record:" + key, ok);
@@ -101,12 +95,7 @@ final class OneofReader {
       return null;
     }
     AnnotationMirror message = Annotations.annotation(e, Names.BOLT_MESSAGE);
-    List<Integer> reserved = new ArrayList<>();
-    if (message != null) {
-      for (Object o : (List<?>) Annotations.valueWithDefault(elements, message, "reserved").getValue()) {
-        reserved.add((Integer) ((AnnotationValue) o).getValue());
-      }
-    }
+    List<Integer> reserved = reader.reserved(message);
     scope.messages.put(key, new Model.Message(MessageKind.ONEOF, result.protoName(), result.className(),
         List.copyOf(fields), List.copyOf(reserved), Annotations.doc(elements, e), new Site(e, message, null)));
     return result;

@@ -328,12 +328,7 @@ final class TypeReader {
     // placeholder first: records may be recursive
     scope.messages.put(key, null);
     AnnotationMirror message = Annotations.annotation(e, Names.BOLT_MESSAGE);
-    List<Integer> reserved = new ArrayList<>();
-    if (message != null) {
-      for (Object o : (List<?>) Annotations.valueWithDefault(elements, message, "reserved").getValue()) {
-        reserved.add((Integer) ((AnnotationValue) o).getValue());
-      }
-    }
+    List<Integer> reserved = reserved(message);
     boolean before = scope.failed;
     scope.failed = false;
     List<Field> fields = new ArrayList<>();
@@ -351,13 +346,7 @@ final class TypeReader {
       scope.usesDeprecated |= elements.isDeprecated(c.getAccessor());
       fields.add(new Field(c.getSimpleName().toString(), number, t, fieldSite));
     }
-    if (fields.stream().allMatch(f -> f.number() == 0)) {
-      // implicit numbering: 1, 2, 3… in declaration order
-      for (int i = 0; i < fields.size(); i++) {
-        Field f = fields.get(i);
-        fields.set(i, new Field(f.name(), i + 1, f.type(), f.site()));
-      }
-    }
+    numberImplicitly(fields);
     boolean ok = !scope.failed;
     scope.failed = before || scope.failed;
     checkedTypes.put("record:" + key, ok);
@@ -387,6 +376,27 @@ final class TypeReader {
   }
 
   // ------------------------------------------------------------------ helpers
+
+  /** The numbers {@code @BoltMessage(reserved)} lists ({@code message} may be null: none). */
+  List<Integer> reserved(AnnotationMirror message) {
+    List<Integer> reserved = new ArrayList<>();
+    if (message != null) {
+      for (Object o : (List<?>) Annotations.valueWithDefault(elements, message, "reserved").getValue()) {
+        reserved.add((Integer) ((AnnotationValue) o).getValue());
+      }
+    }
+    return reserved;
+  }
+
+  /** Numbers {@code fields} 1, 2, 3… in their order when none was pinned (all numbers 0). */
+  static void numberImplicitly(List<Field> fields) {
+    if (fields.stream().allMatch(f -> f.number() == 0)) {
+      for (int i = 0; i < fields.size(); i++) {
+        Field f = fields.get(i);
+        fields.set(i, new Field(f.name(), i + 1, f.type(), f.site()));
+      }
+    }
+  }
 
   /**
    * Whether generated code can use {@code e} without a javac warning; if not, reports it once, on the type

@@ -58,21 +58,9 @@ public final class ProtoTypes {
    *     {@link Instant#MIN}..{@link Instant#MAX}
    */
   public static Instant readTimestamp(ProtoDecoder d) {
-    long seconds = 0;
-    int nanos = 0;
-    for (int tag = d.readTag(); tag != 0; tag = d.readTag()) {
-      switch (tag) {
-        case SECONDS_TAG:
-          seconds = d.readInt64();
-          break;
-        case NANOS_TAG:
-          nanos = d.readInt32();
-          break;
-        default:
-          d.skipField(tag);
-          break;
-      }
-    }
+    SecondsNanos read = SecondsNanos.read(d);
+    long seconds = read.seconds();
+    int nanos = read.nanos();
     if (nanos < 0 || nanos >= NANOS_PER_SECOND) {
       throw new ProtoDecodeException("invalid google.protobuf.Timestamp: nanos " + nanos + " outside 0..999999999");
     }
@@ -118,21 +106,9 @@ public final class ProtoTypes {
    *     non-zero seconds, or the duration does not fit {@link Duration}
    */
   public static Duration readDuration(ProtoDecoder d) {
-    long seconds = 0;
-    int nanos = 0;
-    for (int tag = d.readTag(); tag != 0; tag = d.readTag()) {
-      switch (tag) {
-        case SECONDS_TAG:
-          seconds = d.readInt64();
-          break;
-        case NANOS_TAG:
-          nanos = d.readInt32();
-          break;
-        default:
-          d.skipField(tag);
-          break;
-      }
-    }
+    SecondsNanos read = SecondsNanos.read(d);
+    long seconds = read.seconds();
+    int nanos = read.nanos();
     if (nanos <= -NANOS_PER_SECOND || nanos >= NANOS_PER_SECOND) {
       throw new ProtoDecodeException("invalid google.protobuf.Duration: nanos " + nanos
           + " outside -999999999..999999999");
@@ -264,5 +240,27 @@ public final class ProtoTypes {
   private static ProtoDecodeException malformed(String type, String text, Exception cause) {
     String shown = text.length() > 64 ? text.substring(0, 64) + "…" : text;
     return new ProtoDecodeException("malformed " + type + " text \"" + shown + "\"", cause);
+  }
+
+  /** The two fields {@code Timestamp} and {@code Duration} share, as read: 0 where absent. */
+  private record SecondsNanos(long seconds, int nanos) {
+    static SecondsNanos read(ProtoDecoder d) {
+      long seconds = 0;
+      int nanos = 0;
+      for (int tag = d.readTag(); tag != 0; tag = d.readTag()) {
+        switch (tag) {
+          case SECONDS_TAG:
+            seconds = d.readInt64();
+            break;
+          case NANOS_TAG:
+            nanos = d.readInt32();
+            break;
+          default:
+            d.skipField(tag);
+            break;
+        }
+      }
+      return new SecondsNanos(seconds, nanos);
+    }
   }
 }
