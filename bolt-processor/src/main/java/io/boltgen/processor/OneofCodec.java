@@ -1,6 +1,7 @@
 package io.boltgen.processor;
 
 import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeName;
 import io.boltgen.processor.Model.Field;
@@ -25,7 +26,8 @@ final class OneofCodec {
 
   List<MethodSpec> functions(Message message) {
     String name = message.protoName();
-    String doc = "message {@code " + protoPackage + "." + name + "}, the oneof of {@link " + message.javaType() + "}";
+    CodeBlock doc = CodeBlock.of("message {@code $L.$L}, the oneof of {@link $T}", protoPackage, name,
+        message.javaType());
     MethodSpec.Builder size = MethodSpec.methodBuilder("size" + name)
         .addJavadoc("The exact size of $L; records lengths in {@code e}.\n", doc)
         .addModifiers(Modifier.STATIC)
@@ -50,12 +52,12 @@ final class OneofCodec {
       int tag = WireKind.tag(f.number(), kind.wireType());
       TypeName caseType = f.type().javaType();
       size.beginControlFlow("if (value instanceof $T v)", caseType)
-          .addStatement("return $L + $L", WireKind.tagSize(f.number()), kind.size(com.palantir.javapoet.CodeBlock.of("v")))
+          .addStatement("return $L + $L", WireKind.tagSize(f.number()), kind.size(CodeBlock.of("v")))
           .endControlFlow();
       write.beginControlFlow("if (value instanceof $T v)", caseType)
           .addComment("$L: $L", f.number(), f.name())
           .addStatement("e.writeTag($L)", tag)
-          .addCode(kind.write(com.palantir.javapoet.CodeBlock.of("v")))
+          .addCode(kind.write(CodeBlock.of("v")))
           .addStatement("return")
           .endControlFlow();
       read.addCode("case $L:\n$>", tag).addStatement("value = $L", kind.read()).addStatement("break").addCode("$<");
