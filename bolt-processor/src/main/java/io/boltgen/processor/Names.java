@@ -44,7 +44,7 @@ final class Names {
    * round compiles that code) and is meant for tools, not processors.
    */
   static final Set<String> CLAIMED =
-      Set.of(BOLT_SERVICE, BOLT_METHOD, ONEWAY, BOLT_FIELD, BOLT_MESSAGE, GENERATED.canonicalName());
+      Set.of(BOLT_SERVICE, BOLT_METHOD, ONEWAY, BOLT_FIELD, BOLT_MESSAGE, BOLT_ENUM_VALUE, GENERATED.canonicalName());
 
   static final String SERVICES_FILE = "META-INF/services/io.boltgen.runtime.service.GeneratedService";
 

@@ -42,9 +42,15 @@ class FirstDayTest {
         "  /** Cancels. */",
         "  @Oneway void cancel(String id);",
         "}");
+    // every annotation of bolt-annotations is used: the processor claims each
     Compilation c = strict(svc,
-        source("test.PlaceRequest", "public record PlaceRequest(@BoltField(1) String sku, @BoltField(3) int n) {}"),
-        source("test.PlaceResponse", "@BoltMessage(reserved = 2) public record PlaceResponse(@BoltField(1) String id) {}"));
+        source("test.PlaceRequest", "public record PlaceRequest(@BoltField(1) String sku, @BoltField(3) int n,",
+            "    @BoltField(4) Kind kind, @BoltField(5) Pay pay) {}"),
+        source("test.PlaceResponse", "@BoltMessage(reserved = 2) public record PlaceResponse(@BoltField(1) String id) {}"),
+        source("test.Kind", "public enum Kind { @BoltEnumValue(0) NONE, @BoltEnumValue(7) SOME }"),
+        source("test.Pay", "public sealed interface Pay permits Pay.Card, Pay.Cash {",
+            "  @BoltField(2) record Card(String last4) implements Pay {}",
+            "  @BoltField(1) record Cash() implements Pay {}", "}"));
     assertThat(c).succeededWithoutWarnings();
   }
 
