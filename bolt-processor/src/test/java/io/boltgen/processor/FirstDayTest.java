@@ -10,6 +10,12 @@ import com.google.testing.compile.Compiler;
 import io.boltgen.annotation.BoltService;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.stream.Stream;
 import java.net.URISyntaxException;
 import java.util.List;
 import javax.tools.JavaFileObject;
@@ -185,5 +191,26 @@ class FirstDayTest {
     assertThat(ValidationTest.compile(pins)).hadErrorContaining("[Bolt/MissingFieldNumber] field numbers are"
         + " all-or-nothing: other cases of Svc_Shape set @BoltField, so square needs one too")
         .inFile(pins).onLine(13);
+  }
+
+  @Test
+  void theProcessorClaimsEveryAnnotationOfBoltAnnotations() throws Exception {
+    Path classes = Path.of(BoltService.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    List<String> annotations = new ArrayList<>();
+    try (FileSystem jar = classes.toString().endsWith(".jar") ? FileSystems.newFileSystem(classes) : null) {
+      Path dir = (jar == null ? classes : jar.getPath("/")).resolve("io/boltgen/annotation");
+      try (Stream<Path> files = Files.list(dir)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+          String simple = f.getFileName().toString().replace(".class", "");
+          Class<?> c = Class.forName("io.boltgen.annotation." + simple, false,
+              BoltService.class.getClassLoader());
+          if (c.isAnnotation()) {
+            annotations.add(c.getName());
+          }
+        }
+      }
+    }
+    assertThat(annotations).hasSizeGreaterThanOrEqualTo(6);
+    assertThat(new BoltProcessor().getSupportedAnnotationTypes()).containsAll(annotations);
   }
 }
