@@ -254,7 +254,8 @@ final class TypeReader {
     if (name.equals("java.lang.Object")) {
       problem = "Object is not serializable; use a concrete type";
     } else if (e.getKind() == ElementKind.INTERFACE) {
-      problem = "the interface " + e.getSimpleName() + " is not serializable (only List, Set, Map and Optional are)";
+      problem = "the interface " + e.getSimpleName()
+          + " is not serializable (only List, Set, Map, Optional and sealed interfaces of records are)";
     } else {
       problem = e.getSimpleName() + " is not serializable: use primitives and their boxes, String, byte[], enums,"
           + " records, List, Set, Map, Optional, protobuf messages or the JDK value types Instant, Duration,"
