@@ -325,6 +325,15 @@ final class TypeReader {
       scope.failed = true; // reported already, by the service that met it first
       return null;
     }
+    AnnotationMirror casePin = Annotations.annotation(e, Names.BOLT_FIELD);
+    if (casePin != null && e.getInterfaces().stream().noneMatch(
+        i -> types.asElement(i).getModifiers().contains(Modifier.SEALED))) {
+      checkedTypes.put("record:" + key, false);
+      report.error(new Site(e, casePin, null), "InvalidFieldNumber", "@BoltField on a record pins its case number in"
+          + " the oneof of a sealed interface it implements, but " + e.getSimpleName() + " implements none; remove it");
+      scope.failed = true;
+      return null;
+    }
     scope.usesDeprecated |= elements.isDeprecated(e);
     // placeholder first: records may be recursive
     scope.messages.put(key, null);

@@ -188,6 +188,11 @@ class FirstDayTest {
     JavaFileObject pins = svc("@BoltService", "interface Svc {", "  void draw(Shape s);",
         "  sealed interface Shape permits Circle, Square {}", "  @BoltField(2) record Circle(double r) implements Shape {}",
         "  record Square(double side) implements Shape {}", "}");
+    JavaFileObject stray = svc("@BoltService", "interface Svc {", "  void draw(Circle c);",
+        "  @BoltField(2) record Circle(double r) {}", "}");
+    assertThat(ValidationTest.compile(stray)).hadErrorContaining("[Bolt/InvalidFieldNumber] @BoltField on a record"
+        + " pins its case number in the oneof of a sealed interface it implements, but Circle implements none")
+        .inFile(stray).onLine(11);
     assertThat(ValidationTest.compile(pins)).hadErrorContaining("[Bolt/MissingFieldNumber] field numbers are"
         + " all-or-nothing: other cases of Svc_Shape set @BoltField, so square needs one too")
         .inFile(pins).onLine(13);
