@@ -59,6 +59,8 @@ public final class BoltProcessor extends AbstractProcessor {
   private final Set<String> checkedOnce = new HashSet<>();
   /** Where types are declared (set in {@link #init}). */
   private SourceFiles sourceFiles;
+  /** The proto identities of protobuf-java messages met so far (set in {@link #init}). */
+  private ProtoDescriptors protoDescriptors;
   /** Whether the missing runtime has been reported (once per compilation). */
   private boolean runtimeMissingReported;
 
@@ -69,6 +71,7 @@ public final class BoltProcessor extends AbstractProcessor {
   public synchronized void init(ProcessingEnvironment env) {
     super.init(env);
     sourceFiles = new SourceFiles(env);
+    protoDescriptors = new ProtoDescriptors(env);
   }
 
   @Override
@@ -161,7 +164,7 @@ public final class BoltProcessor extends AbstractProcessor {
   private void process(TypeElement type, Report report, Map<String, Boolean> checkedTypes, boolean lastRound)
       throws IOException {
     ModelReader reader = new ModelReader(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), report,
-        checkedTypes, sourceFiles);
+        checkedTypes, sourceFiles, protoDescriptors);
     Model.Service model = reader.read(type);
     if (model == null) {
       return;

@@ -57,14 +57,16 @@ final class ModelReader {
   /** Records and enums already read in this round, so a bad one is reported once: name → ok. */
   private final Map<String, Boolean> checkedTypes;
   private final SourceFiles sourceFiles;
+  private final ProtoDescriptors protoDescriptors;
 
   // per service
   private TypeReader.Scope scope;
   private TypeReader typeReader;
 
   ModelReader(Elements elements, Types types, Report report, Map<String, Boolean> checkedTypes,
-      SourceFiles sourceFiles) {
+      SourceFiles sourceFiles, ProtoDescriptors protoDescriptors) {
     this.sourceFiles = sourceFiles;
+    this.protoDescriptors = protoDescriptors;
     this.elements = elements;
     this.types = types;
     this.report = report;
@@ -79,7 +81,7 @@ final class ModelReader {
   /** The model of {@code type}, or {@code null} after reporting why there is none. */
   Model.Service read(TypeElement type) {
     scope = new TypeReader.Scope(elements.getPackageOf(type).getQualifiedName().toString());
-    typeReader = new TypeReader(elements, types, report, checkedTypes, scope, sourceFiles);
+    typeReader = new TypeReader(elements, types, report, checkedTypes, scope, sourceFiles, protoDescriptors);
     AnnotationMirror service = Annotations.annotation(type, Names.BOLT_SERVICE);
     if (type.getKind() != ElementKind.INTERFACE) {
       report.error(new Site(type, service, null), "NotAnInterface",

@@ -73,10 +73,12 @@ final class TypeReader {
   private final Map<String, Boolean> checkedTypes;
   private final Scope scope;
   private final SourceFiles sourceFiles;
+  private final ProtoDescriptors protoDescriptors;
 
   TypeReader(Elements elements, Types types, Report report, Map<String, Boolean> checkedTypes, Scope scope,
-      SourceFiles sourceFiles) {
+      SourceFiles sourceFiles, ProtoDescriptors protoDescriptors) {
     this.sourceFiles = sourceFiles;
+    this.protoDescriptors = protoDescriptors;
     this.elements = elements;
     this.types = types;
     this.report = report;
@@ -248,7 +250,12 @@ final class TypeReader {
         return unsupported(site, context, path, e.getSimpleName() + " is not accessible from package " + scope.packageName);
       }
       String file = WellKnownTypes.file(name);
-      return new ProtoMessageType(ClassName.get(e), file == null ? null : WellKnownTypes.protoName(name), file);
+      if (file != null) {
+        return new ProtoMessageType(ClassName.get(e), WellKnownTypes.protoName(name), file);
+      }
+      ProtoDescriptors.Identity identity = protoDescriptors.of(e);
+      return identity == null ? new ProtoMessageType(ClassName.get(e), null, null)
+          : new ProtoMessageType(ClassName.get(e), "." + identity.fullName(), identity.file());
     }
     String problem;
     if (name.equals("java.lang.Object")) {

@@ -3,12 +3,9 @@ package io.boltgen.processor;
 import java.util.Map;
 
 /**
- * The {@code .proto} names and files of protobuf's well-known types, the protobuf-java messages whose
- * proto identity the processor knows for certain. For any other protobuf-java class it cannot: the Java
- * class names neither its proto package ({@code java_package} and {@code java_outer_classname} rename
- * freely) nor its file, and the descriptor that does is only built when the class runs. Those fields are
- * declared {@code bytes} (wire-identical to the embedded message) instead of naming an import that might not
- * exist.
+ * The {@code .proto} names and files of protobuf's well-known types, known without looking: protobuf-java
+ * ships their classes compiled, with no sources and under names no descriptor lookup is needed for. Other
+ * protobuf-java messages are looked up by {@link ProtoDescriptors}.
  */
 final class WellKnownTypes {
 
