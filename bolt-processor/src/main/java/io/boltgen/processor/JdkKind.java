@@ -131,6 +131,9 @@ final class JdkKind {
       if (jdk == Jdk.BIG_DECIMAL) {
         return CodeBlock.of("$T.decimalText($L)", PROTO_TYPES, x);
       }
+      if (jdk == Jdk.BIG_INTEGER) {
+        return CodeBlock.of("$T.integerText($L)", PROTO_TYPES, x);
+      }
       return CodeBlock.of("$L.toString()", x);
     }
 

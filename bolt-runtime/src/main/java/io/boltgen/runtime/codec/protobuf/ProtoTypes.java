@@ -37,6 +37,20 @@ public final class ProtoTypes {
   private static final int NANOS_TAG = 2 << 3;
   private static final int NANOS_PER_SECOND = 1_000_000_000;
 
+  /**
+   * The longest text of a {@link BigInteger} or {@link BigDecimal} either side accepts, in characters: Java
+   * parses such text in time quadratic in its length (800,000 digits take seconds), so a peer could
+   * otherwise pin a thread with one string.
+   */
+  public static final int MAX_NUMBER_TEXT = 1_000;
+
+  /**
+   * The largest {@link BigDecimal#scale()}, either sign, either side accepts: a value such as
+   * {@code 1E+999999999} is a short text whose exact integer (what {@code toBigInteger()} or
+   * {@code toPlainString()} build) takes hundreds of megabytes.
+   */
+  public static final int MAX_DECIMAL_SCALE = 100_000;
+
   private ProtoTypes() {}
 
   // ------------------------------------------------------------------ google.protobuf.Timestamp
@@ -158,28 +172,55 @@ public final class ProtoTypes {
    */
   public static String decimalText(BigDecimal value) {
     int scale = value.scale();
-    if (scale < 0 && (long) value.precision() - 1 - scale > Integer.MAX_VALUE) {
-      throw new ProtoEncodeException("the BigDecimal with scale " + scale + " has no text form that can be read"
-          + " back: its exponent exceeds " + Integer.MAX_VALUE);
+    if (scale > MAX_DECIMAL_SCALE || scale < -MAX_DECIMAL_SCALE) {
+      throw new ProtoEncodeException("the BigDecimal with scale " + scale + " is outside the scale a reader"
+          + " accepts, ±" + MAX_DECIMAL_SCALE);
     }
-    return value.toString();
+    return checkedLength("BigDecimal", value.toString());
+  }
+
+  /** The decimal text of {@code value}. @throws ProtoEncodeException when it is longer than a reader accepts */
+  public static String integerText(BigInteger value) {
+    return checkedLength("BigInteger", value.toString());
+  }
+
+  private static String checkedLength(String type, String text) {
+    if (text.length() > MAX_NUMBER_TEXT) {
+      throw new ProtoEncodeException("the " + type + " of " + text.length() + " characters is longer than a reader"
+          + " accepts, " + MAX_NUMBER_TEXT);
+    }
+    return text;
   }
 
   /** Parses {@code text} as written by {@link #decimalText}, or any other form {@link BigDecimal} reads. */
   public static BigDecimal parseBigDecimal(String text) {
+    tooLong("BigDecimal", text);
+    BigDecimal value;
     try {
-      return new BigDecimal(text);
+      value = new BigDecimal(text);
     } catch (NumberFormatException e) {
       throw malformed("BigDecimal", text, e);
     }
+    if (value.scale() > MAX_DECIMAL_SCALE || value.scale() < -MAX_DECIMAL_SCALE) {
+      throw new ProtoDecodeException("a BigDecimal with scale " + value.scale() + ", outside ±" + MAX_DECIMAL_SCALE);
+    }
+    return value;
   }
 
   /** Parses the decimal {@code text} of a {@link BigInteger} (an optional sign and digits). */
   public static BigInteger parseBigInteger(String text) {
+    tooLong("BigInteger", text);
     try {
       return new BigInteger(text);
     } catch (NumberFormatException e) {
       throw malformed("BigInteger", text, e);
+    }
+  }
+
+  private static void tooLong(String type, String text) {
+    if (text.length() > MAX_NUMBER_TEXT) {
+      throw new ProtoDecodeException("a " + type + " text of " + text.length() + " characters, longer than "
+          + MAX_NUMBER_TEXT);
     }
   }
 
