@@ -278,9 +278,17 @@ public final class ProtoTypes {
     }
   }
 
+  /**
+   * The error for text that does not parse. The parser's exception is not kept as the cause: its message
+   * repeats the whole text, which a peer chooses (up to a frame's size); only its first 200 characters are.
+   */
   private static ProtoDecodeException malformed(String type, String text, Exception cause) {
-    String shown = text.length() > 64 ? text.substring(0, 64) + "…" : text;
-    return new ProtoDecodeException("malformed " + type + " text \"" + shown + "\"", cause);
+    String why = cause == null || cause.getMessage() == null ? "" : ": " + shorten(cause.getMessage(), 200);
+    return new ProtoDecodeException("malformed " + type + " text \"" + shorten(text, 64) + "\"" + why);
+  }
+
+  private static String shorten(String s, int max) {
+    return s.length() > max ? s.substring(0, max) + "…" : s;
   }
 
   /** The two fields {@code Timestamp} and {@code Duration} share, as read: 0 where absent. */
