@@ -118,6 +118,8 @@ public final class BoltClient implements AutoCloseable {
   public static final class Builder {
     private final List<ServiceDefinition> services = new ArrayList<>();
     private final List<ConnectionListener> listeners = new ArrayList<>();
+    private final List<ClientInterceptor> clientInterceptors = new ArrayList<>();
+    private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
     private WireProtocol protocol = WireProtocol.V2_CRC;
     private int connectTimeoutMillis = 1000;
     private int connectionsPerAddress = 1;
@@ -259,6 +261,24 @@ public final class BoltClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Adds an interceptor of the calls this client sends ({@link ClientInterceptor}); interceptors run in the
+     * order they were added.
+     */
+    public Builder clientInterceptor(ClientInterceptor interceptor) {
+      clientInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Adds an interceptor of the calls this client serves ({@link ServerInterceptor}); interceptors run in the
+     * order they were added.
+     */
+    public Builder serverInterceptor(ServerInterceptor interceptor) {
+      serverInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
     /** Observes connections. */
     public Builder connectionListener(ConnectionListener listener) {
       listeners.add(Objects.requireNonNull(listener, "listener"));
@@ -272,7 +292,7 @@ public final class BoltClient implements AutoCloseable {
           new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
               frameTimeoutMillis),
           callbackExecutor, callbackThreads, reconnect, minBackoffMillis, maxBackoffMillis, shutdownTimeoutMillis,
-          services, listeners);
+          services, listeners, new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors));
       return new BoltClient(Runtimes.PROVIDER.newClient(config));
     }
   }

@@ -95,6 +95,8 @@ public final class BoltServer implements AutoCloseable {
     private int port = 12200;
     private final List<Registration> services = new ArrayList<>();
     private final List<ConnectionListener> listeners = new ArrayList<>();
+    private final List<ClientInterceptor> clientInterceptors = new ArrayList<>();
+    private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
     private Executor executor;
     private ExecutorSelector selector;
     private int minThreads = 20;
@@ -167,6 +169,24 @@ public final class BoltServer implements AutoCloseable {
     /** Chooses the executor per request (on the IO thread, before the service's executor). */
     public Builder executorSelector(ExecutorSelector selector) {
       this.selector = Objects.requireNonNull(selector, "selector");
+      return this;
+    }
+
+    /**
+     * Adds an interceptor of the calls this server sends ({@link ClientInterceptor}); interceptors run in the
+     * order they were added.
+     */
+    public Builder clientInterceptor(ClientInterceptor interceptor) {
+      clientInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+      return this;
+    }
+
+    /**
+     * Adds an interceptor of the calls this server serves ({@link ServerInterceptor}); interceptors run in the
+     * order they were added.
+     */
+    public Builder serverInterceptor(ServerInterceptor interceptor) {
+      serverInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
       return this;
     }
 
@@ -281,7 +301,8 @@ public final class BoltServer implements AutoCloseable {
           maxThreads, queueSize, protocol,
           new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
               frameTimeoutMillis),
-          maxRequestsPerConnection, maxConnections, idleTimeoutMillis, shutdownTimeoutMillis, listeners);
+          maxRequestsPerConnection, maxConnections, idleTimeoutMillis, shutdownTimeoutMillis, listeners,
+          new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors));
       return new BoltServer(Runtimes.PROVIDER.newServer(config));
     }
   }

@@ -81,7 +81,8 @@ public interface RuntimeProvider {
       long maxBackoffMillis,
       long shutdownTimeoutMillis,
       List<ServiceDefinition> services,
-      List<ConnectionListener> listeners) {
+      List<ConnectionListener> listeners,
+      Interceptors interceptors) {
 
     /** Copies the lists. */
     public ClientConfig {
@@ -110,12 +111,26 @@ public interface RuntimeProvider {
       int maxConnections,
       long idleTimeoutMillis,
       long shutdownTimeoutMillis,
-      List<ConnectionListener> listeners) {
+      List<ConnectionListener> listeners,
+      Interceptors interceptors) {
 
     /** Copies the lists. */
     public ServerConfig {
       services = List.copyOf(services);
       listeners = List.copyOf(listeners);
+    }
+  }
+
+  /**
+   * The interceptors of a client or server, in the order they were added: those of the calls it sends and
+   * those of the calls it serves.
+   */
+  record Interceptors(List<ClientInterceptor> client, List<ServerInterceptor> server) {
+
+    /** Copies the lists. */
+    public Interceptors {
+      client = List.copyOf(client);
+      server = List.copyOf(server);
     }
   }
 

@@ -94,8 +94,9 @@ class ArchitectureTest {
         .map(c -> c.getName().substring("io.boltgen.runtime.".length()))
         .collect(Collectors.toCollection(TreeSet::new));
     assertThat(actual).as("public types of bolt-runtime vs the table in docs/runtime.md").isEqualTo(documented);
-    // 34: ProtoTypes (JDK value types) and ProtoMessages (protobuf-java kept out of what every codec loads)
-    assertThat(actual).as("the public surface stays small").hasSizeLessThanOrEqualTo(34);
+    // 34: ProtoTypes (JDK value types) and ProtoMessages (protobuf-java kept out of what every codec loads);
+    // 36: ClientInterceptor and ServerInterceptor, the one extension point around calls
+    assertThat(actual).as("the public surface stays small").hasSizeLessThanOrEqualTo(36);
   }
 
   @Test

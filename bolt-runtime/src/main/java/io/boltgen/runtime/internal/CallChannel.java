@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import java.net.SocketAddress;
@@ -97,8 +98,29 @@ final class CallChannel implements BoltChannel {
     if (method.type() != type) {
       throw new IllegalArgumentException(method.wireName() + " is a " + method.type() + " method");
     }
+    ClientInterceptor[] interceptors = env.clientInterceptors();
+    if (interceptors.length > 0) {
+      return startIntercepted(interceptors, method, request, options, listener);
+    }
     PendingCall<R> call = new PendingCall<>(method, request, options, env, listener);
     if (env.isClosed()) {
+      call.fail(env.closedError());
+    }
+    return call;
+  }
+
+  /** {@link #start} through the endpoint's interceptors: they may add headers, refuse, and listen. */
+  private <Q, R> PendingCall<R> startIntercepted(ClientInterceptor[] interceptors, MethodDescriptor<Q, R> method,
+      Q request, CallOptions options, PendingCall.Listener<R> listener) {
+    Interception.Outgoing intercepted = new Interception.Outgoing(interceptors, method, options,
+        target.remoteAddress(), env.ticker().nanoTime());
+    PendingCall<R> call = new PendingCall<>(method, request, intercepted.finalOptions(), env, listener);
+    if (intercepted.hasListeners()) {
+      call.whenComplete((value, error) -> intercepted.complete(error, env.ticker().nanoTime()));
+    }
+    if (intercepted.refusal() != null) {
+      call.fail(intercepted.refusal());
+    } else if (env.isClosed()) {
       call.fail(env.closedError());
     }
     return call;

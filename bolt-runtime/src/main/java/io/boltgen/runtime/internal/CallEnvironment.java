@@ -1,16 +1,19 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.ServerInterceptor;
 import io.netty.util.Timer;
 import io.netty.util.concurrent.Ticker;
+import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
  * What every call of one endpoint (client or server) shares: the clock and the timer every deadline of the
  * endpoint is measured and scheduled on (the system clock and the process's wheel timer, or virtual time in
- * tests), the classNames of the methods it calls, the executor callbacks run on, and whether the
- * endpoint still accepts calls.
+ * tests), the classNames of the methods it calls, the executor callbacks run on, its interceptors, and
+ * whether the endpoint still accepts calls.
  *
  * <p>Thread-safe: immutable but for the volatile closed flag and the concurrent className cache.
  */
@@ -21,6 +24,8 @@ final class CallEnvironment {
   private final WireNames wireNames = new WireNames();
   private final Executor callbackExecutor;
   private final String owner;
+  private final ClientInterceptor[] clientInterceptors;
+  private final ServerInterceptor[] serverInterceptors;
   private volatile boolean closed;
 
   /**
@@ -30,10 +35,28 @@ final class CallEnvironment {
    * @param owner names the endpoint in error messages, for example "client"
    */
   CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner) {
+    this(timer, ticker, callbackExecutor, owner, List.of(), List.of());
+  }
+
+  /** An environment whose calls pass {@code clientInterceptors} and whose served calls pass {@code serverInterceptors}. */
+  CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner,
+      List<ClientInterceptor> clientInterceptors, List<ServerInterceptor> serverInterceptors) {
     this.timer = timer;
     this.ticker = ticker;
     this.callbackExecutor = callbackExecutor;
     this.owner = owner;
+    this.clientInterceptors = clientInterceptors.toArray(new ClientInterceptor[0]);
+    this.serverInterceptors = serverInterceptors.toArray(new ServerInterceptor[0]);
+  }
+
+  /** The interceptors of the calls this endpoint sends, in order; empty when none (the common case). */
+  ClientInterceptor[] clientInterceptors() {
+    return clientInterceptors;
+  }
+
+  /** The interceptors of the calls this endpoint serves, in order; empty when none. */
+  ServerInterceptor[] serverInterceptors() {
+    return serverInterceptors;
   }
 
   Timer timer() {

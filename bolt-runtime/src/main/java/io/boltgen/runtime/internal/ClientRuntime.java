@@ -67,7 +67,8 @@ final class ClientRuntime implements RuntimeProvider.Client {
       this.ownedExecutor = null;
     }
     this.shared = SharedResources.acquire();
-    this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "client");
+    this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "client",
+        config.interceptors().client(), config.interceptors().server());
     this.events = new ConnectionEvents(config.listeners(), "client");
     FrameLimits limits = config.limits();
     this.endpoint = new Endpoint(

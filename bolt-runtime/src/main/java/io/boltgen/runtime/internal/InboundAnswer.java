@@ -1,12 +1,15 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.ServerInterceptor;
 import io.boltgen.runtime.codec.Marshaller;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +31,12 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
   private static final AtomicIntegerFieldUpdater<InboundAnswer> ANSWERED =
       AtomicIntegerFieldUpdater.newUpdater(InboundAnswer.class, "answered");
 
+  private static final AtomicReferenceFieldUpdater<InboundAnswer, ServerInterceptor.Listener[]> LISTENERS =
+      AtomicReferenceFieldUpdater.newUpdater(InboundAnswer.class, ServerInterceptor.Listener[].class, "listeners");
+
   volatile int answered;
+  // the interceptors' listeners, told once of the outcome (null without interceptors, and once told)
+  private volatile ServerInterceptor.Listener[] listeners;
   // the answer, encoded later on the IO thread: a result, or an error (status, class, message, context)
   private Object result;
   private ResponseStatus errorStatus;
@@ -38,6 +46,23 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
 
   InboundAnswer(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
     super(connection, frame, entry, headers);
+  }
+
+  /** Sets whom to tell of the outcome: the listeners the interceptors returned. */
+  final void listen(ServerInterceptor.Listener[] listeners) {
+    this.listeners = listeners.length == 0 ? null : listeners;
+  }
+
+  /** Tells the listeners the outcome, once. */
+  final void told(ResponseStatus status, Throwable error) {
+    if (listeners == null) {
+      return;
+    }
+    ServerInterceptor.Listener[] toTell = LISTENERS.getAndSet(this, null);
+    if (toTell != null) {
+      Interception.answered(toTell, status, error, connection.ticker().nanoTime() - arrivalNanos,
+          entry.method().wireName());
+    }
   }
 
   /** Queues the claimed answer on the connection. */
@@ -93,6 +118,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
       return;
     }
     this.result = result;
+    told(ResponseStatus.SUCCESS, null);
     send();
   }
 
@@ -102,6 +128,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     if (oneway) {
       handlerFailures.warn("oneway {} from {} failed: {}", entry.method().wireName(), connection.remoteAddress(),
           LogText.shorten(cause.toString()));
+      told(ResponseStatus.SERVER_EXCEPTION, cause);
       return;
     }
     if (!ANSWERED.compareAndSet(this, 0, 1)) {
@@ -119,6 +146,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     }
     setError(ResponseStatus.SERVER_EXCEPTION, cause.getClass().getName(), cause.getMessage(),
         "handler of " + entry.method().wireName() + " threw");
+    told(ResponseStatus.SERVER_EXCEPTION, cause);
     send();
   }
 
@@ -127,9 +155,11 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     badRequests.warn("{} for request id {} from {}: {}", status, requestId, connection.remoteAddress(),
         LogText.shorten(message));
     if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
+      told(status, new BoltException(status, message));
       return;
     }
     setError(status, errorClass, message, "request of " + entry.method().wireName());
+    told(status, new BoltException(status, message));
     send();
   }
 

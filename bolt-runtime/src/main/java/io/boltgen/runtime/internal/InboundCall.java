@@ -1,9 +1,12 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.annotation.BoltCallback;
+import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServerCall;
 import io.boltgen.runtime.ServerContext;
+import io.boltgen.runtime.ServerInterceptor;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -79,9 +82,15 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
     runner = Thread.currentThread();
     long start = System.nanoTime();
     try {
+      ServerInterceptor[] interceptors = connection.endpoint().calls().serverInterceptors();
+      if (interceptors.length > 0 && !intercept(interceptors)) {
+        return;
+      }
       entry.invoker().invoke(entry.method().methodCode(), decoded, this);
       if (!oneway && entry.method().type() == MethodType.ONEWAY) {
         respond(null); // a peer sent a oneway method as a request: it still waits for an answer
+      } else if (oneway) {
+        told(ResponseStatus.SUCCESS, null); // no answer to wait for: the handler returned
       }
     } catch (Throwable e) {
       fail(e);
@@ -95,6 +104,22 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
       // the IO thread (which may wake it and yield this CPU to it) does not count as the handler's
       long end = answeredNanos != 0 ? answeredNanos : System.nanoTime();
       entry.recordHandlerTime(end - start);
+    }
+  }
+
+  /**
+   * Runs the endpoint's interceptors; false when one refused the call (it is answered with the refusal's
+   * status, and the handler must not run).
+   */
+  private boolean intercept(ServerInterceptor[] interceptors) {
+    try {
+      listen(Interception.serve(interceptors, this));
+      return true;
+    } catch (Interception.Refusal r) {
+      listen(r.listeners);
+      BoltException refusal = r.refusal();
+      answerError(refusal.status(), refusal.getClass().getName(), refusal.getMessage());
+      return false;
     }
   }
 

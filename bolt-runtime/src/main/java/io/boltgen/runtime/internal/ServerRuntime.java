@@ -59,7 +59,8 @@ final class ServerRuntime implements RuntimeProvider.Server {
     // measured now that the server's threads and their descriptors exist
     int maxConnections =
         config.maxConnections() > 0 ? config.maxConnections() : FileDescriptors.defaultMaxConnections();
-    this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "server");
+    this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "server",
+        config.interceptors().client(), config.interceptors().server());
     this.events = new ConnectionEvents(config.listeners(), "server");
     FrameLimits limits = config.limits();
     this.endpoint = new Endpoint(

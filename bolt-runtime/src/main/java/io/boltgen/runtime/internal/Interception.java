@@ -1,0 +1,180 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.ClientInterceptor;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.ServerContext;
+import io.boltgen.runtime.ServerInterceptor;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the interceptors of one call, on either side (see {@link ClientInterceptor} and
+ * {@link ServerInterceptor}), and tells their listeners the outcome once. Only built when an endpoint has
+ * interceptors: a call without them never meets this class.
+ */
+final class Interception {
+
+  private static final Logger log = LoggerFactory.getLogger(Interception.class);
+  private static final RateLimitedLog listenerFailures = RateLimitedLog.of(log);
+
+  private Interception() {}
+
+  /** What a sending side's interceptors made of a call: its options, a refusal, and whom to tell. */
+  static final class Outgoing implements ClientInterceptor.Call {
+    private final MethodDescriptor<?, ?> method;
+    private final SocketAddress remoteAddress;
+    private final long startNanos;
+    private final List<ClientInterceptor.Listener> listeners = new ArrayList<>(2);
+    private CallOptions options;
+    private BoltException refusal;
+    private boolean open = true;
+
+    /** Runs {@code interceptors} on the call of {@code method} with {@code options}. */
+    Outgoing(ClientInterceptor[] interceptors, MethodDescriptor<?, ?> method, CallOptions options,
+        SocketAddress remoteAddress, long startNanos) {
+      this.method = method;
+      this.options = options;
+      this.remoteAddress = remoteAddress;
+      this.startNanos = startNanos;
+      for (ClientInterceptor interceptor : interceptors) {
+        try {
+          ClientInterceptor.Listener listener = interceptor.interceptCall(this);
+          if (listener != null) {
+            listeners.add(listener);
+          }
+        } catch (BoltException e) {
+          refusal = e;
+          break;
+        } catch (RuntimeException e) {
+          refusal = new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the interceptor "
+              + interceptor.getClass().getName() + " failed on " + method.wireName() + ": " + e, e);
+          break;
+        }
+      }
+      open = false;
+    }
+
+    @Override
+    public MethodDescriptor<?, ?> method() {
+      return method;
+    }
+
+    @Override
+    public CallOptions options() {
+      return options;
+    }
+
+    @Override
+    public void header(String key, String value) {
+      if (!open) {
+        throw new IllegalStateException("headers can only be added while the call is intercepted");
+      }
+      options = options.withHeader(key, value);
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+      return remoteAddress;
+    }
+
+    /** The options the call goes on with. */
+    CallOptions finalOptions() {
+      return options;
+    }
+
+    /** The refusal of an interceptor, or {@code null}. */
+    BoltException refusal() {
+      return refusal;
+    }
+
+    boolean hasListeners() {
+      return !listeners.isEmpty();
+    }
+
+    /** Tells every listener, latest first; a listener's failure is logged and does not stop the others. */
+    void complete(Throwable error, long nowNanos) {
+      ResponseStatus status = statusOf(error);
+      Throwable shown = unwrap(error);
+      for (int i = listeners.size() - 1; i >= 0; i--) {
+        try {
+          listeners.get(i).onComplete(status, shown, nowNanos - startNanos);
+        } catch (Throwable e) {
+          listenerFailures.warn("a call listener of {} threw {}", method.wireName(), LogText.shorten(e.toString()));
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs a serving side's {@code interceptors} on {@code call}; returns the listeners to tell (empty when
+   * none), or throws the refusal.
+   */
+  static ServerInterceptor.Listener[] serve(ServerInterceptor[] interceptors, ServerContext call) {
+    List<ServerInterceptor.Listener> listeners = new ArrayList<>(2);
+    for (ServerInterceptor interceptor : interceptors) {
+      ServerInterceptor.Listener listener;
+      try {
+        listener = interceptor.interceptCall(call);
+      } catch (BoltException e) {
+        throw new Refusal(e, listeners.toArray(new ServerInterceptor.Listener[0]));
+      }
+      if (listener != null) {
+        listeners.add(listener);
+      }
+    }
+    return listeners.toArray(new ServerInterceptor.Listener[0]);
+  }
+
+  /** A serving side's interceptor refused a call; the listeners of those before it are to be told. */
+  static final class Refusal extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient ServerInterceptor.Listener[] listeners;
+
+    Refusal(BoltException cause, ServerInterceptor.Listener[] listeners) {
+      super(cause.getMessage(), cause, false, false);
+      this.listeners = listeners;
+    }
+
+    BoltException refusal() {
+      return (BoltException) getCause();
+    }
+  }
+
+  /** Tells a serving side's listeners, latest first. */
+  static void answered(ServerInterceptor.Listener[] listeners, ResponseStatus status, Throwable error,
+      long elapsedNanos, String wireName) {
+    for (int i = listeners.length - 1; i >= 0; i--) {
+      try {
+        listeners[i].onComplete(status, error, elapsedNanos);
+      } catch (Throwable e) {
+        listenerFailures.warn("a call listener of {} threw {}", wireName, LogText.shorten(e.toString()));
+      }
+    }
+  }
+
+  /** The status a caller's outcome stands for. */
+  static ResponseStatus statusOf(Throwable error) {
+    Throwable e = unwrap(error);
+    if (e == null) {
+      return ResponseStatus.SUCCESS;
+    }
+    if (e instanceof BoltException b) {
+      return b.status();
+    }
+    if (e.getCause() instanceof BoltException b) {
+      return b.status(); // a declared exception rebuilt from the server's answer
+    }
+    return ResponseStatus.ERROR;
+  }
+
+  private static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+  }
+}
