@@ -48,6 +48,7 @@ final class BoltConnection implements Connection, CallTarget {
   private final ReadThrottle throttle;
   private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
+  private String remoteText;
   private volatile SocketAddress localAddress;
   private volatile FrameFormat format;
   private volatile boolean latched;
@@ -302,6 +303,16 @@ final class BoltConnection implements Connection, CallTarget {
   public SocketAddress remoteAddress() {
     SocketAddress address = remoteAddress;
     return address != null ? address : nettyChannel.remoteAddress();
+  }
+
+  /** The peer's address as text, made once (for the logging context of every call it sends). */
+  String remoteText() {
+    String text = remoteText;
+    if (text == null) {
+      text = String.valueOf(remoteAddress());
+      remoteText = text; // a benign race: every thread computes the same text
+    }
+    return text;
   }
 
   @Override

@@ -80,6 +80,7 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
     request = null;
     CurrentCall.set(this);
     runner = Thread.currentThread();
+    HandlerMdc.put(this);
     long start = System.nanoTime();
     try {
       ServerInterceptor[] interceptors = connection.endpoint().calls().serverInterceptors();
@@ -99,6 +100,7 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
       }
     } finally {
       CurrentCall.clear();
+      HandlerMdc.clear();
       runner = null;
       // the handler's own time: up to its answer when it answered itself, so that handing the answer to
       // the IO thread (which may wake it and yield this CPU to it) does not count as the handler's
