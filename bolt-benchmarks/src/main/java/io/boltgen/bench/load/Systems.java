@@ -11,8 +11,9 @@ import java.util.List;
 public final class Systems {
 
   private static final List<EchoSystem> ALL = List.of(
-      new BoltgenSystem(false),
-      new BoltgenSystem(true),
+      new BoltgenSystem(BoltgenSystem.Mode.DEFAULT),
+      new BoltgenSystem(BoltgenSystem.Mode.IO_THREAD),
+      new BoltgenSystem(BoltgenSystem.Mode.INTERCEPTED),
       new SofaBoltSystem(false, false),
       new SofaBoltSystem(true, false),
       new SofaBoltSystem(true, true),

@@ -14,19 +14,36 @@ import java.util.concurrent.TimeUnit;
 /**
  * boltgen through the processor's generated {@link EchoService} stub and skeleton ({@link EchoServiceBolt}),
  * every runtime setting at its default. {@code boltgen-io} registers the service with a direct executor, so handlers run
- * on the IO thread; {@code boltgen} leaves them on the server's business executor.
+ * on the IO thread; {@code boltgen} leaves them on the server's business executor; {@code boltgen-intercepted}
+ * is {@code boltgen} with one client and one server interceptor that do nothing but return a listener (the
+ * cost of the interceptor path itself).
  */
 public final class BoltgenSystem implements EchoSystem {
 
+  /** The configurations measured. */
+  public enum Mode {
+    DEFAULT("boltgen"),
+    IO_THREAD("boltgen-io"),
+    INTERCEPTED("boltgen-intercepted");
+
+    final String id;
+
+    Mode(String id) {
+      this.id = id;
+    }
+  }
+
+  private final Mode mode;
   private final boolean ioThread;
 
-  public BoltgenSystem(boolean ioThread) {
-    this.ioThread = ioThread;
+  public BoltgenSystem(Mode mode) {
+    this.mode = mode;
+    this.ioThread = mode == Mode.IO_THREAD;
   }
 
   @Override
   public String id() {
-    return ioThread ? "boltgen-io" : "boltgen";
+    return mode.id;
   }
 
   @Override
@@ -36,15 +53,23 @@ public final class BoltgenSystem implements EchoSystem {
 
   @Override
   public String description() {
-    return ioThread
-        ? "defaults, but the service registered with a direct executor: handlers on the IO thread"
-        : "defaults: handlers on the server's business executor; V2 frames with CRC32";
+    switch (mode) {
+      case IO_THREAD:
+        return "defaults, but the service registered with a direct executor: handlers on the IO thread";
+      case INTERCEPTED:
+        return "defaults, plus a client and a server interceptor that only return a listener";
+      default:
+        return "defaults: handlers on the server's business executor; V2 frames with CRC32";
+    }
   }
 
   @Override
   public EchoServer startServer(String host, int port) {
     ServiceDefinition definition = EchoServiceBolt.bind(new EchoServiceImpl());
     BoltServer.Builder builder = BoltServer.builder().bind(host, port);
+    if (mode == Mode.INTERCEPTED) {
+      builder.serverInterceptor(call -> (status, error, nanos) -> { });
+    }
     if (ioThread) {
       builder.service(definition, Runnable::run);
     } else {
@@ -56,7 +81,11 @@ public final class BoltgenSystem implements EchoSystem {
 
   @Override
   public EchoClient connect(String host, int port) throws Exception {
-    BoltClient client = BoltClient.builder().build();
+    BoltClient.Builder clientBuilder = BoltClient.builder();
+    if (mode == Mode.INTERCEPTED) {
+      clientBuilder.clientInterceptor(call -> (status, error, nanos) -> { });
+    }
+    BoltClient client = clientBuilder.build();
     try {
       client.connect(new InetSocketAddress(host, port)).get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
