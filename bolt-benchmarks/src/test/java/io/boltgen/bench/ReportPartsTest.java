@@ -37,7 +37,8 @@ class ReportPartsTest {
     assertThat(LoadCase.parse("sync/100")).isEqualTo(new LoadCase(Workload.SYNC, 100));
     assertThat(LoadCase.parse("async-256/1024").label()).isEqualTo("async-256/1KiB");
     assertThat(Systems.ids(Systems.parse("grpc*,netty"))).isEqualTo("grpc,grpc-direct,netty");
-    assertThat(Systems.parse("all")).hasSize(8);
+    assertThat(Systems.parse("all")).hasSize(9);
+    assertThat(Systems.ids(Systems.parse("boltgen*"))).isEqualTo("boltgen,boltgen-io,boltgen-intercepted");
     assertThatThrownBy(() -> Systems.parse("thrift")).hasMessageContaining("unknown system");
   }
 
