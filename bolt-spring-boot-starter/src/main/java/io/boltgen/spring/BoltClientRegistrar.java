@@ -22,7 +22,8 @@ import org.springframework.core.type.AnnotationMetadata;
 /**
  * Registers one bean per configured service ({@code boltgen.client.services[name].target}), typed as the
  * service interface and named after the service, found through the generated-service index: no class-path
- * scan, and no bean for a service without a target.
+ * scan, and no bean for a service without a target. A bean is made when it is first injected; its target's
+ * placeholders are resolved then.
  */
 class BoltClientRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware,
     BeanClassLoaderAware {
@@ -77,10 +78,14 @@ class BoltClientRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
 
   private <T> RootBeanDefinition definition(GeneratedService<T> service, String target, Duration timeout) {
     RootBeanDefinition definition = new RootBeanDefinition(service.serviceInterface(), () -> {
-      BoltChannel channel = beanFactory.getBean(BoltClient.class).channel(target);
+      String resolved = environment.resolveRequiredPlaceholders(target);
+      BoltChannel channel = beanFactory.getBean(BoltClient.class).channel(resolved);
       return service.newClient(timeout == null ? channel : new TimeoutChannel(channel, timeout));
     });
     definition.setAttribute(CLIENT_ATTRIBUTE, Boolean.TRUE);
+    // made when first injected, so that a target may name a port known only once a server listens
+    // (127.0.0.1:${local.boltgen.server.port})
+    definition.setLazyInit(true);
     definition.setDescription("boltgen client of " + service.descriptor().name() + " at " + target);
     return definition;
   }

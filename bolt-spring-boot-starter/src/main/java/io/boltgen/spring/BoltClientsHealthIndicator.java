@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.core.env.Environment;
 
 /**
  * The targets of the configured client beans: UP when every target has an active connection, or can be
@@ -22,10 +23,13 @@ public final class BoltClientsHealthIndicator implements HealthIndicator {
 
   private final ObjectProvider<BoltClient> client;
   private final BoltClientProperties properties;
+  private final Environment environment;
 
-  BoltClientsHealthIndicator(ObjectProvider<BoltClient> client, BoltClientProperties properties) {
+  BoltClientsHealthIndicator(ObjectProvider<BoltClient> client, BoltClientProperties properties,
+      Environment environment) {
     this.client = client;
     this.properties = properties;
+    this.environment = environment;
   }
 
   @Override
@@ -47,7 +51,13 @@ public final class BoltClientsHealthIndicator implements HealthIndicator {
   private Map<String, Object> check(BoltClient boltClient, String target) {
     Map<String, Object> detail = new LinkedHashMap<>();
     detail.put("target", target);
-    InetSocketAddress address = (InetSocketAddress) boltClient.channel(target).remoteAddress();
+    InetSocketAddress address;
+    try {
+      address = (InetSocketAddress) boltClient.channel(environment.resolveRequiredPlaceholders(target)).remoteAddress();
+    } catch (IllegalArgumentException e) {
+      detail.put("error", e.getMessage());
+      return detail;
+    }
     if (active(boltClient, address) == 0) {
       Duration wait = properties.getConnectTimeout().plusMillis(100);
       try {

@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Health contributors {@code boltServer} and {@code boltClients}, when Spring Boot's health support is on
@@ -30,7 +31,7 @@ public class BoltHealthAutoConfiguration {
   @ConditionalOnBean(BoltClient.class)
   @ConditionalOnMissingBean(name = "boltClientsHealthIndicator")
   BoltClientsHealthIndicator boltClientsHealthIndicator(ObjectProvider<BoltClient> client,
-      BoltClientProperties properties) {
-    return new BoltClientsHealthIndicator(client, properties);
+      BoltClientProperties properties, Environment environment) {
+    return new BoltClientsHealthIndicator(client, properties, environment);
   }
 }

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * A {@link BoltServer} on {@code boltgen.server.port}, exporting the beans annotated {@link BoltExport} and
@@ -29,7 +30,8 @@ public class BoltServerAutoConfiguration {
   static class ServerConfiguration {
 
     @Bean
-    BoltServerLifecycle boltServerLifecycle(BoltServerProperties properties, ConfigurableListableBeanFactory beans) {
+    BoltServerLifecycle boltServerLifecycle(BoltServerProperties properties, ConfigurableListableBeanFactory beans,
+        ConfigurableEnvironment environment) {
       Map<String, ServiceDefinition> exports = BoltExports.find(beans, properties.getServices(),
           GeneratedServices.byName(beans.getBeanClassLoader()));
       BoltServer.Builder builder = BoltServer.builder()
@@ -37,7 +39,7 @@ public class BoltServerAutoConfiguration {
           .shutdownTimeout(properties.getShutdownTimeout())
           .idleTimeout(properties.getIdleTimeout());
       exports.values().forEach(builder::service);
-      return new BoltServerLifecycle(builder.build(), new ArrayList<>(exports.keySet()));
+      return new BoltServerLifecycle(builder.build(), new ArrayList<>(exports.keySet()), environment);
     }
 
     @Bean

@@ -2,9 +2,12 @@ package io.boltgen.spring;
 
 import io.boltgen.runtime.BoltServer;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
 
 /**
  * Starts the auto-configured {@link BoltServer} once the context is refreshed and stops it first when the
@@ -13,6 +16,9 @@ import org.springframework.context.SmartLifecycle;
  */
 public final class BoltServerLifecycle implements SmartLifecycle {
 
+  /** The property holding the port the server listens on, once it listens (like {@code local.server.port}). */
+  public static final String LOCAL_PORT_PROPERTY = "local.boltgen.server.port";
+
   /** Late to start, early to stop, like Spring Boot's own web server. */
   public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 1024;
 
@@ -20,12 +26,14 @@ public final class BoltServerLifecycle implements SmartLifecycle {
 
   private final BoltServer server;
   private final List<String> services;
+  private final ConfigurableEnvironment environment;
   private volatile boolean running;
   private volatile boolean stopped;
 
-  BoltServerLifecycle(BoltServer server, List<String> services) {
+  BoltServerLifecycle(BoltServer server, List<String> services, ConfigurableEnvironment environment) {
     this.server = server;
     this.services = List.copyOf(services);
+    this.environment = environment;
   }
 
   @Override
@@ -35,6 +43,8 @@ public final class BoltServerLifecycle implements SmartLifecycle {
     }
     server.start();
     running = true;
+    environment.getPropertySources().addFirst(
+        new MapPropertySource("boltgen.server.local", Map.of(LOCAL_PORT_PROPERTY, server.port())));
     log.info("boltgen server listening on {}, exporting {}", server.localAddress(), services);
   }
 
