@@ -31,6 +31,8 @@ class BoltClientRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
   /** Set on the definition of every client bean, so that exports never mistake a client for an implementation. */
   static final String CLIENT_ATTRIBUTE = "boltgen.client";
 
+  private static final String PREFIX = "boltgen.client.services";
+
   private static final Logger log = LoggerFactory.getLogger(BoltClientRegistrar.class);
 
   private Environment environment;
@@ -54,25 +56,28 @@ class BoltClientRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
 
   @Override
   public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-    Map<String, BoltClientProperties.Service> configured = Binder.get(environment)
-        .bind("boltgen.client.services", Bindable.mapOf(String.class, BoltClientProperties.Service.class))
-        .orElse(Map.of());
-    if (configured.isEmpty()) {
+    Binder binder = Binder.get(environment);
+    // every key, even one that binds to nothing (a dotted name without brackets becomes its first segment)
+    Map<String, Object> keys = binder.bind(PREFIX, Bindable.mapOf(String.class, Object.class)).orElse(Map.of());
+    if (keys.isEmpty()) {
       return;
     }
     Map<String, GeneratedService<?>> generated = GeneratedServices.byName(classLoader);
-    configured.forEach((name, service) -> {
-      GeneratedService<?> found = generated.get(name);
-      if (found == null) {
-        throw new IllegalStateException("boltgen.client.services has an entry '" + name
+    for (String name : keys.keySet()) {
+      if (!generated.containsKey(name)) {
+        throw new IllegalStateException(PREFIX + " has an entry '" + name
             + "', which is no generated service on the class path " + generated.keySet()
-            + ". A service name holds dots: write it in brackets, boltgen.client.services[demo.Inventory].target");
+            + ". A service name holds dots: write it in brackets, " + PREFIX + "[demo.Inventory].target");
       }
+    }
+    Map<String, BoltClientProperties.Service> configured =
+        binder.bind(PREFIX, Bindable.mapOf(String.class, BoltClientProperties.Service.class)).orElse(Map.of());
+    configured.forEach((name, service) -> {
       if (service.getTarget() == null || service.getTarget().isBlank()) {
-        log.info("boltgen.client.services[{}] has no target: no client bean", name);
+        log.info("{}[{}] has no target: no client bean", PREFIX, name);
         return;
       }
-      registry.registerBeanDefinition(name, definition(found, service.getTarget(), service.getTimeout()));
+      registry.registerBeanDefinition(name, definition(generated.get(name), service.getTarget(), service.getTimeout()));
     });
   }
 
