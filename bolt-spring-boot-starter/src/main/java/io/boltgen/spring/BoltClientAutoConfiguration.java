@@ -1,0 +1,34 @@
+package io.boltgen.spring;
+
+import io.boltgen.runtime.BoltClient;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Lazy;
+
+/**
+ * The {@link BoltClient} (unless the application defines one) and a client bean per configured service.
+ * The client is lazy: an application that calls nothing starts no client threads. It is closed when the
+ * context is destroyed, after every lifecycle (the server) has stopped.
+ */
+@AutoConfiguration
+@ConditionalOnClass(BoltClient.class)
+@EnableConfigurationProperties(BoltClientProperties.class)
+@Import(BoltClientRegistrar.class)
+public class BoltClientAutoConfiguration {
+
+  @Bean
+  @Lazy
+  @ConditionalOnMissingBean
+  BoltClient boltClient(BoltClientProperties properties) {
+    return BoltClient.builder()
+        .protocol(properties.getProtocol())
+        .connectTimeout(properties.getConnectTimeout())
+        .connectionsPerAddress(properties.getConnectionsPerAddress())
+        .shutdownTimeout(properties.getShutdownTimeout())
+        .build();
+  }
+}

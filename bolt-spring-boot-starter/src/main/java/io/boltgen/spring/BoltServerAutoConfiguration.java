@@ -1,0 +1,50 @@
+package io.boltgen.spring;
+
+import io.boltgen.runtime.BoltServer;
+import io.boltgen.runtime.ServiceDefinition;
+import java.util.ArrayList;
+import java.util.Map;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * A {@link BoltServer} on {@code boltgen.server.port}, exporting the beans annotated {@link BoltExport} and
+ * the services listed in {@code boltgen.server.services}, started and stopped by a {@link BoltServerLifecycle}.
+ * No port, no server; a server the application defines itself is left alone (not started or stopped here).
+ */
+@AutoConfiguration(after = BoltClientAutoConfiguration.class)
+@ConditionalOnClass(BoltServer.class)
+@ConditionalOnProperty(prefix = "boltgen.server", name = "port")
+@EnableConfigurationProperties(BoltServerProperties.class)
+public class BoltServerAutoConfiguration {
+
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnMissingBean(BoltServer.class)
+  static class ServerConfiguration {
+
+    @Bean
+    BoltServerLifecycle boltServerLifecycle(BoltServerProperties properties, ConfigurableListableBeanFactory beans,
+        ConfigurableEnvironment environment) {
+      Map<String, ServiceDefinition> exports = BoltExports.find(beans, properties.getServices(),
+          GeneratedServices.byName(beans.getBeanClassLoader()));
+      BoltServer.Builder builder = BoltServer.builder()
+          .bind(properties.getHost(), properties.getPort())
+          .shutdownTimeout(properties.getShutdownTimeout())
+          .idleTimeout(properties.getIdleTimeout());
+      exports.values().forEach(builder::service);
+      return new BoltServerLifecycle(builder.build(), new ArrayList<>(exports.keySet()), environment);
+    }
+
+    @Bean
+    BoltServer boltServer(BoltServerLifecycle lifecycle) {
+      return lifecycle.server();
+    }
+  }
+}

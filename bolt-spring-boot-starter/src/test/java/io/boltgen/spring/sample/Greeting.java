@@ -1,0 +1,4 @@
+package io.boltgen.spring.sample;
+
+/** A greeting. */
+public record Greeting(String text) {}

@@ -1,0 +1,4 @@
+package io.boltgen.spring.sample;
+
+/** Who to greet. */
+public record Name(String value) {}
