@@ -10,8 +10,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
@@ -25,7 +27,8 @@ import javax.tools.StandardLocation;
 /**
  * The boltgen annotation processor: turns every {@code @BoltService} interface into a holder
  * ({@code XxxBolt}: descriptors, method codes, factories), a client stub, a server skeleton, protobuf
- * wire-format codecs, a {@code GeneratedService} provider and a {@code .proto} description.
+ * wire-format codecs, a {@code GeneratedService} provider and a {@code .proto} description; with
+ * jakarta.inject on the class path also a {@code jakarta.inject.Provider} of clients.
  *
  * <p>A pipeline: {@link ModelReader} (the only user of {@code Elements}/{@code Types}) builds an immutable
  * {@link Model}, {@link Validator} checks it, pure writers turn it into {@link JavaFile}s, and only this
@@ -63,6 +66,8 @@ public final class BoltProcessor extends AbstractProcessor {
   private ProtoDescriptors protoDescriptors;
   /** Whether the missing runtime has been reported (once per compilation). */
   private boolean runtimeMissingReported;
+  /** Whether jakarta.inject is on the class path: then client providers are generated (set when first asked). */
+  private Boolean injectAvailable;
 
   /** Called by the compiler. */
   public BoltProcessor() {}
@@ -79,9 +84,17 @@ public final class BoltProcessor extends AbstractProcessor {
     return Names.CLAIMED;
   }
 
+  /**
+   * {@code -Aboltgen.inject=false} turns the jakarta.inject providers off in a module that has jakarta.inject on
+   * its class path (say, transitively) but wants none.
+   */
+  static final String INJECT_OPTION = "boltgen.inject";
+
   @Override
   public Set<String> getSupportedOptions() {
-    return SchemaGuard.OPTIONS;
+    Set<String> options = new HashSet<>(SchemaGuard.OPTIONS);
+    options.add(INJECT_OPTION);
+    return options;
   }
 
   @Override
@@ -161,6 +174,26 @@ public final class BoltProcessor extends AbstractProcessor {
     return false;
   }
 
+  /**
+   * Whether {@code jakarta.inject} ({@code Provider}, {@code Inject}, {@code Named}) is on the class path of
+   * the compilation and {@code -Aboltgen.inject=false} is not set: then every service also gets a
+   * {@code XxxBoltClientProvider}. Asked of the class path, so that adding the dependency is all it takes (and a
+   * module without it generates nothing that would not compile).
+   *
+   * <p>The processor does not claim {@code jakarta.inject.Inject}, which the providers carry: a claim would hide
+   * it from DI processors declared after this one (Dagger). javac's {@code -Xlint:processing} therefore reports
+   * it as unclaimed, as it does for every {@code @Inject} in a compilation that runs a processor.
+   */
+  private boolean injectAvailable() {
+    if (injectAvailable == null) {
+      boolean off = "false".equals(String.valueOf(processingEnv.getOptions().get(INJECT_OPTION)).strip()
+          .toLowerCase(Locale.ROOT));
+      injectAvailable = !off && Stream.of(Names.INJECT_PROVIDER, Names.INJECT_INJECT, Names.INJECT_NAMED)
+          .allMatch(name -> processingEnv.getElementUtils().getTypeElement(name.canonicalName()) != null);
+    }
+    return injectAvailable;
+  }
+
   private void process(TypeElement type, Report report, Map<String, Boolean> checkedTypes, boolean lastRound)
       throws IOException {
     ModelReader reader = new ModelReader(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), report,
@@ -181,16 +214,22 @@ public final class BoltProcessor extends AbstractProcessor {
       return;
     }
     Names.Generated names = Names.Generated.of(model.iface());
-    for (ClassName name : List.of(names.holder(), names.stub(), names.skeleton(), names.codecs(), names.provider())) {
+    for (ClassName name : names.all()) {
       if (!generated.contains(name.canonicalName()) && sourceTypes.contains(name.canonicalName())) {
+        String reserved = name.equals(names.clientProvider()) && !injectAvailable()
+            ? " (the name is reserved for the jakarta.inject provider generated when jakarta.inject is on the class"
+                + " path)" : "";
         report.error(type, "GeneratedNameClash", "cannot generate " + name.canonicalName()
-            + " for @BoltService " + type.getSimpleName() + ": a type of that name already exists; rename it or"
-            + " the interface");
+            + " for @BoltService " + type.getSimpleName() + ": a type of that name already exists" + reserved
+            + "; rename it or the interface");
         return;
       }
     }
-    List<JavaFile> files = List.of(new HolderWriter(model).write(), new StubWriter(model).write(),
-        new SkeletonWriter(model).write(), new CodecWriter(model).write(), new ProviderWriter(model).write());
+    List<JavaFile> files = new ArrayList<>(List.of(new HolderWriter(model).write(), new StubWriter(model).write(),
+        new SkeletonWriter(model).write(), new CodecWriter(model).write(), new ProviderWriter(model).write()));
+    if (injectAvailable()) {
+      files.add(new ClientProviderWriter(model).write());
+    }
     String proto = new ProtoFileWriter(model).write();
     new SchemaGuard(processingEnv, report).check(model, proto);
     for (JavaFile file : files) {

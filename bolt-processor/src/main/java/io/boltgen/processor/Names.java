@@ -1,6 +1,7 @@
 package io.boltgen.processor;
 
 import com.palantir.javapoet.ClassName;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -28,6 +29,11 @@ final class Names {
   static final ClassName PROTO_DECODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoDecoder");
   static final ClassName PROTO_SIZES = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoSizes");
   static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
+
+  static final String INJECT = "jakarta.inject";
+  static final ClassName INJECT_PROVIDER = ClassName.get(INJECT, "Provider");
+  static final ClassName INJECT_INJECT = ClassName.get(INJECT, "Inject");
+  static final ClassName INJECT_NAMED = ClassName.get(INJECT, "Named");
 
   static final String ANNOTATIONS = "io.boltgen.annotation";
   static final String BOLT_SERVICE = ANNOTATIONS + ".BoltService";
@@ -57,14 +63,24 @@ final class Names {
 
   private Names() {}
 
-  /** The classes generated for one interface. */
-  record Generated(ClassName holder, ClassName stub, ClassName skeleton, ClassName codecs, ClassName provider) {
+  /**
+   * The classes generated for one interface. {@code clientProvider}, the {@code jakarta.inject.Provider} of
+   * client stubs, is generated only when jakarta.inject is on the class path, but its name is reserved
+   * always: adding jakarta.inject to a build must not turn a user's class into a name clash.
+   */
+  record Generated(ClassName holder, ClassName stub, ClassName skeleton, ClassName codecs, ClassName provider,
+      ClassName clientProvider) {
     static Generated of(ClassName iface) {
       String flat = String.join("_", iface.simpleNames());
       String pkg = iface.packageName();
       return new Generated(ClassName.get(pkg, flat + "Bolt"), ClassName.get(pkg, flat + "BoltStub"),
           ClassName.get(pkg, flat + "BoltSkeleton"), ClassName.get(pkg, flat + "BoltCodecs"),
-          ClassName.get(pkg, flat + "BoltProvider"));
+          ClassName.get(pkg, flat + "BoltProvider"), ClassName.get(pkg, flat + "BoltClientProvider"));
+    }
+
+    /** Every generated class name, the client provider's included. */
+    List<ClassName> all() {
+      return List.of(holder, stub, skeleton, codecs, provider, clientProvider);
     }
   }
 

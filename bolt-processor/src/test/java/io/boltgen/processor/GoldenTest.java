@@ -4,6 +4,7 @@ import static com.google.testing.compile.CompilationSubject.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.testing.compile.Compilation;
+import com.google.testing.compile.Compiler;
 import com.google.testing.compile.JavaFileObjects;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,6 +52,26 @@ class GoldenTest {
         "META-INF/services/io.boltgen.runtime.service.GeneratedService").orElseThrow();
     check("expected/META-INF/services/io.boltgen.runtime.service.GeneratedService",
         new String(services.openInputStream().readAllBytes(), StandardCharsets.UTF_8));
+  }
+
+  /**
+   * With jakarta.inject on the class path the same service also gets {@code InventoryBoltClientProvider}
+   * (golden file of its own), and every other file is byte for byte what it is without jakarta.inject.
+   */
+  @Test
+  void withJakartaInjectOnlyTheProviderOfClientsIsAdded() throws IOException {
+    JavaFileObject[] sources = INPUTS.stream()
+        .map(name -> JavaFileObjects.forSourceString("demo." + name, resource("input/demo/" + name + ".java.txt")))
+        .toArray(JavaFileObject[]::new);
+    Compilation c = Compiler.javac().withProcessors(new BoltProcessor())
+        .withClasspath(InjectProviderTest.classPathWithInject())
+        .withOptions("-Xlint:all", "-Xlint:-processing").compile(sources);
+    assertThat(c).succeededWithoutWarnings();
+    check("expected/demo/InventoryBoltClientProvider.java.txt", text(c, "InventoryBoltClientProvider"));
+    for (String name : GENERATED) {
+      assertThat(text(c, name)).as(name).isEqualTo(resource("expected/demo/" + name + ".java.txt"));
+    }
+    assertThat(c.generatedSourceFiles()).hasSize(GENERATED.size() + 1);
   }
 
   @Test
