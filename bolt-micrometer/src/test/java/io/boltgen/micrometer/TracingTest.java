@@ -86,8 +86,8 @@ class TracingTest {
 
     Observation checkout = Observation.start("checkout", observations);
     String traceparent;
-    try (Observation.Scope scope = checkout.openScope()) {
-      traceparent = string(channel.invokeSync(HEADER, bytes("traceparent"), CallOptions.DEFAULT));
+    try {
+      traceparent = checkout.scoped(() -> string(channel.invokeSync(HEADER, bytes("traceparent"), CallOptions.DEFAULT)));
     } finally {
       checkout.stop();
     }
