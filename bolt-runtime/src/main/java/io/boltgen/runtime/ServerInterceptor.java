@@ -32,6 +32,14 @@ public interface ServerInterceptor {
   interface Listener {
 
     /**
+     * The handler returned (or threw, or a later interceptor refused the call so that it never ran), told on
+     * the handler's thread, before or after {@link #onComplete} (a handler may answer from another thread
+     * later): the place to undo what {@link #interceptCall} set up on that thread, such as a scope or a
+     * logging context. Does nothing unless overridden.
+     */
+    default void onHandlerReturned() {}
+
+    /**
      * The call was answered.
      *
      * @param status {@link ResponseStatus#SUCCESS}, or the status answered ({@link ResponseStatus#SERVER_EXCEPTION}

@@ -190,6 +190,70 @@ class InterceptorTest {
   }
 
   @Test
+  void aServerInterceptorThatFailsRefusesTheCallAndTheListenersBeforeItAreTold() {
+    List<String> told = new CopyOnWriteArrayList<>();
+    BoltServer server = start(BoltServer.builder()
+        .serverInterceptor(call -> new ServerInterceptor.Listener() {
+          @Override
+          public void onHandlerReturned() {
+            told.add("returned on " + Thread.currentThread().getName().startsWith("boltgen-worker"));
+          }
+
+          @Override
+          public void onComplete(ResponseStatus status, Throwable error, long nanos) {
+            told.add("told " + status);
+          }
+        })
+        .serverInterceptor(call -> {
+          throw new IllegalStateException("interceptor bug");
+        }));
+    BoltClient client = closer.track(BoltClient.builder().build());
+    assertThatThrownBy(() -> channel(client, server).invokeSync(ECHO, bytes("x"), CallOptions.DEFAULT))
+        .isInstanceOf(BoltException.class).hasMessageContaining("interceptor bug")
+        .satisfies(e -> assertThat(((BoltException) e).status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION));
+    assertThat(echo.echoed).hasValue(0);
+    await().atMost(Duration.ofSeconds(5)).until(() -> told.size() == 2);
+    assertThat(told).containsExactlyInAnyOrder("told SERVER_EXCEPTION", "returned on true");
+  }
+
+  @Test
+  void aListenerIsToldOnTheHandlersThreadWhenTheHandlerReturnsThoughItAnswersLater() throws Exception {
+    MethodDescriptor<byte[], byte[]> later = EchoService.method("later", 13, MethodType.REQUEST_RESPONSE);
+    CompletableFuture<byte[]> answer = new CompletableFuture<>();
+    List<String> told = new CopyOnWriteArrayList<>();
+    ThreadLocal<String> set = new ThreadLocal<>();
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0)
+        .service(ServiceDefinition.builder("test.Echo", "1.0").method(later, (request, call) -> {
+          told.add("handler sees " + set.get());
+          call.respondWith(answer);
+        }).build())
+        .serverInterceptor(call -> {
+          set.set("the call");
+          return new ServerInterceptor.Listener() {
+            @Override
+            public void onHandlerReturned() {
+              told.add("returned, " + set.get());
+              set.remove();
+            }
+
+            @Override
+            public void onComplete(ResponseStatus status, Throwable error, long nanos) {
+              told.add("answered " + status);
+            }
+          };
+        })
+        .build().start());
+    BoltClient client = closer.track(BoltClient.builder().build());
+    CompletableFuture<byte[]> pending = channel(client, server).invokeFuture(later, bytes("l"), CallOptions.DEFAULT);
+    await().atMost(Duration.ofSeconds(5)).until(() -> told.size() == 2);
+    assertThat(told).containsExactly("handler sees the call", "returned, the call");
+    answer.complete(bytes("done"));
+    assertThat(pending.get(5, TimeUnit.SECONDS)).isEqualTo(bytes("done"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> told.size() == 3);
+    assertThat(told.get(2)).isEqualTo("answered SUCCESS");
+  }
+
+  @Test
   void aListenerThatThrowsDoesNotHurtTheCallOrTheOtherListeners() {
     BoltServer server = start(BoltServer.builder());
     BoltClient client = closer.track(BoltClient.builder().clientInterceptor(client("kept"))

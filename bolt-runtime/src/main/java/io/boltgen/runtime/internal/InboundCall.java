@@ -36,6 +36,8 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
   // handler answered if it did so before returning (see run())
   private Thread runner;
   private long answeredNanos;
+  // the interceptors' listeners, to be told on this thread when the handler returned (handler thread only)
+  private ServerInterceptor.Listener[] handlerListeners;
 
   InboundCall(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
     super(connection, frame, entry, headers);
@@ -99,6 +101,11 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
         throw (VirtualMachineError) e; // the JVM is in trouble; a deep recursion in one handler is not
       }
     } finally {
+      ServerInterceptor.Listener[] listeners = handlerListeners;
+      if (listeners != null) {
+        handlerListeners = null;
+        Interception.handlerReturned(listeners, entry.method().wireName());
+      }
       CurrentCall.clear();
       HandlerMdc.clear();
       runner = null;
@@ -115,9 +122,12 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
    */
   private boolean intercept(ServerInterceptor[] interceptors) {
     try {
-      listen(Interception.serve(interceptors, this));
+      ServerInterceptor.Listener[] listeners = Interception.serve(interceptors, this);
+      handlerListeners = listeners;
+      listen(listeners);
       return true;
     } catch (Interception.Refusal r) {
+      handlerListeners = r.listeners;
       listen(r.listeners);
       BoltException refusal = r.refusal();
       answerError(refusal.status(), refusal.getClass().getName(), refusal.getMessage());

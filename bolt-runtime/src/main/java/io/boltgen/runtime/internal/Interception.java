@@ -124,6 +124,10 @@ final class Interception {
         listener = interceptor.interceptCall(call);
       } catch (BoltException e) {
         throw new Refusal(e, listeners.toArray(new ServerInterceptor.Listener[0]));
+      } catch (RuntimeException e) {
+        throw new Refusal(new BoltException(ResponseStatus.SERVER_EXCEPTION, "the interceptor "
+            + interceptor.getClass().getName() + " failed on " + call.method().wireName() + ": " + e, e),
+            listeners.toArray(new ServerInterceptor.Listener[0]));
       }
       if (listener != null) {
         listeners.add(listener);
@@ -153,6 +157,17 @@ final class Interception {
     for (int i = listeners.length - 1; i >= 0; i--) {
       try {
         listeners[i].onComplete(status, error, elapsedNanos);
+      } catch (Throwable e) {
+        listenerFailures.warn("a call listener of {} threw {}", wireName, LogText.shorten(e.toString()));
+      }
+    }
+  }
+
+  /** Tells a serving side's listeners, latest first, that the handler returned (on the handler's thread). */
+  static void handlerReturned(ServerInterceptor.Listener[] listeners, String wireName) {
+    for (int i = listeners.length - 1; i >= 0; i--) {
+      try {
+        listeners[i].onHandlerReturned();
       } catch (Throwable e) {
         listenerFailures.warn("a call listener of {} threw {}", wireName, LogText.shorten(e.toString()));
       }
