@@ -1,6 +1,9 @@
 package io.boltgen.spring;
 
 import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.ClientInterceptor;
+import io.boltgen.runtime.ServerInterceptor;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -12,7 +15,9 @@ import org.springframework.context.annotation.Lazy;
 /**
  * The {@link BoltClient} (unless the application defines one) and a client bean per configured service.
  * The client is lazy: an application that calls nothing starts no client threads. It is closed when the
- * context is destroyed, after every lifecycle (the server) has stopped.
+ * context is destroyed, after every lifecycle (the server) has stopped. Every {@link ClientInterceptor} and
+ * {@link ServerInterceptor} bean is added to it, in their order (the metrics ones of
+ * {@link BoltObservationAutoConfiguration} among them).
  */
 @AutoConfiguration
 @ConditionalOnClass(BoltClient.class)
@@ -23,12 +28,15 @@ public class BoltClientAutoConfiguration {
   @Bean
   @Lazy
   @ConditionalOnMissingBean
-  BoltClient boltClient(BoltClientProperties properties) {
-    return BoltClient.builder()
+  BoltClient boltClient(BoltClientProperties properties, ObjectProvider<ClientInterceptor> clientInterceptors,
+      ObjectProvider<ServerInterceptor> serverInterceptors) {
+    BoltClient.Builder builder = BoltClient.builder()
         .protocol(properties.getProtocol())
         .connectTimeout(properties.getConnectTimeout())
         .connectionsPerAddress(properties.getConnectionsPerAddress())
-        .shutdownTimeout(properties.getShutdownTimeout())
-        .build();
+        .shutdownTimeout(properties.getShutdownTimeout());
+    clientInterceptors.orderedStream().forEach(builder::clientInterceptor);
+    serverInterceptors.orderedStream().forEach(builder::serverInterceptor);
+    return builder.build();
   }
 }

@@ -1,6 +1,9 @@
 package io.boltgen.spring;
 
 import io.boltgen.runtime.BoltServer;
+import io.boltgen.runtime.ClientInterceptor;
+import io.boltgen.runtime.ServerInterceptor;
+import org.springframework.beans.factory.ObjectProvider;
 import io.boltgen.runtime.ServiceDefinition;
 import java.util.ArrayList;
 import java.util.Map;
@@ -18,6 +21,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * A {@link BoltServer} on {@code boltgen.server.port}, exporting the beans annotated {@link BoltExport} and
  * the services listed in {@code boltgen.server.services}, started and stopped by a {@link BoltServerLifecycle}.
  * No port, no server; a server the application defines itself is left alone (not started or stopped here).
+ * Every {@link ServerInterceptor} and {@link ClientInterceptor} bean is added to it, in their order.
  */
 @AutoConfiguration(after = BoltClientAutoConfiguration.class)
 @ConditionalOnClass(BoltServer.class)
@@ -31,7 +35,8 @@ public class BoltServerAutoConfiguration {
 
     @Bean
     BoltServerLifecycle boltServerLifecycle(BoltServerProperties properties, ConfigurableListableBeanFactory beans,
-        ConfigurableEnvironment environment) {
+        ConfigurableEnvironment environment, ObjectProvider<ServerInterceptor> serverInterceptors,
+        ObjectProvider<ClientInterceptor> clientInterceptors) {
       Map<String, ServiceDefinition> exports = BoltExports.find(beans, properties.getServices(),
           GeneratedServices.byName(beans.getBeanClassLoader()));
       BoltServer.Builder builder = BoltServer.builder()
@@ -39,6 +44,8 @@ public class BoltServerAutoConfiguration {
           .shutdownTimeout(properties.getShutdownTimeout())
           .idleTimeout(properties.getIdleTimeout());
       exports.values().forEach(builder::service);
+      serverInterceptors.orderedStream().forEach(builder::serverInterceptor);
+      clientInterceptors.orderedStream().forEach(builder::clientInterceptor);
       return new BoltServerLifecycle(builder.build(), new ArrayList<>(exports.keySet()), environment);
     }
 
