@@ -37,8 +37,8 @@ class ReportPartsTest {
     assertThat(LoadCase.parse("sync/100")).isEqualTo(new LoadCase(Workload.SYNC, 100));
     assertThat(LoadCase.parse("async-256/1024").label()).isEqualTo("async-256/1KiB");
     assertThat(Systems.ids(Systems.parse("grpc*,netty"))).isEqualTo("grpc,grpc-direct,netty");
-    assertThat(Systems.parse("all")).hasSize(9);
-    assertThat(Systems.ids(Systems.parse("boltgen*"))).isEqualTo("boltgen,boltgen-io,boltgen-intercepted");
+    assertThat(Systems.parse("all")).hasSize(10);
+    assertThat(Systems.ids(Systems.parse("boltgen*"))).isEqualTo("boltgen,boltgen-io,boltgen-intercepted,boltgen-micrometer");
     assertThatThrownBy(() -> Systems.parse("thrift")).hasMessageContaining("unknown system");
   }
 

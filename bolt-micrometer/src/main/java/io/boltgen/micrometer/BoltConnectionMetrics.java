@@ -71,6 +71,12 @@ public final class BoltConnectionMetrics implements MeterBinder {
         .baseUnit("connections")
         .tags(tags)
         .register(registry);
+    Gauge.builder(prefix + "queued.bytes", endpoint,
+            e -> connections.apply(e).stream().mapToLong(Connection::queuedBytes).sum())
+        .description("encoded bytes waiting to reach the socket (write queues and channel buffers)")
+        .baseUnit("bytes")
+        .tags(tags)
+        .register(registry);
     Gauge.builder(prefix + "pending.calls", endpoint,
             e -> connections.apply(e).stream().mapToLong(Connection::pendingCalls).sum())
         .description("calls sent and waiting for their response")

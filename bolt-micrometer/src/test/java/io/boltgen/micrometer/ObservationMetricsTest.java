@@ -156,6 +156,7 @@ class ObservationMetricsTest {
     assertThat(gauge("boltgen.server.connections")).isEqualTo(1);
     assertThat(gauge("boltgen.client.connections.unwritable")).isZero();
     assertThat(gauge("boltgen.server.pending.calls")).as("the server sent no call").isZero();
+    assertThat(gauge("boltgen.client.queued.bytes")).as("the request left for the socket").isZero();
     service.release.countDown();
     assertThat(string(slow.get(5, TimeUnit.SECONDS))).isEqualTo("s");
     await().atMost(Duration.ofSeconds(5)).until(() -> gauge("boltgen.client.pending.calls") == 0);

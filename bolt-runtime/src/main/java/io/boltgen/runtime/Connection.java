@@ -31,6 +31,12 @@ public interface Connection {
   int pendingCalls();
 
   /**
+   * Encoded bytes waiting to reach the socket: in this connection's write queue and in the channel's
+   * buffer (a moment's reading, for gauges).
+   */
+  long queuedBytes();
+
+  /**
    * A channel that sends calls over exactly this connection. On a server this is how a handler calls back
    * into the client that called it (duplex); the client answers through the services it registered with
    * {@link BoltClient.Builder#service}.

@@ -14,6 +14,7 @@ public final class Systems {
       new BoltgenSystem(BoltgenSystem.Mode.DEFAULT),
       new BoltgenSystem(BoltgenSystem.Mode.IO_THREAD),
       new BoltgenSystem(BoltgenSystem.Mode.INTERCEPTED),
+      new BoltgenSystem(BoltgenSystem.Mode.MICROMETER),
       new SofaBoltSystem(false, false),
       new SofaBoltSystem(true, false),
       new SofaBoltSystem(true, true),

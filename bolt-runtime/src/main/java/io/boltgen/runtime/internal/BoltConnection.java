@@ -337,6 +337,11 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   @Override
+  public long queuedBytes() {
+    return writes.outboundBytes();
+  }
+
+  @Override
   public BoltChannel channel() {
     return callChannel;
   }

@@ -1,6 +1,10 @@
 package io.boltgen.bench.load.boltgen;
 
 import io.boltgen.bench.load.EchoSystem;
+import io.boltgen.micrometer.BoltObservations;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.boltgen.bench.service.EchoService;
 import io.boltgen.bench.service.EchoServiceBolt;
 import io.boltgen.bench.service.EchoServiceImpl;
@@ -16,7 +20,8 @@ import java.util.concurrent.TimeUnit;
  * every runtime setting at its default. {@code boltgen-io} registers the service with a direct executor, so handlers run
  * on the IO thread; {@code boltgen} leaves them on the server's business executor; {@code boltgen-intercepted}
  * is {@code boltgen} with one client and one server interceptor that do nothing but return a listener (the
- * cost of the interceptor path itself).
+ * cost of the interceptor path itself); {@code boltgen-micrometer} observes every call on both sides with
+ * bolt-micrometer into a {@code SimpleMeterRegistry} (timers per service, method and status).
  */
 public final class BoltgenSystem implements EchoSystem {
 
@@ -24,7 +29,8 @@ public final class BoltgenSystem implements EchoSystem {
   public enum Mode {
     DEFAULT("boltgen"),
     IO_THREAD("boltgen-io"),
-    INTERCEPTED("boltgen-intercepted");
+    INTERCEPTED("boltgen-intercepted"),
+    MICROMETER("boltgen-micrometer");
 
     final String id;
 
@@ -58,9 +64,18 @@ public final class BoltgenSystem implements EchoSystem {
         return "defaults, but the service registered with a direct executor: handlers on the IO thread";
       case INTERCEPTED:
         return "defaults, plus a client and a server interceptor that only return a listener";
+      case MICROMETER:
+        return "defaults, plus bolt-micrometer's observations on both sides (timers in a SimpleMeterRegistry)";
       default:
         return "defaults: handlers on the server's business executor; V2 frames with CRC32";
     }
+  }
+
+  /** An observation registry recording timers into a meter registry of its own, as an application's would. */
+  private static ObservationRegistry observations() {
+    ObservationRegistry registry = ObservationRegistry.create();
+    registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(new SimpleMeterRegistry()));
+    return registry;
   }
 
   @Override
@@ -69,6 +84,8 @@ public final class BoltgenSystem implements EchoSystem {
     BoltServer.Builder builder = BoltServer.builder().bind(host, port);
     if (mode == Mode.INTERCEPTED) {
       builder.serverInterceptor(call -> (status, error, nanos) -> { });
+    } else if (mode == Mode.MICROMETER) {
+      builder.serverInterceptor(BoltObservations.serverInterceptor(observations()));
     }
     if (ioThread) {
       builder.service(definition, Runnable::run);
@@ -84,6 +101,8 @@ public final class BoltgenSystem implements EchoSystem {
     BoltClient.Builder clientBuilder = BoltClient.builder();
     if (mode == Mode.INTERCEPTED) {
       clientBuilder.clientInterceptor(call -> (status, error, nanos) -> { });
+    } else if (mode == Mode.MICROMETER) {
+      clientBuilder.clientInterceptor(BoltObservations.clientInterceptor(observations()));
     }
     BoltClient client = clientBuilder.build();
     try {
