@@ -55,13 +55,7 @@ final class ProtoDescriptors {
 
   ProtoDescriptors(ProcessingEnvironment env) {
     this.env = env;
-    Trees t;
-    try {
-      t = Trees.instance(env);
-    } catch (IllegalArgumentException | LinkageError e) {
-      t = null;
-    }
-    this.trees = t;
+    this.trees = SourceFiles.trees(env);
   }
 
   /** The identity of the generated message {@code message}, or {@code null} when it cannot be known. */

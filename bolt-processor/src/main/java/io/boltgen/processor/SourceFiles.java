@@ -19,13 +19,19 @@ final class SourceFiles {
   private final Trees trees;
 
   SourceFiles(ProcessingEnvironment env) {
-    Trees t;
+    this.trees = trees(env);
+  }
+
+  /**
+   * javac's tree API for {@code env}, or {@code null} under another compiler or a processing environment a
+   * build tool wrapped.
+   */
+  static Trees trees(ProcessingEnvironment env) {
     try {
-      t = Trees.instance(env);
+      return Trees.instance(env);
     } catch (IllegalArgumentException | LinkageError e) {
-      t = null;
+      return null;
     }
-    this.trees = t;
   }
 
   /**
