@@ -16,14 +16,19 @@ final class TimeoutChannel implements BoltChannel {
 
   private final BoltChannel delegate;
   private final Duration timeout;
+  // the options of a call that set nothing, made once (this also rejects a bad timeout at startup)
+  private final CallOptions defaults;
 
   TimeoutChannel(BoltChannel delegate, Duration timeout) {
     this.delegate = delegate;
     this.timeout = timeout;
-    CallOptions.DEFAULT.withTimeout(timeout); // rejects a zero, negative or too long timeout at startup
+    this.defaults = CallOptions.DEFAULT.withTimeout(timeout);
   }
 
   private CallOptions apply(CallOptions options) {
+    if (options == CallOptions.DEFAULT) {
+      return defaults;
+    }
     return options.timeoutMillis() == 0 ? options.withTimeout(timeout) : options;
   }
 
