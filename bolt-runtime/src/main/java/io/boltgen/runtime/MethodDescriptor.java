@@ -32,6 +32,7 @@ public final class MethodDescriptor<Q, R> {
   private final Marshaller<R> responseMarshaller;
   private final ErrorMapper errorMapper;
   private final List<String> aliases;
+  private final boolean idempotent;
 
   private MethodDescriptor(Builder<Q, R> b) {
     this.serviceName = requireText(b.serviceName, "serviceName");
@@ -46,6 +47,10 @@ public final class MethodDescriptor<Q, R> {
     this.responseMarshaller = Objects.requireNonNull(b.responseMarshaller, "responseMarshaller");
     this.errorMapper = b.errorMapper;
     this.aliases = List.copyOf(b.aliases);
+    if (b.idempotent && b.type != MethodType.REQUEST_RESPONSE) {
+      throw new IllegalArgumentException("only a request-response method can be idempotent: " + methodName);
+    }
+    this.idempotent = b.idempotent;
     int wireNameLength = wireName.getBytes(StandardCharsets.UTF_8).length;
     if (wireNameLength == 0 || wireNameLength > Short.MAX_VALUE) {
       throw new IllegalArgumentException("wire name must be 1..32767 UTF-8 bytes: " + wireName);
@@ -138,6 +143,14 @@ public final class MethodDescriptor<Q, R> {
     return aliases;
   }
 
+  /**
+   * Whether the method may run more than once ({@code @Idempotent}): a balancing client may then send it
+   * again to another instance after its request was written. False for every other method.
+   */
+  public boolean idempotent() {
+    return idempotent;
+  }
+
   @Override
   public String toString() {
     return wireName;
@@ -162,6 +175,7 @@ public final class MethodDescriptor<Q, R> {
     private long timeoutMillis = 3000;
     private ErrorMapper errorMapper = ErrorMapper.IDENTITY;
     private final List<String> aliases = new ArrayList<>();
+    private boolean idempotent;
 
     private Builder(Marshaller<Q> requestMarshaller, Marshaller<R> responseMarshaller) {
       this.requestMarshaller = Objects.requireNonNull(requestMarshaller, "requestMarshaller");
@@ -234,6 +248,15 @@ public final class MethodDescriptor<Q, R> {
         throw new IllegalArgumentException("alias must not be empty");
       }
       aliases.add(className);
+      return this;
+    }
+
+    /**
+     * Whether the method may run more than once (see {@code @Idempotent}); false unless set. Only a
+     * request-response method can be.
+     */
+    public Builder<Q, R> idempotent(boolean idempotent) {
+      this.idempotent = idempotent;
       return this;
     }
 
