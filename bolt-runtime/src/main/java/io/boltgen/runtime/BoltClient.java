@@ -1,7 +1,11 @@
 package io.boltgen.runtime;
 
+import io.boltgen.runtime.RuntimeProvider.Balancing;
 import io.boltgen.runtime.RuntimeProvider.ClientConfig;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
+import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.NameResolver;
+import io.boltgen.runtime.cluster.ServiceInstance;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,9 +50,33 @@ public final class BoltClient implements AutoCloseable {
     return new Builder();
   }
 
-  /** A channel to {@code host:port}; connections are made on the first call. */
-  public BoltChannel channel(String hostAndPort) {
-    return channel(parse(hostAndPort));
+  /**
+   * A channel to {@code target}: {@code host:port}, one address; or {@code scheme:///service}, a service
+   * running as several instances, found by the client's resolver of that scheme ({@code static:///host:port,
+   * host:port} needs none) and balanced by the client's {@link Builder#loadBalancer policy}. Connections are
+   * made on the first call. Asking twice for one target gives the same channel.
+   *
+   * @throws IllegalArgumentException if the target is malformed or names a scheme without resolver
+   */
+  public BoltChannel channel(String target) {
+    return runtime.channel(Objects.requireNonNull(target, "target"), null);
+  }
+
+  /**
+   * A channel to the cluster {@code target} ({@code scheme:///service}) that balances by {@code policy}
+   * (a call may still choose another with {@link CallOptions#withLoadBalancer}). For {@code host:port} the
+   * policy is ignored.
+   */
+  public BoltChannel channel(String target, LoadBalancer policy) {
+    return runtime.channel(Objects.requireNonNull(target, "target"), Objects.requireNonNull(policy, "policy"));
+  }
+
+  /**
+   * The instances of the cluster {@code target} this client knows now, ejected ones included (empty until
+   * its resolver first answered). Starts resolving the target if no channel did yet.
+   */
+  public List<ServiceInstance> instances(String target) {
+    return runtime.instances(Objects.requireNonNull(target, "target"));
   }
 
   /** A channel to {@code address}; connections are made on the first call. */
@@ -57,11 +85,11 @@ public final class BoltClient implements AutoCloseable {
   }
 
   /**
-   * A client stub of {@code serviceInterface} (a {@code @BoltService} interface) talking to
-   * {@code hostAndPort}, found through the generated-service registry.
+   * A client stub of {@code serviceInterface} (a {@code @BoltService} interface) talking to {@code target}
+   * (as {@link #channel(String)} takes it), found through the generated-service registry.
    */
-  public <T> T stub(Class<T> serviceInterface, String hostAndPort) {
-    return runtime.stub(Objects.requireNonNull(serviceInterface, "serviceInterface"), parse(hostAndPort));
+  public <T> T stub(Class<T> serviceInterface, String target) {
+    return runtime.stub(Objects.requireNonNull(serviceInterface, "serviceInterface"), channel(target));
   }
 
   /**
@@ -80,25 +108,6 @@ public final class BoltClient implements AutoCloseable {
   /** Every connection currently open. */
   public List<Connection> connections() {
     return runtime.connections();
-  }
-
-  private static InetSocketAddress parse(String hostAndPort) {
-    Objects.requireNonNull(hostAndPort, "hostAndPort");
-    int colon = hostAndPort.lastIndexOf(':');
-    if (colon <= 0 || colon == hostAndPort.length() - 1) {
-      throw new IllegalArgumentException("expected host:port, got " + hostAndPort);
-    }
-    String host = hostAndPort.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port;
-    try {
-      port = Integer.parseInt(hostAndPort.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("bad port in " + hostAndPort, e);
-    }
-    return new InetSocketAddress(host, port);
   }
 
   /**
@@ -138,6 +147,14 @@ public final class BoltClient implements AutoCloseable {
     private long minBackoffMillis = 100;
     private long maxBackoffMillis = 1_000;
     private long shutdownTimeoutMillis = 5_000;
+    private final List<NameResolver> resolvers = new ArrayList<>();
+    private LoadBalancer loadBalancer = LoadBalancer.LEAST_PENDING;
+    private int maxAttempts = 3;
+    private int retryBudget = 100;
+    private double retryRefill = 0.2;
+    private int failuresToEject = 3;
+    private long minEjectionMillis = 1_000;
+    private long maxEjectionMillis = 30_000;
 
     private Builder() {}
 
@@ -279,6 +296,55 @@ public final class BoltClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Resolves targets {@code scheme:///service} of the resolver's scheme (a registry is a resolver). A
+     * later resolver of the same scheme replaces an earlier one; {@code static} is built in.
+     */
+    public Builder nameResolver(NameResolver resolver) {
+      resolvers.add(Objects.requireNonNull(resolver, "resolver"));
+      return this;
+    }
+
+    /** How channels to clusters pick an instance per call; {@link LoadBalancer#LEAST_PENDING} unless set. */
+    public Builder loadBalancer(LoadBalancer policy) {
+      this.loadBalancer = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * Failover in clusters: a call is sent at most {@code maxAttempts} times in all (3 unless set; 1 turns
+     * retries off), and retries take tokens from a budget of {@code budget} (100 unless set) that every call
+     * refills by {@code refillPerCall} (0.2 unless set: retries add at most a fifth to the load). A call is
+     * sent again only to another instance, within its own timeout, after a failure of the instance or the
+     * network, and only if its request never left this client or its method is {@code @Idempotent}.
+     */
+    public Builder retries(int maxAttempts, int budget, double refillPerCall) {
+      this.maxAttempts = Checks.positive(maxAttempts, "maxAttempts");
+      this.retryBudget = Checks.positive(budget, "retry budget");
+      if (!(refillPerCall >= 0 && refillPerCall <= 1)) {
+        throw new IllegalArgumentException("refillPerCall must be 0..1: " + refillPerCall);
+      }
+      this.retryRefill = refillPerCall;
+      return this;
+    }
+
+    /**
+     * Ejection in clusters: an instance whose connects or calls fail {@code failures} times in a row (3
+     * unless set) takes no calls for {@code min} (1 s unless set), twice as long after each ejection in a
+     * row up to {@code max} (30 s unless set); then one failure ejects it again, one answer clears it.
+     */
+    public Builder ejection(int failures, Duration min, Duration max) {
+      long minMillis = Checks.positiveMillis(min, "min ejection");
+      long maxMillis = Checks.positiveMillis(max, "max ejection");
+      if (minMillis > maxMillis) {
+        throw new IllegalArgumentException("min ejection above max: " + min + " > " + max);
+      }
+      this.failuresToEject = Checks.positive(failures, "failures");
+      this.minEjectionMillis = minMillis;
+      this.maxEjectionMillis = maxMillis;
+      return this;
+    }
+
     /** Observes connections. */
     public Builder connectionListener(ConnectionListener listener) {
       listeners.add(Objects.requireNonNull(listener, "listener"));
@@ -292,7 +358,9 @@ public final class BoltClient implements AutoCloseable {
           new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
               frameTimeoutMillis),
           callbackExecutor, callbackThreads, reconnect, minBackoffMillis, maxBackoffMillis, shutdownTimeoutMillis,
-          services, listeners, new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors));
+          services, listeners, new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
+          new Balancing(resolvers, loadBalancer, maxAttempts, retryBudget, retryRefill, failuresToEject,
+              minEjectionMillis, maxEjectionMillis));
       return new BoltClient(Runtimes.PROVIDER.newClient(config));
     }
   }

@@ -3,11 +3,14 @@ package io.boltgen.runtime;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
 import io.boltgen.runtime.RuntimeProvider.Registration;
 import io.boltgen.runtime.RuntimeProvider.ServerConfig;
+import io.boltgen.runtime.cluster.Registry;
+import io.boltgen.runtime.cluster.ServiceInstance;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -77,7 +80,9 @@ public final class BoltServer implements AutoCloseable {
   }
 
   /**
-   * Stops the server gracefully: stops accepting connections, lets handlers already running finish (up
+   * Stops the server gracefully. With a {@linkplain Builder#registry registry} it first deregisters and keeps
+   * serving while clients move away (up to the {@linkplain Builder#drainTime drain time}). Then it stops
+   * accepting connections, lets handlers already running finish (up
    * to the shutdown timeout), closes every connection (the server's own pending calls over them fail
    * with CONNECTION_CLOSED), stops its threads and releases the shared ones. Idempotent and safe to call
    * from several threads at once: the first call does the work. Called on one of the runtime's own IO or
@@ -114,6 +119,12 @@ public final class BoltServer implements AutoCloseable {
     private long idleTimeoutMillis = 90_000;
     private long shutdownTimeoutMillis = 5_000;
     private int backlog = 1024;
+    private Registry registry;
+    private String advertisedHost;
+    private int weight = ServiceInstance.DEFAULT_WEIGHT;
+    private String zone = "";
+    private Map<String, String> metadata = Map.of();
+    private long drainMillis = 5_000;
 
     private Builder() {}
 
@@ -286,6 +297,48 @@ public final class BoltServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Registers every service of the server in {@code registry} once it listens, as
+     * {@code name:version} (the target clients resolve: {@code scheme:///name:version}), and deregisters
+     * on {@link BoltServer#close()} before anything else stops: see {@link #drainTime}. The server does not
+     * close the registry.
+     */
+    public Builder registry(Registry registry) {
+      this.registry = Objects.requireNonNull(registry, "registry");
+      return this;
+    }
+
+    /**
+     * The host clients are told to connect to; unless set, the address the server listens on, or for a
+     * wildcard address ({@code 0.0.0.0}) the address this machine's host name resolves to.
+     */
+    public Builder advertisedHost(String host) {
+      this.advertisedHost = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    /**
+     * What the registered instance says of itself: its weight ({@value ServiceInstance#DEFAULT_WEIGHT} unless
+     * set), zone and metadata (empty unless set). Its version is each service's own.
+     */
+    public Builder instance(int weight, String zone, Map<String, String> metadata) {
+      ServiceInstance.of(new InetSocketAddress(0)).withWeight(weight).withZone(zone).withMetadata(metadata);
+      this.weight = weight;
+      this.zone = zone;
+      this.metadata = Map.copyOf(metadata);
+      return this;
+    }
+
+    /**
+     * How long {@link BoltServer#close()} keeps serving after deregistering, while its clients move to other
+     * instances (a client closes its connections to an instance that left once their calls are answered);
+     * it ends early once no client is connected. 5 s unless set. Only with a {@link #registry}.
+     */
+    public Builder drainTime(Duration time) {
+      this.drainMillis = Checks.nonNegativeMillis(time, "drainTime");
+      return this;
+    }
+
     /** The accept backlog; 1024 unless set. */
     public Builder backlog(int backlog) {
       this.backlog = Checks.positive(backlog, "backlog");
@@ -302,7 +355,9 @@ public final class BoltServer implements AutoCloseable {
           new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
               frameTimeoutMillis),
           maxRequestsPerConnection, maxConnections, idleTimeoutMillis, shutdownTimeoutMillis, listeners,
-          new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors));
+          new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
+          registry == null ? null
+              : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, metadata, drainMillis));
       return new BoltServer(Runtimes.PROVIDER.newServer(config));
     }
   }

@@ -1,5 +1,6 @@
 package io.boltgen.runtime;
 
+import io.boltgen.runtime.cluster.LoadBalancer;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,16 +20,19 @@ import java.util.concurrent.Executor;
 public final class CallOptions {
 
   /** No overrides: the method's timeout, no headers, the client's callback executor. */
-  public static final CallOptions DEFAULT = new CallOptions(0, Map.of(), null);
+  public static final CallOptions DEFAULT = new CallOptions(0, Map.of(), null, null);
 
   private final long timeoutMillis;
   private final Map<String, String> headers;
   private final Executor callbackExecutor;
+  private final LoadBalancer loadBalancer;
 
-  private CallOptions(long timeoutMillis, Map<String, String> headers, Executor callbackExecutor) {
+  private CallOptions(long timeoutMillis, Map<String, String> headers, Executor callbackExecutor,
+      LoadBalancer loadBalancer) {
     this.timeoutMillis = timeoutMillis;
     this.headers = headers;
     this.callbackExecutor = callbackExecutor;
+    this.loadBalancer = loadBalancer;
   }
 
   /** A copy with this timeout; it must be positive and at most {@code Integer.MAX_VALUE} ms. */
@@ -42,7 +46,7 @@ public final class CallOptions {
     if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("timeout must be 1.." + Integer.MAX_VALUE + " ms: " + timeoutMillis);
     }
-    return new CallOptions(timeoutMillis, headers, callbackExecutor);
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, loadBalancer);
   }
 
   /**
@@ -54,7 +58,7 @@ public final class CallOptions {
     Objects.requireNonNull(value, "value");
     Map<String, String> copy = new LinkedHashMap<>(headers);
     copy.put(key, value);
-    return new CallOptions(timeoutMillis, Collections.unmodifiableMap(copy), callbackExecutor);
+    return new CallOptions(timeoutMillis, Collections.unmodifiableMap(copy), callbackExecutor, loadBalancer);
   }
 
   /**
@@ -62,7 +66,20 @@ public final class CallOptions {
    * executor ({@code Runnable::run}) runs them on the IO thread: only for callbacks that never block.
    */
   public CallOptions withCallbackExecutor(Executor executor) {
-    return new CallOptions(timeoutMillis, headers, Objects.requireNonNull(executor, "executor"));
+    return new CallOptions(timeoutMillis, headers, Objects.requireNonNull(executor, "executor"), loadBalancer);
+  }
+
+  /**
+   * A copy that picks the instance of a cluster by {@code policy} instead of its channel's policy; channels
+   * to one address ignore it.
+   */
+  public CallOptions withLoadBalancer(LoadBalancer policy) {
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, Objects.requireNonNull(policy, "policy"));
+  }
+
+  /** The load-balancing override, or {@code null} for the channel's. */
+  public LoadBalancer loadBalancer() {
+    return loadBalancer;
   }
 
   /** The timeout override in milliseconds, or 0 for the method's own. */
@@ -83,6 +100,7 @@ public final class CallOptions {
   @Override
   public String toString() {
     return "CallOptions{timeoutMillis=" + timeoutMillis + ", headers=" + headers
-        + ", callbackExecutor=" + callbackExecutor + '}';
+        + ", callbackExecutor=" + callbackExecutor + (loadBalancer != null ? ", loadBalancer=" + loadBalancer : "")
+        + '}';
   }
 }

@@ -1,7 +1,12 @@
 package io.boltgen.runtime;
 
+import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.NameResolver;
+import io.boltgen.runtime.cluster.Registry;
+import io.boltgen.runtime.cluster.ServiceInstance;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -33,8 +38,14 @@ public interface RuntimeProvider {
     /** See {@link BoltClient#channel(InetSocketAddress)}. */
     BoltChannel channel(InetSocketAddress address);
 
-    /** See {@link BoltClient#stub(Class, String)}. */
-    <T> T stub(Class<T> serviceInterface, InetSocketAddress address);
+    /** See {@link BoltClient#channel(String, LoadBalancer)}; {@code policy} null for the client's. */
+    BoltChannel channel(String target, LoadBalancer policy);
+
+    /** See {@link BoltClient#stub(Class, String)}: a client stub of {@code serviceInterface} over {@code channel}. */
+    <T> T stub(Class<T> serviceInterface, BoltChannel channel);
+
+    /** See {@link BoltClient#instances(String)}. */
+    List<ServiceInstance> instances(String target);
 
     /** See {@link BoltClient#connect(InetSocketAddress)}. */
     CompletableFuture<Void> connect(InetSocketAddress address);
@@ -82,12 +93,48 @@ public interface RuntimeProvider {
       long shutdownTimeoutMillis,
       List<ServiceDefinition> services,
       List<ConnectionListener> listeners,
-      Interceptors interceptors) {
+      Interceptors interceptors,
+      Balancing balancing) {
 
     /** Copies the lists. */
     public ClientConfig {
       services = List.copyOf(services);
       listeners = List.copyOf(listeners);
+    }
+  }
+
+  /** How a client resolves, balances and fails over clusters; see {@link BoltClient.Builder} for each. */
+  record Balancing(
+      List<NameResolver> resolvers,
+      LoadBalancer loadBalancer,
+      int maxAttempts,
+      int retryBudget,
+      double retryRefill,
+      int failuresToEject,
+      long minEjectionMillis,
+      long maxEjectionMillis) {
+
+    /** Copies the list. */
+    public Balancing {
+      resolvers = List.copyOf(resolvers);
+    }
+  }
+
+  /**
+   * Where a server announces itself: the registry, and the instance fields (its address is the server's
+   * port on {@code host}, or on the address it listens on when {@code host} is null).
+   */
+  record Announcement(
+      Registry registry,
+      String host,
+      int weight,
+      String zone,
+      Map<String, String> metadata,
+      long drainMillis) {
+
+    /** Copies the map. */
+    public Announcement {
+      metadata = Map.copyOf(metadata);
     }
   }
 
@@ -112,7 +159,8 @@ public interface RuntimeProvider {
       long idleTimeoutMillis,
       long shutdownTimeoutMillis,
       List<ConnectionListener> listeners,
-      Interceptors interceptors) {
+      Interceptors interceptors,
+      Announcement announcement) {
 
     /** Copies the lists. */
     public ServerConfig {

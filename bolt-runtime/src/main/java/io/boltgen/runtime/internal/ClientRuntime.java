@@ -8,6 +8,9 @@ import io.boltgen.runtime.RuntimeProvider.ClientConfig;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
 import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.NameResolver;
+import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.service.BoltServices;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
@@ -16,7 +19,9 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Ticker;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -31,9 +36,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a {@code BoltClient} runs on: a {@link ConnectionPool} per remote address, made on first use, over
- * one {@link Endpoint} and the process's {@link SharedResources}.
+ * one {@link Endpoint} and the process's {@link SharedResources}; and a {@link ClusterTarget} per cluster
+ * target. A pool that a channel to its address asked for lives as long as the client; a pool only clusters
+ * use is closed (once idle) when the last of them lets it go.
  *
- * <p>Thread-safe: pools are created through a concurrent map; {@link #close()} runs once.
+ * <p>Thread-safe: pools are created and counted inside the concurrent map's atomic updates;
+ * {@link #close()} runs once.
  */
 final class ClientRuntime implements RuntimeProvider.Client {
 
@@ -46,11 +54,33 @@ final class ClientRuntime implements RuntimeProvider.Client {
   private final ConnectionEvents events;
   private final Endpoint endpoint;
   private final Bootstrap bootstrap;
-  private final ConcurrentHashMap<InetSocketAddress, ConnectionPool> pools = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<InetSocketAddress, PoolUse> pools = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, ClusterTarget> clusters = new ConcurrentHashMap<>();
+  private final Map<String, NameResolver> resolvers = new HashMap<>();
+  private final ClusterTarget.Failover failover;
   private final AtomicBoolean closed = new AtomicBoolean();
+
+  /** A pool and who uses it: channels to its address (for the client's life) and clusters (counted). */
+  private static final class PoolUse {
+    final ConnectionPool pool;
+    boolean pinned;
+    int clusters;
+
+    PoolUse(ConnectionPool pool) {
+      this.pool = pool;
+    }
+  }
 
   ClientRuntime(ClientConfig config) {
     this.config = config;
+    resolvers.put(StaticResolver.SCHEME, new StaticResolver());
+    for (NameResolver resolver : config.balancing().resolvers()) {
+      resolvers.put(Objects.requireNonNull(resolver.scheme(), "resolver scheme"), resolver);
+    }
+    RuntimeProvider.Balancing b = config.balancing();
+    this.failover = new ClusterTarget.Failover(b.maxAttempts(), b.retryBudget(), b.retryRefill(),
+        new ClusterMember.Ejection(b.failuresToEject(), TimeUnit.MILLISECONDS.toNanos(b.minEjectionMillis()),
+            TimeUnit.MILLISECONDS.toNanos(b.maxEjectionMillis())));
     ServiceRegistry.Builder registry = ServiceRegistry.builder();
     for (ServiceDefinition service : config.services()) {
       registry.add(service, null);
@@ -91,8 +121,80 @@ final class ClientRuntime implements RuntimeProvider.Client {
   }
 
   @Override
-  public <T> T stub(Class<T> serviceInterface, InetSocketAddress address) {
-    return BoltServices.of(serviceInterface).newClient(channel(address));
+  public BoltChannel channel(String target, LoadBalancer policy) {
+    if (!Targets.isCluster(target)) {
+      return channel(Targets.address(target));
+    }
+    return cluster(target, policy != null ? policy : config.balancing().loadBalancer()).channel();
+  }
+
+  @Override
+  public List<ServiceInstance> instances(String target) {
+    if (!Targets.isCluster(target)) {
+      throw new IllegalArgumentException("not a cluster target (scheme:///service): " + target);
+    }
+    return cluster(target, config.balancing().loadBalancer()).instances();
+  }
+
+  @Override
+  public <T> T stub(Class<T> serviceInterface, BoltChannel channel) {
+    return BoltServices.of(serviceInterface).newClient(channel);
+  }
+
+  private ClusterTarget cluster(String target, LoadBalancer policy) {
+    checkOpen();
+    Targets.Cluster parsed = Targets.cluster(target);
+    NameResolver resolver = resolvers.get(parsed.scheme());
+    if (resolver == null) {
+      throw new IllegalArgumentException("no resolver for " + parsed.scheme() + ":// targets (" + target
+          + "): give the client one with BoltClient.Builder.nameResolver, for example a registry");
+    }
+    ClusterTarget cluster = clusters.computeIfAbsent(target + " " + policy, k -> new ClusterTarget(target, resolver,
+        parsed.service(), policy, clusterPools, calls, failover));
+    if (closed.get()) {
+      cluster.close(); // made while the client closed: close() may have missed it
+      checkOpen();
+    }
+    return cluster;
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
+    }
+  }
+
+  /** How clusters share this client's pools. */
+  private final ClusterTarget.Pools clusterPools = new ClusterTarget.Pools() {
+    @Override
+    public ConnectionPool acquire(InetSocketAddress address) {
+      return pools.compute(address, (a, use) -> {
+        PoolUse u = use != null ? use : new PoolUse(newPool(a));
+        u.clusters++;
+        return u;
+      }).pool;
+    }
+
+    @Override
+    public void release(InetSocketAddress address) {
+      ConnectionPool[] unused = new ConnectionPool[1];
+      pools.computeIfPresent(address, (a, use) -> {
+        use.clusters--;
+        if (use.clusters > 0 || use.pinned) {
+          return use;
+        }
+        unused[0] = use.pool;
+        return null;
+      });
+      if (unused[0] != null) {
+        unused[0].closeWhenIdle();
+      }
+    }
+  };
+
+  private ConnectionPool newPool(InetSocketAddress address) {
+    return new ConnectionPool(address, config.connectionsPerAddress(), this::connectOnce, events, calls,
+        config.reconnect(), config.minBackoffMillis(), config.maxBackoffMillis());
   }
 
   @Override
@@ -102,8 +204,8 @@ final class ClientRuntime implements RuntimeProvider.Client {
 
   @Override
   public List<Connection> connections(InetSocketAddress address) {
-    ConnectionPool pool = pools.get(address);
-    return pool == null ? List.of() : pool.connections();
+    PoolUse use = pools.get(address);
+    return use == null ? List.of() : use.pool.connections();
   }
 
   @Override
@@ -113,12 +215,12 @@ final class ClientRuntime implements RuntimeProvider.Client {
 
   private ConnectionPool pool(InetSocketAddress address) {
     Objects.requireNonNull(address, "address");
-    if (closed.get()) {
-      throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
-    }
-    ConnectionPool pool = pools.computeIfAbsent(address, a -> new ConnectionPool(a, config.connectionsPerAddress(),
-        this::connectOnce, events, calls, config.reconnect(), config.minBackoffMillis(),
-        config.maxBackoffMillis()));
+    checkOpen();
+    ConnectionPool pool = pools.compute(address, (a, use) -> {
+      PoolUse u = use != null ? use : new PoolUse(newPool(a));
+      u.pinned = true;
+      return u;
+    }).pool;
     if (closed.get()) {
       pool.close(); // made while the client closed: close() may have missed it
       throw new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed");
@@ -175,8 +277,11 @@ final class ClientRuntime implements RuntimeProvider.Client {
         // it completed exceptionally, or the shutdown timeout passed
       }
     }
-    for (ConnectionPool pool : pools.values()) {
-      pool.close();
+    for (ClusterTarget cluster : clusters.values()) {
+      cluster.close();
+    }
+    for (PoolUse use : pools.values()) {
+      use.pool.close();
     }
     endpoint.closeConnections(timeout);
     if (ownedExecutor != null) {

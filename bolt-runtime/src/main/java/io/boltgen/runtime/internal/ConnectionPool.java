@@ -129,6 +129,40 @@ final class ConnectionPool implements CallTarget {
     return up;
   }
 
+  /** The calls waiting for their answer on this pool's connections. */
+  int pendingCalls() {
+    int pending = 0;
+    for (int i = 0; i < size; i++) {
+      BoltConnection c = live(slots.get(i));
+      if (c != null) {
+        pending += c.pendingCalls();
+      }
+    }
+    return pending;
+  }
+
+  /**
+   * Refuses new connections at once, and closes the current ones once no call waits on them any more
+   * (every call has its own timeout, so this ends): an instance that left its cluster, whose calls in
+   * flight are answered as usual.
+   */
+  void closeWhenIdle() {
+    closed = true;
+    List<PendingCall<?>> waiting = new ArrayList<>();
+    for (int i = 0; i < size; i++) {
+      BoltConnection c = live(slots.get(i));
+      if (c != null) {
+        waiting.addAll(c.pendingSnapshot());
+      }
+    }
+    if (waiting.isEmpty()) {
+      close();
+      return;
+    }
+    CompletableFuture.allOf(waiting.toArray(new CompletableFuture<?>[0]))
+        .whenComplete((ignored, error) -> closeWhenIdle()); // calls sent meanwhile are waited for too
+  }
+
   /** Refuses new connections and closes the current ones (their pending calls fail). */
   void close() {
     closed = true;
@@ -194,7 +228,8 @@ final class ConnectionPool implements CallTarget {
         }
       }
       if (closed) {
-        return CompletableFuture.failedFuture(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the client is closed"));
+        return CompletableFuture.failedFuture(new BoltException(ResponseStatus.CLIENT_SEND_ERROR,
+            "the connections to " + address + " are closed (the client closed, or the instance left its cluster)"));
       }
       CompletableFuture<BoltConnection> attempt = new CompletableFuture<>();
       if (slots.compareAndSet(slot, current, attempt)) {

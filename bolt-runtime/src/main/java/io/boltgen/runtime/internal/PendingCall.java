@@ -28,6 +28,12 @@ import org.slf4j.LoggerFactory;
  * wait with their own deadline in {@link #await()}, which saves a timer entry per call. The caller never
  * holds this object: a sync caller gets the value, a future caller a {@link CallFuture}.
  *
+ * <p>A call to a cluster ({@link ClusterTarget}) goes out as one or more <em>attempts</em>: each is a
+ * {@code PendingCall} of its own ({@link #newAttempt}), sent to one instance, without a timer (its parent's
+ * deadline cancels it) and failing with the raw {@link BoltException} so that the cluster can decide to send
+ * another. The parent keeps its request until it completes, and completes with the first attempt that
+ * succeeds or the failure no further attempt may follow.
+ *
  * <p>Thread-safe: completion is decided by the underlying future's single compare-and-set; the fields a
  * connection sets when it sends the call are volatile.
  *
@@ -51,7 +57,10 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   private final long timeoutNanos;
   private final long timeoutMillis;
   private final Listener<R> listener;
+  private final PendingCall<R> parent;
+  private boolean retainsRequest;
   private Object request;
+  private volatile PendingCall<R> attempt;
   private volatile Timeout timeout;
   private volatile CallTable table;
   private volatile int requestId;
@@ -63,12 +72,58 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
       Listener<R> listener) {
     this.method = (MethodDescriptor<Object, R>) method;
     this.listener = listener;
+    this.parent = null;
     this.request = request;
     this.options = options;
     this.env = env;
     this.startNanos = env.ticker().nanoTime();
     this.timeoutMillis = options.timeoutMillis() > 0 ? options.timeoutMillis() : method.timeoutMillis();
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+  }
+
+  /** One attempt of {@code parent}, with the time its parent has left. */
+  private PendingCall(PendingCall<R> parent, Listener<R> listener) {
+    this.method = parent.method;
+    this.listener = listener;
+    this.parent = parent;
+    this.request = parent.request;
+    this.options = parent.options;
+    this.env = parent.env;
+    this.startNanos = env.ticker().nanoTime();
+    this.timeoutMillis = parent.timeoutMillis;
+    this.timeoutNanos = Math.max(0, parent.timeoutNanos - (startNanos - parent.startNanos));
+  }
+
+  /**
+   * Makes this call keep its request until it completes, for its attempts. Called by the thread that
+   * started the call, before the first attempt.
+   */
+  void retainRequest() {
+    retainsRequest = true;
+  }
+
+  /**
+   * A new attempt of this call, told to {@code listener} when it completes; it becomes the attempt this
+   * call cancels when it completes first. Returns {@code null} if this call already completed.
+   */
+  PendingCall<R> newAttempt(Listener<R> listener) {
+    PendingCall<R> next = new PendingCall<>(this, listener);
+    attempt = next;
+    if (isDone()) {
+      next.cancel(false); // completed (timed out) meanwhile: forgetEverywhere may have missed it
+      return null;
+    }
+    return next;
+  }
+
+  /** Whether the request of this attempt was handed to a socket (it may have reached the peer). */
+  boolean wasWritten() {
+    return written;
+  }
+
+  /** Completes this call with {@code value}, an attempt's response. */
+  boolean succeed(R value) {
+    return finish(value, null);
   }
 
   /** The method called. */
@@ -94,6 +149,11 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     timeout = env.timer().newTimeout(this, timeoutNanos, TimeUnit.NANOSECONDS);
   }
 
+  /** The options the call was made with. */
+  CallOptions options() {
+    return options;
+  }
+
   /** The request headers. */
   Map<String, String> headers() {
     return options.headers();
@@ -102,7 +162,9 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   /** The request value, handed over once to be encoded (the call does not keep it). */
   Object takeRequest() {
     Object r = request;
-    request = null;
+    if (!retainsRequest) {
+      request = null;
+    }
     return r;
   }
 
@@ -114,6 +176,11 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   boolean attach(CallTable table, int requestId, SocketAddress remoteAddress) {
     this.requestId = requestId;
     this.remoteAddress = remoteAddress;
+    PendingCall<R> p = parent;
+    if (p != null) {
+      p.requestId = requestId; // what the parent's timeout says
+      p.remoteAddress = remoteAddress;
+    }
     if (isOneway()) {
       return !isDone();
     }
@@ -131,6 +198,10 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   /** The write queue hands the frame to the channel now (its timeout then says it was sent). */
   void markWritten() {
     written = true;
+    PendingCall<R> p = parent;
+    if (p != null) {
+      p.written = true;
+    }
   }
 
   /** The request id on the wire (0 until the call is sent). */
@@ -167,6 +238,9 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
 
   /** Fails the call with {@code error} (mapped by the method's error mapper), unless it already completed. */
   boolean fail(BoltException error) {
+    if (parent != null) {
+      return finish(null, error); // an attempt: the cluster decides, and its parent maps
+    }
     if (isOneway()) {
       boolean won = finish(null, error);
       if (won) {
@@ -263,6 +337,13 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     CallTable waitingIn = table;
     if (waitingIn != null) {
       waitingIn.forget(requestId, this);
+    }
+    PendingCall<R> current = attempt;
+    if (current != null) {
+      current.cancel(false); // a no-op for the attempt that completed this call
+    }
+    if (retainsRequest) {
+      request = null;
     }
   }
 

@@ -5,6 +5,8 @@ import io.boltgen.runtime.RuntimeProvider.FrameLimits;
 import io.boltgen.runtime.RuntimeProvider.Registration;
 import io.boltgen.runtime.RuntimeProvider.ServerConfig;
 import io.boltgen.runtime.RuntimeProvider;
+import io.boltgen.runtime.ServiceDescriptor;
+import io.boltgen.runtime.cluster.ServiceInstance;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -12,10 +14,17 @@ import io.netty.channel.ChannelOption;
 import io.netty.util.concurrent.Ticker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +46,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
   private final CallEnvironment calls;
   private final ConnectionEvents events;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final List<io.boltgen.runtime.cluster.Registration> registrations = new CopyOnWriteArrayList<>();
   private volatile Channel serverChannel;
 
   ServerRuntime(ServerConfig config) {
@@ -97,6 +107,85 @@ final class ServerRuntime implements RuntimeProvider.Server {
       throw new IllegalStateException("the server was closed while it started");
     }
     log.info("boltgen server listening on {} ({})", serverChannel.localAddress(), shared.isEpoll() ? "epoll" : "nio");
+    announce();
+  }
+
+  /** Registers every service in the announcement's registry, or closes the server and says why. */
+  private void announce() {
+    RuntimeProvider.Announcement a = config.announcement();
+    if (a == null) {
+      return;
+    }
+    InetSocketAddress local = localAddress();
+    InetSocketAddress address;
+    try {
+      address = new InetSocketAddress(a.host() != null ? a.host() : advertisedHost(local), local.getPort());
+    } catch (RuntimeException | UnknownHostException e) {
+      close();
+      throw new IllegalStateException("cannot tell which address to register: " + e, e);
+    }
+    try {
+      for (Registration r : config.services()) {
+        ServiceDescriptor d = r.service().descriptor();
+        ServiceInstance instance = new ServiceInstance(address, a.weight(), d.version(), a.zone(), a.metadata());
+        registrations.add(a.registry().register(d.name() + ":" + d.version(), instance));
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+    log.info("boltgen server on {} registered {} services as {} in {}", local, registrations.size(),
+        address.getAddress() != null ? address.getAddress().getHostAddress() + ":" + address.getPort() : address,
+        a.registry().scheme());
+  }
+
+  /** The host a wildcard listener registers: this machine's address, as the local host name resolves. */
+  private static String advertisedHost(InetSocketAddress local) throws UnknownHostException {
+    InetAddress bound = local.getAddress();
+    if (bound != null && !bound.isAnyLocalAddress()) {
+      return bound.getHostAddress();
+    }
+    return InetAddress.getLocalHost().getHostAddress();
+  }
+
+  /**
+   * Deregisters, then keeps serving until every client connection closed (clients leave an instance once
+   * they saw it leave the registry and their calls on it were answered) or the drain time passed.
+   */
+  private void withdraw() {
+    if (registrations.isEmpty()) {
+      return;
+    }
+    for (io.boltgen.runtime.cluster.Registration r : registrations) {
+      try {
+        r.close();
+      } catch (RuntimeException e) {
+        log.warn("deregistering {} failed: {}", r.instance().hostAndPort(), e.toString());
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.announcement().drainMillis());
+    for (;;) {
+      List<BoltConnection> open = endpoint.openConnections();
+      long left = deadline - System.nanoTime();
+      if (open.isEmpty() || left <= 0) {
+        if (!open.isEmpty()) {
+          log.info("{} clients still connected after the drain time; closing", open.size());
+        }
+        return;
+      }
+      CompletableFuture<?>[] closing = new CompletableFuture<?>[open.size()];
+      for (int i = 0; i < closing.length; i++) {
+        closing[i] = open.get(i).inactiveFuture();
+      }
+      try {
+        CompletableFuture.anyOf(closing).get(left, TimeUnit.NANOSECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (ExecutionException | TimeoutException e) {
+        // the next round tells
+      }
+    }
   }
 
   @Override
@@ -122,6 +211,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
   }
 
   private void shutDown() {
+    withdraw();
     calls.close();
     long timeout = config.shutdownTimeoutMillis();
     Channel channel = serverChannel;

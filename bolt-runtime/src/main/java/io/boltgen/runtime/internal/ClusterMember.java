@@ -1,0 +1,104 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.cluster.ServiceInstance;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One instance of a cluster as a client sees it: what the resolver said of it, the pool of connections to
+ * it, and its health. An instance whose connects or calls fail {@code failuresToEject} times in a row is
+ * <em>ejected</em>: no call is sent to it for a backoff that doubles with every ejection in a row (from the
+ * minimum up to the maximum). Once the backoff passes it takes calls again as a probe: its next success
+ * clears its record, its next failure ejects it again at once, for twice as long.
+ *
+ * <p>Thread-safe; the counters are updated under the member's lock (failures are rare, successes only write
+ * when there was something to clear).
+ */
+final class ClusterMember {
+
+  private static final RateLimitedLog ejections = RateLimitedLog.of(LoggerFactory.getLogger(ClusterMember.class));
+
+  private volatile ServiceInstance instance;
+  private final ConnectionPool pool;
+  private final Ejection rules;
+  private int failuresInARow;
+  private int ejectionsInARow;
+  private volatile long ejectedUntilNanos;
+  private volatile boolean ejected;
+
+  /** The ejection settings of a cluster. */
+  record Ejection(int failuresToEject, long minNanos, long maxNanos) {}
+
+  ClusterMember(ServiceInstance instance, ConnectionPool pool, Ejection rules) {
+    this.instance = instance;
+    this.pool = pool;
+    this.rules = rules;
+  }
+
+  ServiceInstance instance() {
+    return instance;
+  }
+
+  /** The resolver said something new of this instance (its weight, say); health and connections stay. */
+  void update(ServiceInstance newer) {
+    instance = newer;
+  }
+
+  ConnectionPool pool() {
+    return pool;
+  }
+
+  /** Whether calls may go to this instance at {@code nowNanos}. */
+  boolean isAvailable(long nowNanos) {
+    return !ejected || nowNanos - ejectedUntilNanos >= 0;
+  }
+
+  /** Calls waiting for their answer from this instance. */
+  int pendingCalls() {
+    return pool.pendingCalls();
+  }
+
+  /** A call was answered (whatever the answer): the instance works. */
+  void succeeded() {
+    if (ejected || failuresInARow != 0) {
+      synchronized (this) {
+        failuresInARow = 0;
+        ejectionsInARow = 0;
+        ejected = false;
+      }
+    }
+  }
+
+  /**
+   * A connect or call failed for a reason of the instance or the network ({@code why}): counts towards
+   * ejection. {@code service} names the cluster in the one log line an ejection leaves.
+   */
+  void failed(long nowNanos, String service, String why) {
+    long backoff;
+    synchronized (this) {
+      boolean probing = ejectionsInARow > 0;
+      failuresInARow++;
+      if (!probing && failuresInARow < rules.failuresToEject()) {
+        return;
+      }
+      if (ejected && nowNanos - ejectedUntilNanos < 0) {
+        return; // already out: calls that were in flight when it was ejected
+      }
+      failuresInARow = 0;
+      ejectionsInARow++;
+      backoff = rules.minNanos() << Math.min(20, ejectionsInARow - 1);
+      if (backoff <= 0 || backoff > rules.maxNanos()) {
+        backoff = rules.maxNanos();
+      }
+      ejectedUntilNanos = nowNanos + backoff;
+      ejected = true;
+    }
+    ejections.warn("{} of {} ejected for {} ms: {}", instance.hostAndPort(), service,
+        TimeUnit.NANOSECONDS.toMillis(backoff), why);
+  }
+
+  @Override
+  public String toString() {
+    return instance.hostAndPort() + (ejected ? " (ejected)" : "");
+  }
+}

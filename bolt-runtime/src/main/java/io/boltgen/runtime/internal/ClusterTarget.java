@@ -1,0 +1,260 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.BoltChannel;
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.NameResolver;
+import io.boltgen.runtime.cluster.ServiceInstance;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A service that runs as several instances: the target of a channel made from {@code scheme:///service}.
+ * It watches the service through its {@link NameResolver}, keeps one {@link ClusterMember} per instance
+ * (connections made on the first call, closed once an instance leaves and its calls were answered), picks an
+ * instance per call with a {@link Balancer}, and sends each call as attempts ({@link PendingCall#newAttempt}).
+ *
+ * <p>Failover: an attempt that failed for a reason of the instance or the network (see {@link #mayRetry})
+ * is sent again to another instance if its request never left this client, or if its method is idempotent;
+ * always within the call's own deadline, at most {@code maxAttempts} attempts, and while the cluster's
+ * {@link RetryBudget} has tokens. Nothing else is ever sent twice. Calls made before the first resolution
+ * wait for it within their deadline.
+ *
+ * <p>Thread-safe: the member set is replaced whole (copy on write) under this object's lock.
+ */
+final class ClusterTarget implements CallTarget {
+
+  private static final Logger log = LoggerFactory.getLogger(ClusterTarget.class);
+  private static final RateLimitedLog resolverErrors = RateLimitedLog.of(log);
+
+  /** What a cluster needs from its client. */
+  interface Pools {
+
+    /** A pool of connections to {@code address}, shared with other users of it. */
+    ConnectionPool acquire(InetSocketAddress address);
+
+    /** This cluster no longer uses the pool it acquired for {@code address}. */
+    void release(InetSocketAddress address);
+  }
+
+  /** The failover settings of a client. */
+  record Failover(int maxAttempts, int retryBudget, double retryRefill, ClusterMember.Ejection ejection) {}
+
+  private final String target;
+  private final String service;
+  private final LoadBalancer policy;
+  private final Pools pools;
+  private final CallEnvironment env;
+  private final Failover failover;
+  private final Balancer balancer = new Balancer();
+  private final RetryBudget budget;
+  private final CallChannel channel;
+  private final CompletableFuture<Void> resolved = new CompletableFuture<>();
+  private final NameResolver.Watch watch;
+  private volatile ClusterMember[] members = new ClusterMember[0];
+  private boolean closed;
+
+  ClusterTarget(String target, NameResolver resolver, String service, LoadBalancer policy, Pools pools,
+      CallEnvironment env, Failover failover) {
+    this.target = target;
+    this.service = service;
+    this.policy = policy;
+    this.pools = pools;
+    this.env = env;
+    this.failover = failover;
+    this.budget = new RetryBudget(failover.retryBudget(), failover.retryRefill());
+    this.channel = new CallChannel(this, env);
+    this.watch = resolver.watch(service, new NameResolver.Listener() {
+      @Override
+      public void onInstances(List<ServiceInstance> instances) {
+        update(instances);
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        resolverErrors.warn("resolving {} failed, the last {} instances stay in use: {}", target, members.length,
+            LogText.shorten(String.valueOf(error)));
+      }
+    });
+  }
+
+  /** The channel sending over this cluster. */
+  BoltChannel channel() {
+    return channel;
+  }
+
+  @Override
+  public SocketAddress remoteAddress() {
+    return InetSocketAddress.createUnresolved(service, 0);
+  }
+
+  /** The instances known now, ejected ones included. */
+  List<ServiceInstance> instances() {
+    List<ServiceInstance> list = new ArrayList<>();
+    for (ClusterMember m : members) {
+      list.add(m.instance());
+    }
+    return list;
+  }
+
+  @Override
+  public void send(PendingCall<?> call) {
+    budget.onCall();
+    call.retainRequest();
+    if (resolved.isDone()) {
+      attempt(call, null, 1);
+      return;
+    }
+    resolved.whenComplete((ignored, error) -> {
+      if (!call.isDone()) {
+        attempt(call, null, 1);
+      }
+    });
+  }
+
+  private <R> void attempt(PendingCall<R> call, ClusterMember avoid, int number) {
+    ClusterMember member = balancer.pick(policyOf(call), members, avoid, env.ticker().nanoTime());
+    if (member == null) {
+      call.fail(new BoltException(ResponseStatus.ERROR_COMM, "no instance of " + target + " is known: the "
+          + "resolver lists none (is the service running and registered?)"));
+      return;
+    }
+    PendingCall<R> attempt = call.newAttempt((value, error) -> onAttemptDone(call, member, number, value, error));
+    if (attempt != null) {
+      member.pool().send(attempt);
+    }
+  }
+
+  private LoadBalancer policyOf(PendingCall<?> call) {
+    LoadBalancer chosen = call.options().loadBalancer();
+    return chosen != null ? chosen : policy;
+  }
+
+  private <R> void onAttemptDone(PendingCall<R> call, ClusterMember member, int number, R value, Throwable error) {
+    if (error == null) {
+      member.succeeded();
+      if (call.isOneway()) {
+        call.sent();
+      } else {
+        call.succeed(value);
+      }
+      return;
+    }
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof CancellationException || !(cause instanceof BoltException)) {
+      if (!(cause instanceof CancellationException)) {
+        call.fail(new BoltException(ResponseStatus.ERROR, "call to " + target + " failed: " + cause));
+      }
+      return; // cancelled because the call completed first
+    }
+    BoltException failure = (BoltException) cause;
+    boolean instanceFault = isInstanceFault(failure.status());
+    if (instanceFault) {
+      member.failed(env.ticker().nanoTime(), target, failure.getMessage());
+    } else {
+      member.succeeded(); // it answered
+    }
+    if (call.isDone()) {
+      return;
+    }
+    if (instanceFault && mayRetry(call, failure) && number < failover.maxAttempts() && call.remainingMillis() > 0
+        && !env.isClosed() && budget.tryRetry()) {
+      log.debug("sending {} to {} again after: {}", call.method().wireName(), target, failure.getMessage());
+      attempt(call, member, number + 1);
+      return;
+    }
+    call.fail(failure);
+  }
+
+  /** Whether {@code status} says the instance or the network failed (not the call's own content). */
+  private static boolean isInstanceFault(ResponseStatus status) {
+    return status == ResponseStatus.ERROR_COMM || status == ResponseStatus.CONNECTION_CLOSED
+        || status == ResponseStatus.CLIENT_SEND_ERROR || status == ResponseStatus.SERVER_THREADPOOL_BUSY
+        || status == ResponseStatus.TIMEOUT;
+  }
+
+  /**
+   * Whether a call whose attempt failed may be sent again: if no attempt's request left this client, or
+   * its method is idempotent. A timeout is never retried: the call's time is up.
+   */
+  private static boolean mayRetry(PendingCall<?> call, BoltException failure) {
+    if (failure.status() == ResponseStatus.TIMEOUT) {
+      return false;
+    }
+    return !call.wasWritten() || call.method().idempotent();
+  }
+
+  /** The resolver's new set: members join (connecting lazily) or leave (closing once idle). */
+  private void update(List<ServiceInstance> instances) {
+    List<InetSocketAddress> released = new ArrayList<>();
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      Map<InetSocketAddress, ClusterMember> old = new HashMap<>();
+      for (ClusterMember m : members) {
+        old.put(m.instance().address(), m);
+      }
+      Map<InetSocketAddress, ClusterMember> next = new LinkedHashMap<>();
+      for (ServiceInstance instance : instances) {
+        InetSocketAddress address = instance.address();
+        if (next.containsKey(address)) {
+          continue;
+        }
+        ClusterMember member = old.remove(address);
+        if (member != null) {
+          member.update(instance);
+        } else {
+          member = new ClusterMember(instance, pools.acquire(address), failover.ejection());
+        }
+        next.put(address, member);
+      }
+      members = next.values().toArray(new ClusterMember[0]);
+      released.addAll(old.keySet());
+    }
+    for (InetSocketAddress address : released) {
+      pools.release(address);
+    }
+    log.info("{} has {} instances{}", target, instances.size(),
+        released.isEmpty() ? "" : " (" + released.size() + " left)");
+    resolved.complete(null);
+  }
+
+  /** Stops watching and releases every instance's connections (they close once their calls are answered). */
+  void close() {
+    ClusterMember[] last;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      last = members;
+      members = new ClusterMember[0];
+    }
+    try {
+      watch.close();
+    } catch (RuntimeException e) {
+      log.warn("closing the watch of {} failed: {}", target, e.toString());
+    }
+    for (ClusterMember m : last) {
+      pools.release(m.instance().address());
+    }
+    resolved.complete(null);
+  }
+
+  @Override
+  public String toString() {
+    return "ClusterTarget{" + target + ", " + policy + ", " + members.length + " instances}";
+  }
+}

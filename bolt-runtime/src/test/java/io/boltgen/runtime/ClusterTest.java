@@ -1,0 +1,406 @@
+package io.boltgen.runtime;
+
+import static io.boltgen.runtime.EchoService.ECHO;
+import static io.boltgen.runtime.EchoService.RAW;
+import static io.boltgen.runtime.EchoService.SLOW;
+import static io.boltgen.runtime.EchoService.bytes;
+import static io.boltgen.runtime.EchoService.string;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.testing.Closer;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Channels to clusters: resolution, every balancing policy, instances joining and leaving, failover and what
+ * is never sent twice, all against real servers on loopback and a registry kept in memory.
+ */
+class ClusterTest {
+
+  private static final String SERVICE = "test.Echo:1.0";
+  private static final String TARGET = "mem:///" + SERVICE;
+
+  /** Drops its connection instead of answering, on the servers told to. */
+  private static final MethodDescriptor<byte[], byte[]> DROP = drop("drop", false);
+  private static final MethodDescriptor<byte[], byte[]> DROP_IDEMPOTENT = drop("dropIdempotent", true);
+
+  private final Closer closer = new Closer();
+  private final InMemoryRegistry registry = new InMemoryRegistry("mem");
+  private final List<Node> nodes = new ArrayList<>();
+
+  /** One instance: a real server with its own counters. */
+  private final class Node {
+    final EchoService echo = new EchoService();
+    final AtomicInteger dropCalls = new AtomicInteger();
+    volatile boolean dropping;
+    final BoltServer server;
+
+    Node(boolean register) {
+      BoltServer.Builder builder = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition())
+          .service(ServiceDefinition.builder("test.Drop", "1.0")
+              .method(DROP, (request, call) -> dropOrAnswer(request, call))
+              .method(DROP_IDEMPOTENT, (request, call) -> dropOrAnswer(request, call))
+              .build());
+      if (register) {
+        builder.registry(registry).drainTime(Duration.ofSeconds(5));
+      }
+      server = closer.track(builder.build().start());
+    }
+
+    private void dropOrAnswer(byte[] request, ServerCall call) {
+      dropCalls.incrementAndGet();
+      if (dropping) {
+        ServerContext.current().connection().close();
+      } else {
+        call.respond(request);
+      }
+    }
+
+    ServiceInstance instance() {
+      return ServiceInstance.of(new InetSocketAddress("127.0.0.1", server.port()));
+    }
+  }
+
+  private static MethodDescriptor<byte[], byte[]> drop(String name, boolean idempotent) {
+    return MethodDescriptor.newBuilder(RAW, RAW).serviceName("test.Drop").serviceVersion("1.0").methodName(name)
+        .timeoutMillis(5_000).idempotent(idempotent).build();
+  }
+
+  private Node node() {
+    Node node = new Node(false);
+    nodes.add(node);
+    return node;
+  }
+
+  private void publish(String service, ServiceInstance... instances) {
+    registry.set(service, List.of(instances));
+  }
+
+  private BoltClient client(BoltClient.Builder builder) {
+    return closer.track(builder.nameResolver(registry).build());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (Node n : nodes) {
+      n.echo.release.countDown();
+    }
+    closer.close();
+  }
+
+  @Test
+  void roundRobinSendsToEachInstanceInTurn() {
+    Node a = node();
+    Node b = node();
+    Node c = node();
+    publish(SERVICE, a.instance(), b.instance(), c.instance());
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    for (int i = 0; i < 300; i++) {
+      assertThat(string(channel.invokeSync(ECHO, bytes("x" + i), CallOptions.DEFAULT))).isEqualTo("x" + i);
+    }
+    assertThat(List.of(a.echo.echoed.get(), b.echo.echoed.get(), c.echo.echoed.get())).containsOnly(100);
+  }
+
+  @Test
+  void weightedRandomFollowsTheWeights() {
+    Node a = node();
+    Node b = node();
+    Node c = node();
+    Node idle = node();
+    publish(SERVICE, a.instance().withWeight(100), b.instance().withWeight(200), c.instance().withWeight(700),
+        idle.instance().withWeight(0));
+    BoltChannel channel = client(BoltClient.builder().loadBalancer(LoadBalancer.WEIGHTED_RANDOM)).channel(TARGET);
+    int calls = 4000;
+    for (int i = 0; i < calls; i++) {
+      channel.invokeSync(ECHO, bytes("w"), CallOptions.DEFAULT);
+    }
+    // each share is within 0.04 of its weight's share: over 5 standard deviations for 4,000 calls
+    assertThat(a.echo.echoed.get() / (double) calls).isCloseTo(0.1, within(0.04));
+    assertThat(b.echo.echoed.get() / (double) calls).isCloseTo(0.2, within(0.04));
+    assertThat(c.echo.echoed.get() / (double) calls).isCloseTo(0.7, within(0.04));
+    assertThat(idle.echo.echoed.get()).isZero();
+  }
+
+  @Test
+  void leastPendingStopsSendingToAnInstanceThatDoesNotAnswer() {
+    Node stuck = node();
+    Node b = node();
+    Node c = node();
+    stuck.echo.release = new CountDownLatch(1); // its SLOW calls wait until the test ends
+    publish(SERVICE, stuck.instance(), b.instance(), c.instance());
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET); // LEAST_PENDING is the default
+    CallOptions patient = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(30));
+    List<CompletableFuture<byte[]>> toStuck = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      int before = stuck.echo.slowStarted.get();
+      CompletableFuture<byte[]> call = channel.invokeFuture(SLOW, bytes("s" + i), patient);
+      await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1))
+          .until(() -> call.isDone() || stuck.echo.slowStarted.get() > before);
+      if (!call.isDone()) {
+        toStuck.add(call);
+      }
+    }
+    // the stuck instance takes a call only while it has none waiting: once at most
+    assertThat(stuck.echo.slowStarted.get()).isLessThanOrEqualTo(1);
+    assertThat(b.echo.slowStarted.get() + c.echo.slowStarted.get()).isGreaterThanOrEqualTo(59);
+    // round robin, by contrast, keeps sending it every third call
+    BoltChannel roundRobin = client(BoltClient.builder()).channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    int before = stuck.echo.slowStarted.get();
+    List<CompletableFuture<byte[]>> more = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      more.add(roundRobin.invokeFuture(SLOW, bytes("r" + i), patient));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> stuck.echo.slowStarted.get() - before == 10);
+    stuck.echo.release.countDown();
+    CompletableFuture.allOf(more.toArray(new CompletableFuture<?>[0])).join();
+    CompletableFuture.allOf(toStuck.toArray(new CompletableFuture<?>[0])).join();
+  }
+
+  @Test
+  void aCallMayChooseItsOwnPolicy() {
+    Node a = node();
+    Node b = node();
+    publish(SERVICE, a.instance(), b.instance());
+    BoltChannel channel = client(BoltClient.builder().loadBalancer(LoadBalancer.WEIGHTED_RANDOM)).channel(TARGET);
+    CallOptions roundRobin = CallOptions.DEFAULT.withLoadBalancer(LoadBalancer.ROUND_ROBIN);
+    for (int i = 0; i < 10; i++) {
+      channel.invokeSync(ECHO, bytes("p"), roundRobin);
+    }
+    assertThat(a.echo.echoed.get()).isEqualTo(5);
+    assertThat(b.echo.echoed.get()).isEqualTo(5);
+  }
+
+  @Test
+  void instancesThatJoinTakeCallsAndThoseThatLeaveAreDisconnectedOnceIdle() {
+    Node a = node();
+    Node b = node();
+    publish(SERVICE, a.instance());
+    BoltClient client = client(BoltClient.builder());
+    BoltChannel channel = client.channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    channel.invokeSync(ECHO, bytes("1"), CallOptions.DEFAULT);
+    assertThat(client.instances(TARGET)).containsExactly(a.instance());
+
+    publish(SERVICE, a.instance(), b.instance());
+    assertThat(client.instances(TARGET)).containsExactlyInAnyOrder(a.instance(), b.instance());
+    for (int i = 0; i < 4; i++) {
+      channel.invokeSync(ECHO, bytes("2"), CallOptions.DEFAULT);
+    }
+    assertThat(b.echo.echoed.get()).isEqualTo(2);
+
+    publish(SERVICE, b.instance());
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.server.connections().isEmpty());
+    for (int i = 0; i < 4; i++) {
+      channel.invokeSync(ECHO, bytes("3"), CallOptions.DEFAULT);
+    }
+    assertThat(a.echo.echoed.get()).isEqualTo(3);
+    assertThat(b.echo.echoed.get()).isEqualTo(6);
+  }
+
+  @Test
+  void aCallInFlightOnAnInstanceThatLeavesIsStillAnswered() throws Exception {
+    Node a = node();
+    Node b = node();
+    a.echo.release = new CountDownLatch(1);
+    publish(SERVICE, a.instance());
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET);
+    CompletableFuture<byte[]> call = channel.invokeFuture(SLOW, bytes("late"), CallOptions.DEFAULT);
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.echo.slowStarted.get() == 1);
+    publish(SERVICE, b.instance());
+    assertThat(a.server.connections()).hasSize(1); // kept while its call waits
+    a.echo.release.countDown();
+    assertThat(string(call.get(5, TimeUnit.SECONDS))).isEqualTo("late");
+    await().atMost(Duration.ofSeconds(5)).until(() -> a.server.connections().isEmpty());
+  }
+
+  @Test
+  void callsGoAroundAnInstanceThatIsDownWithoutFailing() throws Exception {
+    Node a = node();
+    Node b = node();
+    int deadPort;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      deadPort = s.getLocalPort();
+    }
+    publish(SERVICE, a.instance(), b.instance(),
+        ServiceInstance.of(new InetSocketAddress("127.0.0.1", deadPort)));
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    for (int i = 0; i < 100; i++) {
+      assertThat(string(channel.invokeSync(ECHO, bytes("d" + i), CallOptions.DEFAULT))).isEqualTo("d" + i);
+    }
+    assertThat(a.echo.echoed.get() + b.echo.echoed.get()).isEqualTo(100);
+  }
+
+  @Test
+  void aCallWhoseRequestWasWrittenIsNotSentAgainUnlessIdempotent() {
+    Node dropping = node();
+    Node healthy = node();
+    dropping.dropping = true;
+    publish("test.Drop:1.0", dropping.instance(), healthy.instance());
+    BoltChannel channel = client(BoltClient.builder()).channel("mem:///test.Drop:1.0", LoadBalancer.ROUND_ROBIN);
+
+    int failed = 0;
+    for (int i = 0; i < 10; i++) {
+      try {
+        channel.invokeSync(DROP, bytes("n"), CallOptions.DEFAULT);
+      } catch (BoltException e) {
+        assertThat(e.status()).isEqualTo(ResponseStatus.CONNECTION_CLOSED);
+        failed++;
+      }
+    }
+    assertThat(failed).isPositive().isEqualTo(dropping.dropCalls.get()); // each reached it once, none again
+    int healthyBefore = healthy.dropCalls.get();
+    assertThat(healthyBefore).isEqualTo(10 - failed);
+
+    for (int i = 0; i < 10; i++) {
+      assertThat(string(channel.invokeSync(DROP_IDEMPOTENT, bytes("i" + i), CallOptions.DEFAULT)))
+          .isEqualTo("i" + i);
+    }
+    assertThat(healthy.dropCalls.get() - healthyBefore).isEqualTo(10);
+  }
+
+  @Test
+  void retriesStopAtMaxAttemptsAndAtTheBudget() {
+    Node a = node();
+    Node b = node();
+    a.dropping = true;
+    b.dropping = true;
+    publish("test.Drop:1.0", a.instance(), b.instance());
+    String target = "mem:///test.Drop:1.0";
+    BoltChannel twoAttempts = client(BoltClient.builder().retries(2, 1000, 0)
+        .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1))).channel(target, LoadBalancer.ROUND_ROBIN);
+    for (int i = 0; i < 5; i++) {
+      assertThatThrownBy(() -> twoAttempts.invokeSync(DROP_IDEMPOTENT, bytes("x"), CallOptions.DEFAULT))
+          .isInstanceOf(BoltException.class);
+    }
+    assertThat(a.dropCalls.get() + b.dropCalls.get()).isEqualTo(10);
+
+    BoltChannel budgetOfThree = client(BoltClient.builder().retries(5, 3, 0)
+        .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1))).channel(target, LoadBalancer.ROUND_ROBIN);
+    int before = a.dropCalls.get() + b.dropCalls.get();
+    for (int i = 0; i < 5; i++) {
+      assertThatThrownBy(() -> budgetOfThree.invokeSync(DROP_IDEMPOTENT, bytes("y"), CallOptions.DEFAULT))
+          .isInstanceOf(BoltException.class);
+    }
+    assertThat(a.dropCalls.get() + b.dropCalls.get() - before).isEqualTo(5 + 3);
+  }
+
+  @Test
+  void callsMadeBeforeTheFirstResolutionWaitForIt() throws Exception {
+    Node a = node();
+    registry.hold();
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET);
+    CompletableFuture<byte[]> early = channel.invokeFuture(ECHO, bytes("early"), CallOptions.DEFAULT);
+    assertThat(early).isNotDone();
+    publish(SERVICE, a.instance());
+    registry.release();
+    assertThat(string(early.get(5, TimeUnit.SECONDS))).isEqualTo("early");
+  }
+
+  @Test
+  void aServiceWithoutInstancesFailsAtOnceSayingSo() {
+    publish(SERVICE);
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET);
+    assertThatThrownBy(() -> channel.invokeSync(ECHO, bytes("none"), CallOptions.DEFAULT))
+        .isInstanceOfSatisfying(BoltException.class, e -> {
+          assertThat(e.status()).isEqualTo(ResponseStatus.ERROR_COMM);
+          assertThat(e.getMessage()).contains(TARGET, "lists none");
+        });
+  }
+
+  @Test
+  void targetsAreCheckedAndStaticOnesNeedNoResolver() {
+    Node a = node();
+    Node b = node();
+    BoltClient client = closer.track(BoltClient.builder().build());
+    assertThatThrownBy(() -> client.channel("etcd:///x:1.0")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no resolver for etcd");
+    assertThatThrownBy(() -> client.channel("mem://host/x")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("three slashes");
+    assertThatThrownBy(() -> client.channel("static:///")).isInstanceOf(IllegalArgumentException.class);
+    BoltChannel fixed = client.channel("static:///127.0.0.1:" + a.server.port() + ", 127.0.0.1:" + b.server.port(),
+        LoadBalancer.ROUND_ROBIN);
+    for (int i = 0; i < 4; i++) {
+      fixed.invokeSync(ECHO, bytes("s"), CallOptions.DEFAULT);
+    }
+    assertThat(a.echo.echoed.get()).isEqualTo(2);
+    assertThat(b.echo.echoed.get()).isEqualTo(2);
+  }
+
+  @Test
+  void aServerWithARegistryRegistersAndOnCloseLeavesWithoutFailingACall() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      nodes.add(new Node(true));
+    }
+    BoltClient client = client(BoltClient.builder());
+    BoltChannel channel = client.channel(TARGET);
+    await().atMost(Duration.ofSeconds(5)).until(() -> client.instances(TARGET).size() == 3);
+    assertThat(client.instances(TARGET)).allSatisfy(i -> assertThat(i.version()).isEqualTo("1.0"));
+
+    Load load = new Load(channel, 4);
+    try {
+      // a rolling restart: each server closes gracefully once a replacement serves
+      for (int round = 0; round < 3; round++) {
+        Node old = nodes.get(round);
+        nodes.add(new Node(true));
+        load.awaitMore(200);
+        old.server.close();
+        assertThat(client.instances(TARGET)).doesNotContain(old.instance());
+        load.awaitMore(200);
+      }
+    } finally {
+      load.stop();
+    }
+    assertThat(load.failures).isEmpty();
+    assertThat(load.ok.get()).isGreaterThanOrEqualTo(1200);
+  }
+
+  /** Callers that send echo calls back to back until stopped, keeping every failure. */
+  private static final class Load {
+    final AtomicInteger ok = new AtomicInteger();
+    final List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean running = true;
+
+    Load(BoltChannel channel, int callers) {
+      for (int t = 0; t < callers; t++) {
+        Thread thread = new Thread(() -> {
+          while (running) {
+            try {
+              channel.invokeSync(ECHO, bytes("load"), CallOptions.DEFAULT);
+              ok.incrementAndGet();
+            } catch (RuntimeException e) {
+              failures.add(e);
+            }
+          }
+        }, "load-" + t);
+        thread.start();
+        threads.add(thread);
+      }
+    }
+
+    void awaitMore(int calls) {
+      int target = ok.get() + calls;
+      await().atMost(Duration.ofSeconds(20)).until(() -> ok.get() >= target || !failures.isEmpty());
+    }
+
+    void stop() throws InterruptedException {
+      running = false;
+      for (Thread t : threads) {
+        t.join(10_000);
+      }
+    }
+  }
+}
