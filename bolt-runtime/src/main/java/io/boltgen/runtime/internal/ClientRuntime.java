@@ -125,7 +125,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
     if (!Targets.isCluster(target)) {
       return channel(Targets.address(target));
     }
-    return cluster(target, policy != null ? policy : config.balancing().loadBalancer()).channel();
+    return cluster(target).channel(policy != null ? policy : config.balancing().loadBalancer());
   }
 
   @Override
@@ -133,7 +133,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
     if (!Targets.isCluster(target)) {
       throw new IllegalArgumentException("not a cluster target (scheme:///service): " + target);
     }
-    return cluster(target, config.balancing().loadBalancer()).instances();
+    return cluster(target).instances();
   }
 
   @Override
@@ -141,7 +141,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
     return BoltServices.of(serviceInterface).newClient(channel);
   }
 
-  private ClusterTarget cluster(String target, LoadBalancer policy) {
+  private ClusterTarget cluster(String target) {
     checkOpen();
     Targets.Cluster parsed = Targets.cluster(target);
     NameResolver resolver = resolvers.get(parsed.scheme());
@@ -149,8 +149,8 @@ final class ClientRuntime implements RuntimeProvider.Client {
       throw new IllegalArgumentException("no resolver for " + parsed.scheme() + ":// targets (" + target
           + "): give the client one with BoltClient.Builder.nameResolver, for example a registry");
     }
-    ClusterTarget cluster = clusters.computeIfAbsent(target + " " + policy, k -> new ClusterTarget(target, resolver,
-        parsed.service(), policy, clusterPools, calls, failover));
+    ClusterTarget cluster = clusters.computeIfAbsent(target, k -> new ClusterTarget(target, resolver,
+        parsed.service(), clusterPools, calls, failover));
     if (closed.get()) {
       cluster.close(); // made while the client closed: close() may have missed it
       checkOpen();

@@ -9,6 +9,7 @@ import io.boltgen.runtime.cluster.ServiceInstance;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A service that runs as several instances: the target of a channel made from {@code scheme:///service}.
+ * A service that runs as several instances: what channels made from {@code scheme:///service} send to, one
+ * channel per balancing policy over one watch and one set of members.
  * It watches the service through its {@link NameResolver}, keeps one {@link ClusterMember} per instance
  * (connections made on the first call, closed once an instance leaves and its calls were answered), picks an
  * instance per call with a {@link Balancer}, and sends each call as attempts ({@link PendingCall#newAttempt}).
@@ -33,7 +35,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: the member set is replaced whole (copy on write) under this object's lock.
  */
-final class ClusterTarget implements CallTarget {
+final class ClusterTarget {
 
   private static final Logger log = LoggerFactory.getLogger(ClusterTarget.class);
   private static final RateLimitedLog resolverErrors = RateLimitedLog.of(log);
@@ -53,28 +55,28 @@ final class ClusterTarget implements CallTarget {
 
   private final String target;
   private final String service;
-  private final LoadBalancer policy;
   private final Pools pools;
   private final CallEnvironment env;
   private final Failover failover;
   private final Balancer balancer = new Balancer();
   private final RetryBudget budget;
-  private final CallChannel channel;
+  private final Map<LoadBalancer, CallChannel> channels = new EnumMap<>(LoadBalancer.class);
   private final CompletableFuture<Void> resolved = new CompletableFuture<>();
   private final NameResolver.Watch watch;
   private volatile ClusterMember[] members = new ClusterMember[0];
   private boolean closed;
 
-  ClusterTarget(String target, NameResolver resolver, String service, LoadBalancer policy, Pools pools,
-      CallEnvironment env, Failover failover) {
+  ClusterTarget(String target, NameResolver resolver, String service, Pools pools, CallEnvironment env,
+      Failover failover) {
     this.target = target;
     this.service = service;
-    this.policy = policy;
     this.pools = pools;
     this.env = env;
     this.failover = failover;
     this.budget = new RetryBudget(failover.retryBudget(), failover.retryRefill());
-    this.channel = new CallChannel(this, env);
+    for (LoadBalancer policy : LoadBalancer.values()) {
+      channels.put(policy, new CallChannel(new Balanced(policy), env));
+    }
     this.watch = resolver.watch(service, new NameResolver.Listener() {
       @Override
       public void onInstances(List<ServiceInstance> instances) {
@@ -89,14 +91,28 @@ final class ClusterTarget implements CallTarget {
     });
   }
 
-  /** The channel sending over this cluster. */
-  BoltChannel channel() {
-    return channel;
+  /** The channel sending over this cluster, balancing by {@code policy} unless a call chooses another. */
+  BoltChannel channel(LoadBalancer policy) {
+    return channels.get(policy);
   }
 
-  @Override
-  public SocketAddress remoteAddress() {
-    return InetSocketAddress.createUnresolved(service, 0);
+  /** Where the channel of one policy sends. */
+  private final class Balanced implements CallTarget {
+    private final LoadBalancer policy;
+
+    Balanced(LoadBalancer policy) {
+      this.policy = policy;
+    }
+
+    @Override
+    public void send(PendingCall<?> call) {
+      ClusterTarget.this.send(call, policy);
+    }
+
+    @Override
+    public SocketAddress remoteAddress() {
+      return InetSocketAddress.createUnresolved(service, 0);
+    }
   }
 
   /** The instances known now, ejected ones included. */
@@ -108,40 +124,38 @@ final class ClusterTarget implements CallTarget {
     return list;
   }
 
-  @Override
-  public void send(PendingCall<?> call) {
+  private void send(PendingCall<?> call, LoadBalancer channelPolicy) {
     budget.onCall();
     call.retainRequest();
+    LoadBalancer chosen = call.options().loadBalancer();
+    LoadBalancer policy = chosen != null ? chosen : channelPolicy;
     if (resolved.isDone()) {
-      attempt(call, null, 1);
+      attempt(call, policy, null, 1);
       return;
     }
     resolved.whenComplete((ignored, error) -> {
       if (!call.isDone()) {
-        attempt(call, null, 1);
+        attempt(call, policy, null, 1);
       }
     });
   }
 
-  private <R> void attempt(PendingCall<R> call, ClusterMember avoid, int number) {
-    ClusterMember member = balancer.pick(policyOf(call), members, avoid, env.ticker().nanoTime());
+  private <R> void attempt(PendingCall<R> call, LoadBalancer policy, ClusterMember avoid, int number) {
+    ClusterMember member = balancer.pick(policy, members, avoid, env.ticker().nanoTime());
     if (member == null) {
       call.fail(new BoltException(ResponseStatus.ERROR_COMM, "no instance of " + target + " is known: the "
           + "resolver lists none (is the service running and registered?)"));
       return;
     }
-    PendingCall<R> attempt = call.newAttempt((value, error) -> onAttemptDone(call, member, number, value, error));
+    PendingCall<R> attempt =
+        call.newAttempt((value, error) -> onAttemptDone(call, policy, member, number, value, error));
     if (attempt != null) {
       member.pool().send(attempt);
     }
   }
 
-  private LoadBalancer policyOf(PendingCall<?> call) {
-    LoadBalancer chosen = call.options().loadBalancer();
-    return chosen != null ? chosen : policy;
-  }
-
-  private <R> void onAttemptDone(PendingCall<R> call, ClusterMember member, int number, R value, Throwable error) {
+  private <R> void onAttemptDone(PendingCall<R> call, LoadBalancer policy, ClusterMember member, int number,
+      R value, Throwable error) {
     if (error == null) {
       member.succeeded();
       if (call.isOneway()) {
@@ -171,7 +185,7 @@ final class ClusterTarget implements CallTarget {
     if (instanceFault && mayRetry(call, failure) && number < failover.maxAttempts() && call.remainingMillis() > 0
         && !env.isClosed() && budget.tryRetry()) {
       log.debug("sending {} to {} again after: {}", call.method().wireName(), target, failure.getMessage());
-      attempt(call, member, number + 1);
+      attempt(call, policy, member, number + 1);
       return;
     }
     call.fail(failure);
@@ -255,6 +269,6 @@ final class ClusterTarget implements CallTarget {
 
   @Override
   public String toString() {
-    return "ClusterTarget{" + target + ", " + policy + ", " + members.length + " instances}";
+    return "ClusterTarget{" + target + ", " + members.length + " instances}";
   }
 }
