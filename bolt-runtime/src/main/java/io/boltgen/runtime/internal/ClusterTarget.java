@@ -182,7 +182,7 @@ final class ClusterTarget {
     if (call.isDone()) {
       return;
     }
-    if (instanceFault && mayRetry(call, failure) && number < failover.maxAttempts() && call.remainingMillis() > 0
+    if (instanceFault && mayRetry(call) && number < failover.maxAttempts() && call.remainingMillis() > 0
         && !env.isClosed() && budget.tryRetry()) {
       log.debug("sending {} to {} again after: {}", call.method().wireName(), target, failure.getMessage());
       attempt(call, policy, member, number + 1);
@@ -194,18 +194,14 @@ final class ClusterTarget {
   /** Whether {@code status} says the instance or the network failed (not the call's own content). */
   private static boolean isInstanceFault(ResponseStatus status) {
     return status == ResponseStatus.ERROR_COMM || status == ResponseStatus.CONNECTION_CLOSED
-        || status == ResponseStatus.CLIENT_SEND_ERROR || status == ResponseStatus.SERVER_THREADPOOL_BUSY
-        || status == ResponseStatus.TIMEOUT;
+        || status == ResponseStatus.CLIENT_SEND_ERROR || status == ResponseStatus.SERVER_THREADPOOL_BUSY;
   }
 
   /**
-   * Whether a call whose attempt failed may be sent again: if no attempt's request left this client, or
-   * its method is idempotent. A timeout is never retried: the call's time is up.
+   * Whether a call whose attempt failed for a reason of the instance may be sent again: if no attempt's
+   * request left this client, or its method is idempotent.
    */
-  private static boolean mayRetry(PendingCall<?> call, BoltException failure) {
-    if (failure.status() == ResponseStatus.TIMEOUT) {
-      return false;
-    }
+  private static boolean mayRetry(PendingCall<?> call) {
     return !call.wasWritten() || call.method().idempotent();
   }
 
