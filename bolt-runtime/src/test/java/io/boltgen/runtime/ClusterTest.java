@@ -136,6 +136,52 @@ class ClusterTest {
   }
 
   @Test
+  void leastPendingFollowsTheWeightsWhileNothingWaits() {
+    Node a = node();
+    Node b = node();
+    Node idle = node();
+    publish(SERVICE, a.instance().withWeight(100), b.instance().withWeight(300), idle.instance().withWeight(0));
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET);
+    int calls = 2000;
+    for (int i = 0; i < calls; i++) {
+      channel.invokeSync(ECHO, bytes("l"), CallOptions.DEFAULT);
+    }
+    assertThat(a.echo.echoed.get() / (double) calls).isCloseTo(0.25, within(0.05));
+    assertThat(idle.echo.echoed.get()).isZero();
+  }
+
+  @Test
+  void interceptorsSeeACallOnceWhateverItsAttempts() {
+    Node a = node();
+    int deadPort = deadPort();
+    publish(SERVICE, ServiceInstance.of(new InetSocketAddress("127.0.0.1", deadPort)), a.instance());
+    AtomicInteger seen = new AtomicInteger();
+    List<ResponseStatus> outcomes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ClientInterceptor counting = call -> {
+      seen.incrementAndGet();
+      assertThat(call.remoteAddress().toString()).contains("test.Echo:1.0");
+      return (status, error, nanos) -> outcomes.add(status);
+    };
+    BoltChannel channel = client(BoltClient.builder().clientInterceptor(counting))
+        .channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    for (int i = 0; i < 4; i++) {
+      channel.invokeSync(ECHO, bytes("i"), CallOptions.DEFAULT);
+    }
+    assertThat(seen.get()).isEqualTo(4);
+    await().atMost(Duration.ofSeconds(5)).until(() -> outcomes.size() == 4);
+    assertThat(outcomes).containsOnly(ResponseStatus.SUCCESS);
+    assertThat(a.echo.echoed.get()).isEqualTo(4);
+  }
+
+  private static int deadPort() {
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
   void leastPendingStopsSendingToAnInstanceThatDoesNotAnswer() {
     Node stuck = node();
     Node b = node();
@@ -230,10 +276,7 @@ class ClusterTest {
   void callsGoAroundAnInstanceThatIsDownWithoutFailing() throws Exception {
     Node a = node();
     Node b = node();
-    int deadPort;
-    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-      deadPort = s.getLocalPort();
-    }
+    int deadPort = deadPort();
     publish(SERVICE, a.instance(), b.instance(),
         ServiceInstance.of(new InetSocketAddress("127.0.0.1", deadPort)));
     BoltChannel channel = client(BoltClient.builder()).channel(TARGET, LoadBalancer.ROUND_ROBIN);

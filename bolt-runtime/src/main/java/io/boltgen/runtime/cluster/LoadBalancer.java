@@ -13,8 +13,9 @@ public enum LoadBalancer {
   WEIGHTED_RANDOM,
 
   /**
-   * The default: two instances at random, then the one with fewer calls waiting for their answer per unit of
-   * weight ("power of two choices"). Moves calls away from a slow instance within a few calls.
+   * The default: two instances drawn at random in proportion to their weights, then the one with fewer calls
+   * waiting for their answer ("power of two choices"). Idle, calls follow the weights; under load they move
+   * away from a slow instance within a few calls.
    */
   LEAST_PENDING
 }

@@ -44,7 +44,7 @@ final class Balancer {
         return weightedRandom(members, all, avoid, nowNanos);
       case LEAST_PENDING:
       default:
-        return leastPending(members, available, all, avoid, nowNanos);
+        return leastPending(members, all, avoid, nowNanos);
     }
   }
 
@@ -68,65 +68,56 @@ final class Balancer {
 
   private static ClusterMember weightedRandom(ClusterMember[] members, boolean all, ClusterMember avoid,
       long nowNanos) {
+    return draw(members, all, avoid, null, nowNanos);
+  }
+
+  /**
+   * One eligible member other than {@code except}, with a probability proportional to its weight (uniform
+   * when every candidate weighs 0); {@code null} if there is none.
+   */
+  private static ClusterMember draw(ClusterMember[] members, boolean all, ClusterMember avoid,
+      ClusterMember except, long nowNanos) {
     long total = 0;
+    int count = 0;
     for (ClusterMember m : members) {
-      if (eligible(m, all, avoid, nowNanos)) {
+      if (m != except && eligible(m, all, avoid, nowNanos)) {
         total += m.instance().weight();
+        count++;
       }
     }
-    if (total == 0) {
-      return nth(members, ThreadLocalRandom.current().nextInt(countEligible(members, all, avoid, nowNanos)),
-          all, avoid, nowNanos);
+    if (count == 0) {
+      return null;
     }
-    long ticket = ThreadLocalRandom.current().nextLong(total);
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    boolean uniform = total == 0;
+    long ticket = uniform ? random.nextInt(count) : random.nextLong(total);
+    ClusterMember last = null;
     for (ClusterMember m : members) {
-      if (eligible(m, all, avoid, nowNanos)) {
-        ticket -= m.instance().weight();
+      if (m != except && eligible(m, all, avoid, nowNanos)) {
+        ticket -= uniform ? 1 : m.instance().weight();
+        last = m;
         if (ticket < 0) {
           return m;
         }
       }
     }
-    return members[members.length - 1];
-  }
-
-  private static int countEligible(ClusterMember[] members, boolean all, ClusterMember avoid, long nowNanos) {
-    int count = 0;
-    for (ClusterMember m : members) {
-      if (eligible(m, all, avoid, nowNanos)) {
-        count++;
-      }
-    }
-    return Math.max(1, count);
-  }
-
-  /** Two eligible members at random; the one with fewer pending calls per unit of weight. */
-  private static ClusterMember leastPending(ClusterMember[] members, int available, boolean all,
-      ClusterMember avoid, long nowNanos) {
-    if (available == 1) {
-      return nth(members, 0, all, avoid, nowNanos);
-    }
-    ThreadLocalRandom random = ThreadLocalRandom.current();
-    int first = random.nextInt(available);
-    int second = random.nextInt(available - 1);
-    if (second >= first) {
-      second++;
-    }
-    ClusterMember a = nth(members, first, all, avoid, nowNanos);
-    ClusterMember b = nth(members, second, all, avoid, nowNanos);
-    return cost(a, b) <= 0 ? a : b;
+    return last;
   }
 
   /**
-   * Negative if {@code a} is the better choice: (pending + 1) / weight compared by cross-multiplying; an
-   * instance of weight 0 loses to any other.
+   * Two distinct eligible members drawn by weight; the one with fewer calls waiting for their answer (the
+   * first on a tie). Idle, calls follow the weights; loaded, they avoid the slow.
    */
-  private static long cost(ClusterMember a, ClusterMember b) {
-    long wa = a.instance().weight();
-    long wb = b.instance().weight();
-    if (wa == 0 || wb == 0) {
-      return wa == wb ? Long.compare(a.pendingCalls(), b.pendingCalls()) : (wa == 0 ? 1 : -1);
+  private static ClusterMember leastPending(ClusterMember[] members, boolean all, ClusterMember avoid,
+      long nowNanos) {
+    ClusterMember a = draw(members, all, avoid, null, nowNanos);
+    ClusterMember b = a == null ? null : draw(members, all, avoid, a, nowNanos);
+    if (b == null) {
+      return a != null ? a : members[0];
     }
-    return (a.pendingCalls() + 1L) * wb - (b.pendingCalls() + 1L) * wa;
+    if (b.instance().weight() == 0 && a.instance().weight() > 0) {
+      return a; // drawn only because nothing else was left to draw
+    }
+    return b.pendingCalls() < a.pendingCalls() ? b : a;
   }
 }
