@@ -139,14 +139,18 @@ final class HolderWriter {
         .add(".methodCode($L)\n", m.methodCode())
         .add(".type($T.$L)\n", Names.METHOD_TYPE, m.style() == Style.ONEWAY ? "ONEWAY" : "REQUEST_RESPONSE")
         .add(".timeoutMillis($LL)\n", m.timeoutMillis());
+    if (m.idempotent()) {
+      init.add(".idempotent(true)\n"); // false is the builder's default: other methods say nothing
+    }
     if (!m.exceptions().isEmpty()) {
       init.add(".errorMapper($T::map$LError)\n", names.holder(), Names.capitalize(m.javaName()));
     }
     init.add(".build()").unindent().unindent();
     return FieldSpec.builder(ParameterizedTypeName.get(Names.METHOD_DESCRIPTOR, request, m.resultType()),
             descriptorName(m), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-        .addJavadoc("{@link $T#$L}: className {@code $L}, method code $L, $L.\n", service.iface(), m.javaName(),
-            m.wireName(service.serviceName(), service.version()), m.methodCode(), style(m.style()))
+        .addJavadoc("{@link $T#$L}: className {@code $L}, method code $L, $L$L.\n", service.iface(), m.javaName(),
+            m.wireName(service.serviceName(), service.version()), m.methodCode(), style(m.style()),
+            m.idempotent() ? ", idempotent" : "")
         .initializer(init.build())
         .build();
   }

@@ -213,7 +213,10 @@ final class Model {
   /** One parameter of a service method (not the callback). */
   record Param(String name, TypeName javaType) {}
 
-  /** One RPC method. */
+  /**
+   * One RPC method. {@code idempotent}: marked {@code @Idempotent}, so its descriptor lets a balancing client
+   * send it again after its request was written (never true for a oneway method).
+   */
   record Method(
       ExecutableElement element,
       String javaName,
@@ -223,6 +226,7 @@ final class Model {
       Site methodCodeSite,
       int methodCode,
       Style style,
+      boolean idempotent,
       List<Param> params,
       String callbackName,
       TypeName returnType,
@@ -243,8 +247,8 @@ final class Model {
     /** This method with its method code assigned. */
     Method withMethodCode(int code) {
       return new Method(element, javaName, wireMethodName, nameSite, explicitMethodCode, methodCodeSite, code, style,
-          params, callbackName, returnType, resultType, thrownTypes, exceptions, timeoutMillis, timeoutSite, request,
-          response, javadoc, deprecated);
+          idempotent, params, callbackName, returnType, resultType, thrownTypes, exceptions, timeoutMillis, timeoutSite,
+          request, response, javadoc, deprecated);
     }
 
     /**

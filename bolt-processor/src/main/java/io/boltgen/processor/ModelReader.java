@@ -189,6 +189,7 @@ final class ModelReader {
     ExecutableType type = (ExecutableType) types.asMemberOf((DeclaredType) service.asType(), method);
     AnnotationMirror boltMethod = Annotations.annotation(method, Names.BOLT_METHOD);
     AnnotationMirror oneway = Annotations.annotation(method, Names.ONEWAY);
+    AnnotationMirror idempotent = Annotations.annotation(method, Names.IDEMPOTENT);
     String wireMethod = boltMethod == null ? "" : Annotations.stringValue(elements, boltMethod, "name");
     if (wireMethod.isEmpty()) {
       wireMethod = javaName;
@@ -287,6 +288,13 @@ final class ModelReader {
           "@Oneway methods must return void, not " + Annotations.render(returnType));
       scope.failed = true;
     }
+    if (idempotent != null && oneway != null) {
+      // on the annotations, not the style: an @Oneway that is wrong for other reasons is reported above
+      report.error(new Site(method, idempotent, null), "InvalidIdempotent", "@Oneway methods cannot be @Idempotent:"
+          + " a client sends an idempotent call again when it fails, and nothing tells it that a oneway call failed;"
+          + " remove @Idempotent, or remove @Oneway to make " + javaName + "() a request-response method");
+      scope.failed = true;
+    }
 
     // parameters
     List<Param> javaParams = new ArrayList<>();
@@ -343,7 +351,8 @@ final class ModelReader {
           null, Site.of(method));
     }
     String callbackName = callbackIndex < 0 ? null : params.get(callbackIndex).getSimpleName().toString();
-    return new Model.Method(method, javaName, wireMethod, nameSite, methodCode, methodCodeSite, 0, style, List.copyOf(javaParams),
+    return new Model.Method(method, javaName, wireMethod, nameSite, methodCode, methodCodeSite, 0, style,
+        idempotent != null && style != Style.ONEWAY, List.copyOf(javaParams),
         callbackName, TypeName.get(returnType), resultType, List.copyOf(thrown), List.copyOf(mapped),
         timeout == 0 ? serviceTimeout : timeout, timeoutSite, request, response, Annotations.doc(elements, method), deprecated);
   }

@@ -39,6 +39,7 @@ final class Names {
   static final String BOLT_SERVICE = ANNOTATIONS + ".BoltService";
   static final String BOLT_METHOD = ANNOTATIONS + ".BoltMethod";
   static final String ONEWAY = ANNOTATIONS + ".Oneway";
+  static final String IDEMPOTENT = ANNOTATIONS + ".Idempotent";
   static final String BOLT_FIELD = ANNOTATIONS + ".BoltField";
   static final String BOLT_ENUM_VALUE = ANNOTATIONS + ".BoltEnumValue";
   static final String BOLT_MESSAGE = ANNOTATIONS + ".BoltMessage";
@@ -50,7 +51,8 @@ final class Names {
    * round compiles that code) and is meant for tools, not processors.
    */
   static final Set<String> CLAIMED =
-      Set.of(BOLT_SERVICE, BOLT_METHOD, ONEWAY, BOLT_FIELD, BOLT_MESSAGE, BOLT_ENUM_VALUE, GENERATED.canonicalName());
+      Set.of(BOLT_SERVICE, BOLT_METHOD, ONEWAY, IDEMPOTENT, BOLT_FIELD, BOLT_MESSAGE, BOLT_ENUM_VALUE,
+          GENERATED.canonicalName());
 
   static final String SERVICES_FILE = "META-INF/services/io.boltgen.runtime.service.GeneratedService";
 

@@ -47,6 +47,8 @@ class FirstDayTest {
         "  @BoltMethod(timeoutMillis = 200) PlaceResponse place(PlaceRequest request);",
         "  /** Cancels. */",
         "  @Oneway void cancel(String id);",
+        "  /** Looks up. */",
+        "  @Idempotent PlaceResponse find(String id);",
         "}");
     // every annotation of bolt-annotations is used: the processor claims each
     Compilation c = strict(svc,
@@ -215,7 +217,7 @@ class FirstDayTest {
         }
       }
     }
-    assertThat(annotations).hasSizeGreaterThanOrEqualTo(6);
+    assertThat(annotations).hasSizeGreaterThanOrEqualTo(7).contains("io.boltgen.annotation.Idempotent");
     assertThat(new BoltProcessor().getSupportedAnnotationTypes()).containsAll(annotations);
   }
 }

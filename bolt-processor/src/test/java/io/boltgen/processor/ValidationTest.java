@@ -258,6 +258,24 @@ class ValidationTest {
     assertError(compile(cb), cb, 10, "InvalidCallback", "a BoltCallback must be the last parameter");
   }
 
+  @Test
+  void onewayMethodsCannotBeIdempotent() {
+    JavaFileObject f = svc("@BoltService", "interface Svc {", "  @Oneway", "  @Idempotent", "  void fire(String note);",
+        "  @Idempotent String get(String id);", "}");
+    Compilation c = compile(f);
+    // one error, on @Idempotent of the oneway method; the idempotent request-response method is fine
+    assertError(c, f, 11, "InvalidIdempotent", "@Oneway methods cannot be @Idempotent: a client sends an idempotent"
+        + " call again when it fails, and nothing tells it that a oneway call failed; remove @Idempotent, or remove"
+        + " @Oneway to make fire() a request-response method");
+    assertThat(c.errors()).hasSize(1);
+    // an @Oneway wrong in itself is its own error; @Idempotent beside it is another
+    JavaFileObject both = svc("@BoltService", "interface Svc {", "  @Oneway @Idempotent String m();", "}");
+    Compilation twice = compile(both);
+    assertThat(twice.errors()).hasSize(2);
+    assertError(twice, both, 10, "InvalidOneway", "@Oneway methods must return void, not String");
+    assertError(twice, both, 10, "InvalidIdempotent", "@Oneway methods cannot be @Idempotent");
+  }
+
   // rule 10
   @Test
   void checkedExceptionsNeedAMessageConstructor() {
