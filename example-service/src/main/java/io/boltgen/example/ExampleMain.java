@@ -1,8 +1,13 @@
 package io.boltgen.example;
 
+import io.boltgen.registry.etcd.EtcdRegistry;
+import io.boltgen.registry.zookeeper.ZooKeeperRegistry;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
+import io.boltgen.runtime.cluster.Registry;
 import java.io.PrintStream;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -17,6 +22,10 @@ import java.util.concurrent.Executors;
  *       the process is stopped;</li>
  *   <li>{@code call --port N}: runs only the demo client against a server already listening there.</li>
  * </ul>
+ *
+ * <p>With {@code --registry etcd://HOST:PORT} (or {@code zookeeper://HOST:PORT}), {@code serve} also registers
+ * the server there (and on stop deregisters, keeps serving while clients move away, then drains), and
+ * {@code call} finds the servers there instead of taking a port: {@code call --registry etcd://HOST:PORT}.
  */
 public final class ExampleMain {
 
@@ -26,34 +35,76 @@ public final class ExampleMain {
   public static void main(String[] args) throws Exception {
     PrintStream out = System.out;
     String command = args.length == 0 ? "demo" : args[0];
-    int port = args.length >= 3 && args[1].equals("--port") ? Integer.parseInt(args[2]) : -1;
+    Map<String, String> options = options(args);
+    String registry = options.get("--registry");
     switch (command) {
       case "demo" -> System.exit(demo(out) ? 0 : 1);
-      case "serve" -> serve(requirePort(port), out);
-      case "call" -> System.exit(call(requirePort(port), out) ? 0 : 1);
-      default -> {
-        System.err.println("usage: example-service.jar [serve --port N | call --port N]");
-        System.exit(2);
-      }
+      case "serve" -> serve(requirePort(options.get("--port")), registry, out);
+      case "call" -> System.exit((registry != null ? callCluster(registry, out)
+          : call(requirePort(options.get("--port")), out)) ? 0 : 1);
+      default -> usage();
     }
   }
 
-  private static int requirePort(int port) {
+  private static final String USAGE = "usage: example-service.jar [serve --port N [--registry URI]"
+      + " | call --port N | call --registry URI]   (URI: etcd://HOST:PORT or zookeeper://HOST:PORT)";
+
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> options = new HashMap<>();
+    for (int i = 1; i < args.length; i += 2) {
+      if (!args[i].equals("--port") && !args[i].equals("--registry") || i + 1 >= args.length) {
+        usage();
+      }
+      options.put(args[i], args[i + 1]);
+    }
+    return options;
+  }
+
+  private static void usage() {
+    System.err.println(USAGE);
+    System.exit(2);
+  }
+
+  private static int requirePort(String text) {
+    int port = -1;
+    try {
+      port = text == null ? -1 : Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      // below
+    }
     if (port < 0 || port > 65535) {
-      System.err.println("usage: example-service.jar [serve --port N | call --port N]");
-      System.exit(2);
+      usage();
     }
     return port;
   }
 
+  /** The registry {@code uri} names: {@code etcd://HOST:PORT[,HOST:PORT]} or {@code zookeeper://HOST:PORT}. */
+  public static Registry openRegistry(String uri) {
+    if (uri.startsWith("etcd://")) {
+      return EtcdRegistry.fromUri(uri);
+    }
+    if (uri.startsWith("zookeeper://")) {
+      return ZooKeeperRegistry.fromUri(uri);
+    }
+    throw new IllegalArgumentException("unknown registry " + uri + ": expected etcd://HOST:PORT or"
+        + " zookeeper://HOST:PORT");
+  }
+
   /** Starts the inventory server on 127.0.0.1:{@code port} (0 = any free port). */
   public static BoltServer startServer(int port, ExecutorService reservationWork) {
+    return startServer(port, reservationWork, null);
+  }
+
+  /** Starts the inventory server on 127.0.0.1:{@code port}, registered in {@code registry} unless null. */
+  public static BoltServer startServer(int port, ExecutorService reservationWork, Registry registry) {
     InventoryService inventory = new InventoryService(reservationWork, 1_500);
-    return BoltServer.builder()
+    BoltServer.Builder builder = BoltServer.builder()
         .bind("127.0.0.1", port)
-        .service(InventoryBolt.bind(inventory))
-        .build()
-        .start();
+        .service(InventoryBolt.bind(inventory));
+    if (registry != null) {
+      builder.registry(registry);
+    }
+    return builder.build().start();
   }
 
   /** A client that also serves {@link StockAlerts}, so the server can call it back. */
@@ -80,13 +131,30 @@ public final class ExampleMain {
     }
   }
 
-  private static void serve(int port, PrintStream out) throws InterruptedException {
+  /** The demo client against every server registered in {@code registryUri}, balancing between them. */
+  static boolean callCluster(String registryUri, PrintStream out) throws InterruptedException {
+    RecordingStockAlerts alerts = new RecordingStockAlerts("demo-client");
+    try (Registry registry = openRegistry(registryUri);
+        BoltClient client = BoltClient.builder().service(StockAlertsBolt.bind(alerts)).nameResolver(registry)
+            .build()) {
+      String target = registry.scheme() + ":///demo.Inventory:1.0";
+      Inventory inventory = InventoryBolt.newClient(client.channel(target));
+      out.println("client calling " + target);
+      return new DemoClient(inventory, alerts, out).run();
+    }
+  }
+
+  private static void serve(int port, String registryUri, PrintStream out) throws InterruptedException {
     ExecutorService work = Executors.newFixedThreadPool(2);
-    BoltServer server = startServer(port, work);
+    Registry registry = registryUri == null ? null : openRegistry(registryUri);
+    BoltServer server = startServer(port, work, registry);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();
       work.shutdownNow();
+      if (registry != null) {
+        registry.close();
+      }
       stopped.countDown();
     }, "example-shutdown"));
     out.println("READY " + server.port());

@@ -3,6 +3,7 @@ package io.boltgen.example;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.annotation.BoltMethod;
 import io.boltgen.annotation.BoltService;
+import io.boltgen.annotation.Idempotent;
 import io.boltgen.annotation.Oneway;
 import java.util.concurrent.CompletableFuture;
 
@@ -11,10 +12,12 @@ import java.util.concurrent.CompletableFuture;
 public interface Inventory {
 
   /**
-   * The stock of one SKU (sync: the caller blocks until the answer).
+   * The stock of one SKU (sync: the caller blocks until the answer). A read, so a balancing client may ask
+   * another instance again when one fails after the request left.
    *
    * @throws UnknownSkuException if there is no such SKU
    */
+  @Idempotent
   Stock get(SkuId sku) throws UnknownSkuException;
 
   /**
@@ -24,6 +27,7 @@ public interface Inventory {
   CompletableFuture<Reservation> reserve(ReservationRequest request);
 
   /** Sends the stock of a SKU to {@code callback}, on the client's callback executor. */
+  @Idempotent
   void watch(SkuId sku, BoltCallback<Stock> callback);
 
   /** Records an audit event (oneway: no answer, no error). */
