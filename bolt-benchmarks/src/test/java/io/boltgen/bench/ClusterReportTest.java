@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.boltgen.bench.load.ClusterResult;
 import io.boltgen.bench.load.ClusterSettings;
 import io.boltgen.bench.report.ClusterReport;
+import io.boltgen.bench.report.MarkdownReport;
 import io.boltgen.bench.report.Spread;
 import io.boltgen.runtime.cluster.LoadBalancer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The parts of the {@code cluster} case that need no JVM: its result line and its table. */
+/** The parts of the {@code cluster} case that need no JVM: its result line, its table, its docs section. */
 class ClusterReportTest {
 
   private static ClusterResult result(LoadBalancer policy, int round, long slow, long fastA, long fastB, double p50) {
@@ -66,5 +69,30 @@ class ClusterReportTest {
         .contains("| LEAST_PENDING | 200 (150–300) |")
         .contains("| 3.3% (0.0%–3.3%) |");
     assertThat(md.indexOf("| ROUND_ROBIN |")).isLessThan(md.indexOf("| LEAST_PENDING |"));
+  }
+
+  @Test
+  void aRewriteOfTheDocsKeepsTheClusterSection() throws Exception {
+    String previous = "# Benchmarks\n\n## Codecs (JMH)\n\nold numbers\n\n" + MarkdownReport.CLUSTER_HEADING
+        + "\n\nsetup\n\n```\n## not a heading: inside code\n```\n\n| ROUND_ROBIN | 38k |\n\n## Method\n\nold method\n";
+    String kept = MarkdownReport.keptSection(previous);
+    assertThat(kept).startsWith(MarkdownReport.CLUSTER_HEADING + "\n\nsetup")
+        .contains("## not a heading: inside code").endsWith("| ROUND_ROBIN | 38k |\n\n")
+        .doesNotContain("old method").doesNotContain("old numbers");
+    assertThat(MarkdownReport.keptSection("# Benchmarks\n\n## Method\n")).isEmpty();
+
+    Bench.Plan plan = new Bench.Plan(null, null, null, "java -jar x.jar", List.of(), Path.of("logs"));
+    Bench.Result result = new Bench.Result(null, null, null, List.of());
+    String md = MarkdownReport.render(plan, result, Map.of("CPU", "a CPU"), Instant.now(), Duration.ofSeconds(1),
+        previous);
+    assertThat(md).contains(kept);
+    assertThat(md.indexOf(MarkdownReport.CLUSTER_HEADING)).isLessThan(md.indexOf("## Method"));
+
+    // the section in the repository's docs is one a rewrite finds, command included
+    Path docs = Main.repoRoot().resolve("docs").resolve("benchmarks.md");
+    String section = MarkdownReport.keptSection(Files.readString(docs, StandardCharsets.UTF_8));
+    assertThat(section).startsWith(MarkdownReport.CLUSTER_HEADING)
+        .contains("java -jar bolt-benchmarks/target/bolt-benchmarks.jar cluster ")
+        .doesNotContain("## Method");
   }
 }
