@@ -98,7 +98,8 @@ public final class Bench {
     }
     Result result = new Result(outcome, loadReport, codecs, failures);
     if (plan.docs() != null) {
-      String md = MarkdownReport.render(plan, result, machine, started, took);
+      String previous = Files.isRegularFile(plan.docs()) ? Files.readString(plan.docs(), StandardCharsets.UTF_8) : "";
+      String md = MarkdownReport.render(plan, result, machine, started, took, previous);
       Files.createDirectories(plan.docs().toAbsolutePath().getParent());
       Files.writeString(plan.docs(), md, StandardCharsets.UTF_8);
       out.println("\nwrote " + plan.docs().toAbsolutePath());

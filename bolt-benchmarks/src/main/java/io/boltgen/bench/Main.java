@@ -4,6 +4,10 @@ import io.boltgen.bench.compile.CompileCost;
 import io.boltgen.bench.fuzz.FrameFuzz;
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.load.ClientMain;
+import io.boltgen.bench.load.ClusterBenchmark;
+import io.boltgen.bench.load.ClusterClientMain;
+import io.boltgen.bench.load.ClusterServerMain;
+import io.boltgen.bench.load.ClusterSettings;
 import io.boltgen.bench.load.EchoSystem;
 import io.boltgen.bench.load.LoadCase;
 import io.boltgen.bench.load.LoadSettings;
@@ -11,6 +15,7 @@ import io.boltgen.bench.load.ServerMain;
 import io.boltgen.bench.load.Systems;
 import io.boltgen.bench.load.Workload;
 import io.boltgen.bench.report.MachineInfo;
+import io.boltgen.runtime.cluster.LoadBalancer;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +34,7 @@ import java.util.Set;
 public final class Main {
 
   static final String USAGE = """
-      usage: java -jar bolt-benchmarks.jar [all|load|jmh|fuzz|compile|server|systems|help] [options]
+      usage: java -jar bolt-benchmarks.jar [all|load|jmh|fuzz|compile|cluster|server|systems|help] [options]
 
         all      (default) the load matrix and the codec benchmark; prints the tables and, for a full run,
                  writes docs/benchmarks.md
@@ -40,6 +45,12 @@ public final class Main {
                  call, a connection left open or a buffer leak
         compile  what the annotation processor costs a build: javac compiles generated-looking services with
                  and without it, in one JVM: [--services N (20)] [--iterations N (10)]
+        cluster  balancing around a slow instance: 3 boltgen echo servers in one server JVM, one answering
+                 --slow-ms late, called through static:/// by --concurrency async callers of a client JVM under
+                 each policy in turn; prints a Markdown table (docs/benchmarks.md, "Cluster"):
+                 [--seconds N (10) measured per window] [--warmup N (10) per window] [--rounds N (5)]
+                 [--slow-ms M (5)] [--concurrency C (64)] [--policies LIST (ROUND_ROBIN,LEAST_PENDING)]
+                 [--jvm-flags "..."] [--log-dir DIR]
         server   one system's echo server, until 'stop' or end of input: --system ID [--host H] [--port P]
         systems  lists the systems and their configurations
 
@@ -126,6 +137,35 @@ public final class Main {
         Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
         a.checkAllUsed();
         return ClientMain.run(system, host, port, serverPid, cases, run, warmup, measure);
+      }
+      case "cluster" -> {
+        ClusterSettings settings = clusterSettings(a, argv);
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        return ClusterBenchmark.run(settings, out).failures().isEmpty() ? 0 : 1;
+      }
+      case "cluster-server" -> {
+        String host = a.get("host", "127.0.0.1");
+        int instances = a.getInt("instances", ClusterSettings.INSTANCES);
+        int slowIndex = a.getInt("slow-index", ClusterSettings.SLOW_INDEX);
+        long slowMillis = Long.parseLong(a.get("slow-ms", Long.toString(ClusterSettings.DEFAULT_SLOW_MILLIS)));
+        a.checkAllUsed();
+        return ClusterServerMain.run(host, instances, slowIndex, slowMillis);
+      }
+      case "cluster-client" -> {
+        String host = a.get("host", "127.0.0.1");
+        List<Integer> ports = new ArrayList<>();
+        for (String p : a.list("ports", "")) {
+          ports.add(Integer.parseInt(p));
+        }
+        int slowIndex = a.getInt("slow-index", ClusterSettings.SLOW_INDEX);
+        List<LoadBalancer> policies = policies(a);
+        int rounds = a.getInt("rounds", 1);
+        int concurrency = a.getInt("concurrency", ClusterSettings.DEFAULT_CONCURRENCY);
+        int payload = a.getInt("payload", ClusterSettings.PAYLOAD_BYTES);
+        Duration warmup = Duration.ofMillis(Long.parseLong(a.require("warmup-ms")));
+        Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
+        a.checkAllUsed();
+        return ClusterClientMain.run(host, ports, slowIndex, policies, rounds, concurrency, payload, warmup, measure);
       }
       case "all", "load", "jmh" -> {
         Bench.Plan plan = plan(a, argv);
@@ -216,6 +256,53 @@ public final class Main {
     a.has("no-docs");
     a.checkAllUsed();
     return new Bench.Plan(load, jmh, docs, commandLine(argv), caveats, logDir);
+  }
+
+  /** The {@code cluster} command's settings. */
+  static ClusterSettings clusterSettings(Args a, String[] argv) {
+    List<LoadBalancer> policies = policies(a);
+    int rounds = a.getInt("rounds", ClusterSettings.DEFAULT_ROUNDS);
+    Duration measure = a.seconds("seconds", ClusterSettings.DEFAULT_MEASURE_SECONDS);
+    Duration warmup = a.seconds("warmup", ClusterSettings.DEFAULT_WARMUP_SECONDS);
+    long slowMillis = Long.parseLong(a.get("slow-ms", Long.toString(ClusterSettings.DEFAULT_SLOW_MILLIS)));
+    int concurrency = a.getInt("concurrency", ClusterSettings.DEFAULT_CONCURRENCY);
+    List<String> jvmFlags = a.has("jvm-flags") ? a.words("jvm-flags") : new ArrayList<>(LoadSettings.DEFAULT_JVM_FLAGS);
+    Path logDir = a.has("log-dir") ? Path.of(a.get("log-dir", ".")) : defaultLogDir(repoRoot());
+    a.checkAllUsed();
+    List<String> caveats = new ArrayList<>();
+    if (rounds < 3) {
+      caveats.add(rounds + " round(s), fewer than the 3 a median and range need");
+    }
+    if (warmup.compareTo(Duration.ofSeconds(ClusterSettings.DEFAULT_WARMUP_SECONDS)) < 0
+        || measure.compareTo(Duration.ofSeconds(ClusterSettings.DEFAULT_MEASURE_SECONDS)) < 0) {
+      caveats.add("windows shorter than the defaults (" + ClusterSettings.DEFAULT_WARMUP_SECONDS + " s warm-up, "
+          + ClusterSettings.DEFAULT_MEASURE_SECONDS + " s measured)");
+    }
+    double busy = MachineInfo.loadAverage1();
+    int cores = Runtime.getRuntime().availableProcessors();
+    if (busy > 0.5 * cores) {
+      caveats.add(String.format(Locale.ROOT, "the machine was busy when it started (1-minute load average %.1f on %d"
+          + " cores): other work shared the CPUs", busy, cores));
+    }
+    return new ClusterSettings(policies, rounds, warmup, measure, slowMillis, concurrency, ClusterSettings.PAYLOAD_BYTES,
+        jvmFlags, logDir, "127.0.0.1", commandLine(argv), caveats);
+  }
+
+  /** {@code --policies ROUND_ROBIN,least-pending}: the policies, in order, each once. */
+  private static List<LoadBalancer> policies(Args a) {
+    List<LoadBalancer> policies = new ArrayList<>();
+    for (String name : a.list("policies", ClusterBenchmark.names(ClusterSettings.DEFAULT_POLICIES))) {
+      LoadBalancer policy;
+      try {
+        policy = LoadBalancer.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("unknown policy " + name + "; known: " + List.of(LoadBalancer.values()));
+      }
+      if (!policies.contains(policy)) {
+        policies.add(policy);
+      }
+    }
+    return policies;
   }
 
   /** How this process was started, as a reader would retype it. */

@@ -184,7 +184,8 @@ public final class Orchestrator {
     return sb.toString();
   }
 
-  private static String field(String line, String key) {
+  /** The value of {@code key=value} in a protocol line such as {@code READY port=… pid=…}. */
+  static String field(String line, String key) {
     for (String part : line.split(" ")) {
       if (part.startsWith(key + "=")) {
         return part.substring(key.length() + 1);
@@ -195,10 +196,19 @@ public final class Orchestrator {
 
   /** {@code java <flags> <extra> -cp <this class path> io.boltgen.bench.Main}. */
   private List<String> command(List<String> extra) {
+    return childCommand(settings.jvmFlags(), settings.logDir(), extra);
+  }
+
+  /**
+   * The command line of a child JVM of the benchmarks (the load matrix's, the cluster case's):
+   * {@code java <jvmFlags> <extra> -cp <this class path> io.boltgen.bench.Main}, to which the caller appends
+   * the child's command and options.
+   */
+  static List<String> childCommand(List<String> jvmFlags, Path logDir, List<String> extra) {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBinary());
-    cmd.addAll(settings.jvmFlags());
-    cmd.add("-Dlogging.path=" + settings.logDir().toAbsolutePath()); // where SOFABolt's own log files go
+    cmd.addAll(jvmFlags);
+    cmd.add("-Dlogging.path=" + logDir.toAbsolutePath()); // where SOFABolt's own log files go
     cmd.addAll(extra);
     cmd.add("-cp");
     cmd.add(classPath());

@@ -17,9 +17,24 @@ public final class MarkdownReport {
 
   private MarkdownReport() {}
 
+  /**
+   * The heading of the section on the {@code cluster} case. Its numbers come from another command and are
+   * pasted by hand, so a rewrite of the document keeps the section as it was (see {@link #keptSection}).
+   */
+  public static final String CLUSTER_HEADING = "## Cluster: balancing around a slow instance";
+
   /** The whole document. */
   public static String render(Bench.Plan plan, Bench.Result result, Map<String, String> machine, Instant started,
       Duration took) {
+    return render(plan, result, machine, started, took, "");
+  }
+
+  /**
+   * The whole document, with {@code previous} (the document being replaced, or empty)'s hand-kept section
+   * ({@link #CLUSTER_HEADING}) carried over before the method.
+   */
+  public static String render(Bench.Plan plan, Bench.Result result, Map<String, String> machine, Instant started,
+      Duration took, String previous) {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmarks: boltgen beside SOFABolt, gRPC-java and raw Netty\n\n");
     md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.report.MarkdownReport). Do not edit the numbers by"
@@ -94,9 +109,33 @@ public final class MarkdownReport {
       md.append(result.codecs().markdown()).append('\n');
     }
 
+    md.append(keptSection(previous));
     md.append(METHOD);
     md.append(HOW_TO);
     return md.toString();
+  }
+
+  /**
+   * The section under {@link #CLUSTER_HEADING} in {@code doc}, from its heading to the next heading of its level
+   * (headings inside fenced code do not count), ending in a blank line; empty if there is none.
+   */
+  public static String keptSection(String doc) {
+    StringBuilder kept = new StringBuilder();
+    boolean in = false;
+    boolean fenced = false;
+    for (String line : doc.split("\n", -1)) {
+      if (!fenced && line.startsWith("## ")) {
+        in = line.trim().equals(CLUSTER_HEADING);
+      }
+      if (line.startsWith("```")) {
+        fenced = !fenced;
+      }
+      if (in) {
+        kept.append(line).append('\n');
+      }
+    }
+    String text = kept.toString().strip();
+    return text.isEmpty() ? "" : text + "\n\n";
   }
 
   private static String ids(LoadSettings load) {
