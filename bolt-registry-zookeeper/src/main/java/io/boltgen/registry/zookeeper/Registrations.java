@@ -7,7 +7,6 @@ import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,8 +46,8 @@ final class Registrations {
   private final String where;
   /** The registration each node path stands for now. Written on the ops thread only. */
   private final Map<String, Entry> current = new ConcurrentHashMap<>();
-  /** Paths whose deletion failed; retried after a reconnection. Ops thread only. */
-  private final Set<String> orphans = new HashSet<>();
+  /** Paths whose deletion failed; retried after a reconnection. Written on the ops thread only. */
+  private final Set<String> orphans = ConcurrentHashMap.newKeySet();
 
   Registrations(CuratorFramework client, ExecutorService ops, Duration connectionTimeout, String where) {
     this.client = client;
@@ -114,7 +113,7 @@ final class Registrations {
       if (now != null) {
         ensure(now);
       } else {
-        deleteOurs(failed.path);
+        deleteOrRemember(failed.path);
       }
       return null;
     });
@@ -127,6 +126,8 @@ final class Registrations {
   void reassertLater() {
     submitQuietly(() -> {
       int recreated = 0;
+      int failed = 0;
+      Exception firstFailure = null;
       for (Entry entry : List.copyOf(current.values())) {
         try {
           if (current.get(entry.path) == entry && ensure(entry)) {
@@ -135,13 +136,17 @@ final class Registrations {
         } catch (InterruptedException e) {
           throw e;
         } catch (Exception e) {
-          log.warn("could not register {} at {} again in ZooKeeper at {}: {}; trying again on the next reconnection",
-              Names.quote(entry.service), entry.instance.hostAndPort(), where, describe(e));
+          failed++;
+          firstFailure = firstFailure == null ? e : firstFailure;
         }
       }
       if (recreated > 0) {
         log.info("registered {} instance(s) again in ZooKeeper at {}: the session that held them was lost",
             recreated, where);
+      }
+      if (failed > 0) {
+        log.warn("could not register {} instance(s) again in ZooKeeper at {} ({}); trying again on the next "
+            + "reconnection", failed, where, describe(firstFailure));
       }
       for (String path : List.copyOf(orphans)) {
         if (!current.containsKey(path)) {
@@ -156,6 +161,9 @@ final class Registrations {
   /** Deletes every node still registered, waiting at most the deregistration bound; later calls do nothing. */
   void closeAll() {
     int count = current.size();
+    if (count == 0 && orphans.isEmpty()) {
+      return; // nothing to wait for (a write still under way is abandoned: the session ends with its client)
+    }
     Future<Void> deletes;
     try {
       deletes = ops.submit(() -> {
@@ -163,6 +171,9 @@ final class Registrations {
           entry.closed.set(true);
           current.remove(entry.path, entry);
           deleteOrRemember(entry.path);
+        }
+        for (String path : List.copyOf(orphans)) {
+          deleteOrRemember(path);
         }
         return null;
       });
@@ -217,6 +228,9 @@ final class Registrations {
         client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
             .forPath(entry.path, entry.data);
         return true;
+      } catch (KeeperException.NoNodeException parentGone) {
+        // ZooKeeper removed an empty parent container between Curator creating it and our node: again
+        continue;
       } catch (KeeperException.NodeExistsException exists) {
         Stat stat = new Stat();
         byte[] data;

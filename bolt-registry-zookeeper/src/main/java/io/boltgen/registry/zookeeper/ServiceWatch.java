@@ -223,7 +223,8 @@ final class ServiceWatch implements NameResolver.Watch {
   }
 
   private void listenerFailed(Throwable t) {
-    warn.warn("listener:" + servicePath, "a listener of {} threw {}", Names.quote(service), t.toString());
+    // a bug in the application, not an expected failure: with its stack trace (once a minute at most)
+    warn.warn("listener:" + servicePath, "a listener of {} threw", Names.quote(service), t);
   }
 
   @Override
