@@ -80,6 +80,7 @@ public final class ZooKeeperRegistry implements Registry {
   private final String where;
   private final Duration connectionTimeout;
   private final ScheduledExecutorService delivery;
+  private final String deliveryThreadName;
   private final ExecutorService ops;
   private final Registrations registrations;
   private final RateLimitedWarn warn = new RateLimitedWarn(log);
@@ -95,7 +96,8 @@ public final class ZooKeeperRegistry implements Registry {
     this.where = where;
     this.connectionTimeout = connectionTimeout;
     int id = REGISTRIES.incrementAndGet();
-    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemon("boltgen-zookeeper-watch-" + id));
+    this.deliveryThreadName = "boltgen-zookeeper-watch-" + id;
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemon(deliveryThreadName));
     timer.setRemoveOnCancelPolicy(true);
     this.delivery = timer;
     this.ops = Executors.newSingleThreadExecutor(daemon("boltgen-zookeeper-register-" + id));
@@ -233,7 +235,9 @@ public final class ZooKeeperRegistry implements Registry {
     try {
       long deadline = System.nanoTime() + connectionTimeout.toNanos();
       ops.awaitTermination(connectionTimeout.toNanos(), TimeUnit.NANOSECONDS);
-      delivery.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      if (!Thread.currentThread().getName().equals(deliveryThreadName)) { // not closed by a listener
+        delivery.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

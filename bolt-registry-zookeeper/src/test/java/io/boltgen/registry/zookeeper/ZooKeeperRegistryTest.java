@@ -28,9 +28,11 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -301,6 +303,39 @@ class ZooKeeperRegistryTest {
     closer.track(registry.register(service, instance(20181)));
     probe.awaitPorts(20181);
     assertThat(calls).hasValue(1);
+  }
+
+  @Test
+  void aRegistryClosedFromItsOwnListenerClosesPromptly() throws Exception {
+    ZooKeeperRegistry registry = registry(server);
+    String service = service();
+    CountDownLatch closed = new CountDownLatch(1);
+    long[] took = new long[1];
+    registry.watch(service, instances -> {
+      long start = System.nanoTime();
+      registry.close();
+      took[0] = System.nanoTime() - start;
+      closed.countDown();
+    });
+    assertThat(closed.await(20, TimeUnit.SECONDS)).isTrue();
+    // it does not wait for its own delivery thread (the connection timeout, 2 s) to finish
+    assertThat(Duration.ofNanos(took[0])).isLessThan(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void theZooKeeperClientRunsOnTheRuntimesNettyWhenAskedTo() throws Exception {
+    // ZooKeeper's Netty socket (the one its TLS needs) on the Netty 4.2 the netty-bom aligns it to
+    ZKClientConfig config = new ZKClientConfig();
+    config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, ClientCnxnSocketNetty.class.getName());
+    CuratorFramework netty = closer.track(CuratorFrameworkFactory.builder().connectString(server.getConnectString())
+        .retryPolicy(new RetryOneTime(100)).zkClientConfig(config).build());
+    netty.start();
+    ZooKeeperRegistry registry = closer.track(ZooKeeperRegistry.builder().client(netty).build());
+    String service = service();
+    closer.track(registry.register(service, instance(20185)));
+    watch(registry, service).awaitPorts(20185);
+    assertThat(netty.getZookeeperClient().getZooKeeper().getClientConfig()
+        .getProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET)).isEqualTo(ClientCnxnSocketNetty.class.getName());
   }
 
   @Test
