@@ -232,7 +232,10 @@ final class InstanceJson {
     return -1;
   }
 
-  /** A strict RFC 8259 parser: objects as maps, arrays as counts, strings, integers as Long, others as tokens. */
+  /**
+   * A strict RFC 8259 parser: objects as maps, strings as strings, integers up to 18 digits as Long; arrays,
+   * other numbers and null as {@link Token}s, since the format needs none of them.
+   */
   private static final class Parser {
     private final String s;
     private int pos;

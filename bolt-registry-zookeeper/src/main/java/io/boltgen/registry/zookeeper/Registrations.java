@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -93,14 +94,17 @@ final class Registrations {
       undo(entry);
       throw new UncheckedIOException(new InterruptedIOException("interrupted while registering "
           + Names.quote(service) + " at " + instance.hostAndPort()));
+    } catch (CancellationException e) {
+      throw new IllegalStateException("the ZooKeeper registry closed while registering " + Names.quote(service)
+          + " at " + instance.hostAndPort());
     } catch (ExecutionException e) {
       undo(entry);
       Throwable cause = e.getCause();
       if (cause instanceof RuntimeException r && !(cause instanceof UncheckedIOException)) {
         throw r;
       }
-      throw new UncheckedIOException(new IOException("ZooKeeper at " + where + " refused registering "
-          + Names.quote(service) + " at " + instance.hostAndPort() + ": " + describe(cause), cause));
+      throw new UncheckedIOException(new IOException("could not register " + Names.quote(service) + " at "
+          + instance.hostAndPort() + " in ZooKeeper at " + where + ": " + describe(cause), cause));
     }
   }
 

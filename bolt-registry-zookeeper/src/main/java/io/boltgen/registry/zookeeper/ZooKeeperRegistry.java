@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -223,7 +224,11 @@ public final class ZooKeeperRegistry implements Registry {
       log.warn("deregistering from ZooKeeper at {} failed: {}", where, Registrations.describe(t));
     }
     client.getConnectionStateListenable().removeListener(stateListener);
-    ops.shutdownNow();
+    for (Runnable dropped : ops.shutdownNow()) {
+      if (dropped instanceof Future<?> write) {
+        write.cancel(false); // a registration still queued fails at once instead of waiting its bound
+      }
+    }
     delivery.shutdownNow();
     if (ownsClient) {
       try {
