@@ -96,9 +96,13 @@ final class ServiceWatch implements NameResolver.Watch {
     cache.start();
     try {
       startCheck = delivery.schedule(() -> {
-        if (!initialized) {
-          connectionLost("could not read " + Names.quote(service) + " from ZooKeeper at " + where + " within "
-              + connectionTimeout.toMillis() + " ms");
+        try {
+          if (!initialized) {
+            connectionLost("could not read " + Names.quote(service) + " from ZooKeeper at " + where + " within "
+                + connectionTimeout.toMillis() + " ms");
+          }
+        } catch (Throwable t) {
+          log.warn("watch of {} failed: {}", Names.quote(service), Registrations.describe(t));
         }
       }, connectionTimeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException registryClosed) {
