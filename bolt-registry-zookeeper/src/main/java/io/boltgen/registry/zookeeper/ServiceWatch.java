@@ -1,0 +1,270 @@
+package io.boltgen.registry.zookeeper;
+
+import io.boltgen.runtime.cluster.NameResolver;
+import io.boltgen.runtime.cluster.ServiceInstance;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One watch of one service: a {@link CuratorCache} on {@code <root>/<service>} (a persistent recursive
+ * watch, which Curator sets again after every reconnection), whose direct children are the instances.
+ *
+ * <p>Every change of the cache asks for one publication on the registry's delivery thread; requests made
+ * while one is pending are folded into it. A publication reads the cache then and hands the listener the
+ * whole set (sorted by node name) if it differs from the last one handed, so calls never overlap and come in
+ * order. The first publication waits for the cache's first full read, and is an empty set for a service
+ * that has no node yet.
+ */
+final class ServiceWatch implements NameResolver.Watch {
+
+  private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
+
+  private final String service;
+  private final String servicePath;
+  private final NameResolver.Listener listener;
+  private final ScheduledExecutorService delivery;
+  private final RateLimitedWarn warn;
+  private final String where;
+  private final Duration connectionTimeout;
+  private final Consumer<ServiceWatch> onClose;
+  private final CuratorCache cache;
+
+  private final AtomicBoolean pending = new AtomicBoolean();
+  private final AtomicBoolean errorReported = new AtomicBoolean();
+  /** Held while the listener is called, so that close can wait for a call under way. */
+  private final ReentrantLock calling = new ReentrantLock();
+  private volatile boolean initialized;
+  private volatile boolean closed;
+  private volatile ScheduledFuture<?> startCheck;
+
+  /** The last set handed to the listener; null before the first. Delivery thread only. */
+  private List<ServiceInstance> last;
+  /** What each node's data was read as, by node path. Delivery thread only. */
+  private Map<String, Parsed> parsed = new HashMap<>();
+
+  ServiceWatch(CuratorFramework client, String service, String servicePath, NameResolver.Listener listener,
+      ScheduledExecutorService delivery, RateLimitedWarn warn, String where, Duration connectionTimeout,
+      Consumer<ServiceWatch> onClose) {
+    this.service = service;
+    this.servicePath = servicePath;
+    this.listener = listener;
+    this.delivery = delivery;
+    this.warn = warn;
+    this.where = where;
+    this.connectionTimeout = connectionTimeout;
+    this.onClose = onClose;
+    this.cache = CuratorCache.builder(client, servicePath)
+        .withExceptionHandler(e -> warn.warn("read:" + servicePath, "could not read {} from ZooKeeper at {}: {}",
+            servicePath, where, Registrations.describe(e)))
+        .build();
+  }
+
+  /** Starts reading; if no first set arrives within the connection timeout, the listener hears an error. */
+  void start() {
+    cache.listenable().addListener(new CuratorCacheListener() {
+      @Override
+      public void event(Type type, ChildData oldData, ChildData data) {
+        if (initialized) {
+          publishSoon();
+        }
+      }
+
+      @Override
+      public void initialized() {
+        ServiceWatch.this.initialized = true;
+        publishSoon();
+      }
+    });
+    cache.start();
+    try {
+      startCheck = delivery.schedule(() -> {
+        try {
+          if (!initialized) {
+            connectionLost("could not read " + Names.quote(service) + " from ZooKeeper at " + where + " within "
+                + connectionTimeout.toMillis() + " ms");
+          }
+        } catch (Throwable t) {
+          log.warn("watch of {} failed: {}", Names.quote(service), Registrations.describe(t));
+        }
+      }, connectionTimeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException registryClosed) {
+      // close follows
+    }
+  }
+
+  /** The connection or session was lost: the listener hears it once, and keeps its last set. */
+  void connectionLost(String why) {
+    if (closed || !errorReported.compareAndSet(false, true)) {
+      return;
+    }
+    execute(() -> {
+      calling.lock();
+      try {
+        if (!closed) {
+          listener.onError(new IOException(why));
+        }
+      } catch (Throwable t) {
+        listenerFailed(t);
+      } finally {
+        calling.unlock();
+      }
+    });
+  }
+
+  /** Connected again: a later loss is reported again, and the set is read again. */
+  void connectionBack() {
+    errorReported.set(false);
+    if (initialized) {
+      publishSoon();
+    }
+  }
+
+  private void publishSoon() {
+    if (!closed && pending.compareAndSet(false, true)) {
+      execute(this::publish);
+    }
+  }
+
+  private void execute(Runnable task) {
+    try {
+      delivery.execute(() -> {
+        try {
+          task.run();
+        } catch (Throwable t) {
+          log.warn("watch of {} failed: {}", Names.quote(service), Registrations.describe(t));
+        }
+      });
+    } catch (RejectedExecutionException registryClosed) {
+      // the registry closed, and with it this watch
+    }
+  }
+
+  private void publish() {
+    pending.set(false);
+    if (closed) {
+      return;
+    }
+    List<ServiceInstance> now = read();
+    calling.lock();
+    try {
+      if (closed || now.equals(last)) {
+        return;
+      }
+      last = now;
+      listener.onInstances(now);
+    } catch (Throwable t) {
+      listenerFailed(t);
+    } finally {
+      calling.unlock();
+    }
+  }
+
+  /** The instances in the cache now: direct children, at most the bound, garbled ones skipped. */
+  private List<ServiceInstance> read() {
+    String prefix = servicePath.equals("/") ? "/" : servicePath + "/";
+    List<ChildData> children = new ArrayList<>();
+    cache.stream()
+        .filter(d -> d.getPath().startsWith(prefix) && d.getPath().length() > prefix.length()
+            && d.getPath().indexOf('/', prefix.length()) < 0)
+        .forEach(children::add);
+    children.sort(Comparator.comparing(ChildData::getPath));
+    if (children.size() > ZooKeeperRegistry.MAX_INSTANCES) {
+      warn.warn("many:" + servicePath, "{} has {} instance nodes; reading the first {} by name",
+          servicePath, children.size(), ZooKeeperRegistry.MAX_INSTANCES);
+      children = children.subList(0, ZooKeeperRegistry.MAX_INSTANCES);
+    }
+    Map<String, Parsed> next = new HashMap<>();
+    List<ServiceInstance> instances = new ArrayList<>(children.size());
+    for (ChildData child : children) {
+      long version = child.getStat() == null ? -1 : child.getStat().getMzxid();
+      Parsed p = parsed.get(child.getPath());
+      if (p == null || p.version != version || version == -1) {
+        p = new Parsed(version, parse(child));
+      }
+      next.put(child.getPath(), p);
+      if (p.instance != null) {
+        instances.add(p.instance);
+      }
+    }
+    parsed = next;
+    return List.copyOf(instances);
+  }
+
+  private ServiceInstance parse(ChildData child) {
+    byte[] data = child.getData();
+    String problem;
+    if (data == null || data.length == 0) {
+      problem = "no data";
+    } else if (data.length > ZooKeeperRegistry.MAX_NODE_DATA) {
+      problem = data.length + " bytes of data, more than " + ZooKeeperRegistry.MAX_NODE_DATA;
+    } else {
+      try {
+        return InstanceJson.read(data);
+      } catch (IllegalArgumentException e) {
+        problem = e.getMessage();
+      }
+    }
+    warn.warn("node:" + child.getPath(), "skipping ZooKeeper node {}: {}", child.getPath(), problem);
+    return null;
+  }
+
+  private void listenerFailed(Throwable t) {
+    // a bug in the application, not an expected failure: with its stack trace (once a minute at most)
+    warn.warn("listener:" + servicePath, "a listener of {} threw", Names.quote(service), t);
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    onClose.accept(this);
+    ScheduledFuture<?> check = startCheck;
+    if (check != null) {
+      check.cancel(false);
+    }
+    try {
+      cache.close();
+    } catch (Throwable t) {
+      log.warn("closing the watch of {} failed: {}", Names.quote(service), Registrations.describe(t));
+    }
+    // a call under way finishes before close returns (at once on the delivery thread: the lock is reentrant)
+    try {
+      if (calling.tryLock(connectionTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+        calling.unlock();
+      } else {
+        log.warn("a listener of {} is still running {} ms after its watch was closed", Names.quote(service),
+            connectionTimeout.toMillis());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ZooKeeper watch of " + servicePath + (closed ? " (closed)" : "");
+  }
+
+  /** A node's data as read at one version: the instance, or null if it was garbled. */
+  private record Parsed(long version, ServiceInstance instance) {}
+}

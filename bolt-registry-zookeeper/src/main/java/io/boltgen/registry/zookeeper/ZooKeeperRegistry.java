@@ -1,0 +1,386 @@
+package io.boltgen.registry.zookeeper;
+
+import io.boltgen.runtime.cluster.NameResolver;
+import io.boltgen.runtime.cluster.Registration;
+import io.boltgen.runtime.cluster.Registry;
+import io.boltgen.runtime.cluster.ServiceInstance;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.utils.ZKPaths;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Registry} (and {@link NameResolver} of scheme {@value #SCHEME}) on ZooKeeper, through Apache
+ * Curator. Each registered instance is an ephemeral node {@code <root>/<service>/<host:port>} whose data is
+ * the instance as UTF-8 JSON; parents are created as container nodes, which ZooKeeper removes once empty. A
+ * watch follows the children of {@code <root>/<service>}.
+ *
+ * <pre>{@code
+ * try (ZooKeeperRegistry registry = ZooKeeperRegistry.builder().connectString("zk1:2181,zk2:2181").build()) {
+ *   Registration registration = registry.register("demo.Inventory:1.0", ServiceInstance.of(address));
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>The registry keeps its nodes while its ZooKeeper session lives. When the session expires, ZooKeeper
+ * deletes them; once a new session starts the registry creates every node still registered again. While the
+ * connection is lost, each watch reports one {@link NameResolver.Listener#onError error} and its listener
+ * keeps the last set.
+ *
+ * <p>Every wait is bounded: {@link #register} waits at most twice the connection timeout, closing a
+ * registration or the registry at most the connection timeout. Thread-safe.
+ */
+public final class ZooKeeperRegistry implements Registry {
+
+  /** The scheme of targets this registry resolves: {@code zookeeper:///demo.Inventory:1.0}. */
+  public static final String SCHEME = "zookeeper";
+
+  /** The path under which services are registered unless {@link Builder#root} says otherwise. */
+  public static final String DEFAULT_ROOT = "/boltgen/services";
+
+  /** The session timeout unless {@link Builder#sessionTimeout} says otherwise. */
+  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
+
+  /** The connection timeout unless {@link Builder#connectionTimeout} says otherwise. */
+  public static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(2);
+
+  /** The most instances a watch reads of one service (the first, by node name); the rest are ignored. */
+  public static final int MAX_INSTANCES = 10_000;
+
+  /** The most bytes of an instance node's data; larger nodes are skipped, larger instances refused. */
+  public static final int MAX_NODE_DATA = 64 * 1024;
+
+  /** The longest service name. */
+  public static final int MAX_SERVICE_NAME = Names.MAX_SERVICE_NAME;
+
+  private static final Logger log = LoggerFactory.getLogger(ZooKeeperRegistry.class);
+  private static final AtomicInteger REGISTRIES = new AtomicInteger();
+
+  private final CuratorFramework client;
+  private final boolean ownsClient;
+  private final String root;
+  private final String where;
+  private final Duration connectionTimeout;
+  private final ScheduledExecutorService delivery;
+  private final String deliveryThreadName;
+  private final ExecutorService ops;
+  private final Registrations registrations;
+  private final RateLimitedWarn warn = new RateLimitedWarn(log);
+  private final Set<ServiceWatch> watches = ConcurrentHashMap.newKeySet();
+  private final ConnectionStateListener stateListener = (c, state) -> stateChanged(state);
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private ZooKeeperRegistry(CuratorFramework client, boolean ownsClient, String root, String where,
+      Duration connectionTimeout) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.root = root;
+    this.where = where;
+    this.connectionTimeout = connectionTimeout;
+    int id = REGISTRIES.incrementAndGet();
+    this.deliveryThreadName = "boltgen-zookeeper-watch-" + id;
+    ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemon(deliveryThreadName));
+    timer.setRemoveOnCancelPolicy(true);
+    this.delivery = timer;
+    this.ops = Executors.newSingleThreadExecutor(daemon("boltgen-zookeeper-register-" + id));
+    this.registrations = new Registrations(client, ops, connectionTimeout, where);
+    client.getConnectionStateListenable().addListener(stateListener);
+  }
+
+  private static ThreadFactory daemon(String name) {
+    return task -> {
+      Thread thread = new Thread(task, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** A builder: give it {@link Builder#connectString} or {@link Builder#client}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A registry for {@code zookeeper://host:port[,host:port…][/root]}, with the default timeouts; the root
+   * is {@value #DEFAULT_ROOT} unless the URI has a path.
+   *
+   * @throws IllegalArgumentException if {@code uri} is not of that form
+   */
+  public static ZooKeeperRegistry fromUri(String uri) {
+    Objects.requireNonNull(uri, "uri");
+    String prefix = SCHEME + "://";
+    if (!uri.regionMatches(true, 0, prefix, 0, prefix.length())) {
+      throw new IllegalArgumentException("not a " + prefix + "host:port URI: " + Names.quote(uri));
+    }
+    String rest = uri.substring(prefix.length());
+    if (rest.indexOf('?') >= 0 || rest.indexOf('#') >= 0) {
+      throw new IllegalArgumentException("a " + prefix + " URI takes no query or fragment: " + Names.quote(uri));
+    }
+    int slash = rest.indexOf('/');
+    String hosts = slash < 0 ? rest : rest.substring(0, slash);
+    String path = slash < 0 || slash == rest.length() - 1 ? DEFAULT_ROOT : rest.substring(slash);
+    for (String host : hosts.split(",", -1)) {
+      int colon = host.lastIndexOf(':');
+      boolean portOk = colon > 0 && colon < host.length() - 1
+          && host.substring(colon + 1).chars().allMatch(ch -> ch >= '0' && ch <= '9');
+      if (!portOk) {
+        throw new IllegalArgumentException("expected host:port in " + Names.quote(uri) + ", got "
+            + Names.quote(host));
+      }
+    }
+    return builder().connectString(hosts).root(path).build();
+  }
+
+  @Override
+  public String scheme() {
+    return SCHEME;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Creates the ephemeral node {@code <root>/<service>/<host:port>}; if this registry already has one
+   * there, its data is replaced (and the earlier registration no longer deletes it). Waits at most twice the
+   * connection timeout.
+   *
+   * @throws IllegalArgumentException also if the instance's JSON is longer than {@value #MAX_NODE_DATA}
+   *     bytes, or its {@code host:port} cannot be a node name
+   * @throws IllegalStateException if the registry is closed
+   */
+  @Override
+  public Registration register(String service, ServiceInstance instance) {
+    Names.service(service);
+    Objects.requireNonNull(instance, "instance");
+    String node = Names.instanceNode(instance.hostAndPort());
+    byte[] data = InstanceJson.write(instance);
+    if (data.length > MAX_NODE_DATA) {
+      throw new IllegalArgumentException("the instance " + node + " of " + Names.quote(service) + " takes "
+          + data.length + " bytes of JSON, more than " + MAX_NODE_DATA);
+    }
+    checkOpen();
+    return registrations.register(service, ZKPaths.makePath(root, service, node), instance, data);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The first set arrives once the children of {@code <root>/<service>} were read (empty if there is no
+   * such node); if that takes longer than the connection timeout, the listener hears an error first.
+   *
+   * @throws IllegalStateException if the registry is closed
+   */
+  @Override
+  public NameResolver.Watch watch(String service, NameResolver.Listener listener) {
+    Names.service(service);
+    Objects.requireNonNull(listener, "listener");
+    checkOpen();
+    ServiceWatch watch = new ServiceWatch(client, service, ZKPaths.makePath(root, service), listener, delivery,
+        warn, where, connectionTimeout, watches::remove);
+    watches.add(watch);
+    watch.start();
+    if (closed.get()) {
+      watch.close(); // closed meanwhile
+    }
+    return watch;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Closes every watch, deletes every node still registered (waiting at most the connection timeout),
+   * then closes the Curator client if this registry created it. A client given to {@link Builder#client}
+   * stays open.
+   */
+  @Override
+  public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    for (ServiceWatch watch : List.copyOf(watches)) {
+      watch.close();
+    }
+    try {
+      registrations.closeAll();
+    } catch (Throwable t) {
+      log.warn("deregistering from ZooKeeper at {} failed: {}", where, Registrations.describe(t));
+    }
+    client.getConnectionStateListenable().removeListener(stateListener);
+    for (Runnable dropped : ops.shutdownNow()) {
+      if (dropped instanceof Future<?> write) {
+        write.cancel(false); // a registration still queued fails at once instead of waiting its bound
+      }
+    }
+    delivery.shutdownNow();
+    if (ownsClient) {
+      try {
+        client.close();
+      } catch (Throwable t) {
+        log.warn("closing the ZooKeeper client of {} failed: {}", where, Registrations.describe(t));
+      }
+    }
+    try {
+      long deadline = System.nanoTime() + connectionTimeout.toNanos();
+      ops.awaitTermination(connectionTimeout.toNanos(), TimeUnit.NANOSECONDS);
+      if (!Thread.currentThread().getName().equals(deliveryThreadName)) { // not closed by a listener
+        delivery.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ZooKeeperRegistry[" + where + root + ", " + registrations.size() + " registered, " + watches.size()
+        + " watches" + (closed.get() ? ", closed" : "") + "]";
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("the ZooKeeper registry for " + where + " is closed");
+    }
+  }
+
+  private void stateChanged(ConnectionState state) {
+    try {
+      switch (state) {
+        case SUSPENDED -> {
+          log.warn("lost the connection to ZooKeeper at {}; watches keep their last sets meanwhile", where);
+          watches.forEach(w -> w.connectionLost("lost the connection to ZooKeeper at " + where));
+        }
+        case LOST -> {
+          log.warn("the ZooKeeper session at {} is lost; its {} instance(s) will be registered again in a new one",
+              where, registrations.size());
+          watches.forEach(w -> w.connectionLost("the ZooKeeper session at " + where + " is lost"));
+        }
+        case RECONNECTED -> {
+          log.info("reconnected to ZooKeeper at {}", where);
+          watches.forEach(ServiceWatch::connectionBack);
+          registrations.reassertLater();
+        }
+        case CONNECTED -> watches.forEach(ServiceWatch::connectionBack);
+        default -> { }
+      }
+    } catch (Throwable t) {
+      log.warn("handling the ZooKeeper connection state {} failed: {}", state, Registrations.describe(t));
+    }
+  }
+
+  /** Builds a {@link ZooKeeperRegistry}. Not thread-safe. */
+  public static final class Builder {
+    private String connectString;
+    private CuratorFramework client;
+    private String root = DEFAULT_ROOT;
+    private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
+    private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
+
+    private Builder() {}
+
+    /**
+     * The ZooKeeper servers, {@code host:port[,host:port…]} (a chroot suffix such as {@code /apps} is allowed).
+     * The registry creates, starts and closes its own Curator client.
+     */
+    public Builder connectString(String connectString) {
+      Objects.requireNonNull(connectString, "connectString");
+      if (connectString.isBlank()) {
+        throw new IllegalArgumentException("connectString is empty");
+      }
+      this.connectString = connectString;
+      return this;
+    }
+
+    /**
+     * A started Curator client the application owns, instead of {@link #connectString}: the registry uses it
+     * (with its retry policy and session timeout) and does not close it. Its namespace, if any, applies.
+     */
+    public Builder client(CuratorFramework client) {
+      this.client = Objects.requireNonNull(client, "client");
+      return this;
+    }
+
+    /** The path under which services are registered; {@value ZooKeeperRegistry#DEFAULT_ROOT} by default. */
+    public Builder root(String root) {
+      this.root = Names.root(root);
+      return this;
+    }
+
+    /** The ZooKeeper session timeout of a client the registry creates; 10 s by default. */
+    public Builder sessionTimeout(Duration sessionTimeout) {
+      this.sessionTimeout = positiveMillis(sessionTimeout, "sessionTimeout");
+      return this;
+    }
+
+    /**
+     * How long to wait for a connection: for a client the registry creates, and as the bound of the
+     * registry's own waits (see {@link ZooKeeperRegistry}); 2 s by default.
+     */
+    public Builder connectionTimeout(Duration connectionTimeout) {
+      this.connectionTimeout = positiveMillis(connectionTimeout, "connectionTimeout");
+      return this;
+    }
+
+    private static Duration positiveMillis(Duration d, String name) {
+      Objects.requireNonNull(d, name);
+      if (d.toMillis() <= 0 || d.toMillis() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(name + " must be 1 ms .. 24 days: " + d);
+      }
+      return d;
+    }
+
+    /**
+     * The registry. With {@link #connectString} its client starts connecting now; nothing waits for the
+     * connection until the first registration or watch.
+     *
+     * @throws IllegalStateException if neither or both of {@link #connectString} and {@link #client} were
+     *     given, or the given client is not started
+     */
+    public ZooKeeperRegistry build() {
+      if ((connectString == null) == (client == null)) {
+        throw new IllegalStateException("give the builder either connectString or client");
+      }
+      if (client != null) {
+        if (client.getState() != CuratorFrameworkState.STARTED) {
+          throw new IllegalStateException("the CuratorFramework given to client() must be started (it is "
+              + client.getState() + ")");
+        }
+        String current = client.getZookeeperClient().getCurrentConnectionString();
+        return new ZooKeeperRegistry(client, false, root, current == null ? "(application's client)" : current,
+            connectionTimeout);
+      }
+      int connectionMillis = (int) connectionTimeout.toMillis();
+      CuratorFramework owned = CuratorFrameworkFactory.builder()
+          .connectString(connectString)
+          .sessionTimeoutMs((int) sessionTimeout.toMillis())
+          .connectionTimeoutMs(connectionMillis)
+          .retryPolicy(new ExponentialBackoffRetry(100, 3, 1_000))
+          .waitForShutdownTimeoutMs(connectionMillis)
+          .build();
+      owned.start();
+      try {
+        return new ZooKeeperRegistry(owned, true, root, connectString, connectionTimeout);
+      } catch (RuntimeException | Error e) {
+        owned.close();
+        throw e;
+      }
+    }
+  }
+}
