@@ -1,0 +1,238 @@
+package io.boltgen.registry.etcd;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodySubscribers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+
+/**
+ * etcd's v3 HTTP/JSON gateway on the JDK's {@link HttpClient}: JSON requests with a deadline, answered by
+ * the current endpoint or, when it fails (no connection, a timeout, a 5xx answer), by the next ones in turn;
+ * and streaming replies read line by line. Every reply is bounded ({@value #MAX_REPLY_BYTES} bytes, and so is
+ * every line of a stream). Thread-safe.
+ */
+final class Gateway {
+
+  /** The largest reply read, and the longest line of a streaming reply: 16 MiB. */
+  static final int MAX_REPLY_BYTES = 16 * 1024 * 1024;
+
+  /** The largest error body read. */
+  private static final int MAX_ERROR_BYTES = 64 * 1024;
+
+  private final List<URI> endpoints;
+  private final HttpClient http;
+  private final AtomicInteger current = new AtomicInteger();
+  private final IntConsumer onEndpointFailed;
+  private final RateLimitedLog failover;
+
+  /** {@code onEndpointFailed} hears the index of each endpoint a request gave up on. */
+  Gateway(List<URI> endpoints, HttpClient http, IntConsumer onEndpointFailed, RateLimitedLog failover) {
+    this.endpoints = List.copyOf(endpoints);
+    this.http = http;
+    this.onEndpointFailed = onEndpointFailed;
+    this.failover = failover;
+  }
+
+  List<URI> endpoints() {
+    return endpoints;
+  }
+
+  /** The index of the endpoint requests go to first. */
+  int current() {
+    return current.get();
+  }
+
+  /**
+   * Posts {@code body} to {@code path} and completes with the reply's JSON object, trying each endpoint at
+   * most once before {@code deadline} ({@link System#nanoTime}). Fails with an {@link EtcdException} when
+   * etcd refused the request, otherwise with an {@link IOException} saying which endpoints failed and why.
+   */
+  CompletableFuture<Map<String, Object>> post(String path, String body, long deadline) {
+    CompletableFuture<Map<String, Object>> result = new CompletableFuture<>();
+    attempt(path, body, current.get(), 0, deadline, null, result);
+    return result;
+  }
+
+  /** Like {@link #post} but to endpoint {@code index} only. */
+  CompletableFuture<Map<String, Object>> postTo(int index, String path, String body, long deadline) {
+    CompletableFuture<Map<String, Object>> result = new CompletableFuture<>();
+    attempt(path, body, index, endpoints.size() - 1, deadline, null, result);
+    return result;
+  }
+
+  /** {@link #post}, waiting for the reply on the calling thread. */
+  Map<String, Object> call(String path, String body, long deadline) throws IOException {
+    CompletableFuture<Map<String, Object>> reply = post(path, body, deadline);
+    try {
+      // the attempts give up at the deadline; the margin only covers scheduling
+      return reply.get(Math.max(0, deadline - System.nanoTime()) + TimeUnit.MILLISECONDS.toNanos(100),
+          TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      reply.cancel(false);
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting for etcd (" + path + ")");
+    } catch (TimeoutException e) {
+      reply.cancel(false);
+      throw new IOException("etcd did not answer " + path + " in time");
+    } catch (ExecutionException e) {
+      throw asIoException(e.getCause());
+    }
+  }
+
+  private void attempt(String path, String body, int index, int tried, long deadline, String failures,
+      CompletableFuture<Map<String, Object>> result) {
+    long remaining = deadline - System.nanoTime();
+    if (tried >= endpoints.size() || remaining <= 0) {
+      result.completeExceptionally(new IOException("no etcd endpoint answered " + path
+          + (tried >= endpoints.size() ? "" : " in time") + ": " + (failures == null ? "no time left" : failures)));
+      return;
+    }
+    URI endpoint = endpoints.get(index);
+    HttpRequest request = HttpRequest.newBuilder(endpoint.resolve(path))
+        .timeout(Duration.ofNanos(remaining))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+        .build();
+    http.sendAsync(request, info -> BodyReaders.bounded(MAX_REPLY_BYTES))
+        .orTimeout(remaining, TimeUnit.NANOSECONDS)
+        .whenComplete((response, error) -> {
+          if (result.isDone()) {
+            return;
+          }
+          String why;
+          if (error == null && response.statusCode() == 200) {
+            try {
+              result.complete(Json.parseObject(new String(response.body(), StandardCharsets.UTF_8)));
+            } catch (RuntimeException e) {
+              result.completeExceptionally(new IOException("etcd at " + endpoint + " answered " + path
+                  + " with bad JSON: " + e.getMessage()));
+            }
+            return;
+          } else if (error == null && response.statusCode() < 500) {
+            result.completeExceptionally(EtcdException.of(response.statusCode(), response.body()));
+            return;
+          } else if (error == null) {
+            why = endpoint + ": " + EtcdException.of(response.statusCode(), response.body()).getMessage();
+          } else {
+            why = endpoint + ": " + describe(error);
+          }
+          int next = (index + 1) % endpoints.size();
+          endpointFailed(index, next, new IOException(why));
+          attempt(path, body, next, tried + 1, deadline, failures == null ? why : failures + "; " + why, result);
+        });
+  }
+
+  private void endpointFailed(int index, int next, IOException why) {
+    if (current.compareAndSet(index, next) && endpoints.size() > 1) {
+      failover.warn("etcd endpoint {} failed ({}); moving to {}", endpoints.get(index),
+          why.getMessage(), endpoints.get(next));
+    }
+    onEndpointFailed.accept(index);
+  }
+
+  /** Marks endpoint {@code index} as failed, as a request that gave up on it would. */
+  void markFailed(int index, IOException why) {
+    endpointFailed(index, (index + 1) % endpoints.size(), why);
+  }
+
+  /**
+   * Opens a streaming request on the current endpoint: {@code onLine} hears each line of the reply in order,
+   * then {@code onEnd} hears once how it ended (null: etcd closed it). Nothing is heard after
+   * {@link Stream#cancel}. The reply's headers must arrive within {@code timeout}.
+   */
+  Stream stream(String path, String body, Duration timeout, Consumer<String> onLine, Consumer<Throwable> onEnd) {
+    int index = current.get();
+    URI endpoint = endpoints.get(index);
+    HttpRequest request = HttpRequest.newBuilder(endpoint.resolve(path))
+        .timeout(timeout)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+        .build();
+    BodyReaders.Lines lines = BodyReaders.lines(MAX_REPLY_BYTES, onLine, onEnd);
+    CompletableFuture<HttpResponse<Object>> sent = http.sendAsync(request, info -> info.statusCode() == 200
+        ? BodySubscribers.mapping(lines, v -> (Object) null)
+        : BodySubscribers.mapping(BodyReaders.bounded(MAX_ERROR_BYTES), bytes -> (Object) bytes));
+    Stream stream = new Stream(index, lines, sent);
+    sent.whenComplete((response, error) -> {
+      if (error != null) {
+        IOException why = new IOException(endpoint + ": " + describe(error));
+        if (!stream.cancelled) {
+          markFailed(index, why);
+        }
+        lines.onError(why);
+      } else if (response.statusCode() != 200) {
+        EtcdException refused = EtcdException.of(response.statusCode(), (byte[]) response.body());
+        if (response.statusCode() >= 500 && !stream.cancelled) {
+          markFailed(index, new IOException(refused.getMessage()));
+        }
+        lines.onError(refused);
+      }
+    });
+    return stream;
+  }
+
+  /** A streaming request. */
+  static final class Stream {
+    private final int endpoint;
+    private final BodyReaders.Lines lines;
+    private final CompletableFuture<?> sent;
+    private volatile boolean cancelled;
+
+    private Stream(int endpoint, BodyReaders.Lines lines, CompletableFuture<?> sent) {
+      this.endpoint = endpoint;
+      this.lines = lines;
+      this.sent = sent;
+    }
+
+    /** The index of the endpoint it runs on. */
+    int endpoint() {
+      return endpoint;
+    }
+
+    /** Stops it and closes its connection; its handlers hear nothing more. Idempotent, any thread. */
+    void cancel() {
+      cancelled = true;
+      lines.cancel();
+      sent.cancel(true);
+    }
+  }
+
+  /** A short description of a failure: its type and message, the cause of a wrapper. */
+  static String describe(Throwable error) {
+    Throwable e = error;
+    while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+      e = e.getCause();
+    }
+    if (e instanceof TimeoutException || e instanceof java.net.http.HttpTimeoutException) {
+      return "no answer in time";
+    }
+    if (e instanceof java.net.ConnectException) {
+      return "connection refused" + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
+    }
+    String message = e.getMessage();
+    return message == null ? e.getClass().getSimpleName() : e.getClass().getSimpleName() + ": " + message;
+  }
+
+  static IOException asIoException(Throwable error) {
+    Throwable e = error;
+    while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
+      e = e.getCause();
+    }
+    return e instanceof IOException ? (IOException) e : new IOException(describe(e), e);
+  }
+}
