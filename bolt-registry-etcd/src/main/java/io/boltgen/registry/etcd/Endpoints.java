@@ -75,6 +75,9 @@ final class Endpoints {
       throw new IllegalArgumentException("not an etcd://host:port[,host:port…][/prefix] URI: \"" + uri + "\"");
     }
     String rest = uri.substring(scheme.length());
+    if (rest.contains("://")) {
+      throw new IllegalArgumentException("\"" + uri + "\" lists host:port pairs, not URLs");
+    }
     int slash = rest.indexOf('/');
     String hosts = slash < 0 ? rest : rest.substring(0, slash);
     String path = slash < 0 ? "" : rest.substring(slash);
@@ -83,9 +86,6 @@ final class Endpoints {
     }
     List<String> endpoints = new ArrayList<>();
     for (String host : splitList(hosts)) {
-      if (host.contains("://")) {
-        throw new IllegalArgumentException("\"" + uri + "\" lists host:port pairs, not URLs");
-      }
       endpoints.add("http://" + host);
     }
     parse(endpoints); // checks them
