@@ -16,7 +16,16 @@ final class BodyReaders {
 
   private BodyReaders() {}
 
-  /** A whole reply of at most {@code limit} bytes; a longer one is cut off and fails. */
+  /** A reply longer than its bound: refused whole, not a failure of the endpoint. */
+  static final class TooLarge extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    TooLarge(String message) {
+      super(message);
+    }
+  }
+
+  /** A whole reply of at most {@code limit} bytes; a longer one is cut off and fails with {@link TooLarge}. */
   static BodySubscriber<byte[]> bounded(int limit) {
     return new Bounded(limit);
   }
@@ -50,7 +59,7 @@ final class BodyReaders {
       for (ByteBuffer buffer : buffers) {
         if (bytes.size() + (long) buffer.remaining() > limit) {
           subscription.cancel();
-          body.completeExceptionally(new IOException("etcd's reply is larger than " + limit + " bytes"));
+          body.completeExceptionally(new TooLarge("etcd's reply is larger than " + limit + " bytes"));
           return;
         }
         byte[] chunk = new byte[buffer.remaining()];
@@ -121,7 +130,7 @@ final class BodyReaders {
           if (b == '\n') {
             emit();
           } else if (line.size() >= limit) {
-            end(new IOException("a line of etcd's streaming reply is longer than " + limit + " bytes"), true);
+            end(new TooLarge("a line of etcd's streaming reply is longer than " + limit + " bytes"), true);
             return;
           } else {
             line.write(b);

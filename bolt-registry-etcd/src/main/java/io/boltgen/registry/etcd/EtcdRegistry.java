@@ -81,7 +81,7 @@ public final class EtcdRegistry implements Registry {
         .followRedirects(HttpClient.Redirect.NEVER)
         .executor(httpThreads)
         .build();
-    this.gateway = new Gateway(builder.endpoints, http, this::endpointFailed, new RateLimitedLog(log));
+    this.gateway = new Gateway(builder.endpoints, http, httpThreads, this::endpointFailed, new RateLimitedLog(log));
     this.logs = new EtcdWatch.Logs(new RateLimitedLog(log), new RateLimitedLog(log), new RateLimitedLog(log),
         new RateLimitedLog(log));
     this.events = new ScheduledThreadPoolExecutor(1, daemon(name + "-events", false));
@@ -195,6 +195,11 @@ public final class EtcdRegistry implements Registry {
   @Override
   public String toString() {
     return "EtcdRegistry" + gateway.endpoints() + layout.prefix();
+  }
+
+  /** The lease now, 0 before the first registration (for tests). */
+  long lease() {
+    return leases.lease();
   }
 
   private void checkOpen() {

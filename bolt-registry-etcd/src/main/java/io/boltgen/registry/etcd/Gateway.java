@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,13 +38,19 @@ final class Gateway {
   private final List<URI> endpoints;
   private final HttpClient http;
   private final AtomicInteger current = new AtomicInteger();
+  private final Executor executor;
   private final IntConsumer onEndpointFailed;
   private final RateLimitedLog failover;
 
-  /** {@code onEndpointFailed} hears the index of each endpoint a request gave up on. */
-  Gateway(List<URI> endpoints, HttpClient http, IntConsumer onEndpointFailed, RateLimitedLog failover) {
+  /**
+   * {@code executor} runs what follows a reply (the next attempt, completing the result); {@code
+   * onEndpointFailed} hears the index of each endpoint a request gave up on.
+   */
+  Gateway(List<URI> endpoints, HttpClient http, Executor executor, IntConsumer onEndpointFailed,
+      RateLimitedLog failover) {
     this.endpoints = List.copyOf(endpoints);
     this.http = http;
+    this.executor = executor;
     this.onEndpointFailed = onEndpointFailed;
     this.failover = failover;
   }
@@ -110,7 +117,7 @@ final class Gateway {
         .build();
     http.sendAsync(request, info -> BodyReaders.bounded(MAX_REPLY_BYTES))
         .orTimeout(remaining, TimeUnit.NANOSECONDS)
-        .whenComplete((response, error) -> {
+        .whenCompleteAsync((response, error) -> {
           if (result.isDone()) {
             return;
           }
@@ -128,13 +135,17 @@ final class Gateway {
             return;
           } else if (error == null) {
             why = endpoint + ": " + EtcdException.of(response.statusCode(), response.body()).getMessage();
+          } else if (unwrap(error) instanceof BodyReaders.TooLarge) {
+            result.completeExceptionally(new BodyReaders.TooLarge(endpoint + " answered " + path + ": "
+                + unwrap(error).getMessage()));
+            return;
           } else {
             why = endpoint + ": " + describe(error);
           }
           int next = (index + 1) % endpoints.size();
           endpointFailed(index, next, new IOException(why));
           attempt(path, body, next, tried + 1, deadline, failures == null ? why : failures + "; " + why, result);
-        });
+        }, executor);
   }
 
   private void endpointFailed(int index, int next, IOException why) {
@@ -168,7 +179,7 @@ final class Gateway {
         ? BodySubscribers.mapping(lines, v -> (Object) null)
         : BodySubscribers.mapping(BodyReaders.bounded(MAX_ERROR_BYTES), bytes -> (Object) bytes));
     Stream stream = new Stream(index, lines, sent);
-    sent.whenComplete((response, error) -> {
+    sent.whenCompleteAsync((response, error) -> {
       if (error != null) {
         IOException why = new IOException(endpoint + ": " + describe(error));
         if (!stream.cancelled) {
@@ -182,7 +193,7 @@ final class Gateway {
         }
         lines.onError(refused);
       }
-    });
+    }, executor);
     return stream;
   }
 
@@ -212,12 +223,18 @@ final class Gateway {
     }
   }
 
-  /** A short description of a failure: its type and message, the cause of a wrapper. */
-  static String describe(Throwable error) {
+  /** The failure inside the wrappers of futures. */
+  static Throwable unwrap(Throwable error) {
     Throwable e = error;
     while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
       e = e.getCause();
     }
+    return e;
+  }
+
+  /** A short description of a failure: its type and message, the cause of a wrapper. */
+  static String describe(Throwable error) {
+    Throwable e = unwrap(error);
     if (e instanceof TimeoutException || e instanceof java.net.http.HttpTimeoutException) {
       return "no answer in time";
     }
@@ -229,10 +246,7 @@ final class Gateway {
   }
 
   static IOException asIoException(Throwable error) {
-    Throwable e = error;
-    while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-      e = e.getCause();
-    }
+    Throwable e = unwrap(error);
     return e instanceof IOException ? (IOException) e : new IOException(describe(e), e);
   }
 }

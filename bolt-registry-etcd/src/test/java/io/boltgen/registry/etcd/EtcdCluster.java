@@ -43,6 +43,28 @@ final class EtcdCluster implements AutoCloseable {
     return members.get(index);
   }
 
+  /** The leader now. */
+  EtcdProcess leader() {
+    return members.stream().filter(EtcdProcess::isLeader).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no leader"));
+  }
+
+  /** A member that is not the leader now. */
+  EtcdProcess follower() {
+    return members.stream().filter(m -> !m.isLeader()).findFirst().orElseThrow();
+  }
+
+  /** The client URLs of {@code first}, then of the other members. */
+  String[] endpointsStartingWith(EtcdProcess first) {
+    return java.util.stream.Stream.concat(java.util.stream.Stream.of(first), members.stream().filter(m -> m != first))
+        .map(EtcdProcess::endpoint).toArray(String[]::new);
+  }
+
+  /** The client URLs of the members other than {@code left}. */
+  String[] endpointsWithout(EtcdProcess left) {
+    return members.stream().filter(m -> m != left).map(EtcdProcess::endpoint).toArray(String[]::new);
+  }
+
   /** The client URLs of every member, in order. */
   String[] endpoints() {
     return members.stream().map(EtcdProcess::endpoint).toArray(String[]::new);

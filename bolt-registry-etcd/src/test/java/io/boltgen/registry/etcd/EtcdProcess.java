@@ -252,6 +252,15 @@ final class EtcdProcess implements AutoCloseable {
     check(post("/v3/kv/compaction", "{\"revision\":\"" + revision + "\",\"physical\":true}"));
   }
 
+  /** Whether this member is the cluster's leader now. */
+  boolean isLeader() {
+    HttpResponse<String> reply = post("/v3/maintenance/status", "{}");
+    check(reply);
+    java.util.Map<String, Object> status = Json.parseObject(reply.body());
+    // member IDs are uint64: past Long.MAX_VALUE, so compared as the strings the gateway writes
+    return Json.string(status, "leader", "?").equals(Json.string(Json.object(status, "header"), "member_id", ""));
+  }
+
   HttpResponse<String> post(String path, String body) {
     try {
       return HTTP.send(HttpRequest.newBuilder(URI.create(clientUrl() + path)).timeout(Duration.ofSeconds(5))
