@@ -83,7 +83,7 @@ public final class EtcdRegistry implements Registry {
         .build();
     this.gateway = new Gateway(builder.endpoints, http, httpThreads, this::endpointFailed, new RateLimitedLog(log));
     this.logs = new EtcdWatch.Logs(new RateLimitedLog(log), new RateLimitedLog(log), new RateLimitedLog(log),
-        new RateLimitedLog(log));
+        new RateLimitedLog(log), new RateLimitedLog(log));
     this.events = new ScheduledThreadPoolExecutor(1, daemon(name + "-events", false));
     events.setRemoveOnCancelPolicy(true);
     this.leases = new LeaseKeeper(gateway, builder.leaseTtl, requestTimeout, daemon(name + "-keepalive", false),
@@ -224,7 +224,7 @@ public final class EtcdRegistry implements Registry {
         gateway.postTo(index, "/v3/kv/range", body, System.nanoTime() + requestTimeout.toNanos());
       }
     } catch (Throwable t) {
-      log.warn("unexpected failure probing etcd endpoints; trying again", t);
+      logs.unexpected().warn("unexpected failure probing etcd endpoints; trying again", t);
     }
   }
 

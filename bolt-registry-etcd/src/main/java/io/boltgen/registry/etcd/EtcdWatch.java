@@ -57,7 +57,7 @@ final class EtcdWatch implements NameResolver.Watch {
 
   /** The log lines a registry's watches share (each cause limited on its own). */
   record Logs(RateLimitedLog unreachable, RateLimitedLog garbled, RateLimitedLog listenerFailed,
-      RateLimitedLog tooMany) {}
+      RateLimitedLog tooMany, RateLimitedLog unexpected) {}
 
   EtcdWatch(String service, String keyPrefix, NameResolver.Listener listener, Gateway gateway,
       ScheduledExecutorService events, Duration requestTimeout, Logs logs, Consumer<EtcdWatch> onClose) {
@@ -332,12 +332,12 @@ final class EtcdWatch implements NameResolver.Watch {
         return;
       }
       if (!(t instanceof IOException)) {
-        log.warn("unexpected failure in the watch of {}; starting it over", service, t);
+        logs.unexpected().warn("unexpected failure in the watch of {}; starting it over", service, t);
       }
       try {
         fail(t);
       } catch (Throwable again) {
-        log.warn("could not restart the watch of {}", service, again);
+        logs.unexpected().warn("could not restart the watch of {}", service, again);
       }
     }
   }

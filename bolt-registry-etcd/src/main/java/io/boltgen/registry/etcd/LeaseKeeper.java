@@ -74,7 +74,9 @@ final class LeaseKeeper {
       try {
         if (lease == 0) {
           lease = grant(deadline);
-          startKeepAlive();
+          if (keeper == null) {
+            startKeepAlive();
+          }
         }
         try {
           put(key, value, lease, deadline);
@@ -169,10 +171,14 @@ final class LeaseKeeper {
         current = lease;
       }
       long deadline = System.nanoTime() + timeoutNanos;
-      if (!renew(current, deadline)) {
+      if (current != 0 && !renew(current, deadline)) {
         synchronized (lock) {
           if (!closed && lease == current) {
-            replaceLease(current, deadline);
+            if (registered.isEmpty()) {
+              lease = 0; // nothing to keep: the next registration grants a new lease
+            } else {
+              replaceLease(current, deadline);
+            }
           }
         }
       }
@@ -180,7 +186,7 @@ final class LeaseKeeper {
         if (!closed && restorePending) {
           restore(deadline);
         }
-        if (!closed && !toDelete.isEmpty()) {
+        if (!closed && lease != 0 && !toDelete.isEmpty()) {
           for (String key : new ArrayList<>(toDelete)) {
             deleteIfOurs(key, lease, deadline);
             toDelete.remove(key);
@@ -229,8 +235,8 @@ final class LeaseKeeper {
     lease = fresh;
     restorePending = true;
     int count = registered.size();
-    log.warn("etcd lease {} is gone (not renewed within its {} s TTL, e.g. while this process or etcd was "
-        + "stopped); granted lease {} and registering {} instance(s) again", old, ttlSeconds, fresh, count);
+    log.warn("etcd lease {} is gone (revoked, or not renewed within its {} s TTL, e.g. while this process or etcd "
+        + "was stopped); granted lease {} and registering {} instance(s) again", old, ttlSeconds, fresh, count);
     restore(deadline);
   }
 

@@ -81,6 +81,23 @@ class LeaseTest {
   }
 
   @Test
+  void aRegistrationOntoALeaseLostSinceTheLastKeepAliveReplacesItForAll() {
+    String service = "lease.LostBeforePut-" + System.nanoTime();
+    EtcdRegistry servers = registry(Duration.ofSeconds(10)); // next keep-alive in 3.3 s
+    servers.register(service, instance(20005));
+    Recorder seen = watch(registry(Duration.ofSeconds(10)), service);
+    seen.awaitPorts(Duration.ofSeconds(5), 20005);
+    long old = servers.lease();
+    etcd.post("/v3/lease/revoke", "{\"ID\":\"" + old + "\"}");
+    seen.awaitPorts(Duration.ofSeconds(1));
+
+    servers.register(service, instance(20006)); // etcd: lease not found; a new one carries both
+
+    seen.awaitPorts(Duration.ofSeconds(1), 20005, 20006);
+    assertThat(servers.lease()).isNotEqualTo(old);
+  }
+
+  @Test
   void closingTheRegistryRevokesItsLease() {
     EtcdRegistry servers = registry(Duration.ofSeconds(10));
     servers.register("lease.Closed-" + System.nanoTime(), instance(20011));
