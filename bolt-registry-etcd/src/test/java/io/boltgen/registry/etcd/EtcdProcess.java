@@ -252,6 +252,22 @@ final class EtcdProcess implements AutoCloseable {
     check(post("/v3/kv/compaction", "{\"revision\":\"" + revision + "\",\"physical\":true}"));
   }
 
+  /** The value of a Prometheus gauge or counter without labels from {@code /metrics}. */
+  long metric(String name) {
+    try {
+      String text = HTTP.send(HttpRequest.newBuilder(URI.create(clientUrl() + "/metrics")).timeout(Duration.ofSeconds(5))
+          .build(), HttpResponse.BodyHandlers.ofString()).body();
+      return text.lines().filter(l -> l.startsWith(name + " ")).findFirst()
+          .map(l -> (long) Double.parseDouble(l.substring(name.length() + 1).strip()))
+          .orElseThrow(() -> new IllegalStateException("no metric " + name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Whether this member is the cluster's leader now. */
   boolean isLeader() {
     HttpResponse<String> reply = post("/v3/maintenance/status", "{}");

@@ -134,6 +134,23 @@ class WatchTest {
   }
 
   @Test
+  void closedWatchesAndRegistriesLeaveNoWatcherInEtcd() {
+    long before = etcd.metric("etcd_debugging_mvcc_watcher_total");
+    EtcdRegistry clients = EtcdRegistry.connect(etcd.endpoint());
+    List<NameResolver.Watch> watches = new CopyOnWriteArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      watches.add(clients.watch("watch.Closed-" + i, instances -> { }));
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> etcd.metric("etcd_debugging_mvcc_watcher_total") == before + 10);
+    for (int i = 0; i < 5; i++) {
+      watches.get(i).close();
+    }
+    await().atMost(Duration.ofSeconds(2)).until(() -> etcd.metric("etcd_debugging_mvcc_watcher_total") == before + 5);
+    clients.close();
+    await().atMost(Duration.ofSeconds(2)).until(() -> etcd.metric("etcd_debugging_mvcc_watcher_total") == before);
+  }
+
+  @Test
   void aWatchRecoversAfterEtcdRestartsOnTheSamePortsAndData() {
     String service = "watch.Restarted-" + System.nanoTime();
     EtcdRegistry servers = registry(Duration.ofSeconds(2));
