@@ -135,13 +135,15 @@ public final class EtcdRegistry implements Registry {
    *
    * @throws java.io.UncheckedIOException if no endpoint answered within the request timeout
    * @throws IllegalArgumentException if {@code service} is empty, has a '/' or a control character, or is
-   *     longer than 512 characters, or if the instance's value would exceed 64 KiB
+   *     longer than 512 characters; if the instance's host has a '/' or a control character; or if its value
+   *     would exceed 64 KiB
    * @throws IllegalStateException if this registry is closed
    */
   @Override
   public Registration register(String service, ServiceInstance instance) {
     Layout.checkService(service);
     Objects.requireNonNull(instance, "instance");
+    Layout.checkAddress(instance);
     String value = Layout.value(instance);
     int size = value.getBytes(StandardCharsets.UTF_8).length;
     if (size > Layout.MAX_VALUE_BYTES) {

@@ -70,16 +70,16 @@ final class Gateway {
    * etcd refused the request, otherwise with an {@link IOException} saying which endpoints failed and why.
    */
   CompletableFuture<Map<String, Object>> post(String path, String body, long deadline) {
-    CompletableFuture<Map<String, Object>> result = new CompletableFuture<>();
-    attempt(path, body, current.get(), 0, deadline, null, result);
-    return result;
+    Request request = new Request(path, body, deadline, new CompletableFuture<>());
+    attempt(request, current.get(), 0, null);
+    return request.result();
   }
 
   /** Like {@link #post} but to endpoint {@code index} only. */
   CompletableFuture<Map<String, Object>> postTo(int index, String path, String body, long deadline) {
-    CompletableFuture<Map<String, Object>> result = new CompletableFuture<>();
-    attempt(path, body, index, endpoints.size() - 1, deadline, null, result);
-    return result;
+    Request request = new Request(path, body, deadline, new CompletableFuture<>());
+    attempt(request, index, endpoints.size() - 1, null);
+    return request.result();
   }
 
   /** {@link #post}, waiting for the reply on the calling thread. */
@@ -101,51 +101,74 @@ final class Gateway {
     }
   }
 
-  private void attempt(String path, String body, int index, int tried, long deadline, String failures,
-      CompletableFuture<Map<String, Object>> result) {
-    long remaining = deadline - System.nanoTime();
+  /** A request and its result, across the endpoints it is tried on. */
+  private record Request(String path, String body, long deadline, CompletableFuture<Map<String, Object>> result) {}
+
+  /** One try on endpoint {@code index}, then the next ones; the result always completes, whatever fails. */
+  private void attempt(Request r, int index, int tried, String failures) {
+    try {
+      send(r, index, tried, failures);
+    } catch (Throwable t) {
+      r.result().completeExceptionally(new IOException("could not ask etcd " + r.path() + ": " + describe(t), t));
+    }
+  }
+
+  private void send(Request r, int index, int tried, String failures) {
+    long remaining = r.deadline() - System.nanoTime();
     if (tried >= endpoints.size() || remaining <= 0) {
-      result.completeExceptionally(new IOException("no etcd endpoint answered " + path
+      r.result().completeExceptionally(new IOException("no etcd endpoint answered " + r.path()
           + (tried >= endpoints.size() ? "" : " in time") + ": " + (failures == null ? "no time left" : failures)));
       return;
     }
     URI endpoint = endpoints.get(index);
-    HttpRequest request = HttpRequest.newBuilder(endpoint.resolve(path))
+    HttpRequest request = HttpRequest.newBuilder(endpoint.resolve(r.path()))
         .timeout(Duration.ofNanos(remaining))
         .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+        .POST(HttpRequest.BodyPublishers.ofString(r.body(), StandardCharsets.UTF_8))
         .build();
     http.sendAsync(request, info -> BodyReaders.bounded(MAX_REPLY_BYTES))
         .orTimeout(remaining, TimeUnit.NANOSECONDS)
         .whenCompleteAsync((response, error) -> {
-          if (result.isDone()) {
-            return;
+          try {
+            settle(r, index, tried, failures, endpoint, response, error);
+          } catch (Throwable t) {
+            r.result().completeExceptionally(new IOException("could not read etcd's answer to " + r.path() + ": "
+                + describe(t), t));
           }
-          String why;
-          if (error == null && response.statusCode() == 200) {
-            try {
-              result.complete(Json.parseObject(new String(response.body(), StandardCharsets.UTF_8)));
-            } catch (RuntimeException e) {
-              result.completeExceptionally(new IOException("etcd at " + endpoint + " answered " + path
-                  + " with bad JSON: " + e.getMessage()));
-            }
-            return;
-          } else if (error == null && response.statusCode() < 500) {
-            result.completeExceptionally(EtcdException.of(response.statusCode(), response.body()));
-            return;
-          } else if (error == null) {
-            why = endpoint + ": " + EtcdException.of(response.statusCode(), response.body()).getMessage();
-          } else if (unwrap(error) instanceof BodyReaders.TooLarge) {
-            result.completeExceptionally(new BodyReaders.TooLarge(endpoint + " answered " + path + ": "
-                + unwrap(error).getMessage()));
-            return;
-          } else {
-            why = endpoint + ": " + describe(error);
-          }
-          int next = (index + 1) % endpoints.size();
-          endpointFailed(index, next, new IOException(why));
-          attempt(path, body, next, tried + 1, deadline, failures == null ? why : failures + "; " + why, result);
         }, executor);
+  }
+
+  private void settle(Request r, int index, int tried, String failures, URI endpoint, HttpResponse<byte[]> response,
+      Throwable error) {
+    String path = r.path();
+    CompletableFuture<Map<String, Object>> result = r.result();
+    if (result.isDone()) {
+      return;
+    }
+    String why;
+    if (error == null && response.statusCode() == 200) {
+      try {
+        result.complete(Json.parseObject(new String(response.body(), StandardCharsets.UTF_8)));
+      } catch (RuntimeException e) {
+        result.completeExceptionally(new IOException("etcd at " + endpoint + " answered " + path
+            + " with bad JSON: " + e.getMessage()));
+      }
+      return;
+    } else if (error == null && response.statusCode() < 500) {
+      result.completeExceptionally(EtcdException.of(response.statusCode(), response.body()));
+      return;
+    } else if (error == null) {
+      why = endpoint + ": " + EtcdException.of(response.statusCode(), response.body()).getMessage();
+    } else if (unwrap(error) instanceof BodyReaders.TooLarge) {
+      result.completeExceptionally(new BodyReaders.TooLarge(endpoint + " answered " + path + ": "
+          + unwrap(error).getMessage()));
+      return;
+    } else {
+      why = endpoint + ": " + describe(error);
+    }
+    int next = (index + 1) % endpoints.size();
+    endpointFailed(index, next, new IOException(why));
+    attempt(r, next, tried + 1, failures == null ? why : failures + "; " + why);
   }
 
   private void endpointFailed(int index, int next, IOException why) {

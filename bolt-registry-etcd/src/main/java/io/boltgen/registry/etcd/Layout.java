@@ -66,6 +66,23 @@ final class Layout {
     return service;
   }
 
+  /**
+   * Checks that {@code instance}'s {@code host:port} can be a key's last segment: no '/', no control
+   * characters (an unresolved host name is taken as given).
+   *
+   * @throws IllegalArgumentException naming the address otherwise
+   */
+  static void checkAddress(ServiceInstance instance) {
+    String address = instance.hostAndPort();
+    for (int i = 0; i < address.length(); i++) {
+      char c = address.charAt(i);
+      if (c == '/' || Character.isISOControl(c)) {
+        throw new IllegalArgumentException("an address with '/' or a control character cannot be a key: "
+            + Json.quote(address));
+      }
+    }
+  }
+
   /** {@code <prefix>/<service>/}: every key of the service starts with it. */
   String servicePrefix(String service) {
     return prefix + "/" + service + "/";

@@ -88,10 +88,15 @@ final class LeaseKeeper {
         }
         toDelete.remove(key);
       } catch (IOException e) {
+        // the put may have reached etcd all the same: the keep-alive thread undoes it
         if (previous == null) {
           registered.remove(key);
+          if (lease != 0) {
+            toDelete.add(key);
+          }
         } else {
           registered.put(key, previous);
+          restorePending = true;
         }
         throw new UncheckedIOException("could not register " + key + " in etcd " + gateway.endpoints() + ": "
             + e.getMessage(), e);

@@ -29,6 +29,9 @@ final class FakeGateway implements AutoCloseable {
   private final BlockingQueue<String> ranges = new LinkedBlockingQueue<>();
   private final BlockingQueue<List<String>> watches = new LinkedBlockingQueue<>();
   private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
+  private final Map<String, List<String>> bodies = new ConcurrentHashMap<>();
+  private final Map<String, String> answers = new ConcurrentHashMap<>();
+  private final Map<String, Long> delays = new ConcurrentHashMap<>();
   private final CountDownLatch closed = new CountDownLatch(1);
   private volatile String lastRange = "{\"header\":{\"revision\":\"1\"}}";
   private volatile int failWith;
@@ -69,6 +72,18 @@ final class FakeGateway implements AutoCloseable {
     return this;
   }
 
+  /** Answers every request to {@code path} with {@code body} (200), after {@code delayMillis}. */
+  FakeGateway answer(String path, String body, long delayMillis) {
+    answers.put(path, body);
+    delays.put(path, delayMillis);
+    return this;
+  }
+
+  /** The bodies of the requests to {@code path} so far. */
+  List<String> bodies(String path) {
+    return bodies.getOrDefault(path, List.of());
+  }
+
   /** The next watch request's lines. */
   FakeGateway watch(String... lines) {
     watches.add(List.of(lines));
@@ -89,7 +104,18 @@ final class FakeGateway implements AutoCloseable {
   private void handle(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath();
     requests.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
-    exchange.getRequestBody().readAllBytes();
+    bodies.computeIfAbsent(path, p -> new java.util.concurrent.CopyOnWriteArrayList<>())
+        .add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+    String answer = answers.get(path);
+    if (answer != null) {
+      try {
+        Thread.sleep(delays.getOrDefault(path, 0L)); // a slow etcd, on the fake's own thread
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      reply(exchange, 200, answer);
+      return;
+    }
     if (failWith != 0) {
       reply(exchange, failWith, "{\"error\":\"etcdserver: no leader\",\"message\":\"etcdserver: no leader\",\"code\":14}");
       return;

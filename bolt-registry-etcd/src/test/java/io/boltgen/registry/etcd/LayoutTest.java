@@ -103,6 +103,15 @@ class LayoutTest {
   }
 
   @Test
+  void anAddressThatCannotBeAKeySegmentIsRefused() {
+    Layout.checkAddress(ServiceInstance.of(InetSocketAddress.createUnresolved("inventory-3.internal", 1)));
+    assertThatThrownBy(() -> Layout.checkAddress(ServiceInstance.of(InetSocketAddress.createUnresolved("a/b", 1))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a/b:1");
+    assertThatThrownBy(() -> Layout.checkAddress(ServiceInstance.of(InetSocketAddress.createUnresolved("a\nb", 1))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a\\nb:1");
+  }
+
+  @Test
   void serviceNamesUpTo512CharactersPass() {
     assertThat(Layout.checkService("x".repeat(512))).hasSize(512);
     assertThat(Layout.checkService("demo.Inventory:1.0 é")).isNotNull();

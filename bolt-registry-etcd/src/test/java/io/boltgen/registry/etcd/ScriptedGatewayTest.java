@@ -1,9 +1,13 @@
 package io.boltgen.registry.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.cluster.NameResolver;
+import io.boltgen.runtime.cluster.ServiceInstance;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +68,25 @@ class ScriptedGatewayTest {
       // one set per batch: {1} from the range, then {2}; never {1, 2}
       assertThat(seen.updates).hasSize(2);
       watch.close();
+    }
+  }
+
+  @Test
+  void aPutThatAnsweredTooLateIsUndoneByTheKeepAliveThread() {
+    try (FakeGateway etcd = new FakeGateway()
+        .answer("/v3/lease/grant", "{\"ID\":\"7\",\"TTL\":\"2\"}", 0)
+        .answer("/v3/lease/keepalive", "{\"result\":{\"ID\":\"7\",\"TTL\":\"2\"}}", 0)
+        .answer("/v3/kv/put", "{}", 800)
+        .answer("/v3/kv/txn", "{\"succeeded\":true}", 0);
+        EtcdRegistry registry = EtcdRegistry.builder().endpoints(etcd.endpoint()).leaseTtl(Duration.ofSeconds(2))
+            .requestTimeout(Duration.ofMillis(300)).build()) {
+      assertThatThrownBy(() -> registry.register(SERVICE, ServiceInstance.of(new InetSocketAddress("127.0.0.1", 1))))
+          .isInstanceOf(UncheckedIOException.class).hasMessageContaining("no answer in time");
+      // etcd may have applied the put: the next keep-alive deletes the key if it is on this registry's lease
+      await().atMost(Duration.ofSeconds(3)).until(() -> !etcd.bodies("/v3/kv/txn").isEmpty());
+      assertThat(etcd.bodies("/v3/kv/txn").get(0))
+          .contains("\"target\":\"LEASE\"", "\"lease\":\"7\"", "request_delete_range",
+              EtcdProcess.b64("/boltgen/services/" + SERVICE + "/127.0.0.1:1"));
     }
   }
 
