@@ -151,9 +151,14 @@ final class EtcdWatch implements NameResolver.Watch {
     int gen = ++generation;
     String body = "{\"create_request\":{\"key\":\"" + Layout.base64(keyPrefix) + "\",\"range_end\":\""
         + Layout.prefixEnd(keyPrefix) + "\",\"start_revision\":\"" + fromRevision + "\"}}";
-    stream = gateway.stream("/v3/watch", body, requestTimeout,
+    Gateway.Stream opened = gateway.stream("/v3/watch", body, requestTimeout,
         line -> execute(() -> onLine(gen, line)),
         end -> execute(() -> onEnd(gen, end)));
+    stream = opened;
+    if (closed) { // closed meanwhile, and close() may have read the field before it was set
+      opened.cancel();
+      return;
+    }
     // the gateway answers "created" at once; a member that does not is treated as failed
     createdCheck = events.schedule(() -> guarded(() -> {
       if (gen == generation && !closed) {

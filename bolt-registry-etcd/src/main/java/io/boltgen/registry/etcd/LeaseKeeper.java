@@ -181,6 +181,7 @@ final class LeaseKeeper {
           if (!closed && lease == current) {
             if (registered.isEmpty()) {
               lease = 0; // nothing to keep: the next registration grants a new lease
+              toDelete.clear(); // their keys went with the lease
             } else {
               replaceLease(current, deadline);
             }
@@ -188,7 +189,7 @@ final class LeaseKeeper {
         }
       }
       synchronized (lock) {
-        if (!closed && restorePending) {
+        if (!closed && lease != 0 && restorePending) {
           restore(deadline);
         }
         if (!closed && lease != 0 && !toDelete.isEmpty()) {
@@ -239,6 +240,7 @@ final class LeaseKeeper {
     long fresh = grant(deadline);
     lease = fresh;
     restorePending = true;
+    toDelete.clear(); // keys left to delete went with the old lease
     int count = registered.size();
     log.warn("etcd lease {} is gone (revoked, or not renewed within its {} s TTL, e.g. while this process or etcd "
         + "was stopped); granted lease {} and registering {} instance(s) again", old, ttlSeconds, fresh, count);
