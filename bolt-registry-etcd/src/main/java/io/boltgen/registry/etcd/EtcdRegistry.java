@@ -75,7 +75,7 @@ public final class EtcdRegistry implements Registry {
     ThreadPoolExecutor httpThreads = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS,
         new SynchronousQueue<>(), daemon(name + "-http-", true));
     HttpClient http = HttpClient.newBuilder()
-        .version(HttpClient.Version.HTTP_1_1) // the gateway shares its port with gRPC: no h2c upgrade
+        .version(HttpClient.Version.HTTP_1_1) // what the gateway answers in (it ignores an h2c upgrade)
         .connectTimeout(requestTimeout)
         .proxy(HttpClient.Builder.NO_PROXY)
         .followRedirects(HttpClient.Redirect.NEVER)
