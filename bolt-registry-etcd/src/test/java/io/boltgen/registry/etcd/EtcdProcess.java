@@ -1,0 +1,336 @@
+package io.boltgen.registry.etcd;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * A real etcd member for tests: loopback client and peer ports picked free, a temporary data dir, started and
+ * waited for until it answers, stopped by its PID and its directory deleted on {@link #close}. It can be
+ * stopped and started again on the same ports and data, paused (SIGSTOP) and resumed (SIGCONT). Members of a
+ * cluster are made by {@link EtcdCluster}.
+ */
+final class EtcdProcess implements AutoCloseable {
+
+  /** How long a member may take to answer after start (typically 0.5 s). */
+  static final Duration START_BOUND = Duration.ofSeconds(30);
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .proxy(HttpClient.Builder.NO_PROXY).connectTimeout(Duration.ofSeconds(1)).build();
+
+  final String name;
+  final int clientPort;
+  final int peerPort;
+  private final Path dir;
+  private final Path log;
+  private List<String> command;
+  private Process process;
+  private boolean paused;
+
+  private EtcdProcess(String name, int clientPort, int peerPort, Path dir) {
+    this.name = name;
+    this.clientPort = clientPort;
+    this.peerPort = peerPort;
+    this.dir = dir;
+    this.log = dir.resolve(name + ".log");
+  }
+
+  /** A one-member cluster, started and answering. */
+  static EtcdProcess start() {
+    for (int attempt = 1; ; attempt++) {
+      EtcdProcess member = create("solo");
+      member.launch(member.name + "=" + member.peerUrl(), "solo-" + System.nanoTime());
+      try {
+        member.awaitHealthy();
+        return member;
+      } catch (IllegalStateException e) {
+        member.close();
+        if (attempt == 3) { // a port taken between picking it and etcd binding it: pick others
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** A member not started yet, with free ports and a fresh directory. */
+  static EtcdProcess create(String name) {
+    Path etcd = findEtcd();
+    try {
+      EtcdProcess member = new EtcdProcess(name, freePort(), freePort(), Files.createTempDirectory("etcd-test-"));
+      member.command = List.of(etcd.toString());
+      return member;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Starts the process of a member of {@code initialCluster} (name=peerUrl,…); does not wait for it. */
+  void launch(String initialCluster, String token) {
+    List<String> args = new ArrayList<>(command);
+    args.addAll(List.of(
+        "--name", name,
+        "--data-dir", dir.resolve("data").toString(),
+        "--listen-client-urls", clientUrl(),
+        "--advertise-client-urls", clientUrl(),
+        "--listen-peer-urls", peerUrl(),
+        "--initial-advertise-peer-urls", peerUrl(),
+        "--initial-cluster", initialCluster,
+        "--initial-cluster-token", token,
+        "--initial-cluster-state", "new",
+        "--logger", "zap",
+        "--log-level", "warn"));
+    command = args;
+    startProcess();
+  }
+
+  private void startProcess() {
+    try {
+      process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+      paused = false;
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start " + command.get(0), e);
+    }
+  }
+
+  /** Starts the stopped process again: same name, ports and data. Does not wait for it. */
+  void restart() {
+    if (process != null && process.isAlive()) {
+      throw new IllegalStateException(name + " is running");
+    }
+    startProcess();
+  }
+
+  /** Waits until this member answers a linearizable read (so the cluster has a leader). */
+  void awaitHealthy() {
+    try {
+      await().atMost(START_BOUND).pollInterval(Duration.ofMillis(25)).ignoreExceptions().until(() -> {
+        if (!process.isAlive()) {
+          throw new IllegalStateException("etcd " + name + " exited with " + process.exitValue());
+        }
+        return post("/v3/kv/range", "{\"key\":\"" + b64("/health-check") + "\"}").statusCode() == 200;
+      });
+    } catch (ConditionTimeoutException e) {
+      throw new IllegalStateException("etcd " + name + " did not answer within " + START_BOUND + ":\n" + logTail(), e);
+    }
+  }
+
+  String endpoint() {
+    return clientUrl();
+  }
+
+  String clientUrl() {
+    return "http://127.0.0.1:" + clientPort;
+  }
+
+  String peerUrl() {
+    return "http://127.0.0.1:" + peerPort;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
+  /** Stops it (SIGTERM, then SIGKILL after 10 s), keeping its data. */
+  void stop() {
+    if (process == null) {
+      return;
+    }
+    if (paused) {
+      resume();
+    }
+    process.destroy();
+    try {
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+
+  /** Kills it at once (SIGKILL), as a crash would. */
+  void kill() {
+    process.destroyForcibly();
+    try {
+      process.waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Freezes it (SIGSTOP): connections stay open, nothing is answered. */
+  void pause() {
+    signal("-STOP", process.pid());
+    paused = true;
+  }
+
+  /** Lets a paused member run again (SIGCONT). */
+  void resume() {
+    signal("-CONT", process.pid());
+    paused = false;
+  }
+
+  /** Sends {@code signal} ({@code -STOP}, {@code -CONT}) to {@code pid} with kill(1). */
+  static void signal(String signal, long pid) {
+    try {
+      Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).redirectErrorStream(true).start();
+      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill " + signal + " " + pid + " failed: "
+            + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Stops it and deletes its directory. */
+  @Override
+  public void close() {
+    stop();
+    try (Stream<Path> files = Files.walk(dir)) {
+      files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  // ---- raw access, as another tool would write etcd
+
+  /** Puts {@code value} under {@code key}, with no lease. */
+  void put(String key, String value) {
+    check(post("/v3/kv/put", "{\"key\":\"" + b64(key) + "\",\"value\":\"" + b64(value) + "\"}"));
+  }
+
+  /** Puts raw bytes under {@code key}. */
+  void put(String key, byte[] value) {
+    check(post("/v3/kv/put", "{\"key\":\"" + b64(key) + "\",\"value\":\""
+        + Base64.getEncoder().encodeToString(value) + "\"}"));
+  }
+
+  /** The reply to a range of every key starting with {@code prefix}. */
+  String rangePrefix(String prefix) {
+    HttpResponse<String> reply = post("/v3/kv/range", "{\"key\":\"" + b64(prefix) + "\",\"range_end\":\""
+        + Layout.prefixEnd(prefix) + "\"}");
+    check(reply);
+    return reply.body();
+  }
+
+  /** Compacts the history up to the current revision. */
+  void compact() {
+    HttpResponse<String> reply = post("/v3/kv/range", "{\"key\":\"" + b64("/") + "\"}");
+    check(reply);
+    String revision = Json.string(Json.object(Json.parseObject(reply.body()), "header"), "revision", "0");
+    check(post("/v3/kv/compaction", "{\"revision\":\"" + revision + "\",\"physical\":true}"));
+  }
+
+  /** The value of a Prometheus gauge or counter without labels from {@code /metrics}. */
+  long metric(String name) {
+    try {
+      String text = HTTP.send(HttpRequest.newBuilder(URI.create(clientUrl() + "/metrics")).timeout(Duration.ofSeconds(5))
+          .build(), HttpResponse.BodyHandlers.ofString()).body();
+      return text.lines().filter(l -> l.startsWith(name + " ")).findFirst()
+          .map(l -> (long) Double.parseDouble(l.substring(name.length() + 1).strip()))
+          .orElseThrow(() -> new IllegalStateException("no metric " + name));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Whether this member is the cluster's leader now. */
+  boolean isLeader() {
+    HttpResponse<String> reply = post("/v3/maintenance/status", "{}");
+    check(reply);
+    java.util.Map<String, Object> status = Json.parseObject(reply.body());
+    // member IDs are uint64: past Long.MAX_VALUE, so compared as the strings the gateway writes
+    return Json.string(status, "leader", "?").equals(Json.string(Json.object(status, "header"), "member_id", ""));
+  }
+
+  HttpResponse<String> post(String path, String body) {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create(clientUrl() + path)).timeout(Duration.ofSeconds(5))
+          .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void check(HttpResponse<String> reply) {
+    if (reply.statusCode() != 200) {
+      throw new IllegalStateException("etcd answered " + reply.statusCode() + ": " + reply.body());
+    }
+  }
+
+  static String b64(String text) {
+    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  String logTail() {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+
+  /** A port free on loopback now. */
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The etcd executable on the PATH, or a failure that says how to get one. */
+  static Path findEtcd() {
+    String path = System.getenv().getOrDefault("PATH", "");
+    for (String entry : path.split(File.pathSeparator)) {
+      if (entry.isEmpty()) {
+        continue;
+      }
+      Path candidate = Path.of(entry, "etcd");
+      if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    throw new IllegalStateException("these tests run a real etcd, and there is no `etcd` on the PATH (" + path
+        + "): run `scripts/test.sh`, or install Debian's etcd-server (`apt-get install etcd-server`, or "
+        + "`scripts/ensure-etcd.sh`)");
+  }
+}
