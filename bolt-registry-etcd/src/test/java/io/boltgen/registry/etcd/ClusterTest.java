@@ -1,5 +1,7 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.registry.tck.EtcdProcess;
+import io.boltgen.registry.tck.EtcdCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,5 +1,6 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.registry.tck.EtcdProcess;
 import io.boltgen.registry.tck.RegistryContract;
 import io.boltgen.runtime.cluster.Registry;
 import org.junit.jupiter.api.AfterAll;

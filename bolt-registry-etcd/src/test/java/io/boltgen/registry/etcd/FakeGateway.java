@@ -1,5 +1,6 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.registry.tck.EtcdProcess;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.registry.tck.EtcdProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,4 +1,4 @@
-package io.boltgen.registry.etcd;
+package io.boltgen.registry.tck;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * ports, all listed in {@code --initial-cluster} with state {@code new}. Started together (a member answers
  * only once the cluster has a leader) and stopped and deleted on {@link #close}.
  */
-final class EtcdCluster implements AutoCloseable {
+public final class EtcdCluster implements AutoCloseable {
 
   final List<EtcdProcess> members;
 
@@ -17,7 +17,7 @@ final class EtcdCluster implements AutoCloseable {
     this.members = List.copyOf(members);
   }
 
-  static EtcdCluster start(int size) {
+  public static EtcdCluster start(int size) {
     List<EtcdProcess> members = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       members.add(EtcdProcess.create("member" + i));
@@ -39,34 +39,34 @@ final class EtcdCluster implements AutoCloseable {
     return cluster;
   }
 
-  EtcdProcess member(int index) {
+  public EtcdProcess member(int index) {
     return members.get(index);
   }
 
   /** The leader now. */
-  EtcdProcess leader() {
+  public EtcdProcess leader() {
     return members.stream().filter(EtcdProcess::isLeader).findFirst()
         .orElseThrow(() -> new IllegalStateException("no leader"));
   }
 
   /** A member that is not the leader now. */
-  EtcdProcess follower() {
+  public EtcdProcess follower() {
     return members.stream().filter(m -> !m.isLeader()).findFirst().orElseThrow();
   }
 
   /** The client URLs of {@code first}, then of the other members. */
-  String[] endpointsStartingWith(EtcdProcess first) {
+  public String[] endpointsStartingWith(EtcdProcess first) {
     return java.util.stream.Stream.concat(java.util.stream.Stream.of(first), members.stream().filter(m -> m != first))
         .map(EtcdProcess::endpoint).toArray(String[]::new);
   }
 
   /** The client URLs of the members other than {@code left}. */
-  String[] endpointsWithout(EtcdProcess left) {
+  public String[] endpointsWithout(EtcdProcess left) {
     return members.stream().filter(m -> m != left).map(EtcdProcess::endpoint).toArray(String[]::new);
   }
 
   /** The client URLs of every member, in order. */
-  String[] endpoints() {
+  public String[] endpoints() {
     return members.stream().map(EtcdProcess::endpoint).toArray(String[]::new);
   }
 

@@ -1,4 +1,4 @@
-package io.boltgen.registry.etcd;
+package io.boltgen.registry.tck;
 
 import static org.awaitility.Awaitility.await;
 
@@ -29,10 +29,10 @@ import org.awaitility.core.ConditionTimeoutException;
  * stopped and started again on the same ports and data, paused (SIGSTOP) and resumed (SIGCONT). Members of a
  * cluster are made by {@link EtcdCluster}.
  */
-final class EtcdProcess implements AutoCloseable {
+public final class EtcdProcess implements AutoCloseable {
 
   /** How long a member may take to answer after start (typically 0.5 s). */
-  static final Duration START_BOUND = Duration.ofSeconds(30);
+  public static final Duration START_BOUND = Duration.ofSeconds(30);
 
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .proxy(HttpClient.Builder.NO_PROXY).connectTimeout(Duration.ofSeconds(1)).build();
@@ -55,7 +55,7 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** A one-member cluster, started and answering. */
-  static EtcdProcess start() {
+  public static EtcdProcess start() {
     for (int attempt = 1; ; attempt++) {
       EtcdProcess member = create("solo");
       member.launch(member.name + "=" + member.peerUrl(), "solo-" + System.nanoTime());
@@ -72,7 +72,7 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** A member not started yet, with free ports and a fresh directory. */
-  static EtcdProcess create(String name) {
+  public static EtcdProcess create(String name) {
     Path etcd = findEtcd();
     try {
       EtcdProcess member = new EtcdProcess(name, freePort(), freePort(), Files.createTempDirectory("etcd-test-"));
@@ -84,7 +84,7 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** Starts the process of a member of {@code initialCluster} (name=peerUrl,…); does not wait for it. */
-  void launch(String initialCluster, String token) {
+  public void launch(String initialCluster, String token) {
     List<String> args = new ArrayList<>(command);
     args.addAll(List.of(
         "--name", name,
@@ -113,7 +113,7 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** Starts the stopped process again: same name, ports and data. Does not wait for it. */
-  void restart() {
+  public void restart() {
     if (process != null && process.isAlive()) {
       throw new IllegalStateException(name + " is running");
     }
@@ -121,7 +121,7 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** Waits until this member answers a linearizable read (so the cluster has a leader). */
-  void awaitHealthy() {
+  public void awaitHealthy() {
     try {
       await().atMost(START_BOUND).pollInterval(Duration.ofMillis(25)).ignoreExceptions().until(() -> {
         if (!process.isAlive()) {
@@ -134,28 +134,28 @@ final class EtcdProcess implements AutoCloseable {
     }
   }
 
-  String endpoint() {
+  public String endpoint() {
     return clientUrl();
   }
 
-  String clientUrl() {
+  public String clientUrl() {
     return "http://127.0.0.1:" + clientPort;
   }
 
-  String peerUrl() {
+  public String peerUrl() {
     return "http://127.0.0.1:" + peerPort;
   }
 
-  long pid() {
+  public long pid() {
     return process.pid();
   }
 
-  boolean isAlive() {
+  public boolean isAlive() {
     return process != null && process.isAlive();
   }
 
   /** Stops it (SIGTERM, then SIGKILL after 10 s), keeping its data. */
-  void stop() {
+  public void stop() {
     if (process == null) {
       return;
     }
@@ -175,7 +175,7 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** Kills it at once (SIGKILL), as a crash would. */
-  void kill() {
+  public void kill() {
     process.destroyForcibly();
     try {
       process.waitFor(10, TimeUnit.SECONDS);
@@ -185,19 +185,19 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** Freezes it (SIGSTOP): connections stay open, nothing is answered. */
-  void pause() {
+  public void pause() {
     signal("-STOP", process.pid());
     paused = true;
   }
 
   /** Lets a paused member run again (SIGCONT). */
-  void resume() {
+  public void resume() {
     signal("-CONT", process.pid());
     paused = false;
   }
 
   /** Sends {@code signal} ({@code -STOP}, {@code -CONT}) to {@code pid} with kill(1). */
-  static void signal(String signal, long pid) {
+  public static void signal(String signal, long pid) {
     try {
       Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).redirectErrorStream(true).start();
       if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
@@ -226,34 +226,34 @@ final class EtcdProcess implements AutoCloseable {
   // ---- raw access, as another tool would write etcd
 
   /** Puts {@code value} under {@code key}, with no lease. */
-  void put(String key, String value) {
+  public void put(String key, String value) {
     check(post("/v3/kv/put", "{\"key\":\"" + b64(key) + "\",\"value\":\"" + b64(value) + "\"}"));
   }
 
   /** Puts raw bytes under {@code key}. */
-  void put(String key, byte[] value) {
+  public void put(String key, byte[] value) {
     check(post("/v3/kv/put", "{\"key\":\"" + b64(key) + "\",\"value\":\""
         + Base64.getEncoder().encodeToString(value) + "\"}"));
   }
 
   /** The reply to a range of every key starting with {@code prefix}. */
-  String rangePrefix(String prefix) {
+  public String rangePrefix(String prefix) {
     HttpResponse<String> reply = post("/v3/kv/range", "{\"key\":\"" + b64(prefix) + "\",\"range_end\":\""
-        + Layout.prefixEnd(prefix) + "\"}");
+        + prefixEnd(prefix) + "\"}");
     check(reply);
     return reply.body();
   }
 
   /** Compacts the history up to the current revision. */
-  void compact() {
+  public void compact() {
     HttpResponse<String> reply = post("/v3/kv/range", "{\"key\":\"" + b64("/") + "\"}");
     check(reply);
-    String revision = Json.string(Json.object(Json.parseObject(reply.body()), "header"), "revision", "0");
+    String revision = field(reply.body(), "revision");
     check(post("/v3/kv/compaction", "{\"revision\":\"" + revision + "\",\"physical\":true}"));
   }
 
   /** The value of a Prometheus gauge or counter without labels from {@code /metrics}. */
-  long metric(String name) {
+  public long metric(String name) {
     try {
       String text = HTTP.send(HttpRequest.newBuilder(URI.create(clientUrl() + "/metrics")).timeout(Duration.ofSeconds(5))
           .build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -269,15 +269,35 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** Whether this member is the cluster's leader now. */
-  boolean isLeader() {
+  public boolean isLeader() {
     HttpResponse<String> reply = post("/v3/maintenance/status", "{}");
     check(reply);
-    java.util.Map<String, Object> status = Json.parseObject(reply.body());
     // member IDs are uint64: past Long.MAX_VALUE, so compared as the strings the gateway writes
-    return Json.string(status, "leader", "?").equals(Json.string(Json.object(status, "header"), "member_id", ""));
+    return field(reply.body(), "leader").equals(field(reply.body(), "member_id"));
   }
 
-  HttpResponse<String> post(String path, String body) {
+  /** The first string value of {@code name} in a gateway reply (int64 fields are strings there). */
+  private static String field(String json, String name) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
+    if (!m.find()) {
+      throw new IllegalStateException("no " + name + " in " + json);
+    }
+    return m.group(1);
+  }
+
+  /** The base64 range end of every key starting with {@code prefix}: its last byte plus one. */
+  private static String prefixEnd(String prefix) {
+    byte[] end = prefix.getBytes(StandardCharsets.UTF_8);
+    for (int i = end.length - 1; i >= 0; i--) {
+      if (end[i] != (byte) 0xff) {
+        end[i]++;
+        return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(end, i + 1));
+      }
+    }
+    return Base64.getEncoder().encodeToString(new byte[] {0});
+  }
+
+  public HttpResponse<String> post(String path, String body) {
     try {
       return HTTP.send(HttpRequest.newBuilder(URI.create(clientUrl() + path)).timeout(Duration.ofSeconds(5))
           .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
@@ -295,11 +315,11 @@ final class EtcdProcess implements AutoCloseable {
     }
   }
 
-  static String b64(String text) {
+  public static String b64(String text) {
     return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
   }
 
-  String logTail() {
+  public String logTail() {
     try {
       List<String> lines = Files.readAllLines(log);
       return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
@@ -309,7 +329,7 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** A port free on loopback now. */
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {
@@ -318,7 +338,7 @@ final class EtcdProcess implements AutoCloseable {
   }
 
   /** The etcd executable on the PATH, or a failure that says how to get one. */
-  static Path findEtcd() {
+  public static Path findEtcd() {
     String path = System.getenv().getOrDefault("PATH", "");
     for (String entry : path.split(File.pathSeparator)) {
       if (entry.isEmpty()) {
