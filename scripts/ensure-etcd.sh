@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Makes sure an `etcd` server is on the PATH for bolt-registry-etcd's tests, which start real etcd processes.
-# If there is none, installs Debian's etcd-server and etcd-client (apt-get, with sudo unless root), then
-# checks `etcd --version`. A no-op when etcd is already installed.
+# Makes sure `etcd` and `etcdctl` are on the PATH: the registry and cluster tests start real etcd processes,
+# and the test of README's cluster snippet runs etcdctl. If either is missing, installs Debian's etcd-server
+# and etcd-client (apt-get, with sudo unless root), then checks `etcd --version`. A no-op when both are there.
 set -euo pipefail
 
-if ! command -v etcd >/dev/null 2>&1; then
+if ! command -v etcd >/dev/null 2>&1 || ! command -v etcdctl >/dev/null 2>&1; then
   if ! command -v apt-get >/dev/null 2>&1; then
-    echo "ensure-etcd: no etcd on the PATH and no apt-get to install it; install etcd 3.4 or later yourself" >&2
+    echo "ensure-etcd: no etcd (or etcdctl) on the PATH and no apt-get to install it; install etcd 3.4 or later yourself" >&2
     exit 1
   fi
   sudo=()

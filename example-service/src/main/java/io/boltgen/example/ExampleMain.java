@@ -37,6 +37,10 @@ public final class ExampleMain {
     String command = args.length == 0 ? "demo" : args[0];
     Map<String, String> options = options(args);
     String registry = options.get("--registry");
+    if (registry != null && !registry.startsWith("etcd://") && !registry.startsWith("zookeeper://")) {
+      System.err.println("unknown registry " + registry);
+      usage();
+    }
     switch (command) {
       case "demo" -> System.exit(demo(out) ? 0 : 1);
       case "serve" -> serve(requirePort(options.get("--port")), registry, out);

@@ -2,6 +2,8 @@ package io.boltgen.example;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.boltgen.registry.etcd.EtcdRegistry;
+import io.boltgen.registry.tck.EtcdProcess;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import java.io.IOException;
@@ -18,8 +20,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * README's "What you write" and "What you run" stay true: every code line of the first is a line of this
- * module's sources, and the second is run here as written (its lines are lines of this file).
+ * README's "What you write", "What you run" and "A cluster on loopback" stay true: every code line of the
+ * first is a line of this module's sources, and the others are run here as written (their lines are lines of
+ * this file); the cluster one against a real etcd.
  */
 class ReadmeTest {
 
@@ -28,7 +31,11 @@ class ReadmeTest {
   /** The code lines of the {@code java} block under {@code heading}: trimmed, without trailing comments. */
   private static List<String> codeLines(String heading) throws IOException {
     String readme = Files.readString(README, StandardCharsets.UTF_8);
-    Matcher m = Pattern.compile(Pattern.quote(heading) + "\\n\\n```java\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+    int section = readme.indexOf(heading + "\n");
+    assertThat(section).as("a section %s in README.md", heading).isNotNegative();
+    int next = readme.indexOf("\n## ", section + heading.length());
+    Matcher m = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL)
+        .matcher(readme.substring(section, next < 0 ? readme.length() : next));
     assertThat(m.find()).as("a java block under %s in README.md", heading).isTrue();
     List<String> lines = new ArrayList<>();
     for (String line : m.group(1).split("\n")) {
@@ -81,6 +88,34 @@ class ReadmeTest {
           Stock apple = inventory.get(new SkuId("apple"));
           assertThat(apple.sku()).isEqualTo(new SkuId("apple"));
           assertThat(apple.available()).isEqualTo(12);
+        }
+      }
+    } finally {
+      reservationWork.shutdownNow();
+    }
+  }
+
+  @Test
+  void aClusterInCodeRunsAsWritten() throws Exception {
+    assertThat(sourceLines(Path.of("src", "test", "java", "io", "boltgen", "example")))
+        .containsAll(codeLines("## A cluster on loopback"));
+    ExecutorService reservationWork = Executors.newSingleThreadExecutor();
+    try (EtcdProcess etcdProcess = EtcdProcess.start()) {
+      String etcdUrl = etcdProcess.clientUrl();
+      InventoryService service = new InventoryService(reservationWork, 1_500);
+      EtcdRegistry etcd = EtcdRegistry.builder().endpoints(etcdUrl).build();
+      try (etcd) {
+        BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).service(InventoryBolt.bind(service))
+            .registry(etcd).build().start();
+        try (server) {
+          BoltClient client = BoltClient.builder().nameResolver(etcd).build();
+          try (client) {
+            Inventory inventory = InventoryBolt.newClient(client.channel("etcd:///demo.Inventory:1.0"));
+            Stock apple = inventory.get(new SkuId("apple"));
+            assertThat(apple.available()).isEqualTo(12);
+            assertThat(client.instances("etcd:///demo.Inventory:1.0")).singleElement()
+                .satisfies(i -> assertThat(i.address().getPort()).isEqualTo(server.port()));
+          }
         }
       }
     } finally {

@@ -1,0 +1,80 @@
+package io.boltgen.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * README's "A cluster on loopback" shell snippet, run exactly as it is written there: etcd on 127.0.0.1:2379,
+ * three example servers registering in it, the demo client resolving them, then everything stopped. It runs
+ * in a temporary directory where {@code example-service/target/example-service.jar} is the freshly built jar.
+ */
+class ClusterSnippetTest {
+
+  private static final String SECTION = "## A cluster on loopback";
+
+  @Test
+  void theReadmeClusterSnippetRunsAsWritten(@TempDir Path dir) throws Exception {
+    String snippet = bashBlock();
+    assertThat(snippet).contains("serve --port 0 --registry etcd://127.0.0.1:2379", "call --registry");
+    for (int port : List.of(2379, 2380)) {
+      assertThat(isFree(port)).as("port %d must be free: the snippet starts etcd on it", port).isTrue();
+    }
+    Path jar = Path.of(System.getProperty("example.jar"));
+    assertThat(jar).as("the example's jar (built by the reactor before this module)").exists();
+    Files.createDirectories(dir.resolve("example-service/target"));
+    Files.createSymbolicLink(dir.resolve("example-service/target/example-service.jar"), jar.toAbsolutePath());
+    Files.writeString(dir.resolve("snippet.sh"), snippet);
+    Path output = dir.resolve("output.txt");
+
+    ProcessBuilder builder = new ProcessBuilder("bash", "snippet.sh").directory(dir.toFile())
+        .redirectErrorStream(true).redirectOutput(output.toFile());
+    builder.environment().put("TMPDIR", dir.toString()); // etcd's data dir, from mktemp -d, goes with the test
+    Process bash = builder.start();
+    boolean finished = bash.waitFor(120, TimeUnit.SECONDS);
+    if (!finished) {
+      bash.descendants().forEach(ProcessHandle::destroyForcibly);
+      bash.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+    String printed = Files.readString(output, StandardCharsets.UTF_8);
+    assertThat(finished).as("the snippet ends within 120 s; it printed:\n%s", printed).isTrue();
+    assertThat(bash.exitValue()).as("its exit status; it printed:\n%s", printed).isZero();
+    assertThat(printed).contains("client calling etcd:///demo.Inventory:1.0", "has 3 instances",
+        "all calls behaved as expected");
+    for (int i = 1; i <= 3; i++) {
+      assertThat(Files.readString(dir.resolve("server-" + i + ".out"))).startsWith("READY ");
+    }
+    bash.descendants().forEach(ProcessHandle::destroyForcibly); // nothing should be left; never leak one
+  }
+
+  private static boolean isFree(int port) {
+    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The first bash block after the section heading, without its fences. */
+  private static String bashBlock() throws IOException {
+    Path dir = Path.of("").toAbsolutePath();
+    Path readme = Files.exists(dir.resolve("README.md")) ? dir.resolve("README.md") : dir.getParent().resolve("README.md");
+    String text = Files.readString(readme);
+    int section = text.indexOf(SECTION);
+    assertThat(section).as("README.md has a section \"%s\"", SECTION).isNotNegative();
+    int open = text.indexOf("```bash\n", section);
+    int next = text.indexOf("\n## ", section + SECTION.length());
+    assertThat(open).as("a bash block in that section").isPositive().isLessThan(next);
+    int start = open + "```bash\n".length();
+    return text.substring(start, text.indexOf("\n```", start) + 1);
+  }
+}
