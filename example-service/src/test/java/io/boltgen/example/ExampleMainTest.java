@@ -2,6 +2,7 @@ package io.boltgen.example;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.boltgen.testing.ReadyProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,7 @@ class ExampleMainTest {
   @Test
   void serveAndCallWorkAsSeparateProcesses() throws Exception {
     boolean exited;
-    try (ServerProcess server = ServerProcess.start()) {
+    try (ReadyProcess server = ServerProcess.start()) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       assertThat(ExampleMain.call(server.port(), new PrintStream(bytes, true, StandardCharsets.UTF_8)))
           .as(bytes.toString(StandardCharsets.UTF_8)).isTrue();

@@ -9,6 +9,7 @@ import io.boltgen.runtime.ConnectionListener;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.testing.RawFrames;
+import io.boltgen.testing.ReadyProcess;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -36,7 +37,7 @@ class ServerUnderStressTest {
   @Test
   void aServerFrozenAndResumedServesAgainWithinASecond() throws Exception {
     AtomicInteger closes = new AtomicInteger();
-    try (ServerProcess server = ServerProcess.start();
+    try (ReadyProcess server = ServerProcess.start();
         BoltClient client = BoltClient.builder()
             .heartbeat(Duration.ofMillis(200), Duration.ofMillis(200), 2) // finds a frozen server in about a second
             .connectionListener(new ConnectionListener() {
@@ -107,7 +108,7 @@ class ServerUnderStressTest {
   @Test
   void moreClientsThanFileDescriptorsAreEachServedOrRefusedAtOnceWithoutAStackTrace() throws Exception {
     int clients = 400;
-    try (ServerProcess server = ServerProcess.start(256)) { // a default limit below the 256 descriptors
+    try (ReadyProcess server = ServerProcess.start(256)) { // a default limit below the 256 descriptors
       ExecutorService pool = Executors.newFixedThreadPool(32);
       List<Socket> sockets = new ArrayList<>();
       try {

@@ -10,6 +10,7 @@ import io.boltgen.runtime.cluster.LoadBalancer;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.testing.Closer;
+import io.boltgen.testing.ReadyProcess;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ abstract class ClusterContract {
     return registry.scheme() + ":///" + SERVICE;
   }
 
-  NodeProcess node(long ttlMillis, int weight) throws Exception {
+  ReadyProcess node(long ttlMillis, int weight) throws Exception {
     return closer.track(NodeProcess.start(registryUri(), ttlMillis, weight));
   }
 
@@ -66,11 +67,11 @@ abstract class ClusterContract {
     return instances.stream().map(i -> i.address().getPort()).collect(Collectors.toSet());
   }
 
-  static Set<Integer> ports(NodeProcess... nodes) {
-    return java.util.Arrays.stream(nodes).map(NodeProcess::port).collect(Collectors.toSet());
+  static Set<Integer> ports(ReadyProcess... nodes) {
+    return java.util.Arrays.stream(nodes).map(ReadyProcess::port).collect(Collectors.toSet());
   }
 
-  void awaitInstances(BoltClient client, String target, Duration bound, NodeProcess... nodes) {
+  void awaitInstances(BoltClient client, String target, Duration bound, ReadyProcess... nodes) {
     Set<Integer> expected = ports(nodes);
     await().atMost(bound).pollInterval(Duration.ofMillis(10))
         .until(() -> ports(client.instances(target)).equals(expected));
@@ -86,9 +87,9 @@ abstract class ClusterContract {
 
   @Test
   void callsSpreadOverThreeInstancesByEveryPolicy() throws Exception {
-    NodeProcess light = node(TTL_MILLIS, 100);
-    NodeProcess middle = node(TTL_MILLIS, 200);
-    NodeProcess heavy = node(TTL_MILLIS, 700);
+    ReadyProcess light = node(TTL_MILLIS, 100);
+    ReadyProcess middle = node(TTL_MILLIS, 200);
+    ReadyProcess heavy = node(TTL_MILLIS, 700);
     Registry registry = closer.track(clientRegistry());
     BoltClient client = client(registry);
     String target = target(registry);
@@ -112,14 +113,14 @@ abstract class ClusterContract {
 
   @Test
   void anInstanceAddedOrRemovedIsSeenWithinASecond() throws Exception {
-    NodeProcess first = node(TTL_MILLIS, 100);
-    NodeProcess second = node(TTL_MILLIS, 100);
+    ReadyProcess first = node(TTL_MILLIS, 100);
+    ReadyProcess second = node(TTL_MILLIS, 100);
     Registry registry = closer.track(clientRegistry());
     BoltClient client = client(registry);
     String target = target(registry);
     awaitInstances(client, target, Duration.ofSeconds(10), first, second);
 
-    NodeProcess third = node(TTL_MILLIS, 100); // returns once it printed READY, after it registered
+    ReadyProcess third = node(TTL_MILLIS, 100); // returns once it printed READY, after it registered
     awaitInstances(client, target, Duration.ofSeconds(1), first, second, third);
 
     long signalled = System.nanoTime();
@@ -138,9 +139,9 @@ abstract class ClusterContract {
 
   @Test
   void killingAnInstanceFailsOnlyNonIdempotentCallsInFlightOnIt() throws Exception {
-    NodeProcess victim = node(shortTtlMillis(), 100);
-    NodeProcess b = node(TTL_MILLIS, 100);
-    NodeProcess c = node(TTL_MILLIS, 100);
+    ReadyProcess victim = node(shortTtlMillis(), 100);
+    ReadyProcess b = node(TTL_MILLIS, 100);
+    ReadyProcess c = node(TTL_MILLIS, 100);
     Registry registry = closer.track(clientRegistry());
     BoltClient client = client(registry);
     String target = target(registry);
@@ -164,7 +165,7 @@ abstract class ClusterContract {
 
   @Test
   void aRollingRestartWithGracefulShutdownFailsNoCall() throws Exception {
-    NodeProcess[] nodes = {node(TTL_MILLIS, 100), node(TTL_MILLIS, 100), node(TTL_MILLIS, 100)};
+    ReadyProcess[] nodes = {node(TTL_MILLIS, 100), node(TTL_MILLIS, 100), node(TTL_MILLIS, 100)};
     Registry registry = closer.track(clientRegistry());
     BoltClient client = client(registry);
     String target = target(registry);
@@ -172,7 +173,7 @@ abstract class ClusterContract {
     Load load = closer.track(new Load(CounterBolt.newClient(client.channel(target)), 6));
     load.awaitMore(500);
     for (int i = 0; i < nodes.length; i++) {
-      NodeProcess old = nodes[i];
+      ReadyProcess old = nodes[i];
       nodes[i] = node(TTL_MILLIS, 100);
       load.awaitMore(300);
       assertThat(old.stop()).as("the old instance exits after draining").isTrue();
@@ -186,8 +187,8 @@ abstract class ClusterContract {
 
   @Test
   void aFrozenInstanceIsDroppedWhenItsRegistrationExpiresAndComesBackWhenItResumes() throws Exception {
-    NodeProcess frozen = node(shortTtlMillis(), 100);
-    NodeProcess other = node(TTL_MILLIS, 100);
+    ReadyProcess frozen = node(shortTtlMillis(), 100);
+    ReadyProcess other = node(TTL_MILLIS, 100);
     Registry registry = closer.track(clientRegistry());
     BoltClient client = client(registry);
     String target = target(registry);

@@ -7,6 +7,7 @@ import io.boltgen.registry.tck.EtcdCluster;
 import io.boltgen.registry.tck.EtcdProcess;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.cluster.Registry;
+import io.boltgen.testing.ReadyProcess;
 import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;
@@ -46,7 +47,7 @@ class EtcdClusterTest extends ClusterContract {
     EtcdCluster cluster = closer.track(EtcdCluster.start(3));
     String uri = "etcd://" + String.join(",",
         Arrays.stream(cluster.endpoints()).map(e -> e.replace("http://", "")).toArray(String[]::new));
-    NodeProcess[] nodes = {
+    ReadyProcess[] nodes = {
       closer.track(NodeProcess.start(uri, TTL_MILLIS, 100)),
       closer.track(NodeProcess.start(uri, TTL_MILLIS, 100)),
       closer.track(NodeProcess.start(uri, TTL_MILLIS, 100))
@@ -62,7 +63,7 @@ class EtcdClusterTest extends ClusterContract {
     load.awaitMore(1000);
 
     // discovery still works: a new instance is seen, one that leaves is dropped
-    NodeProcess added = closer.track(NodeProcess.start(uri, TTL_MILLIS, 100));
+    ReadyProcess added = closer.track(NodeProcess.start(uri, TTL_MILLIS, 100));
     awaitInstances(client, target, Duration.ofSeconds(5), nodes[0], nodes[1], nodes[2], added);
     load.awaitMore(300);
     assertThat(nodes[0].stop()).isTrue();
