@@ -39,6 +39,7 @@ final class ClusterTarget {
 
   private static final Logger log = LoggerFactory.getLogger(ClusterTarget.class);
   private static final RateLimitedLog resolverErrors = RateLimitedLog.of(log);
+  private static final RateLimitedLog membership = RateLimitedLog.of(log);
 
   /** What a cluster needs from its client. */
   interface Pools {
@@ -236,7 +237,7 @@ final class ClusterTarget {
     for (InetSocketAddress address : released) {
       pools.release(address);
     }
-    log.info("{} has {} instances{}", target, instances.size(),
+    membership.info("{} has {} instances{}", target, instances.size(),
         released.isEmpty() ? "" : " (" + released.size() + " left)");
     resolved.complete(null);
   }
