@@ -3,6 +3,7 @@ package io.boltgen.spring;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.ServerInterceptor;
+import io.boltgen.runtime.cluster.NameResolver;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -29,7 +30,7 @@ public class BoltClientAutoConfiguration {
   @Lazy
   @ConditionalOnMissingBean
   BoltClient boltClient(BoltClientProperties properties, ObjectProvider<ClientInterceptor> clientInterceptors,
-      ObjectProvider<ServerInterceptor> serverInterceptors) {
+      ObjectProvider<ServerInterceptor> serverInterceptors, ObjectProvider<NameResolver> resolvers) {
     BoltClient.Builder builder = BoltClient.builder()
         .protocol(properties.getProtocol())
         .connectTimeout(properties.getConnectTimeout())
@@ -37,6 +38,7 @@ public class BoltClientAutoConfiguration {
         .shutdownTimeout(properties.getShutdownTimeout());
     clientInterceptors.orderedStream().forEach(builder::clientInterceptor);
     serverInterceptors.orderedStream().forEach(builder::serverInterceptor);
+    resolvers.orderedStream().forEach(builder::nameResolver); // registries too: targets scheme:///service
     return builder.build();
   }
 }

@@ -16,8 +16,9 @@ import org.springframework.core.env.Environment;
 
 /**
  * The targets of the configured client beans: UP when every target has an active connection, or can be
- * connected to within the connect timeout (the check connects, as the first call would); DOWN, naming the
- * failure, when any cannot. With no configured target it is UP and leaves the (lazy) client unmade.
+ * connected to within the connect timeout (the check connects, as the first call would), and every cluster
+ * target ({@code scheme:///service}) has an instance its resolver lists; DOWN, naming the failure, when any
+ * has not. With no configured target it is UP and leaves the (lazy) client unmade.
  */
 public final class BoltClientsHealthIndicator implements HealthIndicator {
 
@@ -51,9 +52,13 @@ public final class BoltClientsHealthIndicator implements HealthIndicator {
   private Map<String, Object> check(BoltClient boltClient, String target) {
     Map<String, Object> detail = new LinkedHashMap<>();
     detail.put("target", target);
+    String resolved = environment.resolveRequiredPlaceholders(target);
+    if (resolved.contains("://")) {
+      return checkCluster(boltClient, resolved, detail);
+    }
     InetSocketAddress address;
     try {
-      address = (InetSocketAddress) boltClient.channel(environment.resolveRequiredPlaceholders(target)).remoteAddress();
+      address = (InetSocketAddress) boltClient.channel(resolved).remoteAddress();
     } catch (IllegalArgumentException e) {
       detail.put("error", e.getMessage());
       return detail;
@@ -72,6 +77,20 @@ public final class BoltClientsHealthIndicator implements HealthIndicator {
       }
     }
     detail.put("connections", active(boltClient, address));
+    return detail;
+  }
+
+  /** A cluster target is up while its resolver lists at least one instance. */
+  private static Map<String, Object> checkCluster(BoltClient boltClient, String target, Map<String, Object> detail) {
+    try {
+      int known = boltClient.instances(target).size();
+      detail.put("instances", known);
+      if (known == 0) {
+        detail.put("error", "no instance known: the resolver lists none (yet)");
+      }
+    } catch (IllegalArgumentException e) {
+      detail.put("error", e.getMessage());
+    }
     return detail;
   }
 

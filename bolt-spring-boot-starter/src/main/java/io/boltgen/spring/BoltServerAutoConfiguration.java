@@ -3,6 +3,7 @@ package io.boltgen.spring;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.ServerInterceptor;
+import io.boltgen.runtime.cluster.Registry;
 import org.springframework.beans.factory.ObjectProvider;
 import io.boltgen.runtime.ServiceDefinition;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ public class BoltServerAutoConfiguration {
     @Bean
     BoltServerLifecycle boltServerLifecycle(BoltServerProperties properties, ConfigurableListableBeanFactory beans,
         ConfigurableEnvironment environment, ObjectProvider<ServerInterceptor> serverInterceptors,
-        ObjectProvider<ClientInterceptor> clientInterceptors) {
+        ObjectProvider<ClientInterceptor> clientInterceptors, ObjectProvider<Registry> registry) {
       Map<String, ServiceDefinition> exports = BoltExports.find(beans, properties.getServices(),
           GeneratedServices.byName(beans.getBeanClassLoader()));
       BoltServer.Builder builder = BoltServer.builder()
@@ -46,6 +47,7 @@ public class BoltServerAutoConfiguration {
       exports.values().forEach(builder::service);
       serverInterceptors.orderedStream().forEach(builder::serverInterceptor);
       clientInterceptors.orderedStream().forEach(builder::clientInterceptor);
+      registry.ifUnique(builder::registry); // registers the exports once listening, deregisters first on close
       return new BoltServerLifecycle(builder.build(), new ArrayList<>(exports.keySet()), environment);
     }
 

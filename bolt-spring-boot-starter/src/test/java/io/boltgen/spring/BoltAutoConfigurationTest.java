@@ -147,6 +147,26 @@ class BoltAutoConfigurationTest {
   }
 
   @Test
+  void aRegistryBeanRegistersTheExportsAndResolvesClusterTargets() {
+    SharedMemoryRegistry registry = new SharedMemoryRegistry();
+    runner.withPropertyValues("boltgen.server.host=127.0.0.1", "boltgen.server.port=0",
+            "boltgen.client.services[sample.Greeter].target=mem:///sample.Greeter:1.0")
+        .withBean(SharedMemoryRegistry.class, () -> registry)
+        .withBean(GreeterService.class, () -> new GreeterService(new Gate()))
+        .run(context -> {
+          assertThat(context).hasNotFailed();
+          int port = context.getBean(BoltServerLifecycle.class).server().port();
+          assertThat(registry.instances("sample.Greeter:1.0")).singleElement()
+              .satisfies(i -> assertThat(i.address().getPort()).isEqualTo(port));
+          Greeter client = context.getBean("sample.Greeter", Greeter.class);
+          assertThat(client.greet(new Name("mem")).text()).contains("mem");
+          assertThat(context.getBean(BoltClientsHealthIndicator.class).health().getDetails().toString())
+              .contains("instances=1");
+        });
+    assertThat(registry.instances("sample.Greeter:1.0")).as("deregistered when the context closed").isEmpty();
+  }
+
+  @Test
   void anOptedInBeanWithoutAServiceFailsTheStartup() {
     runner.withPropertyValues("boltgen.server.port=0").withBean(NotAService.class)
         .run(context -> assertThat(innermost(context.getStartupFailure()))
