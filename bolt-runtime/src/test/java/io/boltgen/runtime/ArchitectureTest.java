@@ -97,7 +97,9 @@ class ArchitectureTest {
     // 34: ProtoTypes (JDK value types) and ProtoMessages (protobuf-java kept out of what every codec loads);
     // 36: ClientInterceptor and ServerInterceptor, the one extension point around calls
     // 41: the cluster package (instances, resolvers, registries, registrations, balancing policies)
-    assertThat(actual).as("the public surface stays small").hasSizeLessThanOrEqualTo(41);
+    // 42: InstanceRecord, the one codec of the value every registry stores, so that the registry modules
+    //     (and other tools) share the format instead of each writing its own and drifting apart
+    assertThat(actual).as("the public surface stays small").hasSizeLessThanOrEqualTo(42);
   }
 
   @Test

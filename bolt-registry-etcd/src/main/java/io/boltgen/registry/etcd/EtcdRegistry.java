@@ -1,5 +1,6 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
@@ -24,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link Registry} in etcd (v3 API, through etcd's HTTP/JSON gateway; no client library). Each instance is
- * the key {@code <prefix>/<service>/<host:port>} holding a small JSON value, attached to this registry's one
- * lease, which is kept alive every TTL/3; clients watch a service's keys. The layout, the lease and what
- * happens when etcd is down are described in {@code docs/registry-etcd.md}.
+ * the key {@code <prefix>/<service>/<host:port>} holding the instance's {@link InstanceRecord} (a small JSON
+ * value), attached to this registry's one lease, which is kept alive every TTL/3; clients watch a service's
+ * keys. The layout, the lease and what happens when etcd is down are described in
+ * {@code docs/registry-etcd.md}.
  *
  * <pre>{@code
  * try (EtcdRegistry registry = EtcdRegistry.builder().endpoints("http://10.0.0.1:2379", "http://10.0.0.2:2379")
@@ -144,14 +146,14 @@ public final class EtcdRegistry implements Registry {
     Layout.checkService(service);
     Objects.requireNonNull(instance, "instance");
     Layout.checkAddress(instance);
-    String value = Layout.value(instance);
-    int size = value.getBytes(StandardCharsets.UTF_8).length;
-    if (size > Layout.MAX_VALUE_BYTES) {
+    byte[] value = InstanceRecord.write(instance);
+    if (value.length > Layout.MAX_VALUE_BYTES) {
       throw new IllegalArgumentException("the value of " + instance.hostAndPort() + " in " + service + " is "
-          + size + " bytes, more than " + Layout.MAX_VALUE_BYTES);
+          + value.length + " bytes, more than " + Layout.MAX_VALUE_BYTES);
     }
     checkOpen();
-    return leases.register(layout.key(service, instance), value, instance);
+    // valid UTF-8 (InstanceRecord escapes unpaired surrogates), so the text is the same bytes again
+    return leases.register(layout.key(service, instance), new String(value, StandardCharsets.UTF_8), instance);
   }
 
   /**

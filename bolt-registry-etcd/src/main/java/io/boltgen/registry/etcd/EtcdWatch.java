@@ -245,7 +245,7 @@ final class EtcdWatch implements NameResolver.Watch {
       if (segment.indexOf('/') >= 0) {
         throw new IllegalArgumentException("the key has more segments than <prefix>/<service>/<host:port>");
       }
-      ServiceInstance instance = Layout.parseValue(segment, Layout.decode(Json.string(kv, "value", "")));
+      ServiceInstance instance = Layout.read(segment, Layout.decode(Json.string(kv, "value", "")));
       if (into.size() >= MAX_INSTANCES && !into.containsKey(key)) {
         logs.tooMany().warn("{} has more than {} instances in etcd; {} is left out", service, MAX_INSTANCES, key);
         return;

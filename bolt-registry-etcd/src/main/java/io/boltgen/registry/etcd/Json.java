@@ -7,11 +7,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON this module reads and writes: the gateway's replies and the instance values. Reading is strict
- * (RFC 8259: one value, no trailing commas, no comments, no duplicate names, nesting at most
- * {@value #MAX_DEPTH} deep) and yields {@code Map<String, Object>} (insertion order), {@code List<Object>},
- * {@code String}, {@code Long} (integers that fit), {@code Double} (other numbers), {@code Boolean} and
- * {@code null}. Writing escapes every string so that any Java string round-trips.
+ * The JSON of etcd's gateway: its replies are read here (the instance values are read and written by
+ * {@link io.boltgen.runtime.cluster.InstanceRecord}). Reading is strict (RFC 8259: one value, no trailing
+ * commas, no comments, no duplicate names, nesting at most {@value #MAX_DEPTH} deep) and yields
+ * {@code Map<String, Object>} (insertion order), {@code List<Object>}, {@code String}, {@code Long} (integers
+ * that fit), {@code Double} (other numbers), {@code Boolean} and {@code null}. {@link #quote} writes a string
+ * as a JSON literal, escaped so that any Java string round-trips, for messages.
  */
 final class Json {
 
@@ -325,7 +326,7 @@ final class Json {
   }
 
   /** Appends {@code value} as a JSON string literal: quotes, backslashes and control characters escaped. */
-  static void appendQuoted(StringBuilder out, String value) {
+  private static void appendQuoted(StringBuilder out, String value) {
     out.append('"');
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
@@ -354,23 +355,6 @@ final class Json {
       return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
     }
     return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
-  }
-
-  /** A JSON object of string members, in the map's order. */
-  static String stringObject(Map<String, String> members) {
-    StringBuilder out = new StringBuilder();
-    out.append('{');
-    boolean first = true;
-    for (Map.Entry<String, String> e : members.entrySet()) {
-      if (!first) {
-        out.append(',');
-      }
-      first = false;
-      appendQuoted(out, e.getKey());
-      out.append(':');
-      appendQuoted(out, e.getValue());
-    }
-    return out.append('}').toString();
   }
 
   // ---- reading helpers for the gateway's replies

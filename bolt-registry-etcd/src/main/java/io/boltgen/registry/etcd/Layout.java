@@ -1,19 +1,15 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.ServiceInstance;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * Where instances live in etcd and how they are written: key {@code <prefix>/<service>/<host:port>}, value the
- * UTF-8 JSON {@code {"address":"host:port","weight":100,"version":"…","zone":"…","metadata":{…}}}. One place
- * for both directions, so that what is written is exactly what is read (docs/registry-etcd.md, Layout).
+ * Where instances live in etcd: key {@code <prefix>/<service>/<host:port>}, value the instance's
+ * {@link InstanceRecord} (the format both registries share), checked against its key on the way in
+ * (docs/registry-etcd.md, Layout).
  */
 final class Layout {
 
@@ -22,8 +18,6 @@ final class Layout {
 
   /** The largest instance value written or read, in bytes; bigger values read are skipped. */
   static final int MAX_VALUE_BYTES = 64 * 1024;
-
-  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
   private final String prefix;
 
@@ -93,92 +87,30 @@ final class Layout {
     return servicePrefix(service) + instance.hostAndPort();
   }
 
-  /** The value stored for {@code instance}. */
-  static String value(ServiceInstance instance) {
-    StringBuilder out = new StringBuilder(128);
-    out.append("{\"address\":");
-    Json.appendQuoted(out, instance.hostAndPort());
-    out.append(",\"weight\":").append(instance.weight());
-    out.append(",\"version\":");
-    Json.appendQuoted(out, instance.version());
-    out.append(",\"zone\":");
-    Json.appendQuoted(out, instance.zone());
-    out.append(",\"metadata\":").append(Json.stringObject(new java.util.TreeMap<>(instance.metadata())));
-    return out.append('}').toString();
-  }
-
   /**
-   * The instance a value describes, stored under the key whose last segment is {@code segment}.
+   * The instance stored under the key whose last segment is {@code segment}: {@code value} in the stored form
+   * ({@link InstanceRecord}), at most {@value #MAX_VALUE_BYTES} bytes, with the address the segment names.
    *
-   * @throws IllegalArgumentException saying what is wrong with it: not JSON, a field of the wrong type, an
-   *     address that is not {@code host:port} or not the key's last segment, a weight out of range
+   * @throws IllegalArgumentException saying what is wrong with it: too big, not the stored form, or the
+   *     address of another key
    */
-  static ServiceInstance parseValue(String segment, byte[] value) {
+  static ServiceInstance read(String segment, byte[] value) {
     if (value.length > MAX_VALUE_BYTES) {
       throw new IllegalArgumentException("value of " + value.length + " bytes, more than " + MAX_VALUE_BYTES);
     }
-    Map<String, Object> json = Json.parseObject(new String(value, StandardCharsets.UTF_8));
-    String address = Json.string(json, "address", null);
-    if (address == null) {
-      throw new IllegalArgumentException("no \"address\"");
-    }
-    if (!address.equals(segment)) {
-      throw new IllegalArgumentException("address \"" + address + "\" is not the key's last segment");
-    }
-    Object weight = json.getOrDefault("weight", (long) ServiceInstance.DEFAULT_WEIGHT);
-    if (!(weight instanceof Long) || (Long) weight < 0 || (Long) weight > ServiceInstance.MAX_WEIGHT) {
-      throw new IllegalArgumentException("\"weight\" is not an integer 0.." + ServiceInstance.MAX_WEIGHT);
-    }
-    Map<String, Object> rawMetadata = Json.object(json, "metadata");
-    if (rawMetadata.size() > ServiceInstance.MAX_METADATA) {
-      throw new IllegalArgumentException("more than " + ServiceInstance.MAX_METADATA + " metadata entries");
-    }
-    Map<String, String> metadata = new LinkedHashMap<>();
-    for (String name : rawMetadata.keySet()) {
-      metadata.put(name, Json.string(rawMetadata, name, ""));
-    }
-    return new ServiceInstance(parseAddress(address), (int) (long) (Long) weight,
-        Json.string(json, "version", ""), Json.string(json, "zone", ""), metadata);
-  }
-
-  /**
-   * {@code host:port} or {@code [v6]:port} as an address: IP literals resolved (no lookup is needed), host
-   * names left unresolved for the connection to resolve.
-   */
-  static InetSocketAddress parseAddress(String address) {
-    int colon = address.lastIndexOf(':');
-    if (colon <= 0 || colon == address.length() - 1) {
-      throw new IllegalArgumentException("address \"" + address + "\" is not host:port");
-    }
-    String host = address.substring(0, colon);
-    int port;
+    ServiceInstance instance = InstanceRecord.read(value);
+    InetSocketAddress keyed;
     try {
-      port = Integer.parseInt(address.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("address \"" + address + "\" has no numeric port");
+      keyed = InstanceRecord.parseAddress(segment);
+    } catch (IllegalArgumentException e) {
+      keyed = null;
     }
-    if (port < 1 || port > 65535) {
-      throw new IllegalArgumentException("address \"" + address + "\" has a port out of range");
+    // the same address however it is spelled: [::1]:9 is [0:0:0:0:0:0:0:1]:9
+    if (!instance.address().equals(keyed)) {
+      throw new IllegalArgumentException("address " + instance.hostAndPort() + " is not the key's last segment "
+          + Json.quote(segment));
     }
-    try {
-      if (host.startsWith("[") && host.endsWith("]")) {
-        String literal = host.substring(1, host.length() - 1);
-        if (literal.indexOf(':') < 0) {
-          throw new IllegalArgumentException("address \"" + address + "\" has a bad IPv6 literal");
-        }
-        return new InetSocketAddress(InetAddress.getByName(literal), port);
-      }
-      if (host.indexOf(':') >= 0 || host.indexOf('[') >= 0 || host.indexOf(']') >= 0) {
-        throw new IllegalArgumentException("address \"" + address + "\" needs [brackets] around IPv6");
-      }
-      if (IPV4.matcher(host).matches()) {
-        return new InetSocketAddress(InetAddress.getByName(host), port);
-      }
-    } catch (UnknownHostException e) {
-      // only literals get here, and a bad literal is a bad address
-      throw new IllegalArgumentException("address \"" + address + "\" has a bad IP literal");
-    }
-    return InetSocketAddress.createUnresolved(host, port);
+    return instance;
   }
 
   // ---- the gateway's encoding

@@ -3,6 +3,7 @@ package io.boltgen.registry.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Keys and values exactly as docs/registry-etcd.md describes them, both ways. */
+/**
+ * Keys exactly as docs/registry-etcd.md describes them, and what this module checks around the values'
+ * shared codec (InstanceRecordJsonTest in bolt-runtime covers the codec itself): the size bound and the key.
+ */
 class LayoutTest {
 
   private final Layout layout = new Layout("/boltgen/services");
@@ -28,68 +32,36 @@ class LayoutTest {
   }
 
   @Test
-  void theValueIsTheDocumentedJson() {
+  void aValueIsReadWithTheSharedCodecAndItsKey() {
     ServiceInstance instance = ServiceInstance.of(new InetSocketAddress("10.0.0.7", 12200)).withWeight(250)
-        .withVersion("1.4.2").withZone("zone-b").withMetadata(Map.of("tls", "false", "rack", "r7"));
-    assertThat(Layout.value(instance)).isEqualTo("{\"address\":\"10.0.0.7:12200\",\"weight\":250,"
-        + "\"version\":\"1.4.2\",\"zone\":\"zone-b\",\"metadata\":{\"rack\":\"r7\",\"tls\":\"false\"}}");
+        .withZone("zone-b").withMetadata(Map.of("rack", "r7"));
+    assertThat(Layout.read("10.0.0.7:12200", InstanceRecord.write(instance))).isEqualTo(instance);
+    assertThatThrownBy(() -> Layout.read("10.0.0.7:1", utf8("{\"address\":\"10.0.0.7:1\",\"weight\":-1}")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("weight");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"10.0.0.8:1", "10.0.0.7:2", "h.example:1", "10.0.0.7", "", "[::1]:1"})
+  void aValueUnderAnotherAddresssKeyIsRefused(String segment) {
+    assertThatThrownBy(() -> Layout.read(segment, utf8("{\"address\":\"10.0.0.7:1\"}")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not the key's last segment");
   }
 
   @Test
-  void aValueReadsBackAsTheSameInstance() {
-    ServiceInstance instance = ServiceInstance.of(new InetSocketAddress("10.0.0.7", 12200)).withWeight(0)
-        .withVersion("v\"2\"").withZone("é").withMetadata(Map.of("quote\"s", "a=b,c\nd", "", ""));
-    ServiceInstance read = Layout.parseValue("10.0.0.7:12200", utf8(Layout.value(instance)));
-    assertThat(read).isEqualTo(instance);
-    assertThat(read.address().isUnresolved()).isFalse();
-  }
-
-  @Test
-  void missingOptionalFieldsTakeTheirDefaultsAndUnknownOnesAreIgnored() {
-    ServiceInstance read = Layout.parseValue("h.example:1", utf8("{\"address\":\"h.example:1\",\"future\":[1]}"));
-    assertThat(read.weight()).isEqualTo(ServiceInstance.DEFAULT_WEIGHT);
-    assertThat(read.version()).isEmpty();
-    assertThat(read.zone()).isEmpty();
-    assertThat(read.metadata()).isEmpty();
-    assertThat(read.address().isUnresolved()).as("host names are resolved when connecting").isTrue();
-    assertThat(read.address().getHostString()).isEqualTo("h.example");
-  }
-
-  @Test
-  void ipv6AddressesAreBracketed() {
-    ServiceInstance read = Layout.parseValue("[::1]:9", utf8("{\"address\":\"[::1]:9\"}"));
+  void theKeyAndTheValueMayBothSpellAnIpv6AddressShortOrLong() {
+    ServiceInstance read = Layout.read("[::1]:9", utf8("{\"address\":\"[::1]:9\"}"));
     assertThat(read.address().getAddress().isLoopbackAddress()).isTrue();
     assertThat(read.address().getPort()).isEqualTo(9);
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {
-      "not json", "[]", "{}", "{\"address\":7}", "{\"address\":\"10.0.0.8:1\"}", "{\"address\":\"10.0.0.7:1\",\"weight\":-1}",
-      "{\"address\":\"10.0.0.7:1\",\"weight\":10001}", "{\"address\":\"10.0.0.7:1\",\"weight\":1.5}",
-      "{\"address\":\"10.0.0.7:1\",\"weight\":\"100\"}", "{\"address\":\"10.0.0.7:1\",\"zone\":3}",
-      "{\"address\":\"10.0.0.7:1\",\"metadata\":[]}", "{\"address\":\"10.0.0.7:1\",\"metadata\":{\"a\":1}}"})
-  void garbledValuesAreRefusedWithAReason(String value) {
-    assertThatThrownBy(() -> Layout.parseValue("10.0.0.7:1", utf8(value))).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageNotContaining("null");
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"10.0.0.7", "10.0.0.7:", ":80", "10.0.0.7:x", "10.0.0.7:0", "10.0.0.7:65536", "::1:80",
-      "[::1:80", "[10.0.0.1]:80", "999.1.1.1:80"})
-  void badAddressesAreRefused(String address) {
-    assertThatThrownBy(() -> Layout.parseAddress(address)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(address);
+    assertThat(Layout.read("[0:0:0:0:0:0:0:1]:9", utf8("{\"address\":\"[::1]:9\"}"))).isEqualTo(read);
   }
 
   @Test
-  void tooManyMetadataEntriesOrTooBigAValueIsRefused() {
-    StringBuilder many = new StringBuilder("{\"address\":\"a:1\",\"metadata\":{");
-    for (int i = 0; i <= ServiceInstance.MAX_METADATA; i++) {
-      many.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":\"v\"");
-    }
-    assertThatThrownBy(() -> Layout.parseValue("a:1", utf8(many + "}}"))).hasMessageContaining("metadata");
+  void aValueOver64KibIsRefusedUnread() {
     byte[] huge = utf8("{\"address\":\"a:1\",\"zone\":\"" + "z".repeat(Layout.MAX_VALUE_BYTES) + "\"}");
-    assertThatThrownBy(() -> Layout.parseValue("a:1", huge)).hasMessageContaining("bytes");
+    assertThatThrownBy(() -> Layout.read("a:1", huge)).hasMessageContaining("bytes");
+    byte[] justFits = utf8("{\"address\":\"a:1\",\"zone\":\"" + "z".repeat(Layout.MAX_VALUE_BYTES - 27) + "\"}");
+    assertThat(justFits).hasSize(Layout.MAX_VALUE_BYTES);
+    assertThat(Layout.read("a:1", justFits).zone()).hasSize(Layout.MAX_VALUE_BYTES - 27);
   }
 
   @ParameterizedTest

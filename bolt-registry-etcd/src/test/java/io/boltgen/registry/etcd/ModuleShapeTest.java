@@ -77,8 +77,9 @@ class ModuleShapeTest {
     assertThat(RateLimitedLog.LINES).isEqualTo(5);
     assertThat(docs).contains("5 lines a minute");
     assertThat(docs).contains("`" + EtcdRegistry.DEFAULT_PREFIX + "`");
-    assertThat(docs).contains(Layout.value(io.boltgen.runtime.cluster.ServiceInstance.of(
-        new java.net.InetSocketAddress("10.0.0.7", 12200)).withWeight(250).withVersion("1.4.2").withZone("zone-b")
-        .withMetadata(java.util.Map.of("rack", "r7"))));
+    assertThat(docs).contains(new String(io.boltgen.runtime.cluster.InstanceRecord.write(
+        io.boltgen.runtime.cluster.ServiceInstance.of(new java.net.InetSocketAddress("10.0.0.7", 12200))
+            .withWeight(250).withVersion("1.4.2").withZone("zone-b").withMetadata(java.util.Map.of("rack", "r7"))),
+        java.nio.charset.StandardCharsets.UTF_8));
   }
 }

@@ -1,5 +1,6 @@
 package io.boltgen.registry.zookeeper;
 
+import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import java.io.IOException;
@@ -217,7 +218,7 @@ final class ServiceWatch implements NameResolver.Watch {
       problem = data.length + " bytes of data, more than " + ZooKeeperRegistry.MAX_NODE_DATA;
     } else {
       try {
-        return InstanceJson.read(data);
+        return InstanceRecord.read(data);
       } catch (IllegalArgumentException e) {
         problem = e.getMessage();
       }

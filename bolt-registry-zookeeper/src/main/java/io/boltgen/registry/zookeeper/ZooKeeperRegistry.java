@@ -1,5 +1,6 @@
 package io.boltgen.registry.zookeeper;
 
+import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;
@@ -31,8 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A {@link Registry} (and {@link NameResolver} of scheme {@value #SCHEME}) on ZooKeeper, through Apache
  * Curator. Each registered instance is an ephemeral node {@code <root>/<service>/<host:port>} whose data is
- * the instance as UTF-8 JSON; parents are created as container nodes, which ZooKeeper removes once empty. A
- * watch follows the children of {@code <root>/<service>}.
+ * the instance's {@link InstanceRecord} (UTF-8 JSON); parents are created as container nodes, which ZooKeeper
+ * removes once empty. A watch follows the children of {@code <root>/<service>}.
  *
  * <pre>{@code
  * try (ZooKeeperRegistry registry = ZooKeeperRegistry.builder().connectString("zk1:2181,zk2:2181").build()) {
@@ -171,7 +172,7 @@ public final class ZooKeeperRegistry implements Registry {
     Names.service(service);
     Objects.requireNonNull(instance, "instance");
     String node = Names.instanceNode(instance.hostAndPort());
-    byte[] data = InstanceJson.write(instance);
+    byte[] data = InstanceRecord.write(instance);
     if (data.length > MAX_NODE_DATA) {
       throw new IllegalArgumentException("the instance " + node + " of " + Names.quote(service) + " takes "
           + data.length + " bytes of JSON, more than " + MAX_NODE_DATA);

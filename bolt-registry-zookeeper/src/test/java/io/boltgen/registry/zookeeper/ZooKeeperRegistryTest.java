@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.ServiceInstance;
@@ -176,7 +177,7 @@ class ZooKeeperRegistryTest {
       assertThat(now).isNotEqualTo(lost);
       assertThat(own.checkExists().forPath(path).getEphemeralOwner()).isEqualTo(now);
     });
-    assertThat(InstanceJson.read(own.getData().forPath(path)).weight()).isEqualTo(3);
+    assertThat(InstanceRecord.read(own.getData().forPath(path)).weight()).isEqualTo(3);
   }
 
   @Test
@@ -215,8 +216,7 @@ class ZooKeeperRegistryTest {
     Recorder seen = watch(registry(server), service);
     seen.awaitPorts(20141);
 
-    raw.setData().forPath(dir + "/garbage:1",
-        InstanceJson.write(instance(20142).withZone("repaired")));
+    raw.setData().forPath(dir + "/garbage:1", InstanceRecord.write(instance(20142).withZone("repaired")));
     seen.awaitPorts(20141, 20142);
     assertThat(seen.errors()).isEmpty();
   }
