@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,6 +50,7 @@ final class ConnectionPool implements CallTarget {
   private final AtomicIntegerArray failures;
   private final AtomicLongArray retryAtNanos;
   private final AtomicInteger next = new AtomicInteger();
+  private final AtomicInteger attemptsStarted = new AtomicInteger();
   private final CallChannel channel;
   private volatile boolean closed;
 
@@ -92,15 +94,27 @@ final class ConnectionPool implements CallTarget {
       connection.send(call);
       return;
     }
+    int attemptsBefore = attemptsStarted.get();
     CompletableFuture<BoltConnection> connecting = connectAll();
+    boolean fresh = attemptsStarted.get() != attemptsBefore;
+    Thread caller = Thread.currentThread();
     connecting.whenComplete((c, error) -> {
       if (call.isDone()) {
         return; // timed out while it waited for the connection
       }
-      if (error != null) {
-        call.fail(connectError(error));
-      } else {
+      if (error == null) {
         c.send(call);
+      } else if (fresh && Thread.currentThread() == caller) {
+        // an attempt this call started failed before send returned (a refused loopback connect can): fail
+        // the call from another thread, as when it fails later, so that it never counts as refused at once
+        // (only a pool backing off refuses at once)
+        try {
+          env.callbackExecutor().execute(() -> call.fail(connectError(error)));
+        } catch (RejectedExecutionException e) {
+          call.fail(connectError(error)); // the client is closing
+        }
+      } else {
+        call.fail(connectError(error));
       }
     });
   }
@@ -240,6 +254,7 @@ final class ConnectionPool implements CallTarget {
   }
 
   private void start(int slot, CompletableFuture<BoltConnection> attempt) {
+    attemptsStarted.incrementAndGet();
     connector.connect(address).whenComplete((connection, error) -> {
       if (error == null) {
         failures.set(slot, 0);
