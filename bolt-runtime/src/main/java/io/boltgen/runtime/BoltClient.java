@@ -111,6 +111,17 @@ public final class BoltClient implements AutoCloseable {
   }
 
   /**
+   * Reads the TLS key and trust material again ({@link Builder#tls}): new connections use it, existing ones
+   * keep theirs.
+   *
+   * @throws IllegalStateException if the client has no TLS
+   * @throws IllegalArgumentException if the material cannot be used (the current material stays)
+   */
+  public void reloadTls() {
+    runtime.reloadTls();
+  }
+
+  /**
    * Closes the client gracefully: new calls fail at once, calls in flight get up to the shutdown timeout
    * to complete, then every connection closes (failing whatever still waits with CONNECTION_CLOSED), the
    * client's threads stop and the shared ones are released. Idempotent and safe to call from several
@@ -155,6 +166,7 @@ public final class BoltClient implements AutoCloseable {
     private int failuresToEject = 3;
     private long minEjectionMillis = 1_000;
     private long maxEjectionMillis = 30_000;
+    private Tls tls;
 
     private Builder() {}
 
@@ -345,6 +357,17 @@ public final class BoltClient implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Connects over TLS (see {@link Tls}): the server's certificate must chain to the trust and, unless
+     * turned off, name the host connected to; key material makes the client present a certificate (mutual
+     * TLS). A connection counts as up once its handshake succeeded; a failed handshake is a failed connect
+     * (one log line, reconnect backoff applies). Off unless set.
+     */
+    public Builder tls(Tls tls) {
+      this.tls = Objects.requireNonNull(tls, "tls");
+      return this;
+    }
+
     /** Observes connections. */
     public Builder connectionListener(ConnectionListener listener) {
       listeners.add(Objects.requireNonNull(listener, "listener"));
@@ -360,7 +383,7 @@ public final class BoltClient implements AutoCloseable {
           callbackExecutor, callbackThreads, reconnect, minBackoffMillis, maxBackoffMillis, shutdownTimeoutMillis,
           services, listeners, new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           new Balancing(resolvers, loadBalancer, maxAttempts, retryBudget, retryRefill, failuresToEject,
-              minEjectionMillis, maxEjectionMillis));
+              minEjectionMillis, maxEjectionMillis), tls);
       return new BoltClient(Runtimes.PROVIDER.newClient(config));
     }
   }

@@ -80,6 +80,17 @@ public final class BoltServer implements AutoCloseable {
   }
 
   /**
+   * Reads the TLS key and trust material again ({@link Builder#tls}): connections accepted from now on use
+   * it, existing ones keep theirs.
+   *
+   * @throws IllegalStateException if the server has no TLS
+   * @throws IllegalArgumentException if the material cannot be used (the current material stays)
+   */
+  public void reloadTls() {
+    runtime.reloadTls();
+  }
+
+  /**
    * Stops the server gracefully. With a {@linkplain Builder#registry registry} it first deregisters and keeps
    * serving while clients move away (up to the {@linkplain Builder#drainTime drain time}). Then it stops
    * accepting connections, lets handlers already running finish (up
@@ -125,6 +136,7 @@ public final class BoltServer implements AutoCloseable {
     private String zone = "";
     private Map<String, String> metadata = Map.of();
     private long drainMillis = 5_000;
+    private Tls tls;
 
     private Builder() {}
 
@@ -339,6 +351,20 @@ public final class BoltServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Serves over TLS only (see {@link Tls}; key material required): with {@link Tls.ClientAuth#REQUIRE} a
+     * client without a trusted certificate is refused in the handshake, and handlers see who called through
+     * {@code ServerContext.current().connection().peerIdentity()}. A failed handshake closes its connection
+     * with one log line. Off unless set.
+     */
+    public Builder tls(Tls tls) {
+      if (!tls.hasKeyMaterial()) {
+        throw new IllegalArgumentException("a TLS server needs key material: Tls.Builder.keyPair or keyStore");
+      }
+      this.tls = tls;
+      return this;
+    }
+
     /** The accept backlog; 1024 unless set. */
     public Builder backlog(int backlog) {
       this.backlog = Checks.positive(backlog, "backlog");
@@ -357,7 +383,8 @@ public final class BoltServer implements AutoCloseable {
           maxRequestsPerConnection, maxConnections, idleTimeoutMillis, shutdownTimeoutMillis, listeners,
           new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           registry == null ? null
-              : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, metadata, drainMillis));
+              : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, metadata, drainMillis),
+          tls);
       return new BoltServer(Runtimes.PROVIDER.newServer(config));
     }
   }

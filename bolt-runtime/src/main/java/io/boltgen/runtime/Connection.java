@@ -43,6 +43,13 @@ public interface Connection {
    */
   BoltChannel channel();
 
+  /**
+   * Who the peer proved to be in the TLS handshake: its verified certificate chain; {@code null} without TLS,
+   * before the handshake completed, or when the peer sent no certificate (a server's clients send one only
+   * when it asks: {@link Tls.ClientAuth}).
+   */
+  PeerIdentity peerIdentity();
+
   /** Closes the connection; calls still pending on it fail at once with {@link ResponseStatus#CONNECTION_CLOSED}. */
   void close();
 }

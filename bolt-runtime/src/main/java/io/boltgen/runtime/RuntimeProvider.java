@@ -56,6 +56,9 @@ public interface RuntimeProvider {
     /** See {@link BoltClient#connections()}. */
     List<Connection> connections();
 
+    /** See {@link BoltClient#reloadTls()}. */
+    void reloadTls();
+
     /** See {@link BoltClient#close()}. */
     void close();
   }
@@ -71,6 +74,9 @@ public interface RuntimeProvider {
 
     /** See {@link BoltServer#connections()}. */
     List<Connection> connections();
+
+    /** See {@link BoltServer#reloadTls()}. */
+    void reloadTls();
 
     /** See {@link BoltServer#close()}. */
     void close();
@@ -94,7 +100,8 @@ public interface RuntimeProvider {
       List<ServiceDefinition> services,
       List<ConnectionListener> listeners,
       Interceptors interceptors,
-      Balancing balancing) {
+      Balancing balancing,
+      Tls tls) {
 
     /** Copies the lists. */
     public ClientConfig {
@@ -160,7 +167,8 @@ public interface RuntimeProvider {
       long shutdownTimeoutMillis,
       List<ConnectionListener> listeners,
       Interceptors interceptors,
-      Announcement announcement) {
+      Announcement announcement,
+      Tls tls) {
 
     /** Copies the lists. */
     public ServerConfig {

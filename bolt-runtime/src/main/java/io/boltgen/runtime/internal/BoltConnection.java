@@ -4,6 +4,7 @@ import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.PeerIdentity;
 import io.boltgen.runtime.ResponseStatus;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -16,6 +17,8 @@ import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 
 /**
  * One Bolt connection: a Netty channel ({@code nettyChannel}; "channel" alone means the {@link BoltChannel}
@@ -52,6 +55,7 @@ final class BoltConnection implements Connection, CallTarget {
   private volatile SocketAddress localAddress;
   private volatile FrameFormat format;
   private volatile boolean latched;
+  private volatile PeerIdentity peerIdentity;
   private final CompletableFuture<Void> inactive = new CompletableFuture<>();
 
   BoltConnection(Channel nettyChannel, Endpoint endpoint) {
@@ -344,6 +348,20 @@ final class BoltConnection implements Connection, CallTarget {
   @Override
   public BoltChannel channel() {
     return callChannel;
+  }
+
+  @Override
+  public PeerIdentity peerIdentity() {
+    return peerIdentity;
+  }
+
+  /** The TLS handshake succeeded: keeps the certificates the peer proved it holds (none if it sent none). */
+  void onHandshake(SSLSession session) {
+    try {
+      peerIdentity = PeerIdentity.of(session.getPeerCertificates());
+    } catch (SSLPeerUnverifiedException e) {
+      peerIdentity = null; // a client the server did not ask for a certificate
+    }
   }
 
   @Override

@@ -15,6 +15,7 @@ import io.boltgen.runtime.service.BoltServices;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Ticker;
 import java.net.InetSocketAddress;
@@ -31,6 +32,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLHandshakeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +61,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
   private final Map<String, NameResolver> resolvers = new HashMap<>();
   private final ClusterTarget.Failover failover;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final TlsMaterial tls;
 
   /** A pool and who uses it: channels to its address (for the client's life) and clusters (counted). */
   private static final class PoolUse {
@@ -73,6 +76,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
 
   ClientRuntime(ClientConfig config) {
     this.config = config;
+    this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), false); // fails before any thread starts
     resolvers.put(StaticResolver.SCHEME, new StaticResolver());
     for (NameResolver resolver : config.balancing().resolvers()) {
       resolvers.put(Objects.requireNonNull(resolver.scheme(), "resolver scheme"), resolver);
@@ -106,7 +110,10 @@ final class ClientRuntime implements RuntimeProvider.Client {
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(), Integer.MAX_VALUE,
             limits.frameTimeoutMillis(), config.heartbeatIntervalMillis(), config.heartbeatTimeoutMillis(),
             config.heartbeatMaxMisses(), 0, config.connectTimeoutMillis(), Integer.MAX_VALUE),
-        shared, calls, new RequestDispatcher(services, executor, null, calls.timer()), events);
+        shared, calls, new RequestDispatcher(services, executor, null, calls.timer()), events, tls);
+    if (tls != null) {
+      tls.watch(calls.timer());
+    }
     this.bootstrap = new Bootstrap()
         .group(shared.ioGroup())
         .channel(shared.socketChannelClass())
@@ -232,19 +239,42 @@ final class ClientRuntime implements RuntimeProvider.Client {
     CompletableFuture<BoltConnection> result = new CompletableFuture<>();
     ChannelFuture connect;
     try {
-      connect = bootstrap.connect(address);
+      connect = tls == null ? bootstrap.connect(address)
+          : bootstrap.clone().attr(Endpoint.TARGET, address).connect(address);
     } catch (RuntimeException e) {
       result.completeExceptionally(e); // e.g. the event loops are shutting down
       return result;
     }
     connect.addListener(f -> {
-      if (f.isSuccess()) {
-        result.complete(connect.channel().attr(BoltConnection.KEY).get());
-      } else {
+      if (!f.isSuccess()) {
         result.completeExceptionally(f.cause());
+        return;
       }
+      BoltConnection connection = connect.channel().attr(BoltConnection.KEY).get();
+      SslHandler handshake = tls == null ? null : connect.channel().pipeline().get(SslHandler.class);
+      if (handshake == null) {
+        result.complete(connection);
+        return;
+      }
+      // up once the handshake succeeded: a failed one is a failed connect, never a failed call
+      handshake.handshakeFuture().addListener(h -> {
+        if (h.isSuccess()) {
+          result.complete(connection);
+        } else {
+          result.completeExceptionally(new SSLHandshakeException("TLS handshake with " + address + " failed: "
+              + h.cause().getMessage()));
+        }
+      });
     });
     return result;
+  }
+
+  @Override
+  public void reloadTls() {
+    if (tls == null) {
+      throw new IllegalStateException("this client has no TLS");
+    }
+    tls.reload();
   }
 
   @Override
@@ -288,6 +318,9 @@ final class ClientRuntime implements RuntimeProvider.Client {
       Shutdown.executor(ownedExecutor, timeout, log, "callbacks");
     }
     events.shutdown(timeout);
+    if (tls != null) {
+      tls.close();
+    }
     shared.release();
     log.debug("boltgen client closed");
   }

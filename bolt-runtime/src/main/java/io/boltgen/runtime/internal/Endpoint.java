@@ -8,6 +8,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.AttributeKey;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -18,17 +20,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What one client or server owns at the transport level: its settings, its live connections, the handler
  * of requests that arrive on them, the environment of calls it sends, and its connection events. Builds
- * the channel pipeline: {@code [IdleStateHandler] → FrameDecoder → InboundHandler}; there is no encoder,
+ * the channel pipeline: {@code [SslHandler] → [IdleStateHandler] → FrameDecoder → InboundHandler}; there is
+ * no encoder,
  * frames are encoded by the thread that makes them and queued as buffers. A server counts the connections
  * it accepted: one beyond its limit gets the pipeline of {@link ConnectionRefusal} instead.
  */
 final class Endpoint {
+
+  /** Where a client's channel keeps the address it connects to (TLS verifies its host). */
+  static final AttributeKey<InetSocketAddress> TARGET = AttributeKey.valueOf(Endpoint.class, "target");
 
   private final EndpointSettings settings;
   private final SharedResources shared;
   private final CallEnvironment calls;
   private final RequestHandler requests;
   private final ConnectionEvents events;
+  private final TlsMaterial tls;
   private final Set<BoltConnection> connections = ConcurrentHashMap.newKeySet();
   // accepted channels not yet closed, refused ones included (they hold a file descriptor too)
   private final AtomicInteger accepted = new AtomicInteger();
@@ -39,7 +46,9 @@ final class Endpoint {
       SharedResources shared,
       CallEnvironment calls,
       RequestHandler requests,
-      ConnectionEvents events) {
+      ConnectionEvents events,
+      TlsMaterial tls) {
+    this.tls = tls;
     this.settings = settings;
     this.shared = shared;
     this.calls = calls;
@@ -91,6 +100,9 @@ final class Endpoint {
    * over its connection limit, sets up the refusal instead and returns {@code null}.
    */
   BoltConnection initChannel(Channel channel) {
+    if (tls != null) {
+      channel.pipeline().addFirst("tls", tls.newHandler(channel.alloc(), channel.attr(TARGET).get()));
+    }
     if (!settings.client()) {
       int open = accepted.incrementAndGet();
       channel.closeFuture().addListener(f -> accepted.decrementAndGet());
@@ -115,6 +127,11 @@ final class Endpoint {
     pipeline.addLast("decoder", decoder);
     pipeline.addLast("handler", new InboundHandler(connection, deadline));
     return connection;
+  }
+
+  /** The TLS material of this endpoint's connections, or {@code null} without TLS. */
+  TlsMaterial tls() {
+    return tls;
   }
 
   /** Connections accepted and not yet closed, refused ones included (0 on a client). */

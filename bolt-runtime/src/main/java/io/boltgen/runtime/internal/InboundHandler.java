@@ -3,10 +3,14 @@ package io.boltgen.runtime.internal;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.NotSslRecordException;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +31,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
   private static final RateLimitedLog closedByError = RateLimitedLog.of(log);
   private static final RateLimitedLog unexpected = RateLimitedLog.of(log);
   private static final RateLimitedLog idleClosed = RateLimitedLog.of(log);
+  private static final RateLimitedLog tlsFailures = RateLimitedLog.of(log);
 
   private final BoltConnection connection;
   private final FrameDeadline deadline;
@@ -139,6 +144,16 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof SslHandshakeCompletionEvent) {
+      SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) event;
+      if (handshake.isSuccess()) {
+        connection.onHandshake(ctx.pipeline().get(SslHandler.class).engine().getSession());
+      } else {
+        tlsFailed(ctx, handshake.cause());
+      }
+      ctx.fireUserEventTriggered(event);
+      return;
+    }
     if (event instanceof IdleStateEvent) {
       Heartbeat heartbeat = connection.heartbeat();
       if (heartbeat != null) {
@@ -153,14 +168,34 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     ctx.fireUserEventTriggered(event);
   }
 
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+  /**
+   * A TLS handshake or record failed (an untrusted, expired or missing certificate, a host name that does
+   * not match, a peer without TLS): one line naming the peer and the reason, and the connection closes.
+   */
+  private void tlsFailed(ChannelHandlerContext ctx, Throwable reason) {
     if (closing) {
       return;
     }
     closing = true;
+    String why = reason instanceof NotSslRecordException ? "the peer does not speak TLS"
+        : String.valueOf(reason.getMessage());
+    tlsFailures.warn("TLS with {} failed, closing the connection: {}", connection.remoteAddress(),
+        LogText.shorten(why));
+    ctx.close();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     Throwable reason = cause instanceof DecoderException && !(cause instanceof BoltFrameException)
         && cause.getCause() != null ? cause.getCause() : cause;
+    if (reason instanceof SSLException || reason instanceof NotSslRecordException) {
+      tlsFailed(ctx, reason);
+      return;
+    }
+    if (closing) {
+      return;
+    }
+    closing = true;
     if (reason instanceof BoltFrameException) {
       badFrames.warn("closing connection {} -> {}: bad frame: {}", ctx.channel().localAddress(),
           connection.remoteAddress(), reason.getMessage());

@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.PeerNotAuthorizedException;
 import io.boltgen.runtime.ResponseStatus;
 import java.net.SocketAddress;
 import java.util.Map;
@@ -55,6 +56,9 @@ final class RemoteErrors {
       if (remoteMessage != null) {
         message.append(remoteMessage);
       }
+    }
+    if (PeerNotAuthorizedException.class.getName().equals(remoteClass)) {
+      return new PeerNotAuthorizedException(message.toString(), remoteMessage, remote, frame.requestId());
     }
     return new BoltException(status, message.toString(), remoteClass, remoteMessage, remote, frame.requestId(), null);
   }

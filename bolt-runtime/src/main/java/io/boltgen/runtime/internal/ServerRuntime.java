@@ -46,11 +46,13 @@ final class ServerRuntime implements RuntimeProvider.Server {
   private final CallEnvironment calls;
   private final ConnectionEvents events;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final TlsMaterial tls;
   private final List<io.boltgen.runtime.cluster.Registration> registrations = new CopyOnWriteArrayList<>();
   private volatile Channel serverChannel;
 
   ServerRuntime(ServerConfig config) {
     this.config = config;
+    this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), true); // fails before any thread starts
     ServiceRegistry.Builder registry = ServiceRegistry.builder();
     for (Registration r : config.services()) {
       registry.add(r.service(), r.executor());
@@ -78,7 +80,10 @@ final class ServerRuntime implements RuntimeProvider.Server {
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(),
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
             maxConnections),
-        shared, calls, new RequestDispatcher(services, executor, config.selector(), calls.timer()), events);
+        shared, calls, new RequestDispatcher(services, executor, config.selector(), calls.timer()), events, tls);
+    if (tls != null) {
+      tls.watch(calls.timer());
+    }
   }
 
   @Override
@@ -203,6 +208,14 @@ final class ServerRuntime implements RuntimeProvider.Server {
   }
 
   @Override
+  public void reloadTls() {
+    if (tls == null) {
+      throw new IllegalStateException("this server has no TLS");
+    }
+    tls.reload();
+  }
+
+  @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
@@ -223,6 +236,9 @@ final class ServerRuntime implements RuntimeProvider.Server {
     }
     endpoint.closeConnections(timeout);
     events.shutdown(timeout);
+    if (tls != null) {
+      tls.close();
+    }
     shared.release();
     if (channel != null) {
       log.info("boltgen server on {} stopped", channel.localAddress());

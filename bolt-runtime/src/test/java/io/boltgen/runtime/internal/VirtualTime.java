@@ -29,7 +29,7 @@ final class VirtualTime implements AutoCloseable {
     services.forEach(s -> registry.add(s, null));
     this.calls = new CallEnvironment(time, time.ticker(), Runnable::run, settings.client() ? "client" : "server");
     this.endpoint = new Endpoint(settings, shared, calls,
-        new RequestDispatcher(registry.build(), executor, null, time), new ConnectionEvents(List.of(), "test"));
+        new RequestDispatcher(registry.build(), executor, null, time), new ConnectionEvents(List.of(), "test"), null);
     this.channel = EmbeddedChannel.builder().ticker(time.ticker()).register(true).build();
     this.connection = endpoint.initChannel(channel);
     channel.pipeline().fireChannelActive();

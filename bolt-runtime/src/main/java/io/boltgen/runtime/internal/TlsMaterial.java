@@ -1,0 +1,129 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.Tls;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The TLS context of one client or server, which {@link #reload} replaces (new connections use the new one,
+ * existing ones keep theirs), and which can watch its files and reload when one changes. Makes the
+ * {@link SslHandler} of each new channel: first in its pipeline, TLS straight on the socket.
+ *
+ * <p>Thread-safe: the context is replaced with one volatile write; reloads are serialized.
+ */
+final class TlsMaterial {
+
+  private static final Logger log = LoggerFactory.getLogger(TlsMaterial.class);
+  private static final RateLimitedLog reloadFailures = RateLimitedLog.of(log);
+
+  private final Tls tls;
+  private final boolean server;
+  private volatile SslContext context;
+  private List<FileTime> stamps;
+  private volatile Timeout watch;
+  private volatile boolean closed;
+
+  /** Reads the material now; throws IllegalArgumentException if it is unusable. */
+  TlsMaterial(Tls tls, boolean server) {
+    this.tls = tls;
+    this.server = server;
+    this.stamps = stamps();
+    this.context = build();
+  }
+
+  private SslContext build() {
+    return server ? TlsContexts.server(tls) : TlsContexts.client(tls);
+  }
+
+  /** A new channel's handler; {@code peer} is the address a client connects to (its host is verified). */
+  SslHandler newHandler(ByteBufAllocator alloc, InetSocketAddress peer) {
+    SslContext current = context;
+    if (server) {
+      return current.newHandler(alloc);
+    }
+    SslHandler handler = peer == null ? current.newHandler(alloc)
+        : current.newHandler(alloc, peer.getHostString(), peer.getPort());
+    if (tls.verifyHostname()) {
+      SSLEngine engine = handler.engine();
+      SSLParameters parameters = engine.getSSLParameters();
+      parameters.setEndpointIdentificationAlgorithm("HTTPS");
+      engine.setSSLParameters(parameters);
+    }
+    return handler;
+  }
+
+  /**
+   * Reads the key and trust material again; new connections use it. On failure the current material stays
+   * and the exception says why.
+   */
+  synchronized void reload() {
+    List<FileTime> now = stamps();
+    SslContext next = build();
+    context = next;
+    stamps = now;
+    log.info("TLS material reloaded from {}", tls.files());
+  }
+
+  /** Checks the files every {@code reloadMillis} of the settings on {@code timer}, reloading on a change. */
+  void watch(Timer timer) {
+    if (tls.reloadMillis() <= 0 || closed) {
+      return;
+    }
+    try {
+      watch = timer.newTimeout(t -> {
+        try {
+          if (!closed && !stamps().equals(currentStamps())) {
+            reload();
+          }
+        } catch (Throwable e) {
+          reloadFailures.warn("reloading TLS material from {} failed; the current material stays: {}",
+              tls.files(), LogText.shorten(String.valueOf(e.getMessage())));
+        } finally {
+          watch(timer);
+        }
+      }, tls.reloadMillis(), TimeUnit.MILLISECONDS);
+    } catch (IllegalStateException e) {
+      // the timer stopped: the process is shutting down
+    }
+  }
+
+  private synchronized List<FileTime> currentStamps() {
+    return stamps;
+  }
+
+  /** Stops watching the files. */
+  void close() {
+    closed = true;
+    Timeout t = watch;
+    if (t != null) {
+      t.cancel();
+    }
+  }
+
+  private List<FileTime> stamps() {
+    List<FileTime> out = new ArrayList<>();
+    for (Path file : tls.files()) {
+      try {
+        out.add(Files.getLastModifiedTime(file));
+      } catch (IOException e) {
+        out.add(FileTime.fromMillis(-1));
+      }
+    }
+    return out;
+  }
+}
