@@ -261,8 +261,11 @@ final class ClientRuntime implements RuntimeProvider.Client {
         if (h.isSuccess()) {
           result.complete(connection);
         } else {
-          result.completeExceptionally(new SSLHandshakeException("TLS handshake with " + address + " failed: "
-              + h.cause().getMessage()));
+          Throwable cause = h.cause();
+          String why = cause instanceof java.nio.channels.ClosedChannelException
+              ? "the connection closed during the handshake (does the server speak TLS?)"
+              : cause.getMessage() != null ? cause.getMessage() : cause.toString();
+          result.completeExceptionally(new SSLHandshakeException("TLS handshake with " + address + " failed: " + why));
         }
       });
     });

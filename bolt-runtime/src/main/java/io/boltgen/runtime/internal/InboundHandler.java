@@ -37,6 +37,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
   private final FrameDeadline deadline;
   // the requests of the batch being read, handed to the dispatcher in one go (reused: IO thread only)
   private final List<BoltFrame> requests = new ArrayList<>();
+  private boolean handshaken;
   private boolean closing;
 
   /** {@code deadline} may be null (no frame timeout). */
@@ -147,6 +148,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     if (event instanceof SslHandshakeCompletionEvent) {
       SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) event;
       if (handshake.isSuccess()) {
+        handshaken = true;
         connection.onHandshake(ctx.pipeline().get(SslHandler.class).engine().getSession());
       } else {
         tlsFailed(ctx, handshake.cause());
@@ -177,6 +179,10 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     closing = true;
+    if (connection.endpoint().settings().client() && !handshaken) {
+      ctx.close(); // a failed connect: the connection pool's line says why, with its next attempt
+      return;
+    }
     String why = reason instanceof NotSslRecordException ? "the peer does not speak TLS"
         : String.valueOf(reason.getMessage());
     tlsFailures.warn("TLS with {} failed, closing the connection: {}", connection.remoteAddress(),

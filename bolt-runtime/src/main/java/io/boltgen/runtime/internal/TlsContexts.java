@@ -75,6 +75,8 @@ final class TlsContexts {
         builder.keyManager(keyManagers(tls));
       }
       trust(builder, tls);
+      // Netty 4.2 checks the host name by default; null turns it off for an IP-only fleet
+      builder.endpointIdentificationAlgorithm(tls.verifyHostname() ? "HTTPS" : null);
       return finish(builder, tls);
     } catch (SSLException | IllegalArgumentException e) {
       throw new IllegalArgumentException("bad TLS key or trust material (" + tls + "): " + e.getMessage(), e);

@@ -14,8 +14,6 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,15 +54,8 @@ final class TlsMaterial {
     if (server) {
       return current.newHandler(alloc);
     }
-    SslHandler handler = peer == null ? current.newHandler(alloc)
-        : current.newHandler(alloc, peer.getHostString(), peer.getPort());
-    if (tls.verifyHostname()) {
-      SSLEngine engine = handler.engine();
-      SSLParameters parameters = engine.getSSLParameters();
-      parameters.setEndpointIdentificationAlgorithm("HTTPS");
-      engine.setSSLParameters(parameters);
-    }
-    return handler;
+    // the peer's host is what the context's host name check (on unless turned off) compares the certificate to
+    return peer == null ? current.newHandler(alloc) : current.newHandler(alloc, peer.getHostString(), peer.getPort());
   }
 
   /**
