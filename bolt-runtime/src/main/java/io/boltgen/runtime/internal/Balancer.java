@@ -6,8 +6,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Picks the instance a call goes to, by a {@link LoadBalancer} policy, among the members that are not
- * ejected and are not the one a retry avoids. When every member is ejected it picks among all of them
- * (better a call to an instance that may have recovered than no call at all). Allocates nothing.
+ * ejected, weigh more than 0, and are not the one a retry avoids. When no member is left it picks among all
+ * of them (better a call to an instance that may have recovered than no call at all). Allocates nothing.
  *
  * <p>Thread-safe: the round-robin counter is atomic; everything else reads the members given.
  */
@@ -29,11 +29,11 @@ final class Balancer {
     }
     int available = 0;
     for (ClusterMember m : members) {
-      if (m != avoid && m.isAvailable(nowNanos)) {
+      if (m != avoid && m.isAvailable(nowNanos) && m.instance().weight() > 0) {
         available++;
       }
     }
-    boolean all = available == 0; // every member ejected (or avoided): pick among all
+    boolean all = available == 0; // every member ejected, avoided or of weight 0: pick among all
     if (all) {
       available = n;
     }
@@ -49,7 +49,7 @@ final class Balancer {
   }
 
   private static boolean eligible(ClusterMember m, boolean all, ClusterMember avoid, long nowNanos) {
-    return all || (m != avoid && m.isAvailable(nowNanos));
+    return all || (m != avoid && m.isAvailable(nowNanos) && m.instance().weight() > 0);
   }
 
   private static ClusterMember nth(ClusterMember[] members, int index, boolean all, ClusterMember avoid,
@@ -68,7 +68,8 @@ final class Balancer {
 
   private static ClusterMember weightedRandom(ClusterMember[] members, boolean all, ClusterMember avoid,
       long nowNanos) {
-    return draw(members, all, avoid, null, nowNanos);
+    ClusterMember drawn = draw(members, all, avoid, null, nowNanos);
+    return drawn != null ? drawn : members[0]; // every candidate was ejected while we drew
   }
 
   /**

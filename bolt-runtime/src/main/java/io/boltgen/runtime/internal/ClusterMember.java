@@ -21,7 +21,7 @@ final class ClusterMember {
   private volatile ServiceInstance instance;
   private final ConnectionPool pool;
   private final Ejection rules;
-  private int failuresInARow;
+  private volatile int failuresInARow; // read without the lock by succeeded()
   private int ejectionsInARow;
   private volatile long ejectedUntilNanos;
   private volatile boolean ejected;

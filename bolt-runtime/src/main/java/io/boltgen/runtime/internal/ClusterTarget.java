@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +64,7 @@ final class ClusterTarget {
   private final RetryBudget budget;
   private final Map<LoadBalancer, CallChannel> channels = new EnumMap<>(LoadBalancer.class);
   private final CompletableFuture<Void> resolved = new CompletableFuture<>();
+  private final ConcurrentLinkedQueue<Waiting> unresolved = new ConcurrentLinkedQueue<>();
   private final NameResolver.Watch watch;
   private volatile ClusterMember[] members = new ClusterMember[0];
   private boolean closed;
@@ -134,14 +136,36 @@ final class ClusterTarget {
       attempt(call, policy, null, 1);
       return;
     }
-    resolved.whenComplete((ignored, error) -> {
-      if (!call.isDone()) {
-        attempt(call, policy, null, 1);
+    // waits for the first resolution within its deadline (a oneway call gets a timer for it), and leaves
+    // the queue when it completes first, so that an unreachable registry holds no more than what waits
+    Waiting waiting = new Waiting(call, policy);
+    if (call.isOneway()) {
+      call.scheduleTimeout();
+    }
+    unresolved.add(waiting);
+    call.whenComplete((value, error) -> unresolved.remove(waiting));
+    if (resolved.isDone()) {
+      sendWaiting(); // resolved while we queued: the resolver's drain may have missed us
+    }
+  }
+
+  /** A call waiting for the first resolution, with the policy it is to be balanced by. */
+  private record Waiting(PendingCall<?> call, LoadBalancer policy) {}
+
+  /** Sends the calls that waited for the first resolution. */
+  private void sendWaiting() {
+    for (Waiting w; (w = unresolved.poll()) != null; ) {
+      if (!w.call().isDone()) {
+        attempt(w.call(), w.policy(), null, 1);
       }
-    });
+    }
   }
 
   private <R> void attempt(PendingCall<R> call, LoadBalancer policy, ClusterMember avoid, int number) {
+    if (env.isClosed()) {
+      call.fail(env.closedError());
+      return;
+    }
     ClusterMember member = balancer.pick(policy, members, avoid, env.ticker().nanoTime());
     if (member == null) {
       call.fail(new BoltException(ResponseStatus.ERROR_COMM, "no instance of " + target + " is known: the "
@@ -240,6 +264,7 @@ final class ClusterTarget {
     membership.info("{} has {} instances{}", target, instances.size(),
         released.isEmpty() ? "" : " (" + released.size() + " left)");
     resolved.complete(null);
+    sendWaiting();
   }
 
   /** Stops watching and releases every instance's connections (they close once their calls are answered). */
@@ -262,6 +287,7 @@ final class ClusterTarget {
       pools.release(m.instance().address());
     }
     resolved.complete(null);
+    sendWaiting(); // they find no instance, or the client closed: they fail saying so
   }
 
   @Override

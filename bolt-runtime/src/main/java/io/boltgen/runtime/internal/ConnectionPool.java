@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -51,6 +52,8 @@ final class ConnectionPool implements CallTarget {
   private final AtomicLongArray retryAtNanos;
   private final AtomicInteger next = new AtomicInteger();
   private final AtomicInteger attemptsStarted = new AtomicInteger();
+  private final LongAdder sending = new LongAdder(); // sends in progress, which closeWhenIdle waits for
+  private volatile boolean idleCloseWanted;
   private final CallChannel channel;
   private volatile boolean closed;
 
@@ -89,6 +92,24 @@ final class ConnectionPool implements CallTarget {
 
   @Override
   public void send(PendingCall<?> call) {
+    sending.increment(); // a striped counter: uncontended, unlike one atomic shared by every caller
+    try {
+      sendNow(call);
+    } finally {
+      sending.decrement();
+      if (idleCloseWanted && sending.sum() == 0) {
+        closeWhenIdle(); // it waited for this send
+      }
+    }
+  }
+
+  private void sendNow(PendingCall<?> call) {
+    if (idleCloseWanted) {
+      // the instance left its cluster: refuse before anything is written, so that the call goes elsewhere
+      call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the connections to " + address
+          + " are closing: the instance left its cluster", null, null, address, 0, null));
+      return;
+    }
     BoltConnection connection = pick();
     if (connection != null) {
       connection.send(call);
@@ -161,12 +182,20 @@ final class ConnectionPool implements CallTarget {
    * flight are answered as usual.
    */
   void closeWhenIdle() {
+    idleCloseWanted = true;
     closed = true;
+    if (sending.sum() > 0) {
+      return; // the last send in progress calls this again
+    }
     List<PendingCall<?>> waiting = new ArrayList<>();
     for (int i = 0; i < size; i++) {
       BoltConnection c = live(slots.get(i));
       if (c != null) {
-        waiting.addAll(c.pendingSnapshot());
+        for (PendingCall<?> call : c.pendingSnapshot()) {
+          if (!call.isDone()) { // a completing call may still be in the table
+            waiting.add(call);
+          }
+        }
       }
     }
     if (waiting.isEmpty()) {
@@ -174,7 +203,7 @@ final class ConnectionPool implements CallTarget {
       return;
     }
     CompletableFuture.allOf(waiting.toArray(new CompletableFuture<?>[0]))
-        .whenComplete((ignored, error) -> closeWhenIdle()); // calls sent meanwhile are waited for too
+        .whenComplete((ignored, error) -> closeWhenIdle()); // calls sent before it began are waited for too
   }
 
   /** Refuses new connections and closes the current ones (their pending calls fail). */

@@ -342,9 +342,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     if (current != null) {
       current.cancel(false); // a no-op for the attempt that completed this call
     }
-    if (retainsRequest) {
-      request = null;
-    }
+    request = null; // kept by a cluster call for its attempts, or never taken by one that failed first
   }
 
   @Override

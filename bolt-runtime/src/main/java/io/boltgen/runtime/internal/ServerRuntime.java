@@ -133,7 +133,14 @@ final class ServerRuntime implements RuntimeProvider.Server {
       for (Registration r : config.services()) {
         ServiceDescriptor d = r.service().descriptor();
         ServiceInstance instance = new ServiceInstance(address, a.weight(), d.version(), a.zone(), a.metadata());
-        registrations.add(a.registry().register(d.name() + ":" + d.version(), instance));
+        io.boltgen.runtime.cluster.Registration made = a.registry().register(d.name() + ":" + d.version(), instance);
+        registrations.add(made);
+        if (closed.get()) {
+          // closed while it registered: withdraw() may have run before this registration existed
+          registrations.remove(made);
+          made.close();
+          throw new IllegalStateException("the server was closed while it registered");
+        }
       }
     } catch (RuntimeException e) {
       close();
@@ -161,14 +168,30 @@ final class ServerRuntime implements RuntimeProvider.Server {
     if (registrations.isEmpty()) {
       return;
     }
-    for (io.boltgen.runtime.cluster.Registration r : registrations) {
-      try {
-        r.close();
-      } catch (RuntimeException e) {
-        log.warn("deregistering {} failed: {}", r.instance().hostAndPort(), e.toString());
-      }
-    }
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.announcement().drainMillis());
+    // deregistered all at once, each on a thread of its own: an unreachable registry costs the drain time,
+    // not its timeout once per service
+    List<CompletableFuture<Void>> leaving = new java.util.ArrayList<>();
+    for (io.boltgen.runtime.cluster.Registration r : registrations) {
+      leaving.add(CompletableFuture.runAsync(() -> {
+        try {
+          r.close();
+        } catch (Throwable e) {
+          log.warn("deregistering {} failed: {}", r.instance().hostAndPort(), e.toString());
+        }
+      }, task -> SharedResources.startDaemon("boltgen-deregister", task)));
+    }
+    registrations.clear();
+    try {
+      CompletableFuture.allOf(leaving.toArray(new CompletableFuture<?>[0]))
+          .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    } catch (ExecutionException | TimeoutException e) {
+      log.warn("deregistering took longer than the drain time; closing anyway");
+      return;
+    }
     for (;;) {
       List<BoltConnection> open = endpoint.openConnections();
       long left = deadline - System.nanoTime();
@@ -224,7 +247,11 @@ final class ServerRuntime implements RuntimeProvider.Server {
   }
 
   private void shutDown() {
-    withdraw();
+    try {
+      withdraw();
+    } catch (Throwable e) {
+      log.warn("leaving the registry failed; closing anyway: {}", e.toString());
+    }
     calls.close();
     long timeout = config.shutdownTimeoutMillis();
     Channel channel = serverChannel;

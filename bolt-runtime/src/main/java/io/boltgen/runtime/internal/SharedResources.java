@@ -138,6 +138,11 @@ final class SharedResources {
     }
   }
 
+  /** Runs {@code work} on a new daemon thread named {@code name}. */
+  static void startDaemon(String name, Runnable work) {
+    startThread(name, work);
+  }
+
   private static void startThread(String name, Runnable work) {
     Thread thread = new Thread(work, name);
     thread.setDaemon(true);

@@ -197,11 +197,13 @@ final class WriteQueue implements Runnable {
           OutboundRequest request = (OutboundRequest) item;
           ByteBuf frame = request.takeFrame();
           bytes += frame.readableBytes();
+          // marked before the check: a thread failing the call meanwhile either sees it written (and never
+          // sends it again elsewhere) or is seen here (and the frame is dropped)
+          request.call().markWritten();
           if (request.call().isDone()) {
             frame.release(); // timed out or failed while it waited here
             continue;
           }
-          request.call().markWritten();
           channel.write(frame).addListener(request);
         }
         if (++sinceFlush == FLUSH_EVERY) {
