@@ -8,5 +8,8 @@
  *       or in the collections forced after it.</li>
  * </ul>
  * Surefire runs with {@code -Dio.netty.leakDetection.level=paranoid}, so every buffer is tracked.
+ *
+ * <p>For TLS tests, {@link io.boltgen.testing.TestCertificates} generates CAs, server and client certificates
+ * (PEM, PKCS12, JKS) into a test's temporary directory with the JDK's own {@code keytool}.
  */
 package io.boltgen.testing;
