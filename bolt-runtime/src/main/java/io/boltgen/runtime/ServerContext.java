@@ -23,6 +23,14 @@ public interface ServerContext {
   /** The connection the request arrived on. */
   Connection connection();
 
+  /**
+   * Who the caller proved to be in the TLS handshake (subject, subject alternative names, chain); {@code null}
+   * without TLS or without a client certificate. The same as {@code connection().peerIdentity()}.
+   */
+  default PeerIdentity peerIdentity() {
+    return connection().peerIdentity();
+  }
+
   /** The caller's address. */
   SocketAddress remoteAddress();
 
