@@ -1,10 +1,15 @@
 package io.boltgen.example;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.boltgen.registry.etcd.EtcdRegistry;
 import io.boltgen.registry.tck.EtcdProcess;
 import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.PeerAllowList;
+import io.boltgen.runtime.PeerNotAuthorizedException;
+import io.boltgen.runtime.Tls;
+import io.boltgen.testing.TestCertificates;
 import io.boltgen.runtime.BoltServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * README's "What you write", "What you run" and "A cluster on loopback" stay true: every code line of the
@@ -116,6 +122,45 @@ class ReadmeTest {
             assertThat(client.instances("etcd:///demo.Inventory:1.0")).singleElement()
                 .satisfies(i -> assertThat(i.address().getPort()).isEqualTo(server.port()));
           }
+        }
+      }
+    } finally {
+      reservationWork.shutdownNow();
+    }
+  }
+
+  @Test
+  void mutualTlsRunsAsWritten(@TempDir Path dir) throws Exception {
+    assertThat(sourceLines(Path.of("src", "test", "java", "io", "boltgen", "example")))
+        .containsAll(codeLines("## Mutual TLS"));
+    TestCertificates certs = TestCertificates.create(dir);
+    Path serverChain = certs.server().certificateChainPem();
+    Path serverKey = certs.server().privateKeyPem();
+    Path ordersChain = certs.client("orders").certificateChainPem();
+    Path ordersKey = certs.client("orders").privateKeyPem();
+    Path caPem = certs.caPem();
+    ExecutorService reservationWork = Executors.newSingleThreadExecutor();
+    try {
+      InventoryService service = new InventoryService(reservationWork, 1_500);
+      Tls serverTls = Tls.builder().keyPair(serverChain, serverKey).trust(caPem)
+          .clientAuth(Tls.ClientAuth.REQUIRE).build();
+      BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).tls(serverTls)
+          .service(InventoryBolt.bind(service))
+          .serverInterceptor(PeerAllowList.builder().allow("demo.Inventory", "CN=orders").build())
+          .build().start();
+      try (server) {
+        Tls clientTls = Tls.builder().keyPair(ordersChain, ordersKey).trust(caPem).build();
+        BoltClient client = BoltClient.builder().tls(clientTls).build();
+        try (client) {
+          Inventory inventory = InventoryBolt.newClient(client.channel("localhost:" + server.port()));
+          Stock apple = inventory.get(new SkuId("apple"));
+          assertThat(apple.available()).isEqualTo(12);
+        }
+        Tls billing = Tls.builder().keyPair(certs.client("billing").certificateChainPem(),
+            certs.client("billing").privateKeyPem()).trust(caPem).build();
+        try (BoltClient other = BoltClient.builder().tls(billing).build()) {
+          Inventory refused = InventoryBolt.newClient(other.channel("localhost:" + server.port()));
+          assertThatThrownBy(() -> refused.get(new SkuId("apple"))).isInstanceOf(PeerNotAuthorizedException.class);
         }
       }
     } finally {
