@@ -277,6 +277,26 @@ class TlsTest {
         .isEqualTo("still");
   }
 
+  @Test
+  void aRefusedHandshakeLeavesOneLineOnEachSideAndNoStackTrace() throws Exception {
+    BoltServer server = server(serverTls(Tls.Provider.JDK).clientAuth(Tls.ClientAuth.REQUIRE).build());
+    java.io.PrintStream original = System.err;
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      BoltClient client = client(clientTls(Tls.Provider.JDK).build()); // no certificate
+      assertRefused(channel(client, server));
+      await().atMost(Duration.ofSeconds(5)).until(() -> captured.toString(java.nio.charset.StandardCharsets.UTF_8)
+          .lines().filter(l -> l.contains("TLS with")).count() >= 2);
+    } finally {
+      System.setErr(original);
+    }
+    List<String> lines = captured.toString(java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+    assertThat(lines).filteredOn(l -> l.contains("TLS with") && l.contains("InboundHandler")).hasSize(2)
+        .anySatisfy(l -> assertThat(l).contains("certificate"));
+    assertThat(lines).as("no stack trace").noneMatch(l -> l.startsWith("\tat "));
+  }
+
   /** A call over {@code channel} fails without reaching the server: its connection's handshake failed. */
   private void assertRefused(BoltChannel channel) {
     int served = echo.echoed.get();

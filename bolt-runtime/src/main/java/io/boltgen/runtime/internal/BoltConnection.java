@@ -56,6 +56,7 @@ final class BoltConnection implements Connection, CallTarget {
   private volatile FrameFormat format;
   private volatile boolean latched;
   private volatile PeerIdentity peerIdentity;
+  private volatile boolean received;
   private final CompletableFuture<Void> inactive = new CompletableFuture<>();
 
   BoltConnection(Channel nettyChannel, Endpoint endpoint) {
@@ -348,6 +349,18 @@ final class BoltConnection implements Connection, CallTarget {
   @Override
   public BoltChannel channel() {
     return callChannel;
+  }
+
+  /** A frame arrived from the peer (IO thread). */
+  void markReceived() {
+    if (!received) {
+      received = true;
+    }
+  }
+
+  /** Whether any frame ever arrived from the peer: it answered, so the connection worked. */
+  boolean hasReceived() {
+    return received;
   }
 
   @Override

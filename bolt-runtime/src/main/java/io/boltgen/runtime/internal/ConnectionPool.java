@@ -286,11 +286,10 @@ final class ConnectionPool implements CallTarget {
     attemptsStarted.incrementAndGet();
     connector.connect(address).whenComplete((connection, error) -> {
       if (error == null) {
-        failures.set(slot, 0);
         if (closed) {
           connection.close();
         }
-        connection.closeFuture().addListener(f -> onClosed(slot, attempt));
+        connection.closeFuture().addListener(f -> onClosed(slot, attempt, connection));
         attempt.complete(connection);
       } else {
         Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -309,9 +308,21 @@ final class ConnectionPool implements CallTarget {
     });
   }
 
-  private void onClosed(int slot, CompletableFuture<BoltConnection> attempt) {
+  /**
+   * A connection closed: it is re-made after the first backoff if the peer ever answered on it, else after
+   * a backoff that keeps growing, as after failed connects (a server that accepts and then drops every
+   * connection, or refuses this client's certificate after a TLS 1.3 handshake, is not hammered).
+   */
+  private void onClosed(int slot, CompletableFuture<BoltConnection> attempt, BoltConnection connection) {
+    int failuresInARow;
+    if (connection.hasReceived()) {
+      failures.set(slot, 0);
+      failuresInARow = 1;
+    } else {
+      failuresInARow = failures.incrementAndGet(slot);
+    }
     if (!closed && slots.get(slot) == attempt) {
-      scheduleReconnect(slot, attempt, backoffNanos(1));
+      scheduleReconnect(slot, attempt, backoffNanos(failuresInARow));
     }
   }
 

@@ -66,6 +66,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    connection.markReceived();
     FrameBatch batch = (FrameBatch) msg;
     int n = batch.size();
     List<BoltFrame> requests = this.requests;
