@@ -185,7 +185,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     String why = reason instanceof NotSslRecordException ? "the peer does not speak TLS"
-        : String.valueOf(reason.getMessage());
+        : reason.getMessage() != null ? reason.getMessage() : reason.toString();
     tlsFailures.warn("TLS with {} failed, closing the connection: {}", connection.remoteAddress(),
         LogText.shorten(why));
     ctx.close();
