@@ -55,7 +55,8 @@ public final class Main {
         systems  lists the systems and their configurations
 
       load options:
-        --systems LIST        ids, comma-separated, or FAMILY* (e.g. grpc*); default all
+        --systems LIST        ids, comma-separated, or FAMILY* (e.g. grpc*); default all ('systems' lists
+                              them; e.g. boltgen,boltgen-tls,boltgen-tls-openssl: plain against TLS 1.3)
         --workloads LIST      sync-32,async-256 (default both)
         --payloads LIST       payload sizes in bytes (default 100,1024)
         --runs N              runs of the whole matrix (default 3; the report gives the median and range)
@@ -100,7 +101,9 @@ public final class Main {
       }
       case "systems" -> {
         for (EchoSystem s : Systems.all()) {
-          System.out.printf("%-12s %-9s %s%n", s.id(), s.family(), s.description());
+          String why = s.unavailable();
+          System.out.printf("%-20s %-9s %s%s%n", s.id(), s.family(), s.description(),
+              why == null ? "" : " [cannot run here: " + why + "]");
         }
         return 0;
       }
@@ -191,6 +194,13 @@ public final class Main {
     boolean subset = false;
     if (!command.equals("jmh")) {
       List<EchoSystem> systems = Systems.parse(a.get("systems", "all"));
+      for (EchoSystem s : systems) {
+        String why = s.unavailable();
+        if (why != null) {
+          throw new IllegalArgumentException("system " + s.id() + " cannot run here: " + why
+              + "; leave it out of --systems to run the others");
+        }
+      }
       subset |= systems.size() < Systems.all().size();
       List<Workload> workloads = new ArrayList<>();
       for (String w : a.list("workloads", "sync-32,async-256")) {

@@ -37,8 +37,11 @@ class ReportPartsTest {
     assertThat(LoadCase.parse("sync/100")).isEqualTo(new LoadCase(Workload.SYNC, 100));
     assertThat(LoadCase.parse("async-256/1024").label()).isEqualTo("async-256/1KiB");
     assertThat(Systems.ids(Systems.parse("grpc*,netty"))).isEqualTo("grpc,grpc-direct,netty");
-    assertThat(Systems.parse("all")).hasSize(10);
-    assertThat(Systems.ids(Systems.parse("boltgen*"))).isEqualTo("boltgen,boltgen-io,boltgen-intercepted,boltgen-micrometer");
+    assertThat(Systems.parse("all")).hasSize(12);
+    assertThat(Systems.ids(Systems.parse("boltgen*")))
+        .isEqualTo("boltgen,boltgen-io,boltgen-intercepted,boltgen-micrometer,boltgen-tls,boltgen-tls-openssl");
+    assertThat(Systems.ids(Systems.parse("boltgen,boltgen-tls,boltgen-tls-openssl")))
+        .isEqualTo("boltgen,boltgen-tls,boltgen-tls-openssl");
     assertThatThrownBy(() -> Systems.parse("thrift")).hasMessageContaining("unknown system");
   }
 

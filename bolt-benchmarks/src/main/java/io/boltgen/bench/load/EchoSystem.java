@@ -15,6 +15,14 @@ public interface EchoSystem {
   /** What is configured, in a few words, for the report. */
   String description();
 
+  /**
+   * Why this system cannot run in this JVM (a native library it needs does not load, say), or null when it
+   * can; checked before a run starts, so that a missing piece fails the command at once, not minutes in.
+   */
+  default String unavailable() {
+    return null;
+  }
+
   /** Starts the echo server on {@code host:port} (port 0: any free port). */
   EchoServer startServer(String host, int port) throws Exception;
 

@@ -1,5 +1,6 @@
 package io.boltgen.bench.load;
 
+import io.boltgen.bench.load.boltgen.BenchTls;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.LoadReport;
 import java.io.BufferedReader;
@@ -103,7 +104,7 @@ public final class Orchestrator {
           }
           if (line.startsWith(Protocol.CASE)) {
             LoadCase c = LoadCase.parse(line.substring(Protocol.CASE.length()).trim());
-            progress.printf(Locale.ROOT, "  [%3d/%3d] run %d/%d  %-12s %-16s ", done[0] + 1, total, run, settings.runs(),
+            progress.printf(Locale.ROOT, "  [%3d/%3d] run %d/%d  %-19s %-16s ", done[0] + 1, total, run, settings.runs(),
                 system.id(), c.label());
             progress.flush();
           } else if (line.startsWith(Protocol.RESULT)) {
@@ -209,6 +210,8 @@ public final class Orchestrator {
     cmd.add(javaBinary());
     cmd.addAll(jvmFlags);
     cmd.add("-Dlogging.path=" + logDir.toAbsolutePath()); // where SOFABolt's own log files go
+    // where a boltgen-tls server writes the certificates it generates and its client reads the CA
+    cmd.add("-D" + BenchTls.DIR_PROPERTY + "=" + logDir.resolve("tls").toAbsolutePath());
     cmd.addAll(extra);
     cmd.add("-cp");
     cmd.add(classPath());

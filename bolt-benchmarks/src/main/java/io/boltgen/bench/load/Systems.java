@@ -15,6 +15,8 @@ public final class Systems {
       new BoltgenSystem(BoltgenSystem.Mode.IO_THREAD),
       new BoltgenSystem(BoltgenSystem.Mode.INTERCEPTED),
       new BoltgenSystem(BoltgenSystem.Mode.MICROMETER),
+      new BoltgenSystem(BoltgenSystem.Mode.TLS_JDK),
+      new BoltgenSystem(BoltgenSystem.Mode.TLS_OPENSSL),
       new SofaBoltSystem(false, false),
       new SofaBoltSystem(true, false),
       new SofaBoltSystem(true, true),

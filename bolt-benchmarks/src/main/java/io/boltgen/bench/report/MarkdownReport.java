@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Map;
 
 /** Renders docs/benchmarks.md: the prose around the tables is fixed here, the numbers come from the run. */
@@ -23,6 +24,15 @@ public final class MarkdownReport {
    */
   public static final String CLUSTER_HEADING = "## Cluster: balancing around a slow instance";
 
+  /**
+   * The heading of the section on the TLS systems against plain boltgen: its numbers come from a {@code load}
+   * command of their own, pasted by hand, and a rewrite keeps it as it was, as it keeps {@link #CLUSTER_HEADING}.
+   */
+  public static final String TLS_HEADING = "## TLS: plain boltgen against TLS 1.3";
+
+  /** The hand-kept sections, each carried over by a rewrite of the document (in the order they stand in it). */
+  private static final List<String> KEPT_HEADINGS = List.of(CLUSTER_HEADING, TLS_HEADING);
+
   /** The whole document. */
   public static String render(Bench.Plan plan, Bench.Result result, Map<String, String> machine, Instant started,
       Duration took) {
@@ -30,8 +40,8 @@ public final class MarkdownReport {
   }
 
   /**
-   * The whole document, with {@code previous} (the document being replaced, or empty)'s hand-kept section
-   * ({@link #CLUSTER_HEADING}) carried over before the method.
+   * The whole document, with {@code previous} (the document being replaced, or empty)'s hand-kept sections
+   * ({@link #CLUSTER_HEADING}, {@link #TLS_HEADING}) carried over before the method.
    */
   public static String render(Bench.Plan plan, Bench.Result result, Map<String, String> machine, Instant started,
       Duration took, String previous) {
@@ -116,8 +126,9 @@ public final class MarkdownReport {
   }
 
   /**
-   * The section under {@link #CLUSTER_HEADING} in {@code doc}, from its heading to the next heading of its level
-   * (headings inside fenced code do not count), ending in a blank line; empty if there is none.
+   * The hand-kept sections of {@code doc} ({@link #CLUSTER_HEADING}, {@link #TLS_HEADING}), in the order they
+   * stand there, each from its heading to the next heading of its level (headings inside fenced code do not
+   * count), ending in a blank line; empty if there is none.
    */
   public static String keptSection(String doc) {
     StringBuilder kept = new StringBuilder();
@@ -125,7 +136,7 @@ public final class MarkdownReport {
     boolean fenced = false;
     for (String line : doc.split("\n", -1)) {
       if (!fenced && line.startsWith("## ")) {
-        in = line.trim().equals(CLUSTER_HEADING);
+        in = KEPT_HEADINGS.contains(line.trim());
       }
       if (line.startsWith("```")) {
         fenced = !fenced;
@@ -167,7 +178,10 @@ public final class MarkdownReport {
         `CompletableFuture<byte[]> echoAsync(byte[])` for calls in flight) over a `BoltClient` channel, served by
         the generated skeleton on a `BoltServer`; every setting at its default (handlers on the server's business
         executor, V2 frames with CRC32, 3 s timeout). `boltgen-io` registers the service with a direct executor
-        (handlers on the IO thread) and is reported beside it; the targets judge the default.
+        (handlers on the IO thread) and is reported beside it; the targets judge the default. `boltgen-tls` and
+        `boltgen-tls-openssl` are the default with TLS 1.3 on both sides, on the JDK's provider and on OpenSSL
+        (BoringSSL): certificates generated when the server starts, handshake done before anything is measured
+        (see "TLS" above).
       - **SOFABolt 1.6.10** (on Netty 4.2.18): `RpcServer` with a `SyncUserProcessor<byte[]>`, `RpcClient`
         `invokeSync` and `invokeWithCallback` (callback executor null), Hessian2 content, 3 s timeout.
         `sofabolt-fc` turns `bolt.netty.flush_consolidation` on at both ends (as SOFABolt's own benchmark does)
@@ -237,6 +251,8 @@ public final class MarkdownReport {
       # record the server with JFR (the server's pid is printed when it starts)
       java -jar bolt-benchmarks/target/bolt-benchmarks.jar load --systems boltgen --workloads sync-32 --payloads 100 \\
           --runs 1 --measure 30 --server-jvm-args "-XX:StartFlightRecording=filename=server.jfr,settings=profile"
+      # plain boltgen against TLS 1.3 on the JDK's provider and on OpenSSL, the three in turn in each run
+      java -jar bolt-benchmarks/target/bolt-benchmarks.jar load --systems boltgen,boltgen-tls,boltgen-tls-openssl
       # a server alone, to drive or profile by hand (type 'stop' to end it)
       java -jar bolt-benchmarks/target/bolt-benchmarks.jar server --system boltgen --port 12200
       # the codec benchmark only, or one codec
@@ -252,6 +268,8 @@ public final class MarkdownReport {
 
       `java -jar bolt-benchmarks/target/bolt-benchmarks.jar help` lists every option. `mvn verify` runs only a
       smoke test of a few seconds (`BenchmarkSmokeTest`): it starts each system, measures briefly, prints the
-      table and checks that calls and latencies were recorded.
+      table and checks that calls and latencies were recorded. `TlsBenchmarkSmokeTest` does the same for
+      `boltgen-tls` and `boltgen-tls-openssl` (every call succeeds, one handshake per client before its first
+      call, TLS 1.3 only), never timing them.
       """;
 }

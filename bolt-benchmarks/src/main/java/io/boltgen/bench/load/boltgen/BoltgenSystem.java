@@ -11,6 +11,7 @@ import io.boltgen.bench.service.EchoServiceImpl;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.Tls;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,9 @@ import java.util.concurrent.TimeUnit;
  * is {@code boltgen} with one client and one server interceptor that do nothing but return a listener (the
  * cost of the interceptor path itself); {@code boltgen-micrometer} observes every call on both sides with
  * bolt-micrometer into a {@code SimpleMeterRegistry} (timers per service, method and status).
+ * {@code boltgen-tls} and {@code boltgen-tls-openssl} are {@code boltgen} with TLS 1.3 on both sides, on the
+ * JDK's provider and on OpenSSL (BoringSSL through netty-tcnative): the server's certificate is generated when it
+ * starts, the client trusts its CA and checks its host name, no client certificate ({@link BenchTls}).
  */
 public final class BoltgenSystem implements EchoSystem {
 
@@ -30,7 +34,9 @@ public final class BoltgenSystem implements EchoSystem {
     DEFAULT("boltgen"),
     IO_THREAD("boltgen-io"),
     INTERCEPTED("boltgen-intercepted"),
-    MICROMETER("boltgen-micrometer");
+    MICROMETER("boltgen-micrometer"),
+    TLS_JDK("boltgen-tls"),
+    TLS_OPENSSL("boltgen-tls-openssl");
 
     final String id;
 
@@ -41,10 +47,13 @@ public final class BoltgenSystem implements EchoSystem {
 
   private final Mode mode;
   private final boolean ioThread;
+  /** The TLS provider of both sides, or null without TLS. */
+  private final Tls.Provider tls;
 
   public BoltgenSystem(Mode mode) {
     this.mode = mode;
     this.ioThread = mode == Mode.IO_THREAD;
+    this.tls = mode == Mode.TLS_JDK ? Tls.Provider.JDK : mode == Mode.TLS_OPENSSL ? Tls.Provider.OPENSSL : null;
   }
 
   @Override
@@ -66,9 +75,19 @@ public final class BoltgenSystem implements EchoSystem {
         return "defaults, plus a client and a server interceptor that only return a listener";
       case MICROMETER:
         return "defaults, plus bolt-micrometer's observations on both sides (timers in a SimpleMeterRegistry)";
+      case TLS_JDK:
+        return "defaults, plus TLS 1.3 on both sides, JDK provider; EC P-256 server certificate, no client certificate";
+      case TLS_OPENSSL:
+        return "defaults, plus TLS 1.3 on both sides, OpenSSL (BoringSSL) provider; EC P-256 server certificate,"
+            + " no client certificate";
       default:
         return "defaults: handlers on the server's business executor; V2 frames with CRC32";
     }
+  }
+
+  @Override
+  public String unavailable() {
+    return tls == null ? null : BenchTls.unavailable(tls);
   }
 
   /** An observation registry recording timers into a meter registry of its own, as an application's would. */
@@ -82,6 +101,9 @@ public final class BoltgenSystem implements EchoSystem {
   public EchoServer startServer(String host, int port) {
     ServiceDefinition definition = EchoServiceBolt.bind(new EchoServiceImpl());
     BoltServer.Builder builder = BoltServer.builder().bind(host, port);
+    if (tls != null) {
+      builder.tls(BenchTls.server(id(), tls)); // certificates generated now, before the server is ready
+    }
     if (mode == Mode.INTERCEPTED) {
       builder.serverInterceptor(call -> (status, error, nanos) -> { });
     } else if (mode == Mode.MICROMETER) {
@@ -104,9 +126,17 @@ public final class BoltgenSystem implements EchoSystem {
     } else if (mode == Mode.MICROMETER) {
       clientBuilder.clientInterceptor(BoltObservations.clientInterceptor(observations()));
     }
+    if (tls != null) {
+      clientBuilder.tls(BenchTls.client(id(), tls));
+    }
     BoltClient client = clientBuilder.build();
     try {
-      client.connect(new InetSocketAddress(host, port)).get(10, TimeUnit.SECONDS);
+      InetSocketAddress address = new InetSocketAddress(host, port);
+      // with TLS the connection is up only once its handshake succeeded: it never falls into a window
+      client.connect(address).get(10, TimeUnit.SECONDS);
+      if (tls != null) {
+        BenchTls.checkHandshakeDone(id(), client, address);
+      }
     } catch (Exception e) {
       client.close();
       throw e;
