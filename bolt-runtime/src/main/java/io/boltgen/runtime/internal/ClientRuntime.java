@@ -259,6 +259,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
       // up once the handshake succeeded: a failed one is a failed connect, never a failed call
       handshake.handshakeFuture().addListener(h -> {
         if (h.isSuccess()) {
+          connection.onHandshake(handshake.engine().getSession()); // before anyone sees the connection up
           result.complete(connection);
         } else {
           Throwable cause = h.cause();
