@@ -1,0 +1,142 @@
+package io.boltgen.example;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.boltgen.registry.etcd.EtcdRegistry;
+import io.boltgen.registry.tck.EtcdProcess;
+import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.BoltServer;
+import io.boltgen.runtime.PeerAllowList;
+import io.boltgen.runtime.PeerNotAuthorizedException;
+import io.boltgen.runtime.Tls;
+import io.boltgen.testing.TestCertificates;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Java snippets of docs/cluster.md and docs/security.md, as written: every code line of them is a line
+ * of this module's sources (this file, or the example's own code), and this file runs them, against a real
+ * etcd and with certificates made for the run.
+ */
+class DocsSnippetsTest {
+
+  /** The code lines of every {@code java} block of {@code doc}: trimmed, without trailing comments. */
+  private static List<String> codeLines(String doc) throws IOException {
+    String text = Files.readString(Path.of("..", "docs", doc), StandardCharsets.UTF_8);
+    Matcher m = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL).matcher(text);
+    List<String> lines = new ArrayList<>();
+    while (m.find()) {
+      for (String line : m.group(1).split("\n")) {
+        String code = line.replaceAll("\\s*//.*$", "").strip();
+        if (!code.isEmpty()) {
+          lines.add(code);
+        }
+      }
+    }
+    assertThat(lines).as("java blocks in docs/%s", doc).isNotEmpty();
+    return lines;
+  }
+
+  private static List<String> sourceLines() throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (Path dir : List.of(Path.of("src", "main", "java"), Path.of("src", "test", "java"))) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+          for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+            lines.add(line.replaceAll("\\s*//.*$", "").strip());
+          }
+        }
+      }
+    }
+    return lines;
+  }
+
+  @Test
+  void clusterSnippetsRunAsWritten() throws Exception {
+    assertThat(sourceLines()).containsAll(codeLines("cluster.md"));
+    ExecutorService reservationWork = Executors.newSingleThreadExecutor();
+    try (EtcdProcess etcdProcess = EtcdProcess.start()) {
+      String etcdUrl = etcdProcess.clientUrl();
+      int port = 0;
+      InventoryService service = new InventoryService(reservationWork, 1_500);
+      EtcdRegistry etcd = EtcdRegistry.builder().endpoints(etcdUrl).build();
+      try (etcd) {
+        BoltServer server = BoltServer.builder()
+            .bind("0.0.0.0", port)
+            .service(InventoryBolt.bind(service))
+            .registry(etcd)
+            .instance(100, "zone-a", Map.of())
+            .build()
+            .start();
+        try (server) {
+          BoltClient client = BoltClient.builder().nameResolver(etcd).build();
+          try (client) {
+            Inventory inventory = InventoryBolt.newClient(client.channel("etcd:///demo.Inventory:1.0"));
+            assertThat(inventory.get(new SkuId("apple")).available()).isEqualTo(12);
+            assertThat(client.instances("etcd:///demo.Inventory:1.0")).singleElement()
+                .satisfies(i -> assertThat(i.zone()).isEqualTo("zone-a"));
+          }
+        }
+      }
+    } finally {
+      reservationWork.shutdownNow();
+    }
+  }
+
+  @Test
+  void securitySnippetRunsAsWritten(@TempDir Path dir) throws Exception {
+    assertThat(sourceLines()).containsAll(codeLines("security.md"));
+    TestCertificates certs = TestCertificates.create(dir);
+    Path serverChain = certs.server().certificateChainPem();
+    Path serverKey = certs.server().privateKeyPem();
+    Path ordersChain = certs.client("orders").certificateChainPem();
+    Path ordersKey = certs.client("orders").privateKeyPem();
+    Path caPem = certs.caPem();
+    int port = 0;
+    ExecutorService reservationWork = Executors.newSingleThreadExecutor();
+    try {
+      InventoryService service = new InventoryService(reservationWork, 1_500);
+      Tls serverTls = Tls.builder()
+          .keyPair(serverChain, serverKey)
+          .trust(caPem)
+          .clientAuth(Tls.ClientAuth.REQUIRE)
+          .build();
+      BoltServer server = BoltServer.builder().bind("0.0.0.0", port).tls(serverTls)
+          .service(InventoryBolt.bind(service))
+          .serverInterceptor(PeerAllowList.builder().allow("demo.Inventory", "DNS:orders.test").build())
+          .build().start();
+      try (server) {
+        Tls clientTls = Tls.builder()
+            .keyPair(ordersChain, ordersKey)
+            .trust(caPem)
+            .build();
+        BoltClient client = BoltClient.builder().tls(clientTls).build();
+        try (client) {
+          Inventory inventory = InventoryBolt.newClient(client.channel("localhost:" + server.port()));
+          assertThat(inventory.get(new SkuId("apple")).available()).isEqualTo(12);
+        }
+        Tls other = Tls.builder().keyPair(certs.client("billing").certificateChainPem(),
+            certs.client("billing").privateKeyPem()).trust(caPem).build();
+        try (BoltClient billing = BoltClient.builder().tls(other).build()) {
+          Inventory refused = InventoryBolt.newClient(billing.channel("localhost:" + server.port()));
+          assertThatThrownBy(() -> refused.get(new SkuId("apple"))).isInstanceOf(PeerNotAuthorizedException.class);
+        }
+      }
+    } finally {
+      reservationWork.shutdownNow();
+    }
+  }
+}
