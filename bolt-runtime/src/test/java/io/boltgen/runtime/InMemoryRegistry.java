@@ -1,6 +1,5 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
@@ -111,9 +110,4 @@ final class InMemoryRegistry implements Registry {
 
   @Override
   public void close() {}
-
-  /** The resolver interface alone, for tests that only resolve. */
-  NameResolver asResolver() {
-    return this;
-  }
 }

@@ -62,6 +62,7 @@ final class ClusterTarget {
   private final Failover failover;
   private final Balancer balancer = new Balancer();
   private final RetryBudget budget;
+  private final SocketAddress serviceAddress; // what interceptors see as a cluster call's remote address
   private final Map<LoadBalancer, CallChannel> channels = new EnumMap<>(LoadBalancer.class);
   private final CompletableFuture<Void> resolved = new CompletableFuture<>();
   private final ConcurrentLinkedQueue<Waiting> unresolved = new ConcurrentLinkedQueue<>();
@@ -73,6 +74,7 @@ final class ClusterTarget {
       Failover failover) {
     this.target = target;
     this.service = service;
+    this.serviceAddress = InetSocketAddress.createUnresolved(service, 0);
     this.pools = pools;
     this.env = env;
     this.failover = failover;
@@ -114,7 +116,7 @@ final class ClusterTarget {
 
     @Override
     public SocketAddress remoteAddress() {
-      return InetSocketAddress.createUnresolved(service, 0);
+      return serviceAddress;
     }
   }
 
