@@ -353,6 +353,21 @@ class ClusterTest {
   }
 
   @Test
+  void aCallThatTimesOutBeforeTheFirstResolutionIsNeverSentLater() throws Exception {
+    Node a = node();
+    registry.hold();
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET);
+    CompletableFuture<byte[]> late = channel.invokeFuture(ECHO, bytes("late"),
+        CallOptions.DEFAULT.withTimeout(Duration.ofMillis(50)));
+    assertThatThrownBy(() -> late.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(BoltException.class)
+        .cause().satisfies(e -> assertThat(((BoltException) e).status()).isEqualTo(ResponseStatus.TIMEOUT));
+    publish(SERVICE, a.instance());
+    registry.release();
+    assertThat(string(channel.invokeSync(ECHO, bytes("now"), CallOptions.DEFAULT))).isEqualTo("now");
+    assertThat(a.echo.echoed.get()).as("only the call made after the resolution").isEqualTo(1);
+  }
+
+  @Test
   void aServiceWithoutInstancesFailsAtOnceSayingSo() {
     publish(SERVICE);
     BoltChannel channel = client(BoltClient.builder()).channel(TARGET);
