@@ -425,6 +425,21 @@ class ClusterTest {
     assertThat(load.ok.get()).isGreaterThanOrEqualTo(1200);
   }
 
+  @Test
+  void aClosingServerWaitsForItsClientsNoLongerThanItsDrainTime() throws Exception {
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(new EchoService().definition())
+        .registry(registry).drainTime(Duration.ofMillis(300)).build().start());
+    // a client that never resolves the service: it does not move away when the server deregisters
+    BoltClient plain = closer.track(BoltClient.builder().build());
+    plain.channel("127.0.0.1:" + server.port()).invokeSync(ECHO, bytes("stay"), CallOptions.DEFAULT);
+    assertThat(server.connections()).hasSize(1);
+
+    CompletableFuture<Void> closed = CompletableFuture.runAsync(server::close);
+    await().atMost(Duration.ofSeconds(5)).until(() -> registry.current(SERVICE).isEmpty()); // deregistered first
+    closed.get(10, TimeUnit.SECONDS); // the drain ends at its time although the client stayed
+    await().atMost(Duration.ofSeconds(5)).until(() -> plain.connections().isEmpty());
+  }
+
   /** Callers that send echo calls back to back until stopped, keeping every failure. */
   private static final class Load {
     final AtomicInteger ok = new AtomicInteger();

@@ -92,7 +92,8 @@ final class InMemoryRegistry implements Registry {
     };
   }
 
-  private List<ServiceInstance> current(String service) {
+  /** What is registered under {@code service} now. */
+  synchronized List<ServiceInstance> current(String service) {
     return List.copyOf(services.getOrDefault(service, Map.of()).values());
   }
 
