@@ -44,11 +44,12 @@ final class BoltConnection implements Connection, CallTarget {
   private final Channel nettyChannel;
   private final Endpoint endpoint;
   private final WriteQueue writes;
-  private final CallTable calls = new CallTable();
+  private final CallTable calls;
   private final AtomicInteger ids = new AtomicInteger();
   private final CallChannel callChannel;
   private final Heartbeat heartbeat;
   private final ReadThrottle throttle;
+  private final IdleTimeout idleTimeout; // a server's; null on a client or without an idle timeout
   private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
   private String remoteText;
@@ -62,7 +63,11 @@ final class BoltConnection implements Connection, CallTarget {
   BoltConnection(Channel nettyChannel, Endpoint endpoint) {
     this.nettyChannel = nettyChannel;
     this.endpoint = endpoint;
-    this.writes = new WriteQueue(nettyChannel, endpoint.shared().outboundMemory());
+    EndpointSettings endpointSettings = endpoint.settings();
+    this.idleTimeout = !endpointSettings.client() && endpointSettings.idleTimeoutMillis() > 0
+        ? new IdleTimeout(nettyChannel, endpointSettings.idleTimeoutMillis()) : null;
+    this.writes = new WriteQueue(nettyChannel, endpoint.shared().outboundMemory(), idleTimeout);
+    this.calls = new CallTable(endpoint.calls().timer(), endpoint.calls().ticker());
     this.callChannel = new CallChannel(this, endpoint.calls());
     EndpointSettings settings = endpoint.settings();
     this.settings = settings;
@@ -264,6 +269,9 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   void onActive() {
+    if (idleTimeout != null) {
+      idleTimeout.start();
+    }
     remoteAddress = nettyChannel.remoteAddress();
     localAddress = nettyChannel.localAddress();
     OutboundMemory memory = endpoint.shared().outboundMemory();
@@ -271,6 +279,9 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   void onInactive() {
+    if (idleTimeout != null) {
+      idleTimeout.stop();
+    }
     failPending("connection to " + remoteAddress() + " closed while the call waited for its response");
     writes.discardAll();
     writes.report(); // nothing is held any more
@@ -349,6 +360,13 @@ final class BoltConnection implements Connection, CallTarget {
   @Override
   public BoltChannel channel() {
     return callChannel;
+  }
+
+  /** Bytes were read from the peer (IO thread): the connection is not idle. */
+  void afterReadComplete() {
+    if (idleTimeout != null) {
+      idleTimeout.touch();
+    }
   }
 
   /** A frame arrived from the peer (IO thread). */

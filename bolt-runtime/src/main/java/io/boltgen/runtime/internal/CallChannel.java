@@ -51,7 +51,7 @@ final class CallChannel implements BoltChannel {
     PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE, future);
     future.attach(call);
     if (!call.isDone()) {
-      call.scheduleTimeout();
+      call.expectTimeout();
       target.send(call);
     }
     return future;
@@ -65,7 +65,7 @@ final class CallChannel implements BoltChannel {
     PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE,
         new Delivery<>(executor, callback, method));
     if (!call.isDone()) {
-      call.scheduleTimeout();
+      call.expectTimeout();
       target.send(call);
     }
   }

@@ -132,6 +132,7 @@ final class ClusterTarget {
   private void send(PendingCall<?> call, LoadBalancer channelPolicy) {
     budget.onCall();
     call.retainRequest();
+    call.timeWhileWaiting(); // the call itself waits in no call table (its attempts do, without timers)
     LoadBalancer chosen = call.options().loadBalancer();
     LoadBalancer policy = chosen != null ? chosen : channelPolicy;
     if (resolved.isDone()) {

@@ -115,6 +115,7 @@ final class ConnectionPool implements CallTarget {
       connection.send(call);
       return;
     }
+    call.timeWhileWaiting(); // it waits for a connection, not in a call table
     int attemptsBefore = attemptsStarted.get();
     CompletableFuture<BoltConnection> connecting = connectAll();
     boolean fresh = attemptsStarted.get() != attemptsBefore;

@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 
 /**
- * CRC32 (zlib's, as SOFABolt computes it) over buffer bytes, read through NIO views without copying and
- * without allocating: one {@link CRC32} per thread, and the buffer's internal NIO view where it has one.
+ * CRC32 (zlib's, as SOFABolt computes it) over buffer bytes, read in place without copying: one {@link CRC32}
+ * per thread, over a heap buffer's array or a direct buffer's internal NIO view where it has one.
  */
 final class Crc32 {
 
@@ -24,7 +24,9 @@ final class Crc32 {
   static int of(ByteBuf buf, int index, int length) {
     CRC32 crc = CRC.get();
     crc.reset();
-    if (buf.nioBufferCount() == 1) {
+    if (buf.hasArray()) {
+      crc.update(buf.array(), buf.arrayOffset() + index, length);
+    } else if (buf.nioBufferCount() == 1) {
       ByteBuffer view;
       try {
         view = buf.internalNioBuffer(index, length);

@@ -20,9 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What one client or server owns at the transport level: its settings, its live connections, the handler
  * of requests that arrive on them, the environment of calls it sends, and its connection events. Builds
- * the channel pipeline: {@code [SslHandler] → [IdleStateHandler] → FrameDecoder → InboundHandler}; there is
- * no encoder,
- * frames are encoded by the thread that makes them and queued as buffers. A server counts the connections
+ * the channel pipeline: {@code [SslHandler] → [IdleStateHandler] → FrameDecoder → InboundHandler} (the idle
+ * handler on a client with heartbeats only; a server's idle timeout is {@link IdleTimeout}, which adds nothing
+ * to a write); there is no encoder: frames are encoded by the thread that makes them, or by the IO thread for
+ * a server's answers, and queued as buffers. A server counts the connections
  * it accepted: one beyond its limit gets the pipeline of {@link ConnectionRefusal} instead.
  */
 final class Endpoint {
@@ -118,8 +119,6 @@ final class Endpoint {
         pipeline.addLast("idle", new IdleStateHandler(
             settings.heartbeatIntervalMillis(), 0, 0, TimeUnit.MILLISECONDS));
       }
-    } else if (settings.idleTimeoutMillis() > 0) {
-      pipeline.addLast("idle", new IdleStateHandler(0, 0, settings.idleTimeoutMillis(), TimeUnit.MILLISECONDS));
     }
     FrameDecoder decoder = new FrameDecoder(settings.maxFrameLength(), calls.ticker());
     FrameDeadline deadline = settings.frameTimeoutMillis() <= 0 ? null

@@ -4,11 +4,13 @@ import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.Marshaller;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import java.util.Map;
 
 /**
- * Writes Bolt frames: this is where frames become bytes. Each frame goes into one pooled buffer sized
- * exactly (fixed header + className + header entries + content + CRC); the content is written straight into it by
+ * Writes Bolt frames: this is where frames become bytes. Each frame goes into one buffer sized exactly
+ * (fixed header + className + header entries + content + CRC); the content is written straight into it by
  * its {@link Marshaller}, with no intermediate array. On any failure the buffer is released and the
  * exception propagates.
  *
@@ -18,10 +20,25 @@ final class FrameEncoder {
 
   private static final byte[] NO_BYTES = new byte[0];
 
+  /**
+   * The largest request frame a thread that is not an IO thread encodes on the heap (see {@link #request}):
+   * below it, a plain array and the copy the channel makes into its own direct buffer cost less than a
+   * pooled direct buffer taken without a thread cache; above it, the copy would cost more.
+   */
+  static final int HEAP_FRAME_LIMIT = 16 * 1024;
+
+  // plain arrays, not tracked for leaks: the garbage collector frees them
+  private static final ByteBufAllocator HEAP = new UnpooledByteBufAllocator(false, true);
+
   private FrameEncoder() {}
 
   /**
-   * A request ({@link Bolt#TYPE_REQUEST}) or oneway ({@link Bolt#TYPE_ONEWAY}) frame.
+   * A request ({@link Bolt#TYPE_REQUEST}) or oneway ({@link Bolt#TYPE_ONEWAY}) frame. On a thread that is
+   * not a Netty thread (a caller's own thread) a frame of up to {@value #HEAP_FRAME_LIMIT} bytes is encoded
+   * into a heap array: Netty gives such threads no buffer cache (each pooled buffer would be taken from its
+   * arena under a lock and recycled through a slow path), and the IO thread copies the small frame into a
+   * direct buffer from its own cache when it writes it. Larger frames, and frames encoded on Netty threads,
+   * go into a pooled direct buffer from {@code alloc}.
    *
    * @param timeoutMillis the caller's timeout; use {@link Bolt#NO_TIMEOUT} for oneway
    * @param maxFrameLength the largest frame the peer accepts
@@ -39,7 +56,8 @@ final class FrameEncoder {
       Marshaller<T> marshaller,
       T value,
       int maxFrameLength) {
-    return encode(alloc, format, true, type, Bolt.CMD_REQUEST, requestId,
+    boolean heapIfSmall = !(Thread.currentThread() instanceof FastThreadLocalThread);
+    return encode(alloc, heapIfSmall, format, true, type, Bolt.CMD_REQUEST, requestId,
         marshaller.codecId(), timeoutMillis, className, headers, marshaller, value, maxFrameLength);
   }
 
@@ -61,25 +79,26 @@ final class FrameEncoder {
       Marshaller<T> marshaller,
       T value,
       int maxFrameLength) {
-    return encode(alloc, format, false, Bolt.TYPE_RESPONSE, Bolt.CMD_RESPONSE,
+    return encode(alloc, false, format, false, Bolt.TYPE_RESPONSE, Bolt.CMD_RESPONSE,
         requestId, codec, status.code(), className, headers, marshaller, value, maxFrameLength);
   }
 
   /** A heartbeat: command 0, timeout -1, switch 0 (so never a CRC), no body; codec 1 as SOFABolt sends. */
   static ByteBuf heartbeat(ByteBufAllocator alloc, FrameFormat format, int requestId) {
-    return encode(alloc, format.withSwitchFlags((byte) 0), true, Bolt.TYPE_REQUEST, Bolt.CMD_HEARTBEAT, requestId,
+    return encode(alloc, false, format.withSwitchFlags((byte) 0), true, Bolt.TYPE_REQUEST, Bolt.CMD_HEARTBEAT, requestId,
         Bolt.CODEC_HESSIAN2, Bolt.NO_TIMEOUT, NO_BYTES, Map.of(), null, null, Integer.MAX_VALUE);
   }
 
   /** The ack of heartbeat {@code requestId}: a response with command 0, status SUCCESS, switch 0. */
   static ByteBuf heartbeatAck(ByteBufAllocator alloc, FrameFormat format, int requestId) {
-    return encode(alloc, format.withSwitchFlags((byte) 0), false, Bolt.TYPE_RESPONSE, Bolt.CMD_HEARTBEAT,
+    return encode(alloc, false, format.withSwitchFlags((byte) 0), false, Bolt.TYPE_RESPONSE, Bolt.CMD_HEARTBEAT,
         requestId, Bolt.CODEC_HESSIAN2, ResponseStatus.SUCCESS.code(), NO_BYTES, Map.of(), null, null,
         Integer.MAX_VALUE);
   }
 
   private static <T> ByteBuf encode(
       ByteBufAllocator alloc,
+      boolean heapIfSmall,
       FrameFormat format,
       boolean request,
       byte type,
@@ -106,7 +125,8 @@ final class FrameEncoder {
     if (total > maxFrameLength) {
       throw new FrameTooLargeException(total, maxFrameLength);
     }
-    ByteBuf out = alloc.ioBuffer((int) total, (int) total);
+    ByteBuf out = heapIfSmall && total <= HEAP_FRAME_LIMIT ? HEAP.heapBuffer((int) total, (int) total)
+        : alloc.ioBuffer((int) total, (int) total);
     try {
       writeHeader(out, format, request, type, cmdCode, Bolt.COMMAND_VERSION,
           requestId, codec, timeoutOrStatus, className.length, headersLength, contentLength);

@@ -104,6 +104,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
+    connection.afterReadComplete();
     if (deadline != null) {
       deadline.afterRead();
     }

@@ -59,6 +59,8 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   private final Listener<R> listener;
   private final PendingCall<R> parent;
   private boolean retainsRequest;
+  // times out on its connection's sweep once it waits in a call table (see CallTable), on its own timer before
+  private boolean sweptDeadline;
   private Object request;
   private volatile PendingCall<R> attempt;
   private volatile Timeout timeout;
@@ -145,8 +147,38 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     return (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
   }
 
+  /**
+   * Makes the call time out at its deadline: on the sweep of the call table it waits in once it is sent
+   * (no timer entry of its own), or on its own timer entry where it waits anywhere else (see
+   * {@link #timeWhileWaiting()}). Called by the thread that started the call, before sending it.
+   */
+  void expectTimeout() {
+    sweptDeadline = true;
+  }
+
+  /**
+   * The call waits somewhere other than a call table (for a connection, say): if it expects a timeout, it
+   * gets its own timer entry now.
+   */
+  void timeWhileWaiting() {
+    if (sweptDeadline && timeout == null) {
+      sweptDeadline = false;
+      scheduleTimeout();
+    }
+  }
+
+  /** Whether the sweep of the table the call waits in times it out (see {@link #expectTimeout()}). */
+  boolean hasSweptDeadline() {
+    return sweptDeadline;
+  }
+
+  /** The deadline on the endpoint's ticker. */
+  long deadlineNanos() {
+    return startNanos + timeoutNanos;
+  }
+
   void scheduleTimeout() {
-    timeout = env.timer().newTimeout(this, timeoutNanos, TimeUnit.NANOSECONDS);
+    timeout = env.timer().newTimeout(this, Math.max(0, deadlineNanos() - env.ticker().nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   /** The options the call was made with. */
@@ -191,6 +223,9 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     if (isDone()) {
       table.forget(requestId, this); // completed (timed out) while we registered it
       return false;
+    }
+    if (sweptDeadline) {
+      table.watchDeadline(deadlineNanos());
     }
     return true;
   }
@@ -257,7 +292,8 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     timeoutNow();
   }
 
-  private void timeoutNow() {
+  /** The deadline passed: fails the call with TIMEOUT, unless it completed first. */
+  void timeoutNow() {
     String where = remoteAddress == null ? " before it was sent"
         : written ? " (" + remoteAddress + ", request id " + requestId + ")"
         : " (" + remoteAddress + ", request id " + requestId + ") before it was written: it waited for the"

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * queued before they are encoded and cost no buffer until they leave.
  *
  * <p>Items are a {@link ByteBuf} (heartbeats, oneway requests, error answers: written with the void
- * promise), an {@link OutboundRequest} (a request frame with its call: a failed write fails the call), or a
+ * promise), an {@link OutboundRequest} (a request frame with its call, written with a void promise that
+ * reports a failure to the pipeline, which closes the connection and so fails the call), or a
  * {@link DeferredFrame} (a server's answer) that is encoded here, on the IO thread.
  *
  * <p>Thread-safe: enqueue from any thread; draining, purging and discarding run on the channel's event
@@ -46,16 +47,20 @@ final class WriteQueue implements Runnable {
   private final AtomicLong queuedBytes = new AtomicLong();
   // a failed write of an answer or heartbeat means a dead channel, which closes anyway: stay quiet
   private final VoidChannelPromise voidPromise;
+  private final VoidChannelPromise requestPromise;
   private final OutboundMemory memory;
+  private final IdleTimeout idleTimeout; // told once per drain that the connection wrote; may be null
   private final Runnable purge = this::purgeNow;
   // what this queue last reported to the process-wide account (written on the event loop)
   private volatile long reported;
   // set once the process-wide account chose this queue's connection to close
   private volatile boolean shed;
 
-  WriteQueue(Channel channel, OutboundMemory memory) {
+  WriteQueue(Channel channel, OutboundMemory memory, IdleTimeout idleTimeout) {
     this.channel = channel;
+    this.idleTimeout = idleTimeout;
     this.voidPromise = new VoidChannelPromise(channel, false);
+    this.requestPromise = new VoidChannelPromise(channel, true);
     this.memory = memory;
   }
 
@@ -204,7 +209,9 @@ final class WriteQueue implements Runnable {
             frame.release(); // timed out or failed while it waited here
             continue;
           }
-          channel.write(frame).addListener(request);
+          // no promise per request: a failed write fires exceptionCaught, which closes the connection and
+          // fails every call waiting on it (this one included) with CONNECTION_CLOSED
+          channel.write(frame, requestPromise);
         }
         if (++sinceFlush == FLUSH_EVERY) {
           queuedBytes.addAndGet(-bytes);
@@ -217,6 +224,9 @@ final class WriteQueue implements Runnable {
       queuedBytes.addAndGet(-bytes);
       if (wrote) {
         channel.flush();
+        if (idleTimeout != null) {
+          idleTimeout.touch();
+        }
       }
     }
   }

@@ -21,7 +21,7 @@ class OutboundMemoryTest {
 
   private WriteQueue queue(EmbeddedChannel channel) {
     channel.unsafe().outboundBuffer().setUserDefinedWritability(1, false); // a peer that does not read
-    WriteQueue queue = new WriteQueue(channel, memory);
+    WriteQueue queue = new WriteQueue(channel, memory, null);
     memory.register(queue);
     return queue;
   }

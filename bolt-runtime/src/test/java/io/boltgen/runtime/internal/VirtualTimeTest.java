@@ -135,6 +135,29 @@ class VirtualTimeTest {
   }
 
   @Test
+  void callsWithShorterAndLongerTimeoutsEachTimeOutAtTheirOwnDeadline() throws Exception {
+    try (VirtualTime client = VirtualTime.client(0, 1, 1)) {
+      CompletableFuture<byte[]> slow = echo(client, "slow"); // 750 ms
+      client.advance(10);
+      CompletableFuture<byte[]> quick = client.connection.channel().invokeFuture(EchoService.ECHO,
+          EchoService.bytes("quick"), CallOptions.DEFAULT.withTimeoutMillis(100));
+      CompletableFuture<byte[]> later = echo(client, "later"); // 750 ms from 10
+      client.advance(99);
+      assertThat(quick).isNotDone();
+      client.advance(1);
+      assertThat(cause(quick).status()).isEqualTo(ResponseStatus.TIMEOUT);
+      assertThat(slow).isNotDone();
+      client.advance(640);
+      assertThat(slow).isCompletedExceptionally();
+      assertThat(later).as("its deadline is 10 ms later").isNotDone();
+      client.advance(10);
+      assertThat(cause(later).status()).isEqualTo(ResponseStatus.TIMEOUT);
+      assertThat(client.connection.pendingSnapshot()).isEmpty();
+      assertThat(client.time.pending()).as("nothing left to time").isZero();
+    }
+  }
+
+  @Test
   void aCallAnsweredInTimeCancelsItsTimeout() throws Exception {
     try (VirtualTime client = VirtualTime.client(0, 1, 1)) {
       CompletableFuture<byte[]> call = echo(client, "hi");
@@ -142,7 +165,12 @@ class VirtualTimeTest {
       client.advance(500);
       client.receive(answer(request, "yo"));
       assertThat(EchoService.string(call.get(0, TimeUnit.SECONDS))).isEqualTo("yo");
-      assertThat(client.time.pending()).as("the timeout was cancelled").isZero();
+      // the connection's one deadline sweep stays armed until the deadline it was armed for, then finds no
+      // call waiting and leaves the timer empty
+      assertThat(client.time.pending()).as("the connection's sweep").isEqualTo(1);
+      client.advance(250);
+      assertThat(call).isCompletedWithValueMatching(v -> EchoService.string(v).equals("yo"));
+      assertThat(client.time.pending()).as("nothing left to time").isZero();
     }
   }
 
@@ -155,12 +183,12 @@ class VirtualTimeTest {
       assertThat(client.connection.pendingSnapshot()).as("the call still waits for its answer").hasSize(1);
       client.receive(answer(request, "a"));
       assertThat(client.connection.pendingSnapshot()).isEmpty();
-      assertThat(client.time.pending()).isZero();
 
       CompletableFuture<byte[]> second = echo(client, "b");
       assertThat(second.cancel(false)).isTrue();
       assertThat(client.connection.pendingSnapshot()).as("abandoned at once").isEmpty();
-      assertThat(client.time.pending()).as("its timeout is gone too").isZero();
+      client.advance(750);
+      assertThat(client.time.pending()).as("the sweep found nothing to time out and stopped").isZero();
     }
   }
 

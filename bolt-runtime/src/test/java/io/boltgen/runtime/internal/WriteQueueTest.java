@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class WriteQueueTest {
 
   private final EmbeddedChannel channel = new EmbeddedChannel();
-  private final WriteQueue queue = new WriteQueue(channel, null);
+  private final WriteQueue queue = new WriteQueue(channel, null, null);
 
   @AfterEach
   void tearDown() {
