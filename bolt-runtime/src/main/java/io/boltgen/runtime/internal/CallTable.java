@@ -10,12 +10,23 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The calls of one connection that wait for their response, by request id, and their deadlines. Once
+ * The calls of one connection that wait for their response, by request id, and their deadlines.
+ *
+ * <p>Request ids of a connection are consecutive, so a call goes into a ring of {@value #RING} slots at
+ * {@code id mod RING}: registering and taking it are one compare-and-set on its slot, with no hashing, no
+ * boxing and no node per call (4 KiB per connection with compressed references). A call whose slot is still
+ * held by a call {@value #RING} ids older (more than {@value #RING} in flight, or one very slow answer)
+ * waits in an overflow map instead; a counter striped by thread keeps the number waiting for
+ * {@link #size()}, which balancing reads on every pick.
+ *
+ * <p>Once
  * {@link #closeAll} ran, every call registered before or after fails at once: none waits for its timeout
  * on a dead connection.
  *
@@ -37,7 +48,12 @@ final class CallTable {
 
   private static final long NOT_ARMED = Long.MAX_VALUE;
 
-  private final ConcurrentHashMap<Integer, PendingCall<?>> calls = new ConcurrentHashMap<>();
+  /** Slots of the ring; a power of two. */
+  static final int RING = 1024;
+
+  private final AtomicReferenceArray<PendingCall<?>> ring = new AtomicReferenceArray<>(RING);
+  private final ConcurrentHashMap<Integer, PendingCall<?>> overflow = new ConcurrentHashMap<>();
+  private final LongAdder waiting = new LongAdder();
   private final Timer timer;
   private final Ticker ticker;
   private final Sweep sweep = new Sweep();
@@ -57,16 +73,28 @@ final class CallTable {
    * already closed.
    */
   boolean register(int requestId, PendingCall<?> call) {
-    calls.put(requestId, call);
+    waiting.increment();
+    if (!ring.compareAndSet(requestId & (RING - 1), null, call)) {
+      overflow.put(requestId, call);
+    }
     Supplier<BoltException> closed = closedError;
     if (closed != null) {
-      // closeAll may have swept the map before our put: fail the call here (completion happens once)
-      if (calls.remove(requestId, call)) {
+      // closeAll may have swept the table before we put the call: fail it here (completion happens once)
+      if (remove(requestId, call)) {
         call.fail(closed.get());
       }
       return false;
     }
     return true;
+  }
+
+  /** Removes {@code call} if it still waits under {@code requestId}; true if this removed it. */
+  private boolean remove(int requestId, PendingCall<?> call) {
+    if (ring.compareAndSet(requestId & (RING - 1), call, null) || overflow.remove(requestId, call)) {
+      waiting.decrement();
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -113,7 +141,7 @@ final class CallTable {
       long earliest = NOT_ARMED;
       try {
         long now = ticker.nanoTime();
-        for (PendingCall<?> call : calls.values()) {
+        for (PendingCall<?> call : snapshot()) {
           if (!call.hasSweptDeadline() || call.isDone()) {
             continue;
           }
@@ -137,22 +165,43 @@ final class CallTable {
 
   /** Takes the call waiting for {@code requestId}, or returns {@code null} (late or unknown response). */
   PendingCall<?> take(int requestId) {
-    return calls.remove(requestId);
+    int slot = requestId & (RING - 1);
+    PendingCall<?> call = ring.get(slot);
+    if (call != null && call.requestId() == requestId && ring.compareAndSet(slot, call, null)) {
+      waiting.decrement();
+      return call;
+    }
+    if (overflow.isEmpty()) {
+      return null;
+    }
+    call = overflow.remove(requestId);
+    if (call != null) {
+      waiting.decrement();
+    }
+    return call;
   }
 
   /** Forgets {@code call} (it completed some other way). */
   void forget(int requestId, PendingCall<?> call) {
-    calls.remove(requestId, call);
+    remove(requestId, call);
   }
 
   /** The number of calls waiting. */
   int size() {
-    return calls.size();
+    return (int) Math.max(0, waiting.sum());
   }
 
   /** A snapshot of the calls waiting. */
   List<PendingCall<?>> snapshot() {
-    return new ArrayList<>(calls.values());
+    List<PendingCall<?>> all = new ArrayList<>(size() + 4);
+    for (int i = 0; i < RING; i++) {
+      PendingCall<?> call = ring.get(i);
+      if (call != null) {
+        all.add(call);
+      }
+    }
+    all.addAll(overflow.values());
+    return all;
   }
 
   /** Fails every waiting call, now and later, with the error {@code error} makes, and disarms the sweep. Idempotent. */
@@ -167,9 +216,8 @@ final class CallTable {
       }
       armedFor = NOT_ARMED;
     }
-    for (Integer id : calls.keySet()) {
-      PendingCall<?> call = calls.remove(id);
-      if (call != null) {
+    for (PendingCall<?> call : snapshot()) {
+      if (remove(call.requestId(), call)) {
         call.fail(error.get());
       }
     }
