@@ -10,7 +10,10 @@ import java.util.List;
 /**
  * Splits the inbound byte stream into Bolt frames: this is where bytes are decoded. Each decode pass takes
  * every whole frame in the cumulated buffer and passes them on as one {@link FrameBatch}, each frame a
- * retained slice of the buffer (no copy). A partial frame stays buffered until the rest arrives.
+ * retained slice of the buffer (no copy). A partial frame stays buffered until the rest arrives: reads are
+ * copied into one buffer until {@value #COMPOSITE_AFTER} bytes of it are there, and kept as they are after
+ * that (see {@link #COMPOSITE_AFTER}), so a frame of a megabyte is copied at most {@value #COMPOSITE_AFTER}
+ * bytes' worth before it is decoded.
  *
  * <p>Anything that is not valid Bolt throws a {@link BoltFrameException} naming the reason (frames decoded
  * before it in the same pass are still passed on first); from then on the decoder discards all input,
@@ -22,10 +25,18 @@ import java.util.List;
  */
 final class FrameDecoder extends ByteToMessageDecoder {
 
+  /**
+   * Once this many bytes of an incomplete frame are buffered, further reads are added to the buffer as
+   * components instead of copied into it: the rest of a large frame is never copied before its content is
+   * decoded. Below it, reads are merged into one buffer (cheaper to decode small frames from).
+   */
+  static final int COMPOSITE_AFTER = 64 * 1024;
+
   private final int maxFrameLength;
   private final Ticker ticker;
   private final byte[] fixedHeader = new byte[Bolt.V2_REQUEST_HEADER];
   private boolean failed;
+  private boolean composite;
   private long framesDecoded;
 
   /** A decoder that refuses frames longer than {@code maxFrameLength} bytes (header and CRC included). */
@@ -76,11 +87,21 @@ final class FrameDecoder extends ByteToMessageDecoder {
     if (batch != null) {
       out.add(batch);
     }
+    boolean large = in.readableBytes() >= COMPOSITE_AFTER;
+    if (large != composite) {
+      composite = large;
+      setCumulator(large ? COMPOSITE_CUMULATOR : MERGE_CUMULATOR);
+    }
   }
 
   /** Bytes received of a frame that is not complete yet: 0 between frames. IO thread only. */
   int pendingBytes() {
     return internalBuffer().readableBytes();
+  }
+
+  /** The bytes buffered now (those of an incomplete frame). IO thread only. */
+  ByteBuf buffered() {
+    return internalBuffer();
   }
 
   /** Whole frames decoded so far on this channel. IO thread only. */
