@@ -219,7 +219,8 @@ final class ConnectionPool implements CallTarget {
   }
 
   private BoltConnection pick() {
-    int start = next.getAndIncrement();
+    // one connection (the default): no shared counter for every caller to contend on
+    int start = size == 1 ? 0 : next.getAndIncrement();
     BoltConnection unwritable = null;
     for (int i = 0; i < size; i++) {
       BoltConnection c = live(slots.get(Math.floorMod(start + i, size)));
