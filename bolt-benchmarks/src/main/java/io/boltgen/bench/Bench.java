@@ -61,7 +61,7 @@ public final class Bench {
     if (plan.load() != null) {
       outcome = new Orchestrator(plan.load(), out).run();
       failures.addAll(outcome.failures());
-      loadReport = new LoadReport(plan.load().cases(), plan.load().systems(), outcome.results());
+      loadReport = new LoadReport(plan.load().cases(), plan.load().systems(), outcome.results(), outcome.runs());
     }
 
     CodecReport codecs = null;
@@ -85,6 +85,7 @@ public final class Bench {
     if (loadReport != null) {
       out.print(loadReport.console());
       out.print(loadReport.targetsConsole());
+      out.print(loadReport.warmupConsole());
     }
     if (codecs != null) {
       out.print(codecs.console());

@@ -11,6 +11,7 @@ import io.boltgen.bench.load.ClusterSettings;
 import io.boltgen.bench.load.EchoSystem;
 import io.boltgen.bench.load.LoadCase;
 import io.boltgen.bench.load.LoadSettings;
+import io.boltgen.bench.load.QuietPolicy;
 import io.boltgen.bench.load.ServerMain;
 import io.boltgen.bench.load.Systems;
 import io.boltgen.bench.load.Workload;
@@ -131,6 +132,7 @@ public final class Main {
         String host = a.get("host", "127.0.0.1");
         int port = Integer.parseInt(a.require("port"));
         long serverPid = Long.parseLong(a.require("server-pid"));
+        int statsPort = a.getInt("server-stats-port", 0);
         List<LoadCase> cases = new ArrayList<>();
         for (String c : a.list("cases", "")) {
           cases.add(LoadCase.parse(c));
@@ -138,8 +140,12 @@ public final class Main {
         int run = a.getInt("run", 1);
         Duration warmup = Duration.ofMillis(Long.parseLong(a.require("warmup-ms")));
         Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
+        Duration pass = Duration.ofMillis(Long.parseLong(a.get("warmup-pass-ms",
+            Long.toString(warmup.toMillis() * cases.size()))));
+        QuietPolicy quiet = quietPolicy(a);
         a.checkAllUsed();
-        return ClientMain.run(system, host, port, serverPid, cases, run, warmup, measure);
+        return ClientMain.run(system, host, port, serverPid, statsPort, cases, run,
+            new ClientMain.Timing(warmup, measure, pass, quiet));
       }
       case "cluster" -> {
         ClusterSettings settings = clusterSettings(a, argv);
@@ -201,7 +207,7 @@ public final class Main {
               + "; leave it out of --systems to run the others");
         }
       }
-      subset |= systems.size() < Systems.all().size();
+      subset |= !coversTargets(systems);
       List<Workload> workloads = new ArrayList<>();
       for (String w : a.list("workloads", "sync-32,async-256")) {
         workloads.add(Workload.parse(w));
@@ -220,14 +226,18 @@ public final class Main {
       int runs = a.getInt("runs", quick ? 1 : 3);
       Duration warmup = a.seconds("warmup", quick ? 3 : 10);
       Duration measure = a.seconds("measure", quick ? 3 : 10);
+      Duration pass = a.seconds("warmup-pass", quick ? 12 : LoadSettings.DEFAULT_WARM_UP_PASS.toSeconds());
+      QuietPolicy quiet = quietPolicy(a);
       if (!quick && runs < 3) {
         caveats.add(runs + " run(s), fewer than the 3 a report needs for its median and range");
       }
-      if (!quick && (warmup.compareTo(Duration.ofSeconds(10)) < 0 || measure.compareTo(Duration.ofSeconds(10)) < 0)) {
-        caveats.add("windows shorter than the defaults (10 s warm-up, 10 s measured)");
+      if (!quick && (warmup.compareTo(Duration.ofSeconds(5)) < 0 || measure.compareTo(Duration.ofSeconds(5)) < 0
+          || pass.compareTo(LoadSettings.DEFAULT_WARM_UP_PASS) < 0)) {
+        caveats.add("windows shorter than a report needs (5 s warm-up and 5 s measured per case, a "
+            + LoadSettings.DEFAULT_WARM_UP_PASS.toSeconds() + " s warm-up pass)");
       }
       List<String> jvmFlags = a.has("jvm-flags") ? a.words("jvm-flags") : new ArrayList<>(LoadSettings.DEFAULT_JVM_FLAGS);
-      load = new LoadSettings(systems, cases, runs, warmup, measure, jvmFlags, a.words("server-jvm-args"),
+      load = new LoadSettings(systems, cases, runs, warmup, measure, pass, quiet, jvmFlags, a.words("server-jvm-args"),
           a.words("client-jvm-args"), a.flag("keep-server"), logDir, "127.0.0.1");
     }
 
@@ -266,6 +276,30 @@ public final class Main {
     a.has("no-docs");
     a.checkAllUsed();
     return new Bench.Plan(load, jmh, docs, commandLine(argv), caveats, logDir);
+  }
+
+  /**
+   * Whether {@code systems} hold everything the Targets table compares: boltgen's default, raw Netty, and a
+   * configuration of each peer (SOFABolt, gRPC). Such a selection makes a full report; the others are subsets.
+   */
+  static boolean coversTargets(List<EchoSystem> systems) {
+    boolean boltgen = false;
+    boolean netty = false;
+    boolean sofabolt = false;
+    boolean grpc = false;
+    for (EchoSystem s : systems) {
+      boltgen |= s.id().equals(Systems.BOLTGEN_DEFAULT);
+      netty |= s.family().equals("netty");
+      sofabolt |= s.family().equals("sofabolt");
+      grpc |= s.family().equals("grpc");
+    }
+    return boltgen && netty && sofabolt && grpc;
+  }
+
+  /** {@code --quiet-threshold PCT --quiet-repeats N}, defaults {@link QuietPolicy#DEFAULT}. */
+  static QuietPolicy quietPolicy(Args a) {
+    return new QuietPolicy(Double.parseDouble(a.get("quiet-threshold", Double.toString(QuietPolicy.DEFAULT.thresholdPercent()))),
+        a.getInt("quiet-repeats", QuietPolicy.DEFAULT.maxRepeats()));
   }
 
   /** The {@code cluster} command's settings. */

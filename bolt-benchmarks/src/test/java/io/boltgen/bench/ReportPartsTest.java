@@ -24,12 +24,19 @@ class ReportPartsTest {
   @Test
   void caseResultSurvivesItsLine() {
     CaseResult r = new CaseResult("grpc-direct", "async-256/1024", 2, 1234, 5, 10.0, 1.5, 20.25, 300, 4000, 3.25, 4.5,
-        120, 7, "java.io.IOException: boom\twith a tab");
+        120, 7, "java.io.IOException: boom\twith a tab", 6.5, 2, true, true);
     CaseResult back = CaseResult.parse(r.toLine());
     assertThat(back).usingRecursiveComparison().ignoringFields("firstError").isEqualTo(r);
     assertThat(back.firstError()).isEqualTo("java.io.IOException: boom with a tab");
     assertThat(back.throughput()).isEqualTo(123.4);
     assertThat(back.clientJitPercent()).isEqualTo(1.2);
+    // a line of an older client, without the quiet-window fields
+    String old = r.toLine().replaceAll("\totherCpu=[^\t]*\tattempts=[^\t]*\tnoisy=[^\t]*\trepeat=[^\t]*", "");
+    CaseResult older = CaseResult.parse(old);
+    assertThat(older.otherCpuPercent()).isNaN();
+    assertThat(older.attempts()).isEqualTo(1);
+    assertThat(older.noisy()).isFalse();
+    assertThat(older.repeat()).isFalse();
   }
 
   @Test

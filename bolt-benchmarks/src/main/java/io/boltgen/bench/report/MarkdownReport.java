@@ -66,16 +66,26 @@ public final class MarkdownReport {
     md.append("## Machine\n\n| | |\n|---|---|\n");
     machine.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
     md.append("| load average at end | ").append(MachineInfo.loadAverage()).append(" |\n\n");
+    if (result.loadReport() != null && plan.load() != null) {
+      String quiet = result.loadReport().quietMarkdown(plan.load().quiet());
+      if (!quiet.isEmpty()) {
+        md.append("### How quiet it was\n\n").append(quiet).append('\n');
+      }
+    }
 
     md.append("## Settings\n\n");
     LoadSettings load = plan.load();
     if (load != null) {
       md.append("- Load: ").append(load.runs()).append(" run(s); in each run every system in turn (")
           .append(ids(load)).append("), each in a fresh server JVM and a fresh client JVM over ")
-          .append(load.host()).append("; each client JVM first runs every case once, unmeasured, for ")
-          .append(Fmt.seconds(load.warmup())).append(" s (a warm-up pass, the same for every system);")
+          .append(load.host()).append("; each client JVM first runs every case in turn, unmeasured, for ")
+          .append(Fmt.seconds(load.warmUpPass())).append(" s in all (a warm-up pass, the same for every system);")
           .append(" then per case a ").append(Fmt.seconds(load.warmup()))
-          .append(" s warm-up, then a ").append(Fmt.seconds(load.measure())).append(" s measured window.\n");
+          .append(" s warm-up, then a ").append(Fmt.seconds(load.measure())).append(" s measured window; after the last")
+          .append(" case, the first case again (the warm-up check). The order of the systems rotates: run r starts")
+          .append(" with the system at index (r - 1) mod n. A window in which other processes took more than ")
+          .append(Fmt.percent(load.quiet().thresholdPercent())).append(" of one core is measured again, up to ")
+          .append(load.quiet().maxRepeats()).append(" more times.\n");
       md.append("- JVM flags of every server and client JVM: `").append(String.join(" ", load.jvmFlags())).append("`");
       if (!load.serverJvmArgs().isEmpty()) {
         md.append("; servers also `").append(String.join(" ", load.serverJvmArgs())).append('`');
@@ -100,8 +110,16 @@ public final class MarkdownReport {
       String targets = result.loadReport().targetsMarkdown();
       md.append("## Targets\n\n").append(partial);
       md.append("boltgen in its default configuration against the best peer configuration (the SOFABolt or gRPC"
-          + " configuration with the highest median throughput on that case) and against raw Netty, the ceiling.\n\n");
+          + " configuration with the highest median throughput on that case) and against raw Netty, the ceiling."
+          + " Every ratio here is the median of the per-run paired ratios (boltgen's throughput, or p99, in run r"
+          + " divided by the other system's in the same run r, the two having run minutes apart), with their range over"
+          + " runs in brackets; a target is met when that median meets it. The CPU row is boltgen's own median and"
+          + " range.\n\n");
       md.append(targets.isEmpty() ? "_boltgen, or every comparator, was not part of this run._\n" : targets).append('\n');
+      String warm = result.loadReport().warmupMarkdown();
+      if (!warm.isEmpty()) {
+        md.append("### Warm-up check: first case against its repeat\n\n").append(warm).append('\n');
+      }
       md.append("What limits the targets marked NO, from profiles: [performance.md](performance.md) (by hand).\n\n");
 
       md.append("## Load: throughput, latency and CPU per call\n\n").append(partial);
