@@ -23,7 +23,7 @@ package io.boltgen.bench.load;
  * @param attempts windows measured to get this one (1 unless noisy ones were measured again)
  * @param noisy whether this window was still noisy (every attempt was)
  */
-record Measured(long calls, long errors, String firstError, double seconds, double p50Us, double p99Us,
+public record Measured(long calls, long errors, String firstError, double seconds, double p50Us, double p99Us,
     double p999Us, double maxUs, double clientCpuUs, double serverCpuUs, double clientJitMs, double clientGcMs,
     double clientAllocBytes, double serverAllocBytes, int serverConnections, double otherCpuPercent, int attempts,
     boolean noisy) {

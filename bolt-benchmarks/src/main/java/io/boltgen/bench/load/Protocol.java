@@ -22,7 +22,9 @@ public final class Protocol {
   public static final String READY = "READY";
   /** {@code CASE <token> [repeat]}: a client starts a case (warm-up first); {@code repeat}: the first case again. */
   public static final String CASE = "CASE";
-  /** {@code RESULT <CaseResult line>}. */
+  /** {@code POINT <ScalePoint token>}: the orchestrator asks a scaling client for a point (on its standard input). */
+  public static final String POINT = "POINT";
+  /** {@code RESULT <CaseResult line>} or, from a scaling client, {@code RESULT <PointResult line>}. */
   public static final String RESULT = "RESULT";
   /** {@code DONE}: a client finished every case. */
   public static final String DONE = "DONE";

@@ -6,6 +6,7 @@ import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.load.EchoSystem;
 import io.boltgen.bench.load.LoadCase;
 import io.boltgen.bench.load.LoadSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -127,6 +128,16 @@ public final class MarkdownReport {
           + " run. Latency is per call, from issue to outcome, in the client; CPU is the CPU time (user + system, all"
           + " threads) both processes spent in the measured window divided by the calls completed in it.\n\n");
       md.append(result.loadReport().markdown());
+    }
+    if (result.scalingReport() != null && plan.scalingDocs() != null && plan.docs() != null) {
+      Path from = plan.docs().toAbsolutePath().getParent();
+      String link = from.relativize(plan.scalingDocs().toAbsolutePath()).toString();
+      md.append("## Scaling\n\n").append(partial);
+      md.append("Throughput, p50/p99, CPU and heap allocation per call of ");
+      List<String> ids = new java.util.ArrayList<>();
+      plan.scaling().systems().forEach(s -> ids.add(s.id()));
+      md.append(String.join(", ", ids)).append(" as calls in flight, payload size and client connections grow,"
+          + " with charts: [").append(link).append("](").append(link).append("), written by the same command.\n\n");
     }
     if (result.codecs() != null) {
       md.append("## Codecs (JMH)\n\n").append(partial);
