@@ -47,7 +47,7 @@ public final class LoadReport {
       List<Integer> noisyRuns) {}
 
   /** The first case is warm if its throughput is at least this share of its repeat's at the end. */
-  public static final double WARM_RATIO = 0.97;
+  public static final double WARM_RATIO = WarmupCheck.WARM_RATIO;
 
   /** A client compiling for more than this share of a window had too short a warm-up. */
   public static final double JIT_WARNING_PERCENT = 5;
@@ -271,7 +271,7 @@ public final class LoadReport {
     return sb.toString();
   }
 
-  private static String bold(String system) {
+  static String bold(String system) {
     return system.equals(Systems.BOLTGEN_DEFAULT) ? "**" + system + "**" : system;
   }
 
@@ -361,173 +361,35 @@ public final class LoadReport {
     return new String[] {label, measure, value, target, met ? "yes" : "NO"};
   }
 
-  // ------------------------------------------------------------------ warm-up check
+  // ------------------------------------------------------------------ warm-up check and quiet machine
 
-  /**
-   * Per system: its first case's throughput over that of the same case measured again after all its cases, in
-   * each run ({@link PairedRatio} of the result to its repeat), in system order; systems without a repeat are
-   * left out.
-   */
+  /** Per system, its first case's throughput over its repeat's, by run ({@link WarmupCheck}). */
   public Map<String, Map<Integer, Double>> warmupRatios() {
-    Map<String, Map<Integer, Double>> out = new LinkedHashMap<>();
-    for (EchoSystem s : systems) {
-      Map<Integer, Double> byRun = new java.util.TreeMap<>();
-      for (CaseResult repeat : results) {
-        if (!repeat.repeat() || !repeat.system().equals(s.id()) || repeat.throughput() <= 0) {
-          continue;
-        }
-        for (CaseResult first : results) {
-          if (!first.repeat() && first.system().equals(s.id()) && first.run() == repeat.run()
-              && first.caseToken().equals(repeat.caseToken())) {
-            byRun.put(repeat.run(), first.throughput() / repeat.throughput());
-          }
-        }
-      }
-      if (!byRun.isEmpty()) {
-        out.put(s.id(), byRun);
-      }
-    }
-    return out;
+    return warmup().ratios();
   }
 
-  /** The systems whose first case was slower than its repeat: median ratio below {@link #WARM_RATIO}. */
+  /** The systems whose first case was slower than its repeat ({@link WarmupCheck}). */
   public List<String> coldSystems() {
-    List<String> cold = new ArrayList<>();
-    warmupRatios().forEach((system, byRun) -> {
-      if (Spread.of(new ArrayList<>(byRun.values())).median() < WARM_RATIO) {
-        cold.add(system);
-      }
-    });
-    return cold;
+    return warmup().coldSystems();
   }
 
-  /** The warm-up check as a Markdown section body, or empty when no client repeated its first case. */
+  /** The warm-up check as a Markdown section body, or empty. */
   public String warmupMarkdown() {
-    Map<String, Map<Integer, Double>> ratios = warmupRatios();
-    if (ratios.isEmpty()) {
-      return "";
-    }
-    String first = firstCaseLabel();
-    int lastRun = 0;
-    for (Map<Integer, Double> byRun : ratios.values()) {
-      for (int run : byRun.keySet()) {
-        lastRun = Math.max(lastRun, run);
-      }
-    }
-    int maxRun = lastRun;
-    StringBuilder sb = new StringBuilder();
-    sb.append("Each client measured its first case (").append(first).append(") again after all its cases, with the"
-        + " same warm-up and window. The ratio is the first measurement's throughput over the repeat's: at ")
-        .append(Fmt.ratio(WARM_RATIO)).append(" or more the first case was already warm (the warm-up was long"
-        + " enough); below, the first case still paid for the JVMs' way to their steady state.\n\n");
-    sb.append("| system |");
-    for (int run = 1; run <= maxRun; run++) {
-      sb.append(" run ").append(run).append(" |");
-    }
-    sb.append(" median (range) | first case warm |\n|---|");
-    for (int run = 1; run <= maxRun; run++) {
-      sb.append("--:|");
-    }
-    sb.append("--:|---|\n");
-    ratios.forEach((system, byRun) -> {
-      sb.append("| ").append(bold(system)).append(" |");
-      for (int run = 1; run <= maxRun; run++) {
-        Double v = byRun.get(run);
-        sb.append(' ').append(v == null ? "–" : Fmt.ratio(v)).append(" |");
-      }
-      Spread sp = Spread.of(new ArrayList<>(byRun.values()));
-      sb.append(' ').append(ratioSpread(sp)).append(" | ").append(sp.median() >= WARM_RATIO ? "yes" : "**NO**")
-          .append(" |\n");
-    });
-    List<String> cold = coldSystems();
-    sb.append('\n').append(cold.isEmpty()
-        ? "The first case was no slower than its repeat (≥ " + Fmt.ratio(WARM_RATIO) + ", median over runs) for every"
-            + " system: the warm-up was long enough.\n"
-        : "**The first case was slower than its repeat for " + String.join(", ", cold) + "**: its numbers for "
-            + first + " are low; a longer warm-up pass (`--warmup-pass`) is needed on this machine.\n");
-    return sb.toString();
+    return warmup().markdown();
   }
 
   /** The warm-up check as console lines, or empty. */
   public String warmupConsole() {
-    Map<String, Map<Integer, Double>> ratios = warmupRatios();
-    if (ratios.isEmpty()) {
-      return "";
-    }
-    StringBuilder sb = new StringBuilder("\nWarm-up check: first case (" + firstCaseLabel()
-        + ") throughput / its repeat after all cases, per run\n");
-    ratios.forEach((system, byRun) -> {
-      Spread sp = Spread.of(new ArrayList<>(byRun.values()));
-      StringBuilder runs = new StringBuilder();
-      byRun.forEach((run, v) -> runs.append(runs.length() == 0 ? "" : " ").append(Fmt.ratio(v)));
-      sb.append(String.format(Locale.ROOT, "  %-20s %-30s median %s%s%n", system, runs, ratioSpread(sp),
-          sp.median() >= WARM_RATIO ? "" : "  COLD: first case slower than its repeat"));
-    });
-    return sb.toString();
+    return warmup().console();
   }
 
-  private String firstCaseLabel() {
-    return cases.isEmpty() ? "" : cases.get(0).label();
+  private WarmupCheck warmup() {
+    return new WarmupCheck(systems, results, cases.isEmpty() ? "" : cases.get(0).label());
   }
 
-  // ------------------------------------------------------------------ quiet machine
-
-  /**
-   * How quiet the machine was, as Markdown: per run and overall, the mean and largest share of a core other
-   * processes took per kept window, the windows kept noisy, those measured again, and the load averages at each
-   * run's start and end; empty without measurements of other processes' CPU.
-   */
+  /** How quiet the machine was, as Markdown ({@link QuietReport}), or empty. */
   public String quietMarkdown(io.boltgen.bench.load.QuietPolicy quiet) {
-    List<CaseResult> known = new ArrayList<>();
-    for (CaseResult r : results) {
-      if (!Double.isNaN(r.otherCpuPercent())) {
-        known.add(r);
-      }
-    }
-    if (known.isEmpty()) {
-      return "";
-    }
-    StringBuilder sb = new StringBuilder();
-    sb.append("Other processes' CPU per measured window: the machine's busy time (`/proc/stat`: user + nice + system"
-        + " + irq + softirq + steal, all CPUs) minus the CPU time of the two benchmark JVMs (`/proc/<pid>/stat`), in %"
-        + " of one core. A window above ").append(Fmt.percent(quiet.thresholdPercent())).append(" was measured again (up to ")
-        .append(quiet.maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and is"
-        + " marked NOISY under its table.\n\n");
-    sb.append("| run | order | windows | other CPU mean | other CPU max | kept noisy | measured again | load average at"
-        + " start | load average at end |\n|--:|---|--:|--:|--:|--:|--:|---|---|\n");
-    for (Orchestrator.RunInfo info : runs) {
-      List<CaseResult> mine = new ArrayList<>();
-      for (CaseResult r : known) {
-        if (r.run() == info.run()) {
-          mine.add(r);
-        }
-      }
-      quietRow(sb, Integer.toString(info.run()), String.join(", ", info.order()), mine, info.loadAverageStart(),
-          info.loadAverageEnd());
-    }
-    String start = runs.isEmpty() ? "" : runs.get(0).loadAverageStart();
-    String end = runs.isEmpty() ? "" : runs.get(runs.size() - 1).loadAverageEnd();
-    quietRow(sb, "all", "", known, start, end);
-    return sb.toString();
-  }
-
-  private static void quietRow(StringBuilder sb, String run, String order, List<CaseResult> windows, String loadStart,
-      String loadEnd) {
-    double sum = 0;
-    double max = 0;
-    int noisy = 0;
-    int again = 0;
-    for (CaseResult r : windows) {
-      sum += r.otherCpuPercent();
-      max = Math.max(max, r.otherCpuPercent());
-      noisy += r.noisy() ? 1 : 0;
-      again += r.attempts() > 1 ? 1 : 0;
-    }
-    double mean = windows.isEmpty() ? Double.NaN : sum / windows.size();
-    sb.append("| ").append(run).append(" | ").append(order).append(" | ").append(windows.size()).append(" | ")
-        .append(Fmt.percent(mean)).append(" | ").append(Fmt.percent(windows.isEmpty() ? Double.NaN : max)).append(" | ")
-        .append(noisy).append(" | ").append(again).append(" | ").append(loadStart).append(" | ").append(loadEnd)
-        .append(" |\n");
+    return QuietReport.markdown(results, runs, quiet);
   }
 
   /** The peer configuration with the highest median throughput on this case, or null. */
