@@ -75,7 +75,7 @@ public final class Main {
         --measure S           measured window per case in seconds (default 10); after its cases, each client
                               measures its first case again (the report's warm-up check)
         --quiet-threshold PCT other processes' CPU (machine busy time from /proc/stat minus the two benchmark
-                              JVMs') in % of one core above which a window is noisy (default 5; also scaling)
+                              JVMs') in %% of one core above which a window is noisy (default 5; also scaling)
         --quiet-repeats N     a noisy window is measured again up to N more times, then the quietest is kept
                               and marked NOISY (default 2; also scaling)
         --jvm-flags "..."     replaces the flags of every child JVM (default: %s)
