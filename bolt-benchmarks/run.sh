@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds bolt-benchmarks (and what it depends on) and runs the benchmark with the given arguments.
 #   bolt-benchmarks/run.sh                 # everything; rewrites docs/benchmarks.md
-#   bolt-benchmarks/run.sh --quick         # a rough look in about 5 minutes (labelled as such)
+#   bolt-benchmarks/run.sh --quick         # a rough look (labelled as such)
+#   bolt-benchmarks/run.sh scaling         # the scaling curves only: docs/scaling.md and docs/img/scaling-*.png
 #   bolt-benchmarks/run.sh load --systems boltgen --workloads async-256 --payloads 100 --runs 1 --keep-server
 #   bolt-benchmarks/run.sh help
 # Set BENCH_SKIP_BUILD=1 to use the jar already built; MVN_ARGS passes extra arguments to the build.

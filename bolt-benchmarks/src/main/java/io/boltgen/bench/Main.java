@@ -11,6 +11,10 @@ import io.boltgen.bench.load.ClusterSettings;
 import io.boltgen.bench.load.EchoSystem;
 import io.boltgen.bench.load.LoadCase;
 import io.boltgen.bench.load.LoadSettings;
+import io.boltgen.bench.load.QuietPolicy;
+import io.boltgen.bench.load.ScaleClientMain;
+import io.boltgen.bench.load.ScalingSettings;
+import io.boltgen.bench.load.Sweep;
 import io.boltgen.bench.load.ServerMain;
 import io.boltgen.bench.load.Systems;
 import io.boltgen.bench.load.Workload;
@@ -34,11 +38,13 @@ import java.util.Set;
 public final class Main {
 
   static final String USAGE = """
-      usage: java -jar bolt-benchmarks.jar [all|load|jmh|fuzz|compile|cluster|server|systems|help] [options]
+      usage: java -jar bolt-benchmarks.jar [all|load|scaling|jmh|fuzz|compile|cluster|server|systems|help] [options]
 
-        all      (default) the load matrix and the codec benchmark; prints the tables and, for a full run,
-                 writes docs/benchmarks.md
+        all      (default) the load matrix, the scaling curves and the codec benchmark; prints the tables and,
+                 for a full run, writes docs/benchmarks.md, docs/scaling.md and docs/img/scaling-*.png
         load     the load matrix only (prints its tables)
+        scaling  the scaling curves only (prints their tables; with default systems and points, or --out, writes
+                 docs/scaling.md and its charts in docs/img/)
         jmh      the codec benchmark only (prints its table)
         fuzz     the decoder fuzzer against a boltgen server (docs/reliability.md):
                  [--frames N (1000000)] [--seed S (1)] [--threads T (4)]; exits 1 on a stall, a failed probe
@@ -56,23 +62,51 @@ public final class Main {
 
       load options:
         --systems LIST        ids, comma-separated, or FAMILY* (e.g. grpc*); default all ('systems' lists
-                              them; e.g. boltgen,boltgen-tls,boltgen-tls-openssl: plain against TLS 1.3)
+                              them; e.g. boltgen,boltgen-tls,boltgen-tls-openssl: plain against TLS 1.3). A list
+                              with boltgen, netty and a sofabolt and a grpc configuration makes a full report.
+                              Run r starts with the system at index (r - 1) mod n (the order rotates).
         --workloads LIST      sync-32,async-256 (default both)
         --payloads LIST       payload sizes in bytes (default 100,1024)
-        --runs N              runs of the whole matrix (default 3; the report gives the median and range)
+        --runs N              runs of the whole matrix (default 3; the report gives the median and range, and
+                              each Targets ratio as the median of per-run paired ratios)
+        --warmup-pass S       each client's unmeasured pass over all its cases before the first is measured, in
+                              seconds, shared equally by the cases (default 40)
         --warmup S            warm-up per case in seconds (default 10)
-        --measure S           measured window per case in seconds (default 10)
+        --measure S           measured window per case in seconds (default 10); after its cases, each client
+                              measures its first case again (the report's warm-up check)
+        --quiet-threshold PCT other processes' CPU (machine busy time from /proc/stat minus the two benchmark
+                              JVMs') in %% of one core above which a window is noisy (default 5; also scaling)
+        --quiet-repeats N     a noisy window is measured again up to N more times, then the quietest is kept
+                              and marked NOISY (default 2; also scaling)
         --jvm-flags "..."     replaces the flags of every child JVM (default: %s)
         --server-jvm-args ".." extra JVM args of server JVMs, e.g. "-XX:StartFlightRecording=filename=s.jfr"
         --client-jvm-args ".." extra JVM args of client JVMs
         --keep-server         after each system's cases, keep its server running until Enter is pressed
         --log-dir DIR         where child JVM logs and the JMH log go (default bolt-benchmarks/target/bench-logs/<time>)
+      scaling options (the 'scaling' command; in 'all', --systems is the load matrix's: use --scaling-systems):
+        --systems LIST        systems of the curves (default boltgen,sofabolt-io,netty)
+        --scaling-systems LIST the same, for 'all'
+        --sweeps LIST         inflight,payload,connections (default all three)
+        --inflight LIST       calls in flight on one connection, async, 100 B (default 1,4,16,64,256,1024,4096)
+        --payload-sizes LIST  payload bytes, async, --payload-inflight in flight on one connection
+                              (default 100,1024,16384,65536,262144,1048576)
+        --payload-inflight N  calls in flight in the payload curve (default 16)
+        --connections LIST    client connections, async, 100 B, --per-connection in flight on each
+                              (default 1,4,16,64,256,1024)
+        --per-connection N    calls in flight on each connection in the connections curve (default 4)
+        --scaling-jvm-warmup S warm-up of each fresh JVM pair before a curve's first point (default 30)
+        --scaling-warmup S    warm-up per point (default 3)
+        --scaling-measure S   measured window per point (default 5)
+        Per curve, one fresh server and client JVM per system, all kept up for the curve; at point k the systems
+        run in turn starting with system k mod n. Each point reports calls/s (MB/s each way for payloads),
+        p50/p99, CPU µs/call, heap bytes/call in the client and the server JVM, and the server's connections.
       jmh options:
         --jmh-forks N (3)  --jmh-warmup N (3)  --jmh-iterations N (5)  --jmh-time S (1)  --jmh-include REGEX
       report options:
-        --out FILE            write the Markdown report there (default for a full 'all': docs/benchmarks.md)
+        --out FILE            write the Markdown report there (default for a full 'all': docs/benchmarks.md, and
+                              docs/scaling.md beside it); for 'scaling', the scaling report (charts: img/ beside it)
         --no-docs             write no report
-        --quick               1 run, 3 s windows, 1 JMH fork: a rough look in about 6 minutes on 2 cores (labelled as such)
+        --quick               1 run, short windows, 1 JMH fork: a rough look (labelled as such)
       """;
 
   private static final Set<String> FLAGS = Set.of("keep-server", "no-docs", "quick");
@@ -131,6 +165,7 @@ public final class Main {
         String host = a.get("host", "127.0.0.1");
         int port = Integer.parseInt(a.require("port"));
         long serverPid = Long.parseLong(a.require("server-pid"));
+        int statsPort = a.getInt("server-stats-port", 0);
         List<LoadCase> cases = new ArrayList<>();
         for (String c : a.list("cases", "")) {
           cases.add(LoadCase.parse(c));
@@ -138,8 +173,26 @@ public final class Main {
         int run = a.getInt("run", 1);
         Duration warmup = Duration.ofMillis(Long.parseLong(a.require("warmup-ms")));
         Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
+        Duration pass = Duration.ofMillis(Long.parseLong(a.get("warmup-pass-ms",
+            Long.toString(warmup.toMillis() * cases.size()))));
+        QuietPolicy quiet = quietPolicy(a);
         a.checkAllUsed();
-        return ClientMain.run(system, host, port, serverPid, cases, run, warmup, measure);
+        return ClientMain.run(system, host, port, serverPid, statsPort, cases, run,
+            new ClientMain.Timing(warmup, measure, pass, quiet));
+      }
+      case "scale-client" -> {
+        String system = a.require("system");
+        String host = a.get("host", "127.0.0.1");
+        int port = Integer.parseInt(a.require("port"));
+        long serverPid = Long.parseLong(a.require("server-pid"));
+        int statsPort = a.getInt("server-stats-port", 0);
+        Duration jvmWarmup = Duration.ofMillis(Long.parseLong(a.require("jvm-warmup-ms")));
+        Duration warmup = Duration.ofMillis(Long.parseLong(a.require("warmup-ms")));
+        Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
+        Sweep sweep = Sweep.parse(a.require("sweep"));
+        QuietPolicy quiet = quietPolicy(a);
+        a.checkAllUsed();
+        return ScaleClientMain.run(system, host, port, serverPid, statsPort, sweep, jvmWarmup, warmup, measure, quiet);
       }
       case "cluster" -> {
         ClusterSettings settings = clusterSettings(a, argv);
@@ -170,7 +223,7 @@ public final class Main {
         a.checkAllUsed();
         return ClusterClientMain.run(host, ports, slowIndex, policies, rounds, concurrency, payload, warmup, measure);
       }
-      case "all", "load", "jmh" -> {
+      case "all", "load", "jmh", "scaling" -> {
         Bench.Plan plan = plan(a, argv);
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         Bench.Result result = Bench.execute(plan, out);
@@ -192,7 +245,7 @@ public final class Main {
     Path logDir = a.has("log-dir") ? Path.of(a.get("log-dir", ".")) : defaultLogDir(root);
     LoadSettings load = null;
     boolean subset = false;
-    if (!command.equals("jmh")) {
+    if (command.equals("all") || command.equals("load")) {
       List<EchoSystem> systems = Systems.parse(a.get("systems", "all"));
       for (EchoSystem s : systems) {
         String why = s.unavailable();
@@ -201,7 +254,7 @@ public final class Main {
               + "; leave it out of --systems to run the others");
         }
       }
-      subset |= systems.size() < Systems.all().size();
+      subset |= !coversTargets(systems);
       List<Workload> workloads = new ArrayList<>();
       for (String w : a.list("workloads", "sync-32,async-256")) {
         workloads.add(Workload.parse(w));
@@ -220,19 +273,33 @@ public final class Main {
       int runs = a.getInt("runs", quick ? 1 : 3);
       Duration warmup = a.seconds("warmup", quick ? 3 : 10);
       Duration measure = a.seconds("measure", quick ? 3 : 10);
+      Duration pass = a.seconds("warmup-pass", quick ? 12 : LoadSettings.DEFAULT_WARM_UP_PASS.toSeconds());
+      QuietPolicy quiet = quietPolicy(a);
       if (!quick && runs < 3) {
         caveats.add(runs + " run(s), fewer than the 3 a report needs for its median and range");
       }
-      if (!quick && (warmup.compareTo(Duration.ofSeconds(10)) < 0 || measure.compareTo(Duration.ofSeconds(10)) < 0)) {
-        caveats.add("windows shorter than the defaults (10 s warm-up, 10 s measured)");
+      if (!quick && (warmup.compareTo(Duration.ofSeconds(5)) < 0 || measure.compareTo(Duration.ofSeconds(5)) < 0
+          || pass.compareTo(LoadSettings.DEFAULT_WARM_UP_PASS) < 0)) {
+        caveats.add("windows shorter than a report needs (5 s warm-up and 5 s measured per case, a "
+            + LoadSettings.DEFAULT_WARM_UP_PASS.toSeconds() + " s warm-up pass)");
       }
       List<String> jvmFlags = a.has("jvm-flags") ? a.words("jvm-flags") : new ArrayList<>(LoadSettings.DEFAULT_JVM_FLAGS);
-      load = new LoadSettings(systems, cases, runs, warmup, measure, jvmFlags, a.words("server-jvm-args"),
+      load = new LoadSettings(systems, cases, runs, warmup, measure, pass, quiet, jvmFlags, a.words("server-jvm-args"),
           a.words("client-jvm-args"), a.flag("keep-server"), logDir, "127.0.0.1");
     }
 
+    ScalingSettings scaling = null;
+    if (command.equals("all") || command.equals("scaling")) {
+      scaling = ScalingOptions.parse(a, command.equals("all") ? "scaling-systems" : "systems", quick, logDir, caveats);
+      subset |= !scaling.systems().equals(Systems.parse(ScalingSettings.DEFAULT_SYSTEMS))
+          || scaling.sweeps().size() < Sweep.values().length
+          || !scaling.inflights().equals(ScalingSettings.DEFAULT_INFLIGHTS)
+          || !scaling.payloads().equals(ScalingSettings.DEFAULT_PAYLOADS)
+          || !scaling.connections().equals(ScalingSettings.DEFAULT_CONNECTIONS);
+    }
+
     CodecBench.Settings jmh = null;
-    if (!command.equals("load")) {
+    if (command.equals("all") || command.equals("jmh")) {
       String include = a.get("jmh-include", null);
       subset |= include != null;
       int forks = a.getInt("jmh-forks", quick ? 1 : 3);
@@ -244,7 +311,7 @@ public final class Main {
       jmh = new CodecBench.Settings(forks, a.getInt("jmh-warmup", quick ? 2 : 3), a.getInt("jmh-iterations", quick ? 3 : 5),
           Math.round(Double.parseDouble(a.get("jmh-time", quick ? "0.5" : "1")) * 1000), jvmFlags, include);
     }
-    if (!command.equals("all")) {
+    if (!command.equals("all") && !command.equals("scaling")) {
       subset = true;
     }
     if (subset) {
@@ -258,14 +325,53 @@ public final class Main {
     }
 
     Path docs = null;
-    if (a.has("out")) {
-      docs = Path.of(a.get("out", ""));
-    } else if (!a.flag("no-docs") && command.equals("all") && !subset) {
-      docs = root != null ? root.resolve("docs").resolve("benchmarks.md") : Path.of("benchmarks.md");
+    Path scalingDocs = null;
+    Path docsDir = root != null ? root.resolve("docs") : Path.of("");
+    boolean writeDefault = !a.flag("no-docs") && !subset && !quick;
+    if (command.equals("scaling")) {
+      if (a.has("out")) {
+        scalingDocs = Path.of(a.get("out", ""));
+      } else if (writeDefault) {
+        scalingDocs = docsDir.resolve("scaling.md");
+      }
+    } else {
+      if (a.has("out")) {
+        docs = Path.of(a.get("out", ""));
+      } else if (!a.flag("no-docs") && command.equals("all") && !subset) {
+        docs = docsDir.resolve("benchmarks.md");
+      }
+      if (docs != null && scaling != null) {
+        Path parent = docs.toAbsolutePath().getParent();
+        scalingDocs = parent.resolve("scaling.md");
+      }
     }
     a.has("no-docs");
     a.checkAllUsed();
-    return new Bench.Plan(load, jmh, docs, commandLine(argv), caveats, logDir);
+    return new Bench.Plan(load, jmh, docs, commandLine(argv), caveats, logDir, scaling, scalingDocs);
+  }
+
+  /**
+   * Whether {@code systems} hold everything the Targets table compares: boltgen's default, raw Netty, and a
+   * configuration of each peer (SOFABolt, gRPC). Such a selection makes a full report; the others are subsets.
+   */
+  static boolean coversTargets(List<EchoSystem> systems) {
+    boolean boltgen = false;
+    boolean netty = false;
+    boolean sofabolt = false;
+    boolean grpc = false;
+    for (EchoSystem s : systems) {
+      boltgen |= s.id().equals(Systems.BOLTGEN_DEFAULT);
+      netty |= s.family().equals("netty");
+      sofabolt |= s.family().equals("sofabolt");
+      grpc |= s.family().equals("grpc");
+    }
+    return boltgen && netty && sofabolt && grpc;
+  }
+
+  /** {@code --quiet-threshold PCT --quiet-repeats N}, defaults {@link QuietPolicy#DEFAULT}. */
+  static QuietPolicy quietPolicy(Args a) {
+    return new QuietPolicy(Double.parseDouble(a.get("quiet-threshold", Double.toString(QuietPolicy.DEFAULT.thresholdPercent()))),
+        a.getInt("quiet-repeats", QuietPolicy.DEFAULT.maxRepeats()));
   }
 
   /** The {@code cluster} command's settings. */

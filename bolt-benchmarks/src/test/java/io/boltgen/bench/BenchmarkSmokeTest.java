@@ -6,6 +6,7 @@ import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.load.CaseResult;
 import io.boltgen.bench.load.LoadCase;
 import io.boltgen.bench.load.LoadSettings;
+import io.boltgen.bench.load.QuietPolicy;
 import io.boltgen.bench.load.Systems;
 import io.boltgen.bench.load.Workload;
 import io.boltgen.bench.report.LoadReport;
@@ -33,6 +34,7 @@ class BenchmarkSmokeTest {
     List<LoadCase> cases = List.of(new LoadCase(Workload.SYNC, 100), new LoadCase(Workload.ASYNC, 100));
     LoadSettings load = new LoadSettings(
         Systems.parse("boltgen,sofabolt,grpc,netty"), cases, 1, Duration.ofMillis(700), Duration.ofMillis(800),
+        Duration.ofMillis(1400), new QuietPolicy(5, 0),
         List.of("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Dio.netty.leakDetection.level=disabled", "-Dio.grpc.netty.shaded.io.netty.leakDetection.level=disabled"),
         List.of(), List.of(), false, dir.resolve("logs"), "127.0.0.1");
@@ -44,16 +46,31 @@ class BenchmarkSmokeTest {
     // in-process JMH pass would time that, not the codecs. The children run with it off anyway.
     ResourceLeakDetector.Level level = ResourceLeakDetector.getLevel();
     ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
+    // JMH takes a machine-wide lock (/tmp/jmh.lock) so that two runs never time each other; this pass times
+    // nothing, and another module's build (or a benchmark) holding the lock must not fail it
+    String ignoreLock = System.setProperty("jmh.ignoreLock", "true");
     Bench.Result result;
     try {
       result = Bench.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));
     } finally {
       ResourceLeakDetector.setLevel(level);
+      if (ignoreLock == null) {
+        System.clearProperty("jmh.ignoreLock");
+      } else {
+        System.setProperty("jmh.ignoreLock", ignoreLock);
+      }
     }
 
     assertThat(result.failures()).isEmpty();
     assertThat(result.load().results()).hasSize(load.windows());
+    // every client measured its first case again at the end, for the warm-up check
+    assertThat(result.load().results()).filteredOn(CaseResult::repeat).extracting(CaseResult::caseToken)
+        .hasSize(4).containsOnly(cases.get(0).token());
+    assertThat(result.load().runs()).hasSize(1);
     for (CaseResult r : result.load().results()) {
+      assertThat(r.otherCpuPercent()).as("%s %s other processes' CPU", r.system(), r.caseToken()).isNotNaN()
+          .isGreaterThanOrEqualTo(0);
+      assertThat(r.attempts()).isEqualTo(1);
       assertThat(r.calls()).as("%s %s calls", r.system(), r.caseToken()).isPositive();
       assertThat(r.throughput()).as("%s %s throughput", r.system(), r.caseToken()).isPositive();
       assertThat(r.p50Us()).as("%s %s p50", r.system(), r.caseToken()).isPositive();
@@ -67,7 +84,8 @@ class BenchmarkSmokeTest {
     assertThat(result.loadReport().allRows()).extracting(LoadReport.Row::errors).containsOnly(0L);
 
     String md = Files.readString(docs);
-    assertThat(md).contains("Not a full measurement").contains("## Machine").contains("## Targets")
+    assertThat(md).contains("Not a full measurement").contains("## Machine").contains("### How quiet it was")
+        .contains("### Warm-up check").contains("median of the per-run paired ratios").contains("## Targets")
         .contains("| **boltgen** |").contains("## Codecs (JMH)").contains("Hessian2");
   }
 }

@@ -24,12 +24,19 @@ class ReportPartsTest {
   @Test
   void caseResultSurvivesItsLine() {
     CaseResult r = new CaseResult("grpc-direct", "async-256/1024", 2, 1234, 5, 10.0, 1.5, 20.25, 300, 4000, 3.25, 4.5,
-        120, 7, "java.io.IOException: boom\twith a tab");
+        120, 7, "java.io.IOException: boom\twith a tab", 6.5, 2, true, true);
     CaseResult back = CaseResult.parse(r.toLine());
     assertThat(back).usingRecursiveComparison().ignoringFields("firstError").isEqualTo(r);
     assertThat(back.firstError()).isEqualTo("java.io.IOException: boom with a tab");
     assertThat(back.throughput()).isEqualTo(123.4);
     assertThat(back.clientJitPercent()).isEqualTo(1.2);
+    // a line of an older client, without the quiet-window fields
+    String old = r.toLine().replaceAll("\totherCpu=[^\t]*\tattempts=[^\t]*\tnoisy=[^\t]*\trepeat=[^\t]*", "");
+    CaseResult older = CaseResult.parse(old);
+    assertThat(older.otherCpuPercent()).isNaN();
+    assertThat(older.attempts()).isEqualTo(1);
+    assertThat(older.noisy()).isFalse();
+    assertThat(older.repeat()).isFalse();
   }
 
   @Test
@@ -46,6 +53,21 @@ class ReportPartsTest {
   }
 
   @Test
+  void helpDescribesTheNewOptions() throws Exception {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream old = System.out;
+    System.setOut(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      assertThat(Main.run(new String[] {"help"})).isZero();
+    } finally {
+      System.setOut(old);
+    }
+    assertThat(bytes.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("--quiet-threshold PCT")
+        .contains("--quiet-repeats N").contains("--warmup-pass S").contains("scaling  the scaling curves")
+        .contains("--scaling-measure S").contains("--connections LIST").contains("in % of one core");
+  }
+
+  @Test
   void aFullRunWritesTheDocsAndASubsetDoesNot() {
     Bench.Plan full = Main.plan(Args.parse(new String[0], java.util.Set.of("quick")), new String[0]);
     // a full run's only possible caveat: a busy machine
@@ -54,6 +76,16 @@ class ReportPartsTest {
     assertThat(full.jmh().forks()).isEqualTo(3);
     assertThat(full.docs()).isNotNull();
     assertThat(full.docs().toString()).endsWith("docs/benchmarks.md");
+    assertThat(full.scalingDocs().toString()).endsWith("docs/scaling.md");
+    assertThat(full.scaling().windows()).isEqualTo(3 * 19);
+
+    // the lead's selection covers every Targets comparator: a full report, with the scaling curves
+    String[] lead = {"all", "--systems", "boltgen,boltgen-io,sofabolt-fc,sofabolt-io,grpc-direct,netty", "--warmup", "5",
+        "--measure", "5", "--scaling-warmup", "2", "--scaling-measure", "4"};
+    Bench.Plan chosen = Main.plan(Args.parse(lead, java.util.Set.of("quick")), lead);
+    assertThat(chosen.caveats()).allMatch(c -> c.contains("machine was busy"));
+    assertThat(chosen.docs()).isNotNull();
+    assertThat(chosen.load().windows()).isEqualTo(3 * 6 * 5);
 
     String[] subset = {"load", "--systems", "boltgen", "--workloads", "async-256", "--payloads", "100", "--runs", "1"};
     Bench.Plan one = Main.plan(Args.parse(subset, java.util.Set.of("quick")), subset);

@@ -51,7 +51,8 @@ class TlsBenchmarkSmokeTest {
   void bothTlsSystemsCarryEveryCallThroughTheHarness(@TempDir Path dir) throws Exception {
     Path logs = dir.resolve("logs");
     String[] argv = {"load", "--systems", String.join(",", TLS_SYSTEMS), "--workloads", "sync-32,async-256",
-        "--payloads", "100", "--runs", "1", "--warmup", "0.3", "--measure", "0.5",
+        "--payloads", "100", "--runs", "1", "--warmup-pass", "0.6", "--warmup", "0.3", "--measure", "0.5",
+        "--quiet-repeats", "0",
         "--jvm-flags", "-Xms64m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Dio.netty.leakDetection.level=disabled",
         "--log-dir", logs.toString()};
     Bench.Plan plan = Main.plan(Args.parse(argv, Set.of("keep-server", "no-docs", "quick")), argv);

@@ -22,6 +22,10 @@ import java.util.Map;
  * @param clientJitMs time the client JVM spent compiling (JIT) during the window: a warm-up too short shows here
  * @param clientGcMs time the client JVM spent in GC during the window
  * @param firstError the first failure's description, or empty
+ * @param otherCpuPercent CPU other processes than the two JVMs used in the window, in % of one core (NaN: unknown)
+ * @param attempts windows measured to get this one: more than 1 when noisy windows were measured again
+ * @param noisy whether even the kept window was noisy (other processes above the quiet threshold)
+ * @param repeat whether this is the re-measurement of the client's first case after all its cases (the warm-up check)
  */
 public record CaseResult(
     String system,
@@ -38,7 +42,19 @@ public record CaseResult(
     double serverCpuUs,
     double clientJitMs,
     double clientGcMs,
-    String firstError) {
+    String firstError,
+    double otherCpuPercent,
+    int attempts,
+    boolean noisy,
+    boolean repeat) {
+
+  /** A result without the quiet-window figures (unknown other-CPU, one attempt, not a repeat). */
+  public CaseResult(String system, String caseToken, int run, long calls, long errors, double seconds, double p50Us,
+      double p99Us, double p999Us, double maxUs, double clientCpuUs, double serverCpuUs, double clientJitMs,
+      double clientGcMs, String firstError) {
+    this(system, caseToken, run, calls, errors, seconds, p50Us, p99Us, p999Us, maxUs, clientCpuUs, serverCpuUs,
+        clientJitMs, clientGcMs, firstError, Double.NaN, 1, false, false);
+  }
 
   /** Successful calls per second. */
   public double throughput() {
@@ -77,6 +93,10 @@ public record CaseResult(
     m.put("serverCpu", Double.toString(serverCpuUs));
     m.put("clientJitMs", Double.toString(clientJitMs));
     m.put("clientGcMs", Double.toString(clientGcMs));
+    m.put("otherCpu", Double.toString(otherCpuPercent));
+    m.put("attempts", Integer.toString(attempts));
+    m.put("noisy", Boolean.toString(noisy));
+    m.put("repeat", Boolean.toString(repeat));
     m.put("firstError", firstError.replace('\t', ' ').replace('\n', ' ').replace('\r', ' '));
     StringBuilder sb = new StringBuilder();
     m.forEach((k, v) -> {
@@ -102,6 +122,8 @@ public record CaseResult(
         Double.parseDouble(m.get("p50")), Double.parseDouble(m.get("p99")), Double.parseDouble(m.get("p999")),
         Double.parseDouble(m.get("max")), Double.parseDouble(m.get("clientCpu")),
         Double.parseDouble(m.get("serverCpu")), Double.parseDouble(m.getOrDefault("clientJitMs", "0")),
-        Double.parseDouble(m.getOrDefault("clientGcMs", "0")), m.getOrDefault("firstError", ""));
+        Double.parseDouble(m.getOrDefault("clientGcMs", "0")), m.getOrDefault("firstError", ""),
+        Double.parseDouble(m.getOrDefault("otherCpu", "NaN")), Integer.parseInt(m.getOrDefault("attempts", "1")),
+        Boolean.parseBoolean(m.getOrDefault("noisy", "false")), Boolean.parseBoolean(m.getOrDefault("repeat", "false")));
   }
 }

@@ -35,11 +35,13 @@ final class Child implements AutoCloseable {
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
   private final Deque<String> tail = new ArrayDeque<>();
   private final Thread pump;
+  private final Writer stdin;
 
   private Child(String name, Process process, Path log) {
     this.name = name;
     this.process = process;
     this.log = log;
+    this.stdin = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
     this.pump = new Thread(this::pump, "child-output-" + name);
     this.pump.setDaemon(true);
     this.pump.start();
@@ -95,6 +97,15 @@ final class Child implements AutoCloseable {
     return line;
   }
 
+  /** Sends {@code line} to the child's standard input. */
+  void send(String line) throws IOException {
+    synchronized (stdin) {
+      stdin.write(line);
+      stdin.write('\n');
+      stdin.flush();
+    }
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }
@@ -123,10 +134,12 @@ final class Child implements AutoCloseable {
   public void close() {
     try {
       if (process.isAlive()) {
-        try (Writer w = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8))) {
-          w.write("stop\n");
-        } catch (IOException ignored) {
-          // it is exiting already
+        synchronized (stdin) {
+          try (Writer w = stdin) {
+            w.write("stop\n");
+          } catch (IOException ignored) {
+            // it is exiting already
+          }
         }
         if (!process.waitFor(15, TimeUnit.SECONDS)) {
           process.destroy();

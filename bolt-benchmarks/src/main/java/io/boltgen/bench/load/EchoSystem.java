@@ -1,5 +1,8 @@
 package io.boltgen.bench.load;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One RPC system in one configuration, as the load generator drives it: an echo server in one JVM, an echo
  * client in another. Every system runs exactly the same workloads (see {@link Workload}).
@@ -28,6 +31,44 @@ public interface EchoSystem {
 
   /** Connects a client to a running server, ready to call (its connection is up). */
   EchoClient connect(String host, int port) throws Exception;
+
+  /**
+   * Connects {@code n} clients to a running server, each over a TCP connection of its own, as {@code n} client
+   * processes would, sharing what the system's clients share within a JVM anyway. Unless a system says
+   * otherwise, {@code n} times {@link #connect}.
+   */
+  default ClientGroup connectMany(String host, int port, int n) throws Exception {
+    List<EchoClient> clients = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        clients.add(connect(host, port));
+      }
+    } catch (Exception | Error e) {
+      new ClientGroup(clients, () -> { }).close();
+      throw e;
+    }
+    return new ClientGroup(clients, () -> { });
+  }
+
+  /**
+   * Clients made together by {@link #connectMany}; closing the group closes each, then what they shared.
+   *
+   * @param clients one per connection
+   * @param closeShared releases what the clients shared (an event loop group, an executor)
+   */
+  record ClientGroup(List<EchoClient> clients, Runnable closeShared) implements AutoCloseable {
+    @Override
+    public void close() {
+      for (EchoClient c : clients) {
+        try {
+          c.close();
+        } catch (RuntimeException e) {
+          // close the others anyway
+        }
+      }
+      closeShared.run();
+    }
+  }
 
   /** A running echo server. */
   interface EchoServer extends AutoCloseable {

@@ -8,9 +8,12 @@ public record LoadCase(Workload workload, int payloadBytes) {
     return workload.label() + "/" + payloadLabel(payloadBytes);
   }
 
-  /** {@code 100B}, {@code 1KiB}. */
+  /** {@code 100B}, {@code 1KiB}, {@code 1MiB}. */
   public static String payloadLabel(int bytes) {
-    return bytes % 1024 == 0 ? bytes / 1024 + "KiB" : bytes + "B";
+    if (bytes > 0 && bytes % (1024 * 1024) == 0) {
+      return bytes / (1024 * 1024) + "MiB";
+    }
+    return bytes > 0 && bytes % 1024 == 0 ? bytes / 1024 + "KiB" : bytes + "B";
   }
 
   /** Parses {@code sync-32/100} or {@code async-256/1024}. */

@@ -7,11 +7,13 @@ import java.util.List;
 /**
  * What the orchestrator runs and how.
  *
- * @param systems the systems, in order
+ * @param systems the systems, in order (run r starts with the one at index (r - 1) mod n, see {@link Rotation})
  * @param cases the cases each system runs, in order, in one client JVM per system and run
  * @param runs how many times the whole matrix runs (systems interleaved within each run)
  * @param warmup the warm-up of each case
  * @param measure the measured window of each case
+ * @param warmUpPass the client's unmeasured pass over every case before the first is measured, all cases together
+ * @param quiet when a window in which other processes took CPU is measured again
  * @param jvmFlags JVM flags of every child (server and client)
  * @param serverJvmArgs extra JVM arguments of server JVMs (e.g. a JFR recording)
  * @param clientJvmArgs extra JVM arguments of client JVMs
@@ -25,6 +27,8 @@ public record LoadSettings(
     int runs,
     Duration warmup,
     Duration measure,
+    Duration warmUpPass,
+    QuietPolicy quiet,
     List<String> jvmFlags,
     List<String> serverJvmArgs,
     List<String> clientJvmArgs,
@@ -38,20 +42,23 @@ public record LoadSettings(
       "-Dio.netty.leakDetection.level=disabled",
       "-Dio.grpc.netty.shaded.io.netty.leakDetection.level=disabled");
 
-  /** Measured windows in all. */
+  /** The default warm-up pass: the ~40 s a JVM pair took under load on a 2-core machine to reach its steady state. */
+  public static final Duration DEFAULT_WARM_UP_PASS = Duration.ofSeconds(40);
+
+  /** Measured windows in all: every case, and the first case once more, per system and run. */
   public int windows() {
-    return runs * systems.size() * cases.size();
+    return runs * systems.size() * windowsPerClient();
   }
 
-  /** The client's pass over every case before the first is measured (see LoadRunner#warmUpPass). */
-  public Duration warmUpPass() {
-    return warmup.multipliedBy(cases.size());
+  /** Measured windows of one client: its cases and the repeat of the first. */
+  public int windowsPerClient() {
+    return cases.isEmpty() ? 0 : cases.size() + 1;
   }
 
-  /** A rough duration of the whole matrix, JVM starts included. */
+  /** A rough duration of the whole matrix, JVM starts included, no window measured again. */
   public Duration estimate() {
-    Duration perCase = warmup.multipliedBy(2).plus(measure).plusMillis(300); // with the warm-up pass
-    Duration perSystemRun = perCase.multipliedBy(cases.size()).plusSeconds(4);
+    Duration perCase = warmup.plus(measure).plusMillis(300);
+    Duration perSystemRun = perCase.multipliedBy(windowsPerClient()).plus(warmUpPass).plusSeconds(4);
     return perSystemRun.multipliedBy((long) runs * systems.size());
   }
 }

@@ -3,6 +3,7 @@ package io.boltgen.bench.load;
 import io.boltgen.bench.load.boltgen.BenchTls;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.LoadReport;
+import io.boltgen.bench.report.MachineInfo;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -18,8 +19,9 @@ import java.util.Locale;
 
 /**
  * Runs the load matrix: for each run, for each system, a server JVM and a client JVM (the client runs every
- * case in turn over one connection), and collects the results. Systems are interleaved within each run, so
- * slow drift of the machine spreads over all of them instead of favouring one. A system that fails is
+ * case in turn over one connection, then the first again), and collects the results. Systems are interleaved
+ * within each run, and the order rotates from run to run ({@link Rotation}), so slow drift of the machine
+ * spreads over all of them instead of favouring one, and no system always goes first. A system that fails is
  * reported and skipped; the others go on.
  */
 public final class Orchestrator {
@@ -34,31 +36,61 @@ public final class Orchestrator {
     this.console = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
   }
 
-  /** The results of the matrix and what failed. */
-  public record Outcome(List<CaseResult> results, List<String> failures) {}
+  /**
+   * One run of the matrix, for the report's account of how quiet the machine was.
+   *
+   * @param run the run (1-based)
+   * @param order the systems' ids in the order they ran
+   * @param loadAverageStart the 1, 5 and 15 minute load averages when the run started
+   * @param loadAverageEnd the same when it ended
+   */
+  public record RunInfo(int run, List<String> order, String loadAverageStart, String loadAverageEnd) {}
+
+  /** The results of the matrix (repeats of the first case included), its runs, and what failed. */
+  public record Outcome(List<CaseResult> results, List<RunInfo> runs, List<String> failures) {
+
+    /** The results without the repeats of each client's first case. */
+    public List<CaseResult> measured() {
+      List<CaseResult> out = new ArrayList<>();
+      for (CaseResult r : results) {
+        if (!r.repeat()) {
+          out.add(r);
+        }
+      }
+      return out;
+    }
+  }
 
   /** Runs everything; never throws for a failing system. */
   public Outcome run() throws InterruptedException {
     List<CaseResult> results = new ArrayList<>();
     List<String> failures = new ArrayList<>();
+    List<RunInfo> runs = new ArrayList<>();
     int total = settings.windows();
     int[] done = {0};
     long start = System.nanoTime();
-    progress.printf(Locale.ROOT, "load: %d system(s) × %d case(s) × %d run(s) = %d windows of %ss warm-up + %ss measured;"
-            + " about %s. Child logs: %s%n",
+    progress.printf(Locale.ROOT, "load: %d system(s) × (%d case(s) + the first again) × %d run(s) = %d windows of %ss"
+            + " warm-up + %ss measured, after a %ss warm-up pass per client; windows where other processes took more"
+            + " than %s%% of a core measured again up to %d time(s); about %s. Child logs: %s%n",
         settings.systems().size(), settings.cases().size(), settings.runs(), total, Fmt.seconds(settings.warmup()),
-        Fmt.seconds(settings.measure()), Fmt.duration(settings.estimate()), settings.logDir());
+        Fmt.seconds(settings.measure()), Fmt.seconds(settings.warmUpPass()), Fmt.num(settings.quiet().thresholdPercent(), 1),
+        settings.quiet().maxRepeats(), Fmt.duration(settings.estimate()), settings.logDir());
     for (int run = 1; run <= settings.runs(); run++) {
-      for (EchoSystem system : settings.systems()) {
+      List<EchoSystem> order = Rotation.of(settings.systems(), run);
+      String loadStart = MachineInfo.loadAverage();
+      List<String> ids = new ArrayList<>();
+      for (EchoSystem system : order) {
+        ids.add(system.id());
         String failure = runSystem(system, run, results, done, total, start);
         if (failure != null) {
           failures.add(failure);
-          done[0] += settings.cases().size() - countFor(results, system.id(), run);
+          done[0] += settings.windowsPerClient() - countFor(results, system.id(), run);
         }
       }
+      runs.add(new RunInfo(run, ids, loadStart, MachineInfo.loadAverage()));
     }
     progress.printf(Locale.ROOT, "load: done in %s%n", Fmt.duration(Duration.ofNanos(System.nanoTime() - start)));
-    return new Outcome(results, failures);
+    return new Outcome(results, runs, failures);
   }
 
   private static int countFor(List<CaseResult> results, String system, int run) {
@@ -84,16 +116,22 @@ public final class Orchestrator {
       }
       int port = Integer.parseInt(field(ready, "port"));
       long pid = Long.parseLong(field(ready, "pid"));
+      int statsPort = Integer.parseInt(field(ready, "stats"));
       progress.printf(Locale.ROOT, "  run %d/%d %s: server pid %d on %s:%d (%s)%n", run, settings.runs(), system.id(),
           pid, settings.host(), port, system.description());
 
       List<String> clientCommand = command(settings.clientJvmArgs());
       clientCommand.addAll(List.of("client", "--system", system.id(), "--host", settings.host(),
-          "--port", Integer.toString(port), "--server-pid", Long.toString(pid), "--run", Integer.toString(run),
+          "--port", Integer.toString(port), "--server-pid", Long.toString(pid),
+          "--server-stats-port", Integer.toString(statsPort), "--run", Integer.toString(run),
           "--cases", cases(), "--warmup-ms", Long.toString(settings.warmup().toMillis()),
-          "--measure-ms", Long.toString(settings.measure().toMillis())));
-      // the first line comes after the warm-up pass over every case
-      Duration perLine = settings.warmup().plus(settings.measure()).plus(settings.warmUpPass()).plusSeconds(90);
+          "--measure-ms", Long.toString(settings.measure().toMillis()),
+          "--warmup-pass-ms", Long.toString(settings.warmUpPass().toMillis()),
+          "--quiet-threshold", Double.toString(settings.quiet().thresholdPercent()),
+          "--quiet-repeats", Integer.toString(settings.quiet().maxRepeats())));
+      // the first line comes after the warm-up pass over every case; a noisy window may be measured 1 + repeats times
+      Duration perLine = settings.warmup().plus(settings.measure().multipliedBy(1 + settings.quiet().maxRepeats()))
+          .plus(settings.warmUpPass()).plusSeconds(90);
       try (Child client = Child.start(system.id() + " client", clientCommand, settings.logDir().resolve(tag + "-client.log"))) {
         String failure = null;
         while (true) {
@@ -103,9 +141,11 @@ public final class Orchestrator {
             break;
           }
           if (line.startsWith(Protocol.CASE)) {
-            LoadCase c = LoadCase.parse(line.substring(Protocol.CASE.length()).trim());
-            progress.printf(Locale.ROOT, "  [%3d/%3d] run %d/%d  %-19s %-16s ", done[0] + 1, total, run, settings.runs(),
-                system.id(), c.label());
+            String[] words = line.substring(Protocol.CASE.length()).trim().split(" ");
+            LoadCase c = LoadCase.parse(words[0]);
+            String label = c.label() + (words.length > 1 && words[1].equals("repeat") ? " again" : "");
+            progress.printf(Locale.ROOT, "  [%3d/%3d] run %d/%d  %-19s %-22s ", done[0] + 1, total, run, settings.runs(),
+                system.id(), label);
             progress.flush();
           } else if (line.startsWith(Protocol.RESULT)) {
             CaseResult r = CaseResult.parse(line.substring(Protocol.RESULT.length()).trim());
@@ -158,9 +198,10 @@ public final class Orchestrator {
 
   /** One result, for a progress line. */
   public static String describe(CaseResult r) {
-    return String.format(Locale.ROOT, "%9s/s  p50 %8s  p99 %8s  p99.9 %8s  cpu %6s µs/call%s%s",
+    return String.format(Locale.ROOT, "%9s/s  p50 %8s  p99 %8s  p99.9 %8s  cpu %6s µs/call  others %s%s%s%s",
         Fmt.rate(r.throughput()), Fmt.micros(r.p50Us()), Fmt.micros(r.p99Us()), Fmt.micros(r.p999Us()),
-        Fmt.num(r.cpuUs(), 1),
+        Fmt.num(r.cpuUs(), 1), Fmt.percent(r.otherCpuPercent()),
+        r.attempts() > 1 ? "  [" + r.attempts() + " attempts]" : "", r.noisy() ? "  [NOISY]" : "",
         r.clientJitPercent() > LoadReport.JIT_WARNING_PERCENT
             ? String.format(Locale.ROOT, "  [client JIT %.0f%% of window]", r.clientJitPercent()) : "",
         r.errors() > 0 ? "  ERRORS " + r.errors() + " (" + r.firstError() + ")" : "");

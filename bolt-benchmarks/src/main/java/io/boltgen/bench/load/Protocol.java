@@ -18,11 +18,13 @@ public final class Protocol {
 
   /** Marks every protocol line. */
   public static final String PREFIX = "@@BENCH ";
-  /** {@code READY port=<port> pid=<pid>}: a server is listening. */
+  /** {@code READY port=<port> pid=<pid> stats=<port>}: a server is listening (stats: its {@link StatsPort}). */
   public static final String READY = "READY";
-  /** {@code CASE <token>}: a client starts a case (warm-up first). */
+  /** {@code CASE <token> [repeat]}: a client starts a case (warm-up first); {@code repeat}: the first case again. */
   public static final String CASE = "CASE";
-  /** {@code RESULT <CaseResult line>}. */
+  /** {@code POINT <ScalePoint token>}: the orchestrator asks a scaling client for a point (on its standard input). */
+  public static final String POINT = "POINT";
+  /** {@code RESULT <CaseResult line>} or, from a scaling client, {@code RESULT <PointResult line>}. */
   public static final String RESULT = "RESULT";
   /** {@code DONE}: a client finished every case. */
   public static final String DONE = "DONE";

@@ -38,6 +38,28 @@ public final class Fmt {
     return String.format(Locale.ROOT, "%." + digits + "f", v);
   }
 
+  /** A percentage with one decimal, {@code 3.2%}; {@code n/a} for NaN. */
+  public static String percent(double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) {
+      return "n/a";
+    }
+    return String.format(Locale.ROOT, "%.1f%%", v);
+  }
+
+  /** Bytes, with a unit: {@code 312 B}, {@code 4.1 KiB}, {@code 2.3 MiB}; {@code n/a} for NaN. */
+  public static String bytes(double b) {
+    if (Double.isNaN(b)) {
+      return "n/a";
+    }
+    if (b >= 1024 * 1024) {
+      return String.format(Locale.ROOT, "%.1f MiB", b / 1024 / 1024);
+    }
+    if (b >= 1024) {
+      return String.format(Locale.ROOT, "%.1f KiB", b / 1024);
+    }
+    return String.format(Locale.ROOT, "%.0f B", b);
+  }
+
   /** A ratio: {@code 1.83×}. */
   public static String ratio(double v) {
     if (Double.isNaN(v) || Double.isInfinite(v)) {

@@ -3,6 +3,7 @@ package io.boltgen.bench.report;
 import io.boltgen.bench.load.CaseResult;
 import io.boltgen.bench.load.EchoSystem;
 import io.boltgen.bench.load.LoadCase;
+import io.boltgen.bench.load.Orchestrator;
 import io.boltgen.bench.load.Systems;
 import io.boltgen.bench.load.Workload;
 import java.util.ArrayList;
@@ -14,8 +15,10 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The load results folded over runs: per case and system, the median of each metric and its range; the
- * console table; the Markdown tables; and the issue's targets (boltgen's default configuration against the
- * best peer configuration and against raw Netty).
+ * console table; the Markdown tables; the issue's targets (boltgen's default configuration against the
+ * best peer configuration and against raw Netty, each ratio the median of per-run paired ratios, see
+ * {@link PairedRatio}); the warm-up check (each client's first case against its repeat at the end); and how
+ * quiet the machine was (other processes' CPU per window, load averages per run).
  */
 public final class LoadReport {
 
@@ -37,24 +40,42 @@ public final class LoadReport {
    * @param errors failed calls over all runs
    * @param firstError one failure's description, or empty
    * @param maxClientJitPercent the largest share of a window the client spent compiling, over runs
+   * @param noisyRuns the runs whose kept window was still noisy (other processes above the quiet threshold)
    */
   public record Row(String system, LoadCase loadCase, Spread throughput, Spread p50, Spread p99, Spread p999,
-      Spread cpu, Spread clientCpu, Spread serverCpu, long errors, String firstError, double maxClientJitPercent) {}
+      Spread cpu, Spread clientCpu, Spread serverCpu, long errors, String firstError, double maxClientJitPercent,
+      List<Integer> noisyRuns) {}
+
+  /** The first case is warm if its throughput is at least this share of its repeat's at the end. */
+  public static final double WARM_RATIO = WarmupCheck.WARM_RATIO;
 
   /** A client compiling for more than this share of a window had too short a warm-up. */
   public static final double JIT_WARNING_PERCENT = 5;
 
   private final List<LoadCase> cases;
+  private final List<EchoSystem> systems;
+  private final List<CaseResult> results;
+  private final List<Orchestrator.RunInfo> runs;
   private final Map<LoadCase, Map<String, Row>> rows = new LinkedHashMap<>();
 
+  /** The report of {@code results} (the repeats of first cases included), without per-run machine figures. */
   public LoadReport(List<LoadCase> cases, List<EchoSystem> systems, List<CaseResult> results) {
+    this(cases, systems, results, List.of());
+  }
+
+  /** The report of {@code results} (the repeats of first cases included) and of the {@code runs} they came from. */
+  public LoadReport(List<LoadCase> cases, List<EchoSystem> systems, List<CaseResult> results,
+      List<Orchestrator.RunInfo> runs) {
     this.cases = cases;
+    this.systems = systems;
+    this.results = List.copyOf(results);
+    this.runs = List.copyOf(runs);
     for (LoadCase c : cases) {
       Map<String, Row> bySystem = new LinkedHashMap<>();
       for (EchoSystem s : systems) {
         List<CaseResult> mine = new ArrayList<>();
         for (CaseResult r : results) {
-          if (r.system().equals(s.id()) && r.loadCase().equals(c)) {
+          if (!r.repeat() && r.system().equals(s.id()) && r.loadCase().equals(c)) {
             mine.add(r);
           }
         }
@@ -62,16 +83,21 @@ public final class LoadReport {
           long errors = 0;
           String firstError = "";
           double jit = 0;
+          List<Integer> noisy = new ArrayList<>();
           for (CaseResult r : mine) {
             errors += r.errors();
             jit = Math.max(jit, r.clientJitPercent());
             if (firstError.isEmpty()) {
               firstError = r.firstError();
             }
+            if (r.noisy()) {
+              noisy.add(r.run());
+            }
           }
           bySystem.put(s.id(), new Row(s.id(), c, spread(mine, CaseResult::throughput), spread(mine, CaseResult::p50Us),
               spread(mine, CaseResult::p99Us), spread(mine, CaseResult::p999Us), spread(mine, CaseResult::cpuUs),
-              spread(mine, CaseResult::clientCpuUs), spread(mine, CaseResult::serverCpuUs), errors, firstError, jit));
+              spread(mine, CaseResult::clientCpuUs), spread(mine, CaseResult::serverCpuUs), errors, firstError, jit,
+              noisy));
         }
       }
       rows.put(c, bySystem);
@@ -120,6 +146,10 @@ public final class LoadReport {
       String jit = jitNote(bySystem);
       if (!jit.isEmpty()) {
         sb.append("  note: ").append(jit).append('\n');
+      }
+      String noisy = noisyNote(bySystem);
+      if (!noisy.isEmpty()) {
+        sb.append("  note: ").append(noisy).append('\n');
       }
     }
     return sb.toString();
@@ -176,6 +206,7 @@ public final class LoadReport {
             .append(Fmt.num(r.serverCpu().median(), 1)).append(") | ").append(r.errors()).append(" |\n");
       }
       sb.append('\n');
+      int before = sb.length();
       for (Row r : bySystem.values()) {
         if (r.errors() > 0) {
           sb.append("- ").append(r.system()).append(": ").append(r.errors()).append(" failed calls, e.g. `")
@@ -185,6 +216,13 @@ public final class LoadReport {
       String jit = jitNote(bySystem);
       if (!jit.isEmpty()) {
         sb.append("- ").append(jit).append('\n');
+      }
+      String noisy = noisyNote(bySystem);
+      if (!noisy.isEmpty()) {
+        sb.append("- ").append(noisy).append('\n');
+      }
+      if (sb.length() > before) {
+        sb.append('\n');
       }
     }
     return sb.toString();
@@ -209,7 +247,31 @@ public final class LoadReport {
         + Fmt.num(JIT_WARNING_PERCENT, 0) + "% the warm-up was too short for this machine): " + list;
   }
 
-  private static String bold(String system) {
+  /** Which systems kept a noisy window ({@link io.boltgen.bench.load.QuietPolicy}) in which runs, or empty. */
+  private static String noisyNote(Map<String, Row> bySystem) {
+    StringBuilder list = new StringBuilder();
+    for (Row r : bySystem.values()) {
+      if (!r.noisyRuns().isEmpty()) {
+        list.append(list.length() == 0 ? "" : ", ").append(r.system()).append(" (run ")
+            .append(joinInts(r.noisyRuns())).append(')');
+      }
+    }
+    if (list.length() == 0) {
+      return "";
+    }
+    return "NOISY: windows kept although other processes used more CPU than the quiet threshold in every attempt"
+        + " (see Machine): " + list;
+  }
+
+  private static String joinInts(List<Integer> xs) {
+    StringBuilder sb = new StringBuilder();
+    for (int x : xs) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(x);
+    }
+    return sb.toString();
+  }
+
+  static String bold(String system) {
     return system.equals(Systems.BOLTGEN_DEFAULT) ? "**" + system + "**" : system;
   }
 
@@ -221,9 +283,10 @@ public final class LoadReport {
     if (table.isEmpty()) {
       return "";
     }
-    StringBuilder sb = new StringBuilder("\nTargets: boltgen defaults vs the best peer configuration and raw Netty\n");
+    StringBuilder sb = new StringBuilder("\nTargets: boltgen defaults vs the best peer configuration and raw Netty"
+        + " (ratios: median of per-run paired ratios, range over runs)\n");
     for (String[] row : table) {
-      sb.append(String.format(Locale.ROOT, "  %-16s %-44s %-14s %-14s %s%n", (Object[]) row));
+      sb.append(String.format(Locale.ROOT, "  %-16s %-44s %-22s %-10s %s%n", (Object[]) row));
     }
     return sb.toString();
   }
@@ -244,9 +307,10 @@ public final class LoadReport {
 
   private List<String[]> targets() {
     List<String[]> out = new ArrayList<>();
+    String me = Systems.BOLTGEN_DEFAULT;
     for (LoadCase c : cases) {
       Map<String, Row> bySystem = rows(c);
-      Row boltgen = bySystem.get(Systems.BOLTGEN_DEFAULT);
+      Row boltgen = bySystem.get(me);
       if (boltgen == null) {
         continue;
       }
@@ -255,24 +319,24 @@ public final class LoadReport {
       boolean sync = c.workload() == Workload.SYNC;
       String label = c.label();
       if (peer != null) {
-        double ratio = boltgen.throughput().median() / peer.throughput().median();
+        Spread ratio = PairedRatio.of(results, c, me, peer.system(), CaseResult::throughput);
         double target = sync ? 1.8 : 3.0;
         out.add(row(label, "calls/s vs best peer (" + peer.system() + ", " + Fmt.rate(peer.throughput().median()) + "/s)",
-            Fmt.ratio(ratio), "≥ " + Fmt.ratio(target), ratio >= target));
+            ratioSpread(ratio), "≥ " + Fmt.ratio(target), ratio.median() >= target));
         if (sync) {
-          double p99 = boltgen.p99().median() / peer.p99().median();
-          out.add(row(label, "p99 vs best peer's (" + Fmt.micros(peer.p99().median()) + ")", Fmt.ratio(p99), "≤ 0.50×",
-              p99 <= 0.5));
+          Spread p99 = PairedRatio.of(results, c, me, peer.system(), CaseResult::p99Us);
+          out.add(row(label, "p99 vs best peer's (" + Fmt.micros(peer.p99().median()) + ")", ratioSpread(p99), "≤ 0.50×",
+              p99.median() <= 0.5));
         }
       }
       if (netty != null) {
-        double ratio = boltgen.throughput().median() / netty.throughput().median();
+        Spread ratio = PairedRatio.of(results, c, me, "netty", CaseResult::throughput);
         double target = sync ? 0.8 : 0.4;
-        out.add(row(label, "calls/s vs raw Netty (" + Fmt.rate(netty.throughput().median()) + "/s)", Fmt.ratio(ratio),
-            "≥ " + Fmt.ratio(target), ratio >= target));
+        out.add(row(label, "calls/s vs raw Netty (" + Fmt.rate(netty.throughput().median()) + "/s)", ratioSpread(ratio),
+            "≥ " + Fmt.ratio(target), ratio.median() >= target));
       }
       if (!sync && c.payloadBytes() == 100) {
-        out.add(row(label, "CPU µs per call, client + server", Fmt.num(boltgen.cpu().median(), 1), "≤ 5.0",
+        out.add(row(label, "CPU µs per call, client + server", numSpread(boltgen.cpu()), "≤ 5.0",
             boltgen.cpu().median() <= 5.0));
       }
     }
@@ -282,8 +346,50 @@ public final class LoadReport {
     return out;
   }
 
+  /** {@code 1.36× (1.30–1.41×)}: a paired ratio's median and range over runs. */
+  static String ratioSpread(Spread s) {
+    if (s.n() == 0) {
+      return "n/a";
+    }
+    if (s.n() < 2) {
+      return Fmt.ratio(s.median());
+    }
+    return Fmt.ratio(s.median()) + " (" + Fmt.num(s.min(), 2) + "–" + Fmt.ratio(s.max()) + ")";
+  }
+
   private static String[] row(String label, String measure, String value, String target, boolean met) {
     return new String[] {label, measure, value, target, met ? "yes" : "NO"};
+  }
+
+  // ------------------------------------------------------------------ warm-up check and quiet machine
+
+  /** Per system, its first case's throughput over its repeat's, by run ({@link WarmupCheck}). */
+  public Map<String, Map<Integer, Double>> warmupRatios() {
+    return warmup().ratios();
+  }
+
+  /** The systems whose first case was slower than its repeat ({@link WarmupCheck}). */
+  public List<String> coldSystems() {
+    return warmup().coldSystems();
+  }
+
+  /** The warm-up check as a Markdown section body, or empty. */
+  public String warmupMarkdown() {
+    return warmup().markdown();
+  }
+
+  /** The warm-up check as console lines, or empty. */
+  public String warmupConsole() {
+    return warmup().console();
+  }
+
+  private WarmupCheck warmup() {
+    return new WarmupCheck(systems, results, cases.isEmpty() ? "" : cases.get(0).label());
+  }
+
+  /** How quiet the machine was, as Markdown ({@link QuietReport}), or empty. */
+  public String quietMarkdown(io.boltgen.bench.load.QuietPolicy quiet) {
+    return QuietReport.markdown(results, runs, quiet);
   }
 
   /** The peer configuration with the highest median throughput on this case, or null. */

@@ -6,6 +6,7 @@ import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.load.EchoSystem;
 import io.boltgen.bench.load.LoadCase;
 import io.boltgen.bench.load.LoadSettings;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -66,16 +67,26 @@ public final class MarkdownReport {
     md.append("## Machine\n\n| | |\n|---|---|\n");
     machine.forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
     md.append("| load average at end | ").append(MachineInfo.loadAverage()).append(" |\n\n");
+    if (result.loadReport() != null && plan.load() != null) {
+      String quiet = result.loadReport().quietMarkdown(plan.load().quiet());
+      if (!quiet.isEmpty()) {
+        md.append("### How quiet it was\n\n").append(quiet).append('\n');
+      }
+    }
 
     md.append("## Settings\n\n");
     LoadSettings load = plan.load();
     if (load != null) {
       md.append("- Load: ").append(load.runs()).append(" run(s); in each run every system in turn (")
           .append(ids(load)).append("), each in a fresh server JVM and a fresh client JVM over ")
-          .append(load.host()).append("; each client JVM first runs every case once, unmeasured, for ")
-          .append(Fmt.seconds(load.warmup())).append(" s (a warm-up pass, the same for every system);")
+          .append(load.host()).append("; each client JVM first runs every case in turn, unmeasured, for ")
+          .append(Fmt.seconds(load.warmUpPass())).append(" s in all (a warm-up pass, the same for every system);")
           .append(" then per case a ").append(Fmt.seconds(load.warmup()))
-          .append(" s warm-up, then a ").append(Fmt.seconds(load.measure())).append(" s measured window.\n");
+          .append(" s warm-up, then a ").append(Fmt.seconds(load.measure())).append(" s measured window; after the last")
+          .append(" case, the first case again (the warm-up check). The order of the systems rotates: run r starts")
+          .append(" with the system at index (r - 1) mod n. A window in which other processes took more than ")
+          .append(Fmt.percent(load.quiet().thresholdPercent())).append(" of one core is measured again, up to ")
+          .append(load.quiet().maxRepeats()).append(" more times.\n");
       md.append("- JVM flags of every server and client JVM: `").append(String.join(" ", load.jvmFlags())).append("`");
       if (!load.serverJvmArgs().isEmpty()) {
         md.append("; servers also `").append(String.join(" ", load.serverJvmArgs())).append('`');
@@ -100,8 +111,16 @@ public final class MarkdownReport {
       String targets = result.loadReport().targetsMarkdown();
       md.append("## Targets\n\n").append(partial);
       md.append("boltgen in its default configuration against the best peer configuration (the SOFABolt or gRPC"
-          + " configuration with the highest median throughput on that case) and against raw Netty, the ceiling.\n\n");
+          + " configuration with the highest median throughput on that case) and against raw Netty, the ceiling."
+          + " Every ratio here is the median of the per-run paired ratios (boltgen's throughput, or p99, in run r"
+          + " divided by the other system's in the same run r, the two having run minutes apart), with their range over"
+          + " runs in brackets; a target is met when that median meets it. The CPU row is boltgen's own median and"
+          + " range.\n\n");
       md.append(targets.isEmpty() ? "_boltgen, or every comparator, was not part of this run._\n" : targets).append('\n');
+      String warm = result.loadReport().warmupMarkdown();
+      if (!warm.isEmpty()) {
+        md.append("### Warm-up check: first case against its repeat\n\n").append(warm).append('\n');
+      }
       md.append("What limits the targets marked NO, from profiles: [performance.md](performance.md) (by hand).\n\n");
 
       md.append("## Load: throughput, latency and CPU per call\n\n").append(partial);
@@ -109,6 +128,16 @@ public final class MarkdownReport {
           + " run. Latency is per call, from issue to outcome, in the client; CPU is the CPU time (user + system, all"
           + " threads) both processes spent in the measured window divided by the calls completed in it.\n\n");
       md.append(result.loadReport().markdown());
+    }
+    if (result.scalingReport() != null && plan.scalingDocs() != null && plan.docs() != null) {
+      Path from = plan.docs().toAbsolutePath().getParent();
+      String link = from.relativize(plan.scalingDocs().toAbsolutePath()).toString();
+      md.append("## Scaling\n\n").append(partial);
+      md.append("Throughput, p50/p99, CPU and heap allocation per call of ");
+      List<String> ids = new java.util.ArrayList<>();
+      plan.scaling().systems().forEach(s -> ids.add(s.id()));
+      md.append(String.join(", ", ids)).append(" as calls in flight, payload size and client connections grow,"
+          + " with charts: [").append(link).append("](").append(link).append("), written by the same command.\n\n");
     }
     if (result.codecs() != null) {
       md.append("## Codecs (JMH)\n\n").append(partial);
@@ -211,16 +240,27 @@ public final class MarkdownReport {
       CPU time of the client JVM plus that of the server JVM in the window (`/proc/<pid>/stat` through
       `ProcessHandle.Info.totalCpuDuration()`, sampled by the client at the window's start and end) / calls.
       Before its first case each client makes 200 sequential calls (first-call costs), then runs every case
-      once, unmeasured, for the per-case warm-up: a warm-up pass, because on this 2-core machine a JVM pair
-      under load took about 40 s to reach its steady state (boltgen's sync-32/100B gave 30k calls/s after a
-      10 s warm-up and 52k after 50 s; after 10 s the peers' clients were still JIT-compiling for up to half
-      their windows). The client reports how long it
-      spent JIT-compiling during each window: over 5% is flagged under the table as too short a warm-up for
-      the machine. A
+      in turn, unmeasured, for an equal share of the warm-up pass (40 s in all by default): on this 2-core machine
+      a JVM pair under load took about 40 s to reach its steady state (boltgen's sync-32/100B gave 30k calls/s
+      after a 10 s warm-up and 52k after 50 s). After its last case each client measures its first case again,
+      with the same warm-up and window: the warm-up check under Targets compares the two and flags any system
+      whose first case was slower than its repeat (below 0.97×). The client also reports how long it spent
+      JIT-compiling during each window: over 5% is flagged under the table. A
       call that fails, or whose echo has the wrong length, counts as an error and not as a call. The load is
       closed-loop: latencies are those of a saturated system at that concurrency. Client and server share the
       machine's cores, as they would on any one host, so CPU a system spends on the client side is CPU its
       server does not get.
+
+      **Ratios that hold.** The systems run interleaved, and the order rotates: run r starts with the system at
+      index (r - 1) mod n, so no system always runs first. Every ratio in the Targets table is the median of the
+      per-run paired ratios (boltgen's figure in run r over the other system's in run r) with its range over
+      runs, so a busy minute that slowed one run's systems moves that run's ratio less than it moves either
+      median. During each window the client also measures the CPU that other processes used: the machine's busy
+      time from `/proc/stat` (user + nice + system + irq + softirq + steal, all CPUs) minus the CPU time of the
+      two benchmark JVMs (`/proc/<pid>/stat`), in % of one core. A window above the quiet threshold (5% by
+      default) is measured again, up to twice; if it stays noisy the quietest attempt is kept and marked NOISY.
+      The Machine section reports, per run and overall, the mean and largest share other processes took and the
+      load averages at the start and end of each run.
 
       **Codecs.** JMH measures the boltgen record codec as the runtime drives it (exact size, then a write into
       a pooled direct buffer; a read from one) for a method returning the order, i.e. the order as field 1 of
@@ -235,14 +275,17 @@ public final class MarkdownReport {
   private static final String HOW_TO = """
       ## Running it
 
-      Everything (the header above says how long it took; rewrites this file):
+      Everything (the header above says how long it took; rewrites this file, and scaling.md with its charts in
+      img/):
 
       ```
       bolt-benchmarks/run.sh                          # builds the module first
       java -jar bolt-benchmarks/target/bolt-benchmarks.jar   # the same, already built
       ```
 
-      Subsets print their tables without touching this file (add `--out FILE` to write a report anyway):
+      A selection of systems that holds boltgen, raw Netty and a SOFABolt and a gRPC configuration is a full
+      report too (`--systems boltgen,boltgen-io,sofabolt-fc,sofabolt-io,grpc-direct,netty`). Other subsets print
+      their tables without touching this file (add `--out FILE` to write a report anyway):
 
       ```
       # one system, one workload, one payload; 60 s window; keep the server alive afterwards
@@ -255,6 +298,11 @@ public final class MarkdownReport {
       java -jar bolt-benchmarks/target/bolt-benchmarks.jar load --systems boltgen,boltgen-tls,boltgen-tls-openssl
       # a server alone, to drive or profile by hand (type 'stop' to end it)
       java -jar bolt-benchmarks/target/bolt-benchmarks.jar server --system boltgen --port 12200
+      # the scaling curves (in flight, payload, connections) of boltgen, sofabolt-io and netty: docs/scaling.md
+      # and docs/img/scaling-*.png (charts); part of a full run too
+      java -jar bolt-benchmarks/target/bolt-benchmarks.jar scaling
+      # a noisier machine: accept 10% of a core taken by others before measuring a window again, 3 times at most
+      java -jar bolt-benchmarks/target/bolt-benchmarks.jar load --quiet-threshold 10 --quiet-repeats 3
       # the codec benchmark only, or one codec
       java -jar bolt-benchmarks/target/bolt-benchmarks.jar jmh --jmh-include 'boltgen_.*'
       ```
@@ -268,7 +316,9 @@ public final class MarkdownReport {
 
       `java -jar bolt-benchmarks/target/bolt-benchmarks.jar help` lists every option. `mvn verify` runs only a
       smoke test of a few seconds (`BenchmarkSmokeTest`): it starts each system, measures briefly, prints the
-      table and checks that calls and latencies were recorded. `TlsBenchmarkSmokeTest` does the same for
+      table and checks that calls and latencies were recorded, the first case repeated and other processes' CPU
+      measured; `ScalingSmokeTest` runs the scaling curves with two points each and draws their charts.
+      `TlsBenchmarkSmokeTest` does the same for
       `boltgen-tls` and `boltgen-tls-openssl` (every call succeeds, one handshake per client before its first
       call, TLS 1.3 only), never timing them.
       """;

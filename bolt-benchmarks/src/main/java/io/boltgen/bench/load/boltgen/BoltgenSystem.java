@@ -12,8 +12,14 @@ import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.Tls;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -120,7 +126,38 @@ public final class BoltgenSystem implements EchoSystem {
 
   @Override
   public EchoClient connect(String host, int port) throws Exception {
+    return connect(host, port, null);
+  }
+
+  /**
+   * {@code n} {@link BoltClient}s, one connection each (the default of one connection per address), sharing one
+   * callback executor made exactly as each client would make its own (a pool of max(4, 2 × cores) daemon threads,
+   * unbounded queue); their IO threads and timer are shared by the runtime within a JVM anyway.
+   */
+  @Override
+  public ClientGroup connectMany(String host, int port, int n) throws Exception {
+    int threads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    ThreadPoolExecutor callbacks = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), new DefaultThreadFactory("boltgen-callback", true));
+    callbacks.allowCoreThreadTimeOut(true);
+    List<EchoClient> clients = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        clients.add(connect(host, port, callbacks));
+      }
+    } catch (Exception | Error e) {
+      new ClientGroup(clients, callbacks::shutdownNow).close();
+      throw e;
+    }
+    return new ClientGroup(clients, callbacks::shutdown);
+  }
+
+  /** A client whose callbacks run on {@code callbacks}, or on an executor of its own when null. */
+  private EchoClient connect(String host, int port, Executor callbacks) throws Exception {
     BoltClient.Builder clientBuilder = BoltClient.builder();
+    if (callbacks != null) {
+      clientBuilder.callbackExecutor(callbacks);
+    }
     if (mode == Mode.INTERCEPTED) {
       clientBuilder.clientInterceptor(call -> (status, error, nanos) -> { });
     } else if (mode == Mode.MICROMETER) {

@@ -17,6 +17,8 @@ import io.netty.handler.flush.FlushConsolidationHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -84,6 +86,31 @@ public final class RawNettySystem implements EchoSystem {
   @Override
   public EchoClient connect(String host, int port) throws InterruptedException {
     EventLoopGroup group = Transport.group(1, "netty-client-io");
+    return connect(host, port, group, true);
+  }
+
+  /**
+   * {@code n} channels on one client event-loop group of as many threads as cores (each channel stays on one
+   * of them; with one channel this is {@link #connect}'s single thread).
+   */
+  @Override
+  public ClientGroup connectMany(String host, int port, int n) throws InterruptedException {
+    EventLoopGroup group = Transport.group(Runtime.getRuntime().availableProcessors(), "netty-client-io");
+    Runnable closeGroup = () -> group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+    List<EchoClient> clients = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        clients.add(connect(host, port, group, false));
+      }
+    } catch (InterruptedException | RuntimeException e) {
+      new ClientGroup(clients, closeGroup).close();
+      throw e;
+    }
+    return new ClientGroup(clients, closeGroup);
+  }
+
+  /** One channel on {@code group}, which closing the client shuts down if {@code ownsGroup}. */
+  private EchoClient connect(String host, int port, EventLoopGroup group, boolean ownsGroup) throws InterruptedException {
     ClientHandler handler = new ClientHandler();
     Channel channel;
     try {
@@ -102,7 +129,9 @@ public final class RawNettySystem implements EchoSystem {
           })
           .connect(host, port).sync().channel();
     } catch (InterruptedException | RuntimeException e) {
-      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      if (ownsGroup) {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      }
       throw e;
     }
     AtomicLong ids = new AtomicLong();
@@ -138,7 +167,9 @@ public final class RawNettySystem implements EchoSystem {
       @Override
       public void close() {
         channel.close().awaitUninterruptibly();
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        if (ownsGroup) {
+          group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+        }
       }
     };
   }
