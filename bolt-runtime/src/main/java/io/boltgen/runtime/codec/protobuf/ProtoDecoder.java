@@ -271,31 +271,20 @@ public final class ProtoDecoder {
         return x;
       }
       int result = x & 0x7F;
-      if ((x = b[p++]) >= 0) {
-        result |= x << 7;
-      } else {
-        result |= (x & 0x7F) << 7;
-        if ((x = b[p++]) >= 0) {
-          result |= x << 14;
-        } else {
-          result |= (x & 0x7F) << 14;
-          if ((x = b[p++]) >= 0) {
-            result |= x << 21;
-          } else {
-            result |= (x & 0x7F) << 21;
-            x = b[p++];
-            result |= x << 28;
-            if (x < 0) {
-              // a negative int32 is sign-extended to ten bytes: discard the upper five
-              if (b[p++] < 0 && b[p++] < 0 && b[p++] < 0 && b[p++] < 0 && b[p++] < 0) {
-                throw new ProtoDecodeException("malformed varint at index " + (p + delta));
-              }
-            }
-          }
+      for (int shift = 7; shift < 32; shift += 7) {
+        result |= ((x = b[p++]) & 0x7F) << shift;
+        if (x >= 0) {
+          pos = p;
+          return result;
         }
       }
-      pos = p;
-      return result;
+      for (int i = 0; i < 5; i++) { // a negative int32 is sign-extended to ten bytes: discard the upper five
+        if (b[p++] >= 0) {
+          pos = p;
+          return result;
+        }
+      }
+      throw new ProtoDecodeException("malformed varint at index " + (p + delta));
     }
     return readVarint32Slow();
   }
@@ -320,32 +309,22 @@ public final class ProtoDecoder {
   /** Reads a varint as a long (int64, uint64). */
   public long readVarint64() {
     int p = pos;
-    if (limit - p >= 10) { // no bounds check per byte: the longest varint fits
-      byte[] b = bytes;
-      long result = 0;
-      for (int shift = 0; shift < 64; shift += 7) {
-        byte x = b[p++];
-        result |= (long) (x & 0x7F) << shift;
-        if (x >= 0) {
-          pos = p;
-          return result;
-        }
-      }
-      throw new ProtoDecodeException("malformed varint at index " + (p + delta));
-    }
-    return readVarint64Slow();
-  }
-
-  private long readVarint64Slow() {
+    byte[] b = bytes;
+    boolean room = limit - p >= 10; // then no bounds check per byte: the longest varint fits
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-      byte b = nextByte();
-      result |= (long) (b & 0x7F) << shift;
-      if (b >= 0) {
+      if (!room && p >= limit) {
+        pos = p;
+        throw truncated();
+      }
+      byte x = b[p++];
+      result |= (long) (x & 0x7F) << shift;
+      if (x >= 0) {
+        pos = p;
         return result;
       }
     }
-    throw new ProtoDecodeException("malformed varint at index " + position());
+    throw new ProtoDecodeException("malformed varint at index " + (p + delta));
   }
 
   private byte nextByte() {

@@ -54,6 +54,8 @@ public final class ProtoEncoder {
   // the string whose length a slot records, when it is ASCII: the write pass copies it in bulk only if it
   // gets that very (immutable) string again, so a value changed between the passes cannot slip through
   private String[] strings = new String[INITIAL_SLOTS];
+  // whether `strings` may hold references (cleared after each write, so that none outlives its value)
+  private boolean stringsHeld;
   private int count;
   private int cursor;
   // length-delimited values open in the size pass: the nesting depth the decoder will count
@@ -93,7 +95,10 @@ public final class ProtoEncoder {
 
   /** Runs the size pass for {@code value} and remembers the recorded lengths for a following write. */
   <T> int size(T value, ProtoMarshaller.Sizer<T> sizer) {
-    Arrays.fill(strings, 0, count, null); // of a size pass without a write
+    if (stringsHeld) { // by a size pass that no write followed
+      Arrays.fill(strings, 0, Math.min(count, strings.length), null);
+    }
+    stringsHeld = true;
     count = 0;
     depth = 0;
     sized = false;
@@ -149,6 +154,7 @@ public final class ProtoEncoder {
       buffer = null;
       sink = null;
       Arrays.fill(strings, 0, Math.min(count, strings.length), null);
+      stringsHeld = false;
       if (lengths.length > MAX_RETAINED_SLOTS) {
         lengths = new int[INITIAL_SLOTS];
         strings = new String[INITIAL_SLOTS];
@@ -229,36 +235,13 @@ public final class ProtoEncoder {
       strings[slot] = value;
       return ProtoSizes.varint32(n) + n;
     }
-    long length = i + utf8Length(value, i, n);
+    long length = i + Utf8.length(value, i, n);
     if (length > Integer.MAX_VALUE) {
       throw new ProtoEncodeException("a string of " + length + " UTF-8 bytes is longer than protobuf allows");
     }
     lengths[slot] = (int) length | NON_ASCII;
     strings[slot] = null;
     return ProtoSizes.varint32((int) length) + (int) length;
-  }
-
-  /** The UTF-8 length of {@code value}'s characters {@code from} to {@code to}, as {@link #writeUtf8} writes them. */
-  private static long utf8Length(String value, int from, int to) {
-    long length = 0;
-    for (int i = from; i < to; i++) {
-      char c = value.charAt(i);
-      if (c < 0x80) {
-        length++;
-      } else if (c < 0x800) {
-        length += 2;
-      } else if (Character.isSurrogate(c)) {
-        if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(value.charAt(i + 1))) {
-          length += 4;
-          i++;
-        } else {
-          length++; // '?'
-        }
-      } else {
-        length += 3;
-      }
-    }
-    return length;
   }
 
   /**
@@ -390,7 +373,7 @@ public final class ProtoEncoder {
   private void writeUtf8(String value, int length) {
     int n = value.length();
     if (limit - position >= 3L * n) { // room for any n characters: no check per character
-      int p = encodeUtf8(value, n, buffer, position);
+      int p = Utf8.encode(value, n, buffer, position);
       if (p - position != length) {
         throw new IllegalStateException("a string changed while it was encoded");
       }
@@ -445,43 +428,6 @@ public final class ProtoEncoder {
     if (written != length) {
       throw new IllegalStateException("a string changed while it was encoded");
     }
-  }
-
-  /**
-   * Encodes the {@code n} characters of {@code value} as UTF-8 into {@code b} from {@code p}, which has room
-   * for {@code 3 * n} bytes (the most they take); returns the index after the last byte written.
-   */
-  private static int encodeUtf8(String value, int n, byte[] b, int p) {
-    int i = 0;
-    for (char c; i < n && (c = value.charAt(i)) < 0x80; i++) {
-      b[p++] = (byte) c;
-    }
-    for (; i < n; i++) {
-      char c = value.charAt(i);
-      if (c < 0x80) {
-        b[p++] = (byte) c;
-      } else if (c < 0x800) {
-        b[p++] = (byte) (0xc0 | (c >> 6));
-        b[p++] = (byte) (0x80 | (c & 0x3f));
-      } else if (Character.isSurrogate(c)) {
-        char low = i + 1 < n ? value.charAt(i + 1) : 0;
-        if (Character.isHighSurrogate(c) && Character.isLowSurrogate(low)) {
-          int cp = Character.toCodePoint(c, low);
-          b[p++] = (byte) (0xf0 | (cp >> 18));
-          b[p++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
-          b[p++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
-          b[p++] = (byte) (0x80 | (cp & 0x3f));
-          i++;
-        } else {
-          b[p++] = (byte) '?';
-        }
-      } else {
-        b[p++] = (byte) (0xe0 | (c >> 12));
-        b[p++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-        b[p++] = (byte) (0x80 | (c & 0x3f));
-      }
-    }
-    return p;
   }
 
   /** Writes a {@code bytes} value: its length and its bytes. */
