@@ -1,7 +1,9 @@
 package io.boltgen.runtime.codec.protobuf;
 
 import io.netty.buffer.ByteBuf;
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,9 +15,14 @@ import java.util.Set;
 
 /**
  * Reads protobuf wire format forward out of a {@link ByteBuf}, without retaining it: every value is copied
- * out (strings decoded straight from the buffer's memory). Bounds are checked against the innermost
- * length limit; nesting deeper than {@link #RECURSION_LIMIT} fails, as does any truncated or malformed
- * value, with a {@link ProtoDecodeException}.
+ * out. Bounds are checked against the innermost length limit; nesting deeper than {@link #RECURSION_LIMIT}
+ * fails, as does any truncated or malformed value, with a {@link ProtoDecodeException}.
+ *
+ * <p>The decoder reads from a {@code byte[]}: a heap buffer's own array, or else a copy of the content (one
+ * bulk copy; {@link ProtoMarshaller#read} copies into an array kept per thread, up to
+ * {@value #MAX_RETAINED_SCRATCH} bytes, so that decoding a message from a direct buffer allocates nothing
+ * but the values read). Strings are built straight from that array ({@code new String(bytes, off, len,
+ * UTF_8)}, which copies ASCII text in bulk).
  *
  * <p>Generated readers loop {@code for (int tag = d.readTag(); tag != 0; tag = d.readTag())} over a
  * {@code switch} of precomputed tags, reading known fields with the typed methods here and passing every
@@ -32,26 +39,34 @@ public final class ProtoDecoder {
   /** The empty {@code bytes} value, shared (a zero-length array cannot change). */
   public static final byte[] EMPTY_BYTES = new byte[0];
 
-  private final ByteBuf buf;
-  // byte-level reads go through this NIO view when the buffer has one: a plain bounds check instead of
-  // Netty's per-access reference-count and derived-buffer checks (the bytes are the same memory)
-  private final ByteBuffer view;
-  private final int viewBase;
+  /** The largest copy of a direct buffer's content a thread keeps for its next decode, in bytes. */
+  static final int MAX_RETAINED_SCRATCH = 64 * 1024;
+
+  private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final ThreadLocal<ProtoDecoder> LOCAL = ThreadLocal.withInitial(ProtoDecoder::new);
+
+  // the buffer read (for embedded protobuf-java messages, which are parsed from it) and the bytes read: its
+  // own array or a copy; buffer index = array index + delta
+  private ByteBuf buf;
+  private byte[] bytes;
+  private int delta;
   private int pos;
   private int limit;
   private int depth;
+  // the per-thread decoder of ProtoMarshaller: its reusable copy of direct content, and whether it is reading
+  private byte[] scratch;
+  private boolean inUse;
 
-  private ProtoDecoder(ByteBuf buf, int pos, int limit) {
-    this.buf = buf;
-    this.pos = pos;
-    this.limit = limit;
-    this.view = buf != null && limit > pos && buf.nioBufferCount() == 1 ? buf.nioBuffer(pos, limit - pos) : null;
-    this.viewBase = pos;
+  private ProtoDecoder() {
+    this.bytes = EMPTY_BYTES;
   }
 
   /** A decoder over the readable bytes of {@code in}; it does not move {@code in}'s reader index. */
   public static ProtoDecoder of(ByteBuf in) {
-    return new ProtoDecoder(in, in.readerIndex(), in.writerIndex());
+    ProtoDecoder d = new ProtoDecoder();
+    d.open(in, false);
+    return d;
   }
 
   /**
@@ -59,12 +74,65 @@ public final class ProtoDecoder {
    * for a map entry whose value is missing).
    */
   public static ProtoDecoder empty() {
-    return new ProtoDecoder(null, 0, 0);
+    return new ProtoDecoder();
+  }
+
+  /**
+   * The calling thread's decoder over the readable bytes of {@code in} (a fresh one if it is busy: a codec
+   * re-entered from user code); give it back with {@link #release()}.
+   */
+  static ProtoDecoder acquire(ByteBuf in) {
+    ProtoDecoder d = LOCAL.get();
+    if (d.inUse) {
+      d = new ProtoDecoder();
+    }
+    d.inUse = true;
+    d.open(in, true);
+    return d;
+  }
+
+  /** Ends a read of {@link #acquire}: forgets the buffer (the copy of its bytes is overwritten next time). */
+  void release() {
+    inUse = false;
+    buf = null;
+    bytes = EMPTY_BYTES;
+    pos = 0;
+    limit = 0;
+    depth = 0;
+  }
+
+  private void open(ByteBuf in, boolean reuse) {
+    int index = in.readerIndex();
+    int length = in.writerIndex() - index;
+    buf = in;
+    depth = 0;
+    if (in.hasArray()) {
+      bytes = in.array();
+      delta = -in.arrayOffset();
+      pos = in.arrayOffset() + index;
+    } else {
+      byte[] copy;
+      if (length == 0) {
+        copy = EMPTY_BYTES;
+      } else if (!reuse || length > MAX_RETAINED_SCRATCH) {
+        copy = new byte[length];
+      } else {
+        if (scratch == null || scratch.length < length) {
+          scratch = new byte[Math.min(MAX_RETAINED_SCRATCH, Math.max(length, Math.max(1024, 2 * (scratch == null ? 0 : scratch.length))))];
+        }
+        copy = scratch;
+      }
+      in.getBytes(index, copy, 0, length);
+      bytes = copy;
+      delta = index;
+      pos = 0;
+    }
+    limit = pos + length;
   }
 
   /** The absolute buffer index of the next byte to read. */
   public int position() {
-    return pos;
+    return pos + delta;
   }
 
   /** Whether bytes remain before the current limit (a packed field's or the message's end). */
@@ -76,12 +144,18 @@ public final class ProtoDecoder {
 
   /** The next tag, or 0 at the end of the current message. */
   public int readTag() {
-    if (pos >= limit) {
+    int p = pos;
+    if (p >= limit) {
       return 0;
     }
-    int tag = readVarint32();
+    int tag = bytes[p];
+    if (tag > 7) { // the usual one-byte tag (bytes 0..7 have field number 0; negative ones continue)
+      pos = p + 1;
+      return tag;
+    }
+    tag = readVarint32();
     if ((tag >>> 3) == 0) {
-      throw new ProtoDecodeException("invalid tag " + tag + " (field number 0) at index " + (pos - 1));
+      throw new ProtoDecodeException("invalid tag " + tag + " (field number 0) at index " + (position() - 1));
     }
     return tag;
   }
@@ -111,7 +185,7 @@ public final class ProtoDecoder {
   /** Leaves what {@link #enter} entered, which must have been read to its end. */
   public void exit(int outerLimit) {
     if (pos != limit) {
-      throw new ProtoDecodeException("embedded value not read to its end at index " + pos);
+      throw new ProtoDecodeException("embedded value not read to its end at index " + position());
     }
     limit = outerLimit;
     depth--;
@@ -171,14 +245,14 @@ public final class ProtoDecoder {
   }
 
   private ProtoDecodeException truncated() {
-    return new ProtoDecodeException("truncated message: a value runs past its end at index " + pos);
+    return new ProtoDecodeException("truncated message: a value runs past its end at index " + position());
   }
 
   /** Reads a length prefix and checks that that many bytes remain. */
   public int readLength() {
     int length = readVarint32();
     if (length < 0 || length > limit - pos) {
-      throw new ProtoDecodeException("bad length " + (length & 0xFFFFFFFFL) + " at index " + pos + ": "
+      throw new ProtoDecodeException("bad length " + (length & 0xFFFFFFFFL) + " at index " + position() + ": "
           + (limit - pos) + " bytes remain");
     }
     return length;
@@ -188,6 +262,34 @@ public final class ProtoDecoder {
 
   /** Reads a varint as an int, keeping the low 32 bits of a longer one (uint32, int32, lengths, tags). */
   public int readVarint32() {
+    int p = pos;
+    if (limit - p >= 10) { // no bounds check per byte: the longest varint fits
+      byte[] b = bytes;
+      int x = b[p++];
+      if (x >= 0) {
+        pos = p;
+        return x;
+      }
+      int result = x & 0x7F;
+      for (int shift = 7; shift < 32; shift += 7) {
+        result |= ((x = b[p++]) & 0x7F) << shift;
+        if (x >= 0) {
+          pos = p;
+          return result;
+        }
+      }
+      for (int i = 0; i < 5; i++) { // a negative int32 is sign-extended to ten bytes: discard the upper five
+        if (b[p++] >= 0) {
+          pos = p;
+          return result;
+        }
+      }
+      throw new ProtoDecodeException("malformed varint at index " + (p + delta));
+    }
+    return readVarint32Slow();
+  }
+
+  private int readVarint32Slow() {
     int result = 0;
     for (int shift = 0; shift < 32; shift += 7) {
       byte b = nextByte();
@@ -196,35 +298,40 @@ public final class ProtoDecoder {
         return result;
       }
     }
-    // a negative int32 is sign-extended to ten bytes: discard the upper five
     for (int i = 0; i < 5; i++) {
       if (nextByte() >= 0) {
         return result;
       }
     }
-    throw new ProtoDecodeException("malformed varint at index " + pos);
+    throw new ProtoDecodeException("malformed varint at index " + position());
   }
 
   /** Reads a varint as a long (int64, uint64). */
   public long readVarint64() {
+    int p = pos;
+    byte[] b = bytes;
+    boolean room = limit - p >= 10; // then no bounds check per byte: the longest varint fits
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-      byte b = nextByte();
-      result |= (long) (b & 0x7F) << shift;
-      if (b >= 0) {
+      if (!room && p >= limit) {
+        pos = p;
+        throw truncated();
+      }
+      byte x = b[p++];
+      result |= (long) (x & 0x7F) << shift;
+      if (x >= 0) {
+        pos = p;
         return result;
       }
     }
-    throw new ProtoDecodeException("malformed varint at index " + pos);
+    throw new ProtoDecodeException("malformed varint at index " + (p + delta));
   }
 
   private byte nextByte() {
     if (pos >= limit) {
       throw truncated();
     }
-    byte b = view != null ? view.get(pos - viewBase) : buf.getByte(pos);
-    pos++;
-    return b;
+    return bytes[pos++];
   }
 
   /** Reads an int32. */
@@ -247,7 +354,7 @@ public final class ProtoDecoder {
     if (limit - pos < 4) {
       throw truncated();
     }
-    float value = Float.intBitsToFloat(view != null ? Integer.reverseBytes(view.getInt(pos - viewBase)) : buf.getIntLE(pos));
+    float value = Float.intBitsToFloat((int) INT_LE.get(bytes, pos));
     pos += 4;
     return value;
   }
@@ -257,22 +364,23 @@ public final class ProtoDecoder {
     if (limit - pos < 8) {
       throw truncated();
     }
-    double value = Double.longBitsToDouble(view != null ? Long.reverseBytes(view.getLong(pos - viewBase)) : buf.getLongLE(pos));
+    double value = Double.longBitsToDouble((long) LONG_LE.get(bytes, pos));
     pos += 8;
     return value;
   }
 
   /**
-   * Reads a string, decoding UTF-8 straight from the buffer (malformed sequences become U+FFFD, as
-   * protobuf-java does for proto2 strings).
+   * Reads a string, decoding UTF-8 (malformed sequences become U+FFFD, as protobuf-java does for proto2
+   * strings). ASCII text, checked by the JDK's intrinsic, is copied in bulk.
    */
   public String readString() {
     int length = readLength();
     if (length == 0) {
       return "";
     }
-    String value = buf.toString(pos, length, StandardCharsets.UTF_8);
-    pos += length;
+    int p = pos;
+    String value = new String(bytes, p, length, StandardCharsets.UTF_8);
+    pos = p + length;
     return value;
   }
 
@@ -283,7 +391,7 @@ public final class ProtoDecoder {
       return EMPTY_BYTES;
     }
     byte[] value = new byte[length];
-    buf.getBytes(pos, value);
+    System.arraycopy(bytes, pos, value, 0, length);
     pos += length;
     return value;
   }
@@ -300,7 +408,7 @@ public final class ProtoDecoder {
     }
     int start = pos;
     pos += length;
-    return start;
+    return start + delta;
   }
 
   /** The buffer this decoder reads ({@code null} for {@link #empty()}). */

@@ -64,15 +64,16 @@ public final class ProtoMarshaller<T> implements Marshaller<T> {
 
   @Override
   public T read(ByteBuf in) {
-    ProtoDecoder d = ProtoDecoder.of(in);
-    T value;
+    ProtoDecoder d = ProtoDecoder.acquire(in);
     try {
-      value = reader.read(d);
+      T value = reader.read(d);
+      in.readerIndex(d.position());
+      return value;
     } catch (ProtoDecodeException e) {
       throw new ProtoDecodeException("could not decode " + messageName + ": " + e.getMessage(), e);
+    } finally {
+      d.release();
     }
-    in.readerIndex(d.position());
-    return value;
   }
 
   @Override
