@@ -226,6 +226,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
     ConnectionPool pool = pools.compute(address, (a, use) -> {
       PoolUse u = use != null ? use : new PoolUse(newPool(a));
       u.pinned = true;
+      u.pool.pin();
       return u;
     }).pool;
     if (closed.get()) {

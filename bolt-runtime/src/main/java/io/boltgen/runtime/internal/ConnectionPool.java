@@ -54,6 +54,7 @@ final class ConnectionPool implements CallTarget {
   private final AtomicInteger attemptsStarted = new AtomicInteger();
   private final LongAdder sending = new LongAdder(); // sends in progress, which closeWhenIdle waits for
   private volatile boolean idleCloseWanted;
+  private volatile boolean pinned;
   private final CallChannel channel;
   private volatile boolean closed;
 
@@ -90,8 +91,20 @@ final class ConnectionPool implements CallTarget {
     return address;
   }
 
+  /**
+   * The pool serves a plain {@code host:port} channel for the client's life: it is never closed while idle
+   * (see {@link #closeWhenIdle()}), so its sends need not be counted.
+   */
+  void pin() {
+    pinned = true;
+  }
+
   @Override
   public void send(PendingCall<?> call) {
+    if (pinned) {
+      sendNow(call);
+      return;
+    }
     sending.increment(); // a striped counter: uncontended, unlike one atomic shared by every caller
     try {
       sendNow(call);
@@ -183,6 +196,7 @@ final class ConnectionPool implements CallTarget {
    * flight are answered as usual.
    */
   void closeWhenIdle() {
+    assert !pinned : "a pinned pool lives as long as its client";
     idleCloseWanted = true;
     closed = true;
     if (sending.sum() > 0) {
