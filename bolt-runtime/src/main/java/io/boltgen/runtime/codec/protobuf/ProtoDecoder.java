@@ -19,10 +19,12 @@ import java.util.Set;
  * fails, as does any truncated or malformed value, with a {@link ProtoDecodeException}.
  *
  * <p>The decoder reads from a {@code byte[]}: a heap buffer's own array, or else a copy of the content (one
- * bulk copy; {@link ProtoMarshaller#read} copies into an array kept per thread, up to
- * {@value #MAX_RETAINED_SCRATCH} bytes, so that decoding a message from a direct buffer allocates nothing
- * but the values read). Strings are built straight from that array ({@code new String(bytes, off, len,
- * UTF_8)}, which copies ASCII text in bulk).
+ * bulk copy; {@link ProtoMarshaller#read} copies into an array kept per thread, up to 64 KiB, so that
+ * decoding a message from a direct buffer allocates nothing but the values read). Larger content is read
+ * through a window of 64 KiB that slides forward, and {@code bytes} values that run past the window are
+ * copied straight from the buffer into their own arrays: large content is copied once, not twice.
+ * Strings are built straight from the array ({@code new String(bytes, off, len, UTF_8)}, which copies
+ * ASCII text in bulk).
  *
  * <p>Generated readers loop {@code for (int tag = d.readTag(); tag != 0; tag = d.readTag())} over a
  * {@code switch} of precomputed tags, reading known fields with the typed methods here and passing every
@@ -31,7 +33,7 @@ import java.util.Set;
  *
  * <p>Not thread-safe: one decoder reads one value on one thread; instances are not shared.
  */
-public final class ProtoDecoder {
+public final class ProtoDecoder extends ProtoInput {
 
   /** How deeply messages (and groups) may nest: protobuf's default. */
   public static final int RECURSION_LIMIT = 100;
@@ -39,28 +41,15 @@ public final class ProtoDecoder {
   /** The empty {@code bytes} value, shared (a zero-length array cannot change). */
   public static final byte[] EMPTY_BYTES = new byte[0];
 
-  /** The largest copy of a direct buffer's content a thread keeps for its next decode, in bytes. */
-  static final int MAX_RETAINED_SCRATCH = 64 * 1024;
-
   private static final VarHandle INT_LE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final ThreadLocal<ProtoDecoder> LOCAL = ThreadLocal.withInitial(ProtoDecoder::new);
 
-  // the buffer read (for embedded protobuf-java messages, which are parsed from it) and the bytes read: its
-  // own array or a copy; buffer index = array index + delta
-  private ByteBuf buf;
-  private byte[] bytes;
-  private int delta;
-  private int pos;
-  private int limit;
   private int depth;
-  // the per-thread decoder of ProtoMarshaller: its reusable copy of direct content, and whether it is reading
-  private byte[] scratch;
+  // whether the per-thread decoder of ProtoMarshaller is reading
   private boolean inUse;
 
-  private ProtoDecoder() {
-    this.bytes = EMPTY_BYTES;
-  }
+  private ProtoDecoder() {}
 
   /** A decoder over the readable bytes of {@code in}; it does not move {@code in}'s reader index. */
   public static ProtoDecoder of(ByteBuf in) {
@@ -94,40 +83,8 @@ public final class ProtoDecoder {
   /** Ends a read of {@link #acquire}: forgets the buffer (the copy of its bytes is overwritten next time). */
   void release() {
     inUse = false;
-    buf = null;
-    bytes = EMPTY_BYTES;
-    pos = 0;
-    limit = 0;
     depth = 0;
-  }
-
-  private void open(ByteBuf in, boolean reuse) {
-    int index = in.readerIndex();
-    int length = in.writerIndex() - index;
-    buf = in;
-    depth = 0;
-    if (in.hasArray()) {
-      bytes = in.array();
-      delta = -in.arrayOffset();
-      pos = in.arrayOffset() + index;
-    } else {
-      byte[] copy;
-      if (length == 0) {
-        copy = EMPTY_BYTES;
-      } else if (!reuse || length > MAX_RETAINED_SCRATCH) {
-        copy = new byte[length];
-      } else {
-        if (scratch == null || scratch.length < length) {
-          scratch = new byte[Math.min(MAX_RETAINED_SCRATCH, Math.max(length, Math.max(1024, 2 * (scratch == null ? 0 : scratch.length))))];
-        }
-        copy = scratch;
-      }
-      in.getBytes(index, copy, 0, length);
-      bytes = copy;
-      delta = index;
-      pos = 0;
-    }
-    limit = pos + length;
+    close();
   }
 
   /** The absolute buffer index of the next byte to read. */
@@ -137,7 +94,7 @@ public final class ProtoDecoder {
 
   /** Whether bytes remain before the current limit (a packed field's or the message's end). */
   public boolean hasRemaining() {
-    return pos < limit;
+    return pos < limit || pos + delta < end;
   }
 
   // ------------------------------------------------------------------ tags and structure
@@ -146,7 +103,10 @@ public final class ProtoDecoder {
   public int readTag() {
     int p = pos;
     if (p >= limit) {
-      return 0;
+      if (!fill(1)) {
+        return 0;
+      }
+      p = pos;
     }
     int tag = bytes[p];
     if (tag > 7) { // the usual one-byte tag (bytes 0..7 have field number 0; negative ones continue)
@@ -177,17 +137,15 @@ public final class ProtoDecoder {
     if (++depth > RECURSION_LIMIT) {
       throw new ProtoDecodeException("messages nest deeper than " + RECURSION_LIMIT + " levels");
     }
-    int outer = limit;
-    limit = pos + length;
-    return outer;
+    return narrow(position() + length);
   }
 
   /** Leaves what {@link #enter} entered, which must have been read to its end. */
   public void exit(int outerLimit) {
-    if (pos != limit) {
+    if (position() != end) {
       throw new ProtoDecodeException("embedded value not read to its end at index " + position());
     }
-    limit = outerLimit;
+    narrow(outerLimit);
     depth--;
   }
 
@@ -219,7 +177,7 @@ public final class ProtoDecoder {
       throw new ProtoDecodeException("groups nest deeper than " + RECURSION_LIMIT + " levels");
     }
     while (true) {
-      if (pos >= limit) {
+      if (pos >= limit && !fill(1)) {
         throw new ProtoDecodeException("group " + fieldNumber + " is not closed");
       }
       int tag = readVarint32();
@@ -238,10 +196,13 @@ public final class ProtoDecoder {
   }
 
   private void advance(int n) {
-    if (n > limit - pos) {
+    if (n <= limit - pos) {
+      pos += n;
+    } else if (n <= end - position()) {
+      seek(position() + n);
+    } else {
       throw truncated();
     }
-    pos += n;
   }
 
   private ProtoDecodeException truncated() {
@@ -251,9 +212,9 @@ public final class ProtoDecoder {
   /** Reads a length prefix and checks that that many bytes remain. */
   public int readLength() {
     int length = readVarint32();
-    if (length < 0 || length > limit - pos) {
+    if (length < 0 || length > limit - pos && length > end - position()) { // (past the window is fine)
       throw new ProtoDecodeException("bad length " + (length & 0xFFFFFFFFL) + " at index " + position() + ": "
-          + (limit - pos) + " bytes remain");
+          + (end - position()) + " bytes remain");
     }
     return length;
   }
@@ -290,6 +251,9 @@ public final class ProtoDecoder {
   }
 
   private int readVarint32Slow() {
+    if (fill(10)) {
+      return readVarint32();
+    }
     int result = 0;
     for (int shift = 0; shift < 32; shift += 7) {
       byte b = nextByte();
@@ -308,9 +272,9 @@ public final class ProtoDecoder {
 
   /** Reads a varint as a long (int64, uint64). */
   public long readVarint64() {
+    boolean room = limit - pos >= 10 || fill(10); // then no bounds check per byte: the longest varint fits
     int p = pos;
     byte[] b = bytes;
-    boolean room = limit - p >= 10; // then no bounds check per byte: the longest varint fits
     long result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       if (!room && p >= limit) {
@@ -351,7 +315,7 @@ public final class ProtoDecoder {
 
   /** Reads a float (fixed32, little-endian). */
   public float readFloat() {
-    if (limit - pos < 4) {
+    if (limit - pos < 4 && !fill(4)) {
       throw truncated();
     }
     float value = Float.intBitsToFloat((int) INT_LE.get(bytes, pos));
@@ -361,7 +325,7 @@ public final class ProtoDecoder {
 
   /** Reads a double (fixed64, little-endian). */
   public double readDouble() {
-    if (limit - pos < 8) {
+    if (limit - pos < 8 && !fill(8)) {
       throw truncated();
     }
     double value = Double.longBitsToDouble((long) LONG_LE.get(bytes, pos));
@@ -379,6 +343,9 @@ public final class ProtoDecoder {
       return "";
     }
     int p = pos;
+    if (length > limit - p) {
+      return readStringOutsideWindow(length);
+    }
     String value = new String(bytes, p, length, StandardCharsets.UTF_8);
     pos = p + length;
     return value;
@@ -389,6 +356,9 @@ public final class ProtoDecoder {
     int length = readLength();
     if (length == 0) {
       return EMPTY_BYTES;
+    }
+    if (length > limit - pos) {
+      return readBytesOutsideWindow(length);
     }
     byte[] value = new byte[length];
     System.arraycopy(bytes, pos, value, 0, length);
@@ -406,9 +376,9 @@ public final class ProtoDecoder {
     if (depth + 1 > RECURSION_LIMIT) {
       throw new ProtoDecodeException("messages nest deeper than " + RECURSION_LIMIT + " levels");
     }
-    int start = pos;
-    pos += length;
-    return start + delta;
+    int start = position();
+    seek(start + length);
+    return start;
   }
 
   /** The buffer this decoder reads ({@code null} for {@link #empty()}). */
