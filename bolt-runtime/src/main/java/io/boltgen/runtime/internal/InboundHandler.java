@@ -8,6 +8,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
 import javax.net.ssl.SSLException;
@@ -177,7 +178,8 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
    * not match, a peer without TLS): one line naming the peer and the reason, and the connection closes.
    */
   private void tlsFailed(ChannelHandlerContext ctx, Throwable reason) {
-    if (closing) {
+    if (closing || reason instanceof ClosedChannelException) {
+      // a request written (with a void promise) just as the channel closed: the close itself fails its calls
       return;
     }
     closing = true;
@@ -200,7 +202,8 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       tlsFailed(ctx, reason);
       return;
     }
-    if (closing) {
+    if (closing || reason instanceof ClosedChannelException) {
+      // a request written (with a void promise) just as the channel closed: the close itself fails its calls
       return;
     }
     closing = true;
