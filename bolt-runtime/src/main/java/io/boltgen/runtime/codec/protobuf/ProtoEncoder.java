@@ -434,6 +434,13 @@ public final class ProtoEncoder {
   public void writeBytes(byte[] value) {
     writeVarint32(value.length);
     int n = value.length;
+    if (sink != null && n > limit - position) {
+      // larger than the room left in the chunk: straight into the target, copied once, not through the chunk
+      flush();
+      sink.setBytes(sinkIndex, value, 0, n);
+      sinkIndex += n;
+      return;
+    }
     int i = 0;
     while (n - i > limit - position) {
       int room = limit - position;
