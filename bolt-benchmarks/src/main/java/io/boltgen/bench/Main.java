@@ -9,6 +9,7 @@ import io.boltgen.bench.load.ClusterClientMain;
 import io.boltgen.bench.load.ClusterServerMain;
 import io.boltgen.bench.load.ClusterSettings;
 import io.boltgen.bench.load.EchoSystem;
+import io.boltgen.bench.load.IdleCheck;
 import io.boltgen.bench.load.LoadCase;
 import io.boltgen.bench.load.LoadSettings;
 import io.boltgen.bench.load.QuietPolicy;
@@ -112,6 +113,25 @@ public final class Main {
   private static final Set<String> FLAGS = Set.of("keep-server", "no-docs", "quick");
 
   private Main() {}
+
+  /**
+   * Adds a caveat when other processes used more than {@link IdleCheck#BUSY_PERCENT}% of a core over the
+   * 2 s before the run (the windows' own quietness is measured and reported per window).
+   */
+  private static void busyAtStart(List<String> caveats) {
+    double other;
+    try {
+      other = IdleCheck.otherCpuPercent(Duration.ofSeconds(2));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    if (other > IdleCheck.BUSY_PERCENT) {
+      caveats.add(String.format(Locale.ROOT, "the machine was busy when it started (other processes took %.0f%% of a"
+          + " core over 2 s; 1-minute load average %.1f): other work shared the CPUs", other,
+          MachineInfo.loadAverage1()));
+    }
+  }
 
   public static void main(String[] argv) throws Exception {
     int code;
@@ -317,12 +337,7 @@ public final class Main {
     if (subset) {
       caveats.add("a subset of the systems, cases or codecs");
     }
-    double busy = MachineInfo.loadAverage1();
-    int cores = Runtime.getRuntime().availableProcessors();
-    if (busy > 0.5 * cores) {
-      caveats.add(String.format(Locale.ROOT, "the machine was busy when it started (1-minute load average %.1f on %d"
-          + " cores): other work shared the CPUs", busy, cores));
-    }
+    busyAtStart(caveats);
 
     Path docs = null;
     Path scalingDocs = null;
@@ -394,12 +409,7 @@ public final class Main {
       caveats.add("windows shorter than the defaults (" + ClusterSettings.DEFAULT_WARMUP_SECONDS + " s warm-up, "
           + ClusterSettings.DEFAULT_MEASURE_SECONDS + " s measured)");
     }
-    double busy = MachineInfo.loadAverage1();
-    int cores = Runtime.getRuntime().availableProcessors();
-    if (busy > 0.5 * cores) {
-      caveats.add(String.format(Locale.ROOT, "the machine was busy when it started (1-minute load average %.1f on %d"
-          + " cores): other work shared the CPUs", busy, cores));
-    }
+    busyAtStart(caveats);
     return new ClusterSettings(policies, rounds, warmup, measure, slowMillis, concurrency, ClusterSettings.PAYLOAD_BYTES,
         jvmFlags, logDir, "127.0.0.1", commandLine(argv), caveats);
   }
