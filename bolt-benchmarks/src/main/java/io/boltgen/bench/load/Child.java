@@ -1,5 +1,6 @@
 package io.boltgen.bench.load;
 
+import java.io.PrintStream;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -119,6 +120,23 @@ final class Child implements AutoCloseable {
     synchronized (tail) {
       return String.join("\n", new ArrayList<>(tail));
     }
+  }
+
+  /**
+   * Prints {@code FAILED <what>; log: <file>} and the last lines this child printed to {@code out}; returns
+   * that message without the tail.
+   */
+  String reportFailure(String what, PrintStream out) {
+    String message = what + "; log: " + log;
+    out.println("  FAILED " + message);
+    String lines = tail();
+    if (!lines.isBlank()) {
+      out.println("  last lines of " + this + ":");
+      for (String l : lines.split("\n")) {
+        out.println("    | " + l);
+      }
+    }
+    return message;
   }
 
   /** Waits for the child to exit by itself. */

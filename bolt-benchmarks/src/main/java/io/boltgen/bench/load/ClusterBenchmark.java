@@ -132,16 +132,7 @@ public final class ClusterBenchmark {
   }
 
   private static String fail(PrintStream out, String what, Child child) {
-    String message = "cluster: " + what + "; log: " + child.log();
-    out.println("  FAILED " + message);
-    String tail = child.tail();
-    if (!tail.isBlank()) {
-      out.println("  last lines of " + child + ":");
-      for (String l : tail.split("\n")) {
-        out.println("    | " + l);
-      }
-    }
-    return message;
+    return child.reportFailure("cluster: " + what, out);
   }
 
   /** {@code ROUND_ROBIN,LEAST_PENDING}. */

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
@@ -98,11 +97,7 @@ final class ClusterLoad {
   /** Stops issuing calls and waits (up to 10 s) for those in flight. */
   void stop() {
     stopped = true;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-    }
-    trampoline.shutdownNow();
+    InFlight.drain(inFlight, trampoline);
   }
 
   /** Failed calls since {@link #reset}. */

@@ -6,11 +6,9 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -170,11 +168,7 @@ final class Loads {
     @Override
     void stop() {
       stopped = true;
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-      }
-      trampoline.shutdownNow();
+      InFlight.drain(inFlight, trampoline);
     }
   }
 }

@@ -184,16 +184,7 @@ public final class Orchestrator {
   }
 
   private String fail(EchoSystem system, int run, String what, Child child) {
-    String message = system.id() + " (run " + run + "): " + what + "; log: " + child.log();
-    progress.println("  FAILED " + message);
-    String tail = child.tail();
-    if (!tail.isBlank()) {
-      progress.println("  last lines of " + child + ":");
-      for (String l : tail.split("\n")) {
-        progress.println("    | " + l);
-      }
-    }
-    return message;
+    return child.reportFailure(system.id() + " (run " + run + "): " + what, progress);
   }
 
   /** One result, for a progress line. */

@@ -159,16 +159,7 @@ public final class ScalingOrchestrator {
   }
 
   private String fail(EchoSystem system, Sweep sweep, String what, Child child) {
-    String message = system.id() + " (" + sweep.id() + " curve): " + what + "; log: " + child.log();
-    progress.println("  FAILED " + message);
-    String tail = child.tail();
-    if (!tail.isBlank()) {
-      progress.println("  last lines of " + child + ":");
-      for (String l : tail.split("\n")) {
-        progress.println("    | " + l);
-      }
-    }
-    return message;
+    return child.reportFailure(system.id() + " (" + sweep.id() + " curve): " + what, progress);
   }
 
   private static void close(Pair pair) {

@@ -90,9 +90,10 @@ final class CallTable {
 
   /** Removes {@code call} if it still waits under {@code requestId}; true if this removed it. */
   private boolean remove(int requestId, PendingCall<?> call) {
-    // a call that completed with its answer was taken already: its slot no longer holds it, and the overflow
-    // map is almost always empty (checking is cheaper than a remove)
-    if (ring.compareAndSet(requestId & (RING - 1), call, null)
+    // a call that completed with its answer was taken already: its slot no longer holds it (a plain read
+    // spares the locked compare-and-set that would fail), and the overflow map is almost always empty
+    int slot = requestId & (RING - 1);
+    if (ring.get(slot) == call && ring.compareAndSet(slot, call, null)
         || !overflow.isEmpty() && overflow.remove(requestId, call)) {
       waiting.decrement();
       return true;
