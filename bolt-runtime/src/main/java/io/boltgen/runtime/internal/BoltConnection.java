@@ -282,7 +282,10 @@ final class BoltConnection implements Connection, CallTarget {
     if (idleTimeout != null) {
       idleTimeout.stop();
     }
-    failPending("connection to " + remoteAddress() + " closed while the call waited for its response");
+    failPending(received ? "connection to " + remoteAddress() + " closed while the call waited for its response"
+        : "connection to " + remoteAddress() + " closed before the peer answered anything on it, while the call"
+            + " waited for its response (a peer that speaks TLS when this side does not, or the reverse, or that"
+            + " refuses this side's certificate, closes this way)");
     writes.discardAll();
     writes.report(); // nothing is held any more
     endpoint.shared().outboundMemory().unregister(writes);

@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * none is up they wait (within their own timeout) for the next one to connect.
  *
  * <p>A slot whose connection closed, or whose attempt failed, is re-made in the background after an
- * exponential backoff (each wait up to 20% shorter at random). While a slot backs off after a failure,
- * calls that find no other connection fail at once with {@link ResponseStatus#ERROR_COMM} instead of
- * hammering the address.
+ * exponential backoff (each wait up to 20% shorter at random). A connection that closes before the peer
+ * answered anything on it counts as a failed attempt. While a slot backs off after a failure, calls that
+ * find no other connection fail at once with {@link ResponseStatus#ERROR_COMM} instead of hammering the
+ * address.
  *
  * <p>Thread-safe.
  */
@@ -325,21 +326,38 @@ final class ConnectionPool implements CallTarget {
   }
 
   /**
-   * A connection closed: it is re-made after the first backoff if the peer ever answered on it, else after
-   * a backoff that keeps growing, as after failed connects (a server that accepts and then drops every
-   * connection, or refuses this client's certificate after a TLS 1.3 handshake, is not hammered).
+   * A connection closed. If the peer ever answered on it, it is re-made after the first backoff. If it closed
+   * before the peer answered anything (a TLS server dropping a plain client, a client certificate refused
+   * after a TLS 1.3 handshake, a server that accepts and drops every connection), it counts as a failed
+   * connect: the slot holds that failure and backs off, growing as after failed connects, so calls fail at
+   * once instead of each opening a connection that closes again.
+   *
+   * <p>This runs from the channel's close future, before the channel goes inactive and fails its calls: a
+   * caller that retries as soon as its call failed already finds the slot backing off.
    */
   private void onClosed(int slot, CompletableFuture<BoltConnection> attempt, BoltConnection connection) {
-    int failuresInARow;
     if (connection.hasReceived()) {
       failures.set(slot, 0);
-      failuresInARow = 1;
-    } else {
-      failuresInARow = failures.incrementAndGet(slot);
+      if (!closed && slots.get(slot) == attempt) {
+        scheduleReconnect(slot, attempt, backoffNanos(1));
+      }
+      return;
     }
-    if (!closed && slots.get(slot) == attempt) {
-      scheduleReconnect(slot, attempt, backoffNanos(failuresInARow));
+    int failuresInARow = failures.incrementAndGet(slot);
+    long backoff = backoffNanos(failuresInARow);
+    long backoffMillis = TimeUnit.NANOSECONDS.toMillis(backoff);
+    BoltException why = new BoltException(ResponseStatus.ERROR_COMM, "the connection to " + address
+        + " closed before the peer answered anything on it (" + failuresInARow + " in a row; a server that"
+        + " speaks TLS when this client does not, or the reverse, or refuses this client's certificate, closes"
+        + " this way): no new connection for " + backoffMillis + " ms", null, null, address, 0, null);
+    retryAtNanos.set(slot, env.ticker().nanoTime() + backoff); // before the slot shows the failure
+    CompletableFuture<BoltConnection> failed = CompletableFuture.failedFuture(why);
+    if (closed || !slots.compareAndSet(slot, attempt, failed)) {
+      return; // the pool closed, or a newer attempt already holds the slot
     }
+    connectFailures.info("the connection to {} closed before the peer answered anything on it ({} in a row;"
+        + " next attempt in {} ms)", address, failuresInARow, backoffMillis);
+    scheduleReconnect(slot, failed, backoff);
   }
 
   private void scheduleReconnect(int slot, CompletableFuture<BoltConnection> attempt, long delayNanos) {

@@ -1,6 +1,7 @@
 package io.boltgen.runtime.interop;
 
 import com.alipay.remoting.BizContext;
+import com.alipay.remoting.ConnectionEventType;
 import com.alipay.remoting.rpc.RpcClient;
 import com.alipay.remoting.rpc.RpcServer;
 import com.alipay.remoting.rpc.protocol.SyncUserProcessor;
@@ -19,7 +20,8 @@ import javax.net.ssl.SSLPeerUnverifiedException;
  *
  * <ul>
  *   <li>{@code server}: a SOFABolt {@link RpcServer} on 127.0.0.1 and a free port; prints {@code READY <port>}
- *       and serves until killed. Its one processor answers an {@link Echo} with {@code sofa:<text> peer=<subject
+ *       and serves until killed, logging {@code ACCEPTED <remote>} and {@code CLOSED <remote>} (to stderr) for
+ *       every connection it accepts, before any TLS handshake, and sees closed. Its one processor answers an {@link Echo} with {@code sofa:<text> peer=<subject
  *       of the client certificate, or none> calls=<calls it answered so far, this one included>}.
  *   <li>{@code client <port>...}: a SOFABolt {@link RpcClient} makes one sync call ({@link Echo} "hello", codec
  *       11) to 127.0.0.1 at each port in turn and prints {@code RESULT <port> ok <reply>} or {@code RESULT <port>
@@ -74,11 +76,19 @@ final class SofaBoltTlsProcess {
         return Echo.class.getName();
       }
     });
+    // SOFABolt fires CONNECT from its channel initializer, for every accepted socket, TLS or not
+    server.addConnectionEventProcessor(ConnectionEventType.CONNECT, (remote, connection) -> log("ACCEPTED " + remote));
+    server.addConnectionEventProcessor(ConnectionEventType.CLOSE, (remote, connection) -> log("CLOSED " + remote));
     server.startup();
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
     System.out.println("READY " + server.port());
     System.out.flush();
     new CountDownLatch(1).await(); // until killed
+  }
+
+  private static void log(String line) {
+    System.err.println(line);
+    System.err.flush();
   }
 
   /** The subject of the certificate the client proved it holds, or {@code none}. */

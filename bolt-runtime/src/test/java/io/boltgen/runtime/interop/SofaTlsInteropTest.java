@@ -144,6 +144,42 @@ class SofaTlsInteropTest {
         .as("the SOFABolt handler ran for the trusted calls only").isEqualTo(before + 1);
   }
 
+  /**
+   * A refused boltgen client does not storm a SOFABolt TLS server: a plain client (SOFABolt closes on the first
+   * bytes, logging a {@code NotSslRecordException}) and a TLS 1.3 client without a certificate (refused after the
+   * client's handshake) each open one connection for 15 calls made back to back; the calls after the first fail at
+   * once while the pool backs off.
+   */
+  @Test
+  void aRefusedBoltgenClientOpensOneConnectionForManyCallsWhileItBacksOff() throws Exception {
+    ReadyProcess plainRefused = closer.track(sofaServer(serverProperties(certs.server().jksKeyStore(), false)));
+    ReadyProcess certificateRefused = closer.track(sofaServer(serverProperties(keyStoreWithCa(certs.server()), true)));
+    Map<ReadyProcess, BoltClient> cases = Map.of(
+        plainRefused, closer.track(BoltClient.builder().reconnect(true, Duration.ofSeconds(30), Duration.ofSeconds(30))
+            .build()),
+        certificateRefused, closer.track(BoltClient.builder().reconnect(true, Duration.ofSeconds(30),
+            Duration.ofSeconds(30)).tls(Tls.builder().trust(certs.caPem()).protocols("TLSv1.3").build()).build()));
+    for (Map.Entry<ReadyProcess, BoltClient> c : cases.entrySet()) {
+      ReadyProcess sofa = c.getKey();
+      for (int i = 0; i < 15; i++) {
+        int call = i;
+        assertThatThrownBy(() -> call(c.getValue(), sofa.port())).isInstanceOfSatisfying(BoltException.class,
+            e -> assertThat(e.status()).as("call %d: %s", call, e)
+                .isIn(call == 0 ? List.of(ResponseStatus.ERROR_COMM, ResponseStatus.CONNECTION_CLOSED)
+                    : List.of(ResponseStatus.ERROR_COMM)));
+      }
+      // SOFABolt logs each connection's events on a thread of its own: wait until it saw every one closed
+      await().atMost(Duration.ofSeconds(10)).until(() -> count(sofa, "ACCEPTED ") > 0
+          && count(sofa, "CLOSED ") == count(sofa, "ACCEPTED "));
+      assertThat(count(sofa, "ACCEPTED ")).as("connections SOFABolt accepted for 15 calls; its log:%n%s", sofa.log())
+          .isEqualTo(1);
+    }
+  }
+
+  private static long count(ReadyProcess sofa, String prefix) throws java.io.IOException {
+    return sofa.log().lines().filter(line -> line.startsWith(prefix)).count();
+  }
+
   @Test
   void aSofaServerWithoutAKeyStoreTypeStartsButFailsEveryHandshake() throws Exception {
     Map<String, String> properties = serverProperties(certs.server().jksKeyStore(), false);
