@@ -16,23 +16,31 @@ import java.util.concurrent.Executor;
  * ({@code @BoltMethod(timeoutMillis)}), the service's ({@code @BoltService(timeoutMillis)}). It is never
  * infinite. It covers everything from the moment the call starts: waiting for a connection, writing,
  * and the server's answer.
+ *
+ * <p>On a channel to a cluster ({@code scheme:///service}), {@link #withMaxAttempts} and {@link #withIdempotent}
+ * override the client's attempt limit and the method's {@code @Idempotent} for failover; channels to one
+ * address never send a call twice and ignore both.
  */
 public final class CallOptions {
 
   /** No overrides: the method's timeout, no headers, the client's callback executor. */
-  public static final CallOptions DEFAULT = new CallOptions(0, Map.of(), null, null);
+  public static final CallOptions DEFAULT = new CallOptions(0, Map.of(), null, null, 0, null);
 
   private final long timeoutMillis;
   private final Map<String, String> headers;
   private final Executor callbackExecutor;
   private final LoadBalancer loadBalancer;
+  private final int maxAttempts;
+  private final Boolean idempotent;
 
   private CallOptions(long timeoutMillis, Map<String, String> headers, Executor callbackExecutor,
-      LoadBalancer loadBalancer) {
+      LoadBalancer loadBalancer, int maxAttempts, Boolean idempotent) {
     this.timeoutMillis = timeoutMillis;
     this.headers = headers;
     this.callbackExecutor = callbackExecutor;
     this.loadBalancer = loadBalancer;
+    this.maxAttempts = maxAttempts;
+    this.idempotent = idempotent;
   }
 
   /** A copy with this timeout; it must be positive and at most {@code Integer.MAX_VALUE} ms. */
@@ -46,7 +54,7 @@ public final class CallOptions {
     if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("timeout must be 1.." + Integer.MAX_VALUE + " ms: " + timeoutMillis);
     }
-    return new CallOptions(timeoutMillis, headers, callbackExecutor, loadBalancer);
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, loadBalancer, maxAttempts, idempotent);
   }
 
   /**
@@ -58,7 +66,8 @@ public final class CallOptions {
     Objects.requireNonNull(value, "value");
     Map<String, String> copy = new LinkedHashMap<>(headers);
     copy.put(key, value);
-    return new CallOptions(timeoutMillis, Collections.unmodifiableMap(copy), callbackExecutor, loadBalancer);
+    return new CallOptions(timeoutMillis, Collections.unmodifiableMap(copy), callbackExecutor, loadBalancer,
+        maxAttempts, idempotent);
   }
 
   /**
@@ -66,7 +75,8 @@ public final class CallOptions {
    * executor ({@code Runnable::run}) runs them on the IO thread: only for callbacks that never block.
    */
   public CallOptions withCallbackExecutor(Executor executor) {
-    return new CallOptions(timeoutMillis, headers, Objects.requireNonNull(executor, "executor"), loadBalancer);
+    return new CallOptions(timeoutMillis, headers, Objects.requireNonNull(executor, "executor"), loadBalancer,
+        maxAttempts, idempotent);
   }
 
   /**
@@ -74,7 +84,39 @@ public final class CallOptions {
    * to one address ignore it.
    */
   public CallOptions withLoadBalancer(LoadBalancer policy) {
-    return new CallOptions(timeoutMillis, headers, callbackExecutor, Objects.requireNonNull(policy, "policy"));
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, Objects.requireNonNull(policy, "policy"),
+        maxAttempts, idempotent);
+  }
+
+  /**
+   * A copy that sends a call to a cluster at most {@code maxAttempts} times (the first attempt included;
+   * 1 turns failover off) instead of the client's limit ({@code BoltClient.Builder.retries}). Every attempt
+   * still fits in the call's one timeout and takes a token of the client's retry budget.
+   */
+  public CallOptions withMaxAttempts(int maxAttempts) {
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+    }
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, loadBalancer, maxAttempts, idempotent);
+  }
+
+  /**
+   * A copy that says whether the method may run more than once, instead of its {@code @Idempotent}: an
+   * idempotent call to a cluster may be sent again after its request was written, when its connection
+   * failed. Only a request-response call can be idempotent; other calls ignore it.
+   */
+  public CallOptions withIdempotent(boolean idempotent) {
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, loadBalancer, maxAttempts, idempotent);
+  }
+
+  /** The attempt limit override, or 0 for the client's. */
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  /** The idempotence override, or {@code null} for the method's own ({@code @Idempotent}). */
+  public Boolean idempotent() {
+    return idempotent;
   }
 
   /** The load-balancing override, or {@code null} for the channel's. */
@@ -101,6 +143,7 @@ public final class CallOptions {
   public String toString() {
     return "CallOptions{timeoutMillis=" + timeoutMillis + ", headers=" + headers
         + ", callbackExecutor=" + callbackExecutor + (loadBalancer != null ? ", loadBalancer=" + loadBalancer : "")
+        + (maxAttempts != 0 ? ", maxAttempts=" + maxAttempts : "") + (idempotent != null ? ", idempotent=" + idempotent : "")
         + '}';
   }
 }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,14 @@ class ClusterTest {
     volatile boolean dropping;
     final BoltServer server;
 
+    /** Requests its executor refused: each was answered SERVER_THREADPOOL_BUSY (see {@link #busyNode}). */
+    final AtomicInteger refused = new AtomicInteger();
+
     Node(boolean register) {
+      this(register, false);
+    }
+
+    Node(boolean register, boolean busy) {
       BoltServer.Builder builder = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition())
           .service(ServiceDefinition.builder("test.Drop", "1.0")
               .method(DROP, (request, call) -> dropOrAnswer(request, call))
@@ -57,6 +65,12 @@ class ClusterTest {
               .build());
       if (register) {
         builder.registry(registry).drainTime(Duration.ofSeconds(5));
+      }
+      if (busy) {
+        builder.executor(task -> {
+          refused.incrementAndGet();
+          throw new RejectedExecutionException("always busy");
+        });
       }
       server = closer.track(builder.build().start());
     }
@@ -82,6 +96,13 @@ class ClusterTest {
 
   private Node node() {
     Node node = new Node(false);
+    nodes.add(node);
+    return node;
+  }
+
+  /** An instance whose executor refuses every request: each attempt is answered SERVER_THREADPOOL_BUSY. */
+  private Node busyNode() {
+    Node node = new Node(false, true);
     nodes.add(node);
     return node;
   }
@@ -316,28 +337,60 @@ class ClusterTest {
 
   @Test
   void retriesStopAtMaxAttemptsAndAtTheBudget() {
-    Node a = node();
-    Node b = node();
-    a.dropping = true;
-    b.dropping = true;
+    // busy instances: every attempt reaches one and is answered SERVER_THREADPOOL_BUSY, an instance fault that
+    // an idempotent call may be sent again after
+    Node a = busyNode();
+    Node b = busyNode();
     publish("test.Drop:1.0", a.instance(), b.instance());
     String target = "mem:///test.Drop:1.0";
     BoltChannel twoAttempts = client(BoltClient.builder().retries(2, 1000, 0)
         .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1))).channel(target, LoadBalancer.ROUND_ROBIN);
     for (int i = 0; i < 5; i++) {
       assertThatThrownBy(() -> twoAttempts.invokeSync(DROP_IDEMPOTENT, bytes("x"), CallOptions.DEFAULT))
-          .isInstanceOf(BoltException.class);
+          .isInstanceOfSatisfying(BoltException.class,
+              e -> assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_THREADPOOL_BUSY));
     }
-    assertThat(a.dropCalls.get() + b.dropCalls.get()).isEqualTo(10);
+    assertThat(a.refused.get() + b.refused.get()).isEqualTo(10);
 
     BoltChannel budgetOfThree = client(BoltClient.builder().retries(5, 3, 0)
         .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1))).channel(target, LoadBalancer.ROUND_ROBIN);
-    int before = a.dropCalls.get() + b.dropCalls.get();
+    int before = a.refused.get() + b.refused.get();
     for (int i = 0; i < 5; i++) {
       assertThatThrownBy(() -> budgetOfThree.invokeSync(DROP_IDEMPOTENT, bytes("y"), CallOptions.DEFAULT))
           .isInstanceOf(BoltException.class);
     }
-    assertThat(a.dropCalls.get() + b.dropCalls.get() - before).isEqualTo(5 + 3);
+    assertThat(a.refused.get() + b.refused.get() - before).isEqualTo(5 + 3);
+  }
+
+  @Test
+  void aCallsOwnAttemptLimitAndIdempotenceOverrideTheClientsAndTheMethods() {
+    Node a = busyNode();
+    Node b = busyNode();
+    publish("test.Drop:1.0", a.instance(), b.instance());
+    BoltChannel channel = client(BoltClient.builder().retries(2, 1000, 0)
+        .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+        .channel("mem:///test.Drop:1.0", LoadBalancer.ROUND_ROBIN);
+
+    assertThat(attempts(a, b, () -> channel.invokeSync(DROP_IDEMPOTENT, bytes("x"),
+        CallOptions.DEFAULT.withMaxAttempts(4)))).as("four attempts instead of the client's two").isEqualTo(4);
+    assertThat(attempts(a, b, () -> channel.invokeSync(DROP_IDEMPOTENT, bytes("x"),
+        CallOptions.DEFAULT.withMaxAttempts(1)))).as("one attempt: failover off").isEqualTo(1);
+    assertThat(attempts(a, b, () -> channel.invokeSync(DROP_IDEMPOTENT, bytes("x"),
+        CallOptions.DEFAULT.withIdempotent(false)))).as("an @Idempotent method declared not idempotent").isEqualTo(1);
+    assertThat(attempts(a, b, () -> channel.invokeSync(DROP, bytes("x"), CallOptions.DEFAULT)))
+        .as("a method that is not idempotent").isEqualTo(1);
+    assertThat(attempts(a, b, () -> channel.invokeSync(DROP, bytes("x"),
+        CallOptions.DEFAULT.withIdempotent(true).withMaxAttempts(3)))).as("declared idempotent for this call")
+        .isEqualTo(3);
+    assertThatThrownBy(() -> CallOptions.DEFAULT.withMaxAttempts(0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /** How many attempts of {@code call}, which must fail, reached the two busy instances. */
+  private static int attempts(Node a, Node b, org.assertj.core.api.ThrowableAssert.ThrowingCallable call) {
+    int before = a.refused.get() + b.refused.get();
+    assertThatThrownBy(call).isInstanceOfSatisfying(BoltException.class,
+        e -> assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_THREADPOOL_BUSY));
+    return a.refused.get() + b.refused.get() - before;
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.cluster.LoadBalancer;
 import io.boltgen.runtime.cluster.NameResolver;
@@ -210,7 +211,7 @@ final class ClusterTarget {
     if (call.isDone()) {
       return;
     }
-    if (instanceFault && mayRetry(call) && number < failover.maxAttempts() && call.remainingMillis() > 0
+    if (instanceFault && mayRetry(call) && number < maxAttempts(call) && call.remainingMillis() > 0
         && !env.isClosed() && budget.tryRetry()) {
       log.debug("sending {} to {} again after: {}", call.method().wireName(), target, failure.getMessage());
       attempt(call, policy, member, number + 1);
@@ -230,7 +231,18 @@ final class ClusterTarget {
    * request left this client, or its method is idempotent.
    */
   private static boolean mayRetry(PendingCall<?> call) {
-    return !call.wasWritten() || call.method().idempotent();
+    if (!call.wasWritten()) {
+      return true;
+    }
+    Boolean idempotent = call.options().idempotent(); // the call's own say, else the method's
+    return call.method().type() == MethodType.REQUEST_RESPONSE
+        && (idempotent != null ? idempotent : call.method().idempotent());
+  }
+
+  /** The call's own attempt limit, else the client's. */
+  private int maxAttempts(PendingCall<?> call) {
+    int own = call.options().maxAttempts();
+    return own > 0 ? own : failover.maxAttempts();
   }
 
   /** The resolver's new set: members join (connecting lazily) or leave (closing once idle). */
