@@ -45,7 +45,7 @@ public final class BoltServerLifecycle implements SmartLifecycle {
     running = true;
     environment.getPropertySources().addFirst(
         new MapPropertySource("boltgen.server.local", Map.of(LOCAL_PORT_PROPERTY, server.port())));
-    log.info("boltgen server listening on {}, exporting {}", server.localAddress(), services);
+    // the runtime logs the one "listening" line, with the services it serves
   }
 
   @Override

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -111,7 +112,12 @@ final class ServerRuntime implements RuntimeProvider.Server {
       bind.channel().close(); // closed while it was binding
       throw new IllegalStateException("the server was closed while it started");
     }
-    log.info("boltgen server listening on {} ({})", serverChannel.localAddress(), shared.isEpoll() ? "epoll" : "nio");
+    List<String> served = new ArrayList<>();
+    for (Registration r : config.services()) {
+      served.add(r.service().descriptor().name() + ":" + r.service().descriptor().version());
+    }
+    log.info("boltgen server listening on {} ({}), serving {}", serverChannel.localAddress(),
+        shared.isEpoll() ? "epoll" : "nio", served);
     announce();
   }
 
