@@ -32,6 +32,13 @@ public interface RuntimeProvider {
   /** What {@link ServerContext#current()} returns. */
   ServerContext currentServerContext();
 
+  /**
+   * Netty's own version information as bolt-runtime's class loader sees it: the artifact id and version
+   * ({@code netty-common} to {@code 4.2.18.Final}) of every Netty jar with a
+   * {@code META-INF/io.netty.versions.properties}; empty if there is none. What {@link NettyVersion} checks.
+   */
+  Map<String, String> nettyVersions();
+
   /** What a {@link BoltClient} delegates to. Thread-safe. */
   interface Client {
 
