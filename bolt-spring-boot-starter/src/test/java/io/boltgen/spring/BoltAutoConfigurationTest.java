@@ -9,9 +9,13 @@ import io.boltgen.spring.sample.Greeter;
 import io.boltgen.spring.sample.GreeterService;
 import io.boltgen.spring.sample.Greeting;
 import io.boltgen.spring.sample.Name;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 /** The conditions of the auto-configuration: which beans exist for which properties and user beans. */
 class BoltAutoConfigurationTest {
@@ -76,6 +80,48 @@ class BoltAutoConfigurationTest {
         .run(context -> assertThat(innermost(context.getStartupFailure()))
             .hasMessageContaining("'sample'").hasMessageContaining("brackets")
             .hasMessageContaining("sample.Greeter"));
+  }
+
+  /** A bean that needs the client at startup. */
+  static class NeedsGreeter {
+    NeedsGreeter(Greeter greeter) {}
+  }
+
+  /** A bean that needs something that is no boltgen service. */
+  static class NeedsRunnable {
+    NeedsRunnable(Runnable runnable) {}
+  }
+
+  @Test
+  void aMissingClientIsAnalysedWithThePropertyToSetAndOtherMissingBeansAreLeftToSpringBoot() {
+    StandardEnvironment environment = new StandardEnvironment();
+    environment.getPropertySources().addFirst(
+        new MapPropertySource("test", Map.of("boltgen.client.services[sample.Greeter].timeout", "1s")));
+    MissingBoltClientFailureAnalyzer analyzer = new MissingBoltClientFailureAnalyzer(environment);
+
+    runner.withPropertyValues("boltgen.client.services[sample.Greeter].timeout=1s")
+        .withBean(NeedsGreeter.class)
+        .run(context -> {
+          FailureAnalysis analysis = analyzer.analyze(context.getStartupFailure());
+          assertThat(analysis).isNotNull();
+          assertThat(analysis.getDescription()).contains("needs a io.boltgen.spring.sample.Greeter")
+              .contains("boltgen.client.services gives sample.Greeter no target")
+              .contains("Configured there: [sample.Greeter] without a target.");
+          assertThat(analysis.getAction()).contains("boltgen.client.services[sample.Greeter].target=host:port")
+              .contains("BOLTGEN_CLIENT_SERVICES_GREETER_TARGET=host:port");
+        });
+    runner.withBean(NeedsRunnable.class)
+        .run(context -> assertThat(analyzer.analyze(context.getStartupFailure())).isNull());
+  }
+
+  @Test
+  void aConfigurationMistakeIsAnalysedWithItsOwnDescriptionAndAction() {
+    runner.withPropertyValues("boltgen.client.services[sample.greeter].target=127.0.0.1:1")
+        .run(context -> {
+          FailureAnalysis analysis = new BoltClientConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
+          assertThat(analysis.getDescription()).contains("'sample.greeter'");
+          assertThat(analysis.getAction()).isEqualTo("Did you mean sample.Greeter? Service names are case-sensitive.");
+        });
   }
 
   @Test

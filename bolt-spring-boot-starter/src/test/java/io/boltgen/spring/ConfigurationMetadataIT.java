@@ -11,7 +11,10 @@ import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 
-/** The packaged jar carries what IDEs and Spring Boot read: property metadata and the auto-configuration list. */
+/**
+ * The packaged jar carries what IDEs and Spring Boot read: property metadata, the auto-configuration list and the
+ * failure analyzers.
+ */
 class ConfigurationMetadataIT {
 
   private static String entry(JarFile jar, String name) throws IOException {
@@ -34,6 +37,9 @@ class ConfigurationMetadataIT {
       assertThat(entry(jar, "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports"))
           .contains(BoltClientAutoConfiguration.class.getName(), BoltServerAutoConfiguration.class.getName(),
               BoltHealthAutoConfiguration.class.getName());
+      assertThat(entry(jar, "META-INF/spring.factories")).contains(
+          BoltClientConfigurationFailureAnalyzer.class.getName(), MissingBoltClientFailureAnalyzer.class.getName(),
+          UnsupportedNettyFailureAnalyzer.class.getName());
     }
   }
 }

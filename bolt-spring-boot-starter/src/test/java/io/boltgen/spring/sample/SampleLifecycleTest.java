@@ -63,6 +63,20 @@ class SampleLifecycleTest {
   }
 
   @Test
+  void aMethodsTimeoutPropertyWinsOverTheServicesWhichWinsOverTheAnnotations() {
+    run(SERVER, LOOPBACK, SELF, "--boltgen.client.services[sample.Greeter].timeout=20s",
+        "--boltgen.client.services[sample.Greeter].methods.greetSlowly.timeout=150ms");
+    Greeter greeter = context.getBean(Greeter.class);
+
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> greeter.greetSlowly(new Name("late")))
+        .isInstanceOfSatisfying(BoltException.class, e -> assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT));
+    // the method's 150 ms, not the service's 20 s nor @BoltService's 5 s (an upper bound: a busy machine is slower)
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    assertThat(greeter.greet(new Name("quick"))).isEqualTo(new Greeting("hello quick"));
+  }
+
+  @Test
   void closingTheContextDrainsACallInFlight() throws Exception {
     run(SERVER, LOOPBACK, SELF, "--boltgen.server.shutdown-timeout=20s");
     Greeter greeter = context.getBean(Greeter.class);
