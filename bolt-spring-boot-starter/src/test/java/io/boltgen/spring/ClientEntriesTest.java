@@ -13,7 +13,7 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 
 /**
  * How {@code boltgen.client.services} is read against the generated services on the class path (the sample's
- * {@code sample.Greeter}): both spellings of an entry, merged entries, per-method settings and their precedence,
+ * {@code sample.Greeter}, and the docs' {@code demo.Inventory}): both spellings of an entry, merged entries, per-method settings and their precedence,
  * and the message of every mistake.
  */
 class ClientEntriesTest {
@@ -103,7 +103,7 @@ class ClientEntriesTest {
   @Test
   void aWrongCaseNameGetsTheNearMissAndNoBracketHintSinceItWasInBrackets() {
     BoltClientConfigurationException e = failure("boltgen.client.services[sample.greeter].target=h:1");
-    assertThat(e.description()).contains("'sample.greeter'").contains("[sample.Greeter]");
+    assertThat(e.description()).contains("'sample.greeter'").contains("[demo.Inventory, sample.Greeter]");
     assertThat(e.action()).contains("Did you mean sample.Greeter?").doesNotContain("brackets")
         .doesNotContain("demo.Inventory");
   }
@@ -128,7 +128,7 @@ class ClientEntriesTest {
     assertThat(wrongService.action()).contains("Did you mean sample.Greeter?");
 
     BoltClientConfigurationException unknown = failure("boltgen.client.services[shop.Catalog].target=h:1");
-    assertThat(unknown.description()).contains("'shop.Catalog'").contains("[sample.Greeter]");
+    assertThat(unknown.description()).contains("'shop.Catalog'").contains("[demo.Inventory, sample.Greeter]");
   }
 
   @Test
