@@ -61,30 +61,25 @@ class SpringDocsSnippetsTest {
   }
 
   private static PropertySource<?> source(Block block) throws IOException {
-    Map<String, Object> values = new LinkedHashMap<>();
-    switch (block.language()) {
-      case "properties" -> {
-        for (String line : block.text().split("\n")) {
-          int eq = line.indexOf('=');
-          values.put(line.substring(0, eq), line.substring(eq + 1));
-        }
-        return new MapPropertySource("snippet", values);
-      }
-      case "bash" -> {
-        for (String line : block.text().split("\n")) {
-          int eq = line.indexOf('=');
-          values.put(line.substring(0, eq), line.substring(eq + 1));
-        }
-        // what Spring Boot makes of the process environment: the same relaxed mapping of names
-        return new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-            values);
-      }
-      case "yaml" -> {
-        return new YamlPropertySourceLoader()
-            .load("snippet", new ByteArrayResource(block.text().getBytes(StandardCharsets.UTF_8))).get(0);
-      }
+    return switch (block.language()) {
+      case "properties" -> new MapPropertySource("snippet", keyValues(block.text()));
+      // what Spring Boot makes of the process environment: the same relaxed mapping of names
+      case "bash" -> new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+          keyValues(block.text()));
+      case "yaml" -> new YamlPropertySourceLoader()
+          .load("snippet", new ByteArrayResource(block.text().getBytes(StandardCharsets.UTF_8))).get(0);
       default -> throw new IllegalArgumentException(block.language());
+    };
+  }
+
+  /** {@code key=value} lines. */
+  private static Map<String, Object> keyValues(String text) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (String line : text.split("\n")) {
+      int eq = line.indexOf('=');
+      values.put(line.substring(0, eq), line.substring(eq + 1));
     }
+    return values;
   }
 
   @Test
