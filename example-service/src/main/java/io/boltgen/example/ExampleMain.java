@@ -133,7 +133,7 @@ public final class ExampleMain {
     try {
       server = startServer(port, work, registry);
     } catch (RuntimeException e) {
-      System.err.println("serve: could not start the server on 127.0.0.1:" + port + ": " + e.getMessage());
+      System.err.println("serve: " + (e.getMessage() != null ? e.getMessage() : e)); // its message names the address
       work.shutdownNow();
       if (registry != null) {
         registry.close();
