@@ -6,8 +6,6 @@ import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.cluster.Registry;
 import java.io.PrintStream;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,66 +18,46 @@ import java.util.concurrent.Executors;
  *       prints what happened, and exits 0 when every call behaved as expected;</li>
  *   <li>{@code serve --port N}: runs only the server, printing {@code READY <port>} once it listens, until
  *       the process is stopped;</li>
- *   <li>{@code call --port N}: runs only the demo client against a server already listening there.</li>
+ *   <li>{@code call --port N}: runs only the demo client against a server already listening there, and exits
+ *       0 when every call behaved as expected. It can be run against one server again and again, and from a
+ *       few terminals at once: the reservation it makes is held only while it stays connected;</li>
+ *   <li>{@code help}: prints the usage.</li>
  * </ul>
  *
  * <p>With {@code --registry etcd://HOST:PORT} (or {@code zookeeper://HOST:PORT}), {@code serve} also registers
  * the server there (and on stop deregisters, keeps serving while clients move away, then drains), and
  * {@code call} finds the servers there instead of taking a port: {@code call --registry etcd://HOST:PORT}.
+ *
+ * <p>A command line that cannot be run (a port that is not a number, an option without its value, an unknown
+ * command or option, a URI that names no registry) is answered on standard error by what is wrong with which
+ * argument, then the usage, with exit status 2.
  */
 public final class ExampleMain {
 
   private ExampleMain() {}
 
-  /** See the class comment. */
+  /** See the class comment. A bad command line is named on standard error above the usage, exit status 2. */
   public static void main(String[] args) throws Exception {
     PrintStream out = System.out;
-    String command = args.length == 0 ? "demo" : args[0];
-    Map<String, String> options = options(args);
-    String registry = options.get("--registry");
-    if (registry != null && !registry.startsWith("etcd://") && !registry.startsWith("zookeeper://")) {
-      System.err.println("unknown registry " + registry);
-      usage();
-    }
-    switch (command) {
-      case "demo" -> System.exit(demo(out) ? 0 : 1);
-      case "serve" -> serve(requirePort(options.get("--port")), registry, out);
-      case "call" -> System.exit((registry != null ? callCluster(registry, out)
-          : call(requirePort(options.get("--port")), out)) ? 0 : 1);
-      default -> usage();
-    }
-  }
-
-  private static final String USAGE = "usage: example-service.jar [serve --port N [--registry URI]"
-      + " | call --port N | call --registry URI]   (URI: etcd://HOST:PORT or zookeeper://HOST:PORT)";
-
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new HashMap<>();
-    for (int i = 1; i < args.length; i += 2) {
-      if (!args[i].equals("--port") && !args[i].equals("--registry") || i + 1 >= args.length) {
-        usage();
-      }
-      options.put(args[i], args[i + 1]);
-    }
-    return options;
-  }
-
-  private static void usage() {
-    System.err.println(USAGE);
-    System.exit(2);
-  }
-
-  private static int requirePort(String text) {
-    int port = -1;
+    Arguments arguments;
+    Registry registry;
     try {
-      port = text == null ? -1 : Integer.parseInt(text);
-    } catch (NumberFormatException e) {
-      // below
+      arguments = Arguments.parse(args);
+      registry = arguments.openRegistry();
+    } catch (Arguments.BadArguments e) {
+      System.err.println(e.getMessage());
+      System.err.println(Arguments.USAGE);
+      System.exit(2);
+      return;
     }
-    if (port < 0 || port > 65535) {
-      usage();
+    switch (arguments.command()) {
+      case "help" -> out.println(Arguments.USAGE);
+      case "demo" -> System.exit(demo(out) ? 0 : 1);
+      case "serve" -> serve(arguments.port(), registry, out);
+      case "call" -> System.exit((registry != null ? callCluster(registry, out)
+          : call(arguments.port(), out)) ? 0 : 1);
+      default -> throw new IllegalStateException(arguments.command());
     }
-    return port;
   }
 
   /** The registry {@code uri} names: {@code etcd://HOST:PORT[,HOST:PORT]} or {@code zookeeper://HOST:PORT}. */
@@ -135,10 +113,10 @@ public final class ExampleMain {
     }
   }
 
-  /** The demo client against every server registered in {@code registryUri}, balancing between them. */
-  static boolean callCluster(String registryUri, PrintStream out) throws InterruptedException {
+  /** The demo client against every server registered in {@code registry} (which it closes), balancing between them. */
+  static boolean callCluster(Registry registry, PrintStream out) throws InterruptedException {
     RecordingStockAlerts alerts = new RecordingStockAlerts("demo-client");
-    try (Registry registry = openRegistry(registryUri);
+    try (registry;
         BoltClient client = BoltClient.builder().service(StockAlertsBolt.bind(alerts)).nameResolver(registry)
             .build()) {
       String target = registry.scheme() + ":///demo.Inventory:1.0";
@@ -148,10 +126,21 @@ public final class ExampleMain {
     }
   }
 
-  private static void serve(int port, String registryUri, PrintStream out) throws InterruptedException {
+  /** Serves until the process is stopped; a server that cannot start is said in one line, exit status 1. */
+  private static void serve(int port, Registry registry, PrintStream out) throws InterruptedException {
     ExecutorService work = Executors.newFixedThreadPool(2);
-    Registry registry = registryUri == null ? null : openRegistry(registryUri);
-    BoltServer server = startServer(port, work, registry);
+    BoltServer server;
+    try {
+      server = startServer(port, work, registry);
+    } catch (RuntimeException e) {
+      System.err.println("serve: " + (e.getMessage() != null ? e.getMessage() : e)); // its message names the address
+      work.shutdownNow();
+      if (registry != null) {
+        registry.close();
+      }
+      System.exit(1);
+      return;
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();

@@ -22,7 +22,9 @@ public interface Inventory {
 
   /**
    * Reserves units of a SKU (future: the caller never blocks). When the reservation leaves the SKU low,
-   * the server calls the client back over the same connection ({@link StockAlerts#lowStock}).
+   * the server calls the client back over the same connection ({@link StockAlerts#lowStock}). The units stay
+   * reserved while that connection stays open, until the reservation expires at the latest: a client that
+   * closes, exits or dies gives them back.
    */
   CompletableFuture<Reservation> reserve(ReservationRequest request);
 

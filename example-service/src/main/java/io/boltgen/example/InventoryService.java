@@ -1,12 +1,13 @@
 package io.boltgen.example;
 
 import io.boltgen.annotation.BoltCallback;
-import io.boltgen.runtime.BoltChannel;
+import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.ServerContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -15,20 +16,36 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The server side of {@link Inventory}: an in-memory inventory. Thread-safe (one lock per SKU).
+ *
+ * <p>A reservation is a hold, like an item in a shopping cart: its units stay set aside only while the
+ * connection that asked for them stays open, and at most until the reservation's expiry. When the client
+ * closes its connection, exits or is killed, its units are available again, so any number of clients can run
+ * one after the other, or at the same time, against one server without draining it. Holds are checked on
+ * every read of a SKU (a closed connection is no longer {@link Connection#isActive active}), so no listener
+ * has to be registered with the server, and a connection that closes while its reservation is being made
+ * leaves nothing behind either.
  */
 public final class InventoryService implements Inventory {
 
+  private static final Logger LOG = LoggerFactory.getLogger(InventoryService.class);
+
   /** At or below this many units a SKU is {@link StockLevel#LOW} and reservers are alerted. */
   static final int LOW_WATER = 5;
+
+  /** How long a reservation is held at most, even on a connection that stays open. */
+  static final long HOLD_MILLIS = 600_000;
 
   private final Map<String, Item> items = new ConcurrentHashMap<>();
   private final BlockingQueue<AuditEvent> auditLog = new LinkedBlockingQueue<>();
   private final AtomicInteger reservations = new AtomicInteger();
   private final Executor reservationWork;
   private final long reportMillis;
+  private final long holdMillis;
 
   /**
    * An inventory with the demo's SKUs.
@@ -37,8 +54,14 @@ public final class InventoryService implements Inventory {
    * @param reportMillis how long {@link #report} takes
    */
   public InventoryService(Executor reservationWork, long reportMillis) {
+    this(reservationWork, reportMillis, HOLD_MILLIS);
+  }
+
+  /** The same, holding each reservation {@code holdMillis} at most. */
+  InventoryService(Executor reservationWork, long reportMillis, long holdMillis) {
     this.reservationWork = reservationWork;
     this.reportMillis = reportMillis;
+    this.holdMillis = holdMillis;
     add("apple", Map.of("north", 8, "south", 4));
     add("pear", Map.of("north", 3));
     add("plum", Map.of());
@@ -60,8 +83,9 @@ public final class InventoryService implements Inventory {
 
   @Override
   public CompletableFuture<Reservation> reserve(ReservationRequest request) {
-    // the connection this request came on, to call the client back over it (read it on this thread)
-    BoltChannel caller = ServerContext.current().connection().channel();
+    // the connection this request came on: the reservation is held while it stays open, and the server calls
+    // the client back over it (read it on this thread)
+    Connection caller = ServerContext.current().connection();
     return CompletableFuture.supplyAsync(() -> {
       Item item;
       try {
@@ -70,12 +94,19 @@ public final class InventoryService implements Inventory {
         throw new IllegalArgumentException(e.getMessage());
       }
       String id = "R-" + reservations.incrementAndGet();
-      int left = item.reserve(request.customer(), request.quantity());
+      long expiresAt = System.currentTimeMillis() + holdMillis;
+      int left = item.reserve(new Hold(id, request.customer(), request.quantity(), caller, expiresAt));
       if (left <= LOW_WATER) {
         // duplex: the server calls the client's StockAlerts over the same connection
-        StockAlertsBolt.newClient(caller).lowStock(new LowStockAlert(request.sku(), left, id));
+        try {
+          StockAlertsBolt.newClient(caller.channel()).lowStock(new LowStockAlert(request.sku(), left, id));
+        } catch (RuntimeException e) {
+          // an alert is advice: the reservation stands whether or not the client took it
+          LOG.warn("could not alert {} that {} is low: {}", caller.remoteAddress(), request.sku().value(),
+              e.toString());
+        }
       }
-      return new Reservation(id, request.sku(), request.quantity(), System.currentTimeMillis() + 600_000);
+      return new Reservation(id, request.sku(), request.quantity(), expiresAt);
     }, reservationWork);
   }
 
@@ -120,31 +151,46 @@ public final class InventoryService implements Inventory {
     return item;
   }
 
-  /** One SKU's state. */
+  /** Units of a SKU set aside for {@code customer} while {@code owner} stays open, until {@code expiresAtMillis}. */
+  private record Hold(String id, String customer, int quantity, Connection owner, long expiresAtMillis) {
+    Hold {
+      Objects.requireNonNull(owner, "owner");
+    }
+
+    boolean isHeld(long nowMillis) {
+      return nowMillis < expiresAtMillis && owner.isActive();
+    }
+  }
+
+  /** One SKU's state: what is on the shelves, and the holds on it. */
   private static final class Item {
     private final SkuId sku;
     private final Map<String, Integer> byWarehouse;
-    private final Map<String, Long> reserved = new LinkedHashMap<>();
+    private final int shelved;
+    private final List<Hold> holds = new ArrayList<>();
 
     Item(SkuId sku, Map<String, Integer> byWarehouse) {
       this.sku = sku;
       this.byWarehouse = byWarehouse;
+      this.shelved = byWarehouse.values().stream().mapToInt(Integer::intValue).sum();
     }
 
-    synchronized int reserve(String customer, int quantity) {
+    /** Adds {@code hold}; returns the units left available. */
+    synchronized int reserve(Hold hold) {
       int available = available();
-      if (quantity <= 0 || quantity > available) {
-        throw new IllegalArgumentException("cannot reserve " + quantity + " of " + sku.value() + ": "
+      if (hold.quantity() <= 0 || hold.quantity() > available) {
+        throw new IllegalArgumentException("cannot reserve " + hold.quantity() + " of " + sku.value() + ": "
             + available + " available");
       }
-      reserved.merge(customer, (long) quantity, Long::sum);
-      return available - quantity;
+      holds.add(hold);
+      return available - hold.quantity();
     }
 
+    /** Units not held, once the holds of closed connections and past their expiry are given back. */
     private int available() {
-      int total = byWarehouse.values().stream().mapToInt(Integer::intValue).sum();
-      long taken = reserved.values().stream().mapToLong(Long::longValue).sum();
-      return (int) (total - taken);
+      long now = System.currentTimeMillis();
+      holds.removeIf(hold -> !hold.isHeld(now));
+      return shelved - holds.stream().mapToInt(Hold::quantity).sum();
     }
 
     synchronized Stock snapshot() {
@@ -153,7 +199,11 @@ public final class InventoryService implements Inventory {
           : available <= LOW_WATER ? StockLevel.LOW : StockLevel.IN_STOCK;
       List<WarehouseStock> warehouses = new ArrayList<>();
       byWarehouse.forEach((name, quantity) -> warehouses.add(new WarehouseStock(name, quantity)));
-      return new Stock(sku, available, level, warehouses, new LinkedHashMap<>(reserved));
+      Map<String, Long> reserved = new LinkedHashMap<>();
+      for (Hold hold : holds) {
+        reserved.merge(hold.customer(), (long) hold.quantity(), Long::sum);
+      }
+      return new Stock(sku, available, level, warehouses, reserved);
     }
   }
 }

@@ -19,8 +19,9 @@ class ExampleMainTest {
     assertThat(ok).as(output).isTrue();
     assertThat(output)
         .contains("sync      get(apple)")
-        .contains("future    reserve(apple x10 for acme)")
-        .contains("duplex")
+        .contains("future    reserve(pear x1 for acme)")
+        .contains("R-1, 1 unit, held while this client stays connected")
+        .contains("the server called back over our connection: pear has 2 left after R-1")
         .contains("callback  watch(pear)")
         .contains("oneway")
         .contains("UnknownSkuException: no such SKU: durian")

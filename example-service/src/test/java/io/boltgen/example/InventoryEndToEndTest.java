@@ -2,6 +2,7 @@ package io.boltgen.example;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltClient;
@@ -86,6 +87,58 @@ class InventoryEndToEndTest {
     assertThat(after.available()).isEqualTo(2);
     assertThat(after.level()).isEqualTo(StockLevel.LOW);
     assertThat(after.reservedByCustomer()).containsExactly(Map.entry("acme", 10L));
+  }
+
+  @Test
+  void aReservationIsHeldWhileItsClientStaysConnectedAndGivenBackWhenItCloses() throws Exception {
+    inventory.reserve(new ReservationRequest(new SkuId("apple"), 10, "acme", Optional.empty()))
+        .get(10, TimeUnit.SECONDS);
+    try (BoltClient other = BoltClient.builder().build()) {
+      Inventory elsewhere = InventoryBolt.newClient(other.channel("127.0.0.1:" + server.port()));
+      Stock held = elsewhere.get(new SkuId("apple"));
+      assertThat(held.available()).isEqualTo(2);
+      assertThat(held.reservedByCustomer()).containsExactly(Map.entry("acme", 10L));
+      assertThatThrownBy(() -> elsewhere.reserve(new ReservationRequest(new SkuId("apple"), 3, "zeta",
+          Optional.empty())).get(10, TimeUnit.SECONDS)).hasMessageContaining("cannot reserve 3 of apple: 2 available");
+
+      client.close(); // the client that reserved goes away: its units are available again
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        Stock given = elsewhere.get(new SkuId("apple"));
+        assertThat(given.available()).isEqualTo(12);
+        assertThat(given.level()).isEqualTo(StockLevel.IN_STOCK);
+        assertThat(given.reservedByCustomer()).isEmpty();
+      });
+      assertThat(elsewhere.reserve(new ReservationRequest(new SkuId("apple"), 10, "zeta", Optional.empty()))
+          .get(10, TimeUnit.SECONDS).quantity()).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void aReservationIsGivenBackAtItsExpiryEvenWhileItsClientStaysConnected() throws Exception {
+    InventoryService shortHolds = new InventoryService(work, 0, 300);
+    try (BoltServer other = BoltServer.builder().bind("127.0.0.1", 0).service(InventoryBolt.bind(shortHolds))
+        .build().start()) {
+      Inventory briefly = InventoryBolt.newClient(client.channel("127.0.0.1:" + other.port()));
+      long before = System.currentTimeMillis();
+      Reservation reservation = briefly.reserve(new ReservationRequest(new SkuId("apple"), 4, "acme",
+          Optional.empty())).get(10, TimeUnit.SECONDS);
+      assertThat(reservation.expiresAtMillis()).isBetween(before + 300, System.currentTimeMillis() + 300);
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+          assertThat(briefly.get(new SkuId("apple")).available()).isEqualTo(12));
+      assertThat(client.connections()).as("the client is still connected").isNotEmpty()
+          .allSatisfy(c -> assertThat(c.isActive()).isTrue());
+    }
+  }
+
+  @Test
+  void aReservationStandsWhenItsClientCannotTakeTheLowStockAlert() throws Exception {
+    try (BoltClient withoutAlerts = BoltClient.builder().build()) { // serves no StockAlerts
+      Inventory plain = InventoryBolt.newClient(withoutAlerts.channel("127.0.0.1:" + server.port()));
+      Reservation reservation = plain.reserve(new ReservationRequest(new SkuId("pear"), 1, "acme", Optional.empty()))
+          .get(10, TimeUnit.SECONDS);
+      assertThat(reservation.quantity()).isEqualTo(1);
+      assertThat(plain.get(new SkuId("pear")).reservedByCustomer()).containsExactly(Map.entry("acme", 1L));
+    }
   }
 
   @Test
