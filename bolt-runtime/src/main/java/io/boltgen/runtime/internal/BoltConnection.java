@@ -16,6 +16,7 @@ import io.netty.util.concurrent.Ticker;
 import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
@@ -46,6 +47,8 @@ final class BoltConnection implements Connection, CallTarget {
   private final WriteQueue writes;
   private final CallTable calls;
   private final AtomicInteger ids = new AtomicInteger();
+  private volatile long activeNanos;
+  private volatile long firstWriteNanos; // 0 until this side wrote a frame
   private final CallChannel callChannel;
   private final Heartbeat heartbeat;
   private final ReadThrottle throttle;
@@ -233,6 +236,9 @@ final class BoltConnection implements Connection, CallTarget {
 
   int nextId() {
     int id = ids.incrementAndGet();
+    if (id == 1) {
+      firstWriteNanos = ticker().nanoTime(); // this side's first frame: a request or a heartbeat
+    }
     return id != 0 ? id : ids.incrementAndGet();
   }
 
@@ -269,6 +275,7 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   void onActive() {
+    activeNanos = ticker().nanoTime();
     if (idleTimeout != null) {
       idleTimeout.start();
     }
@@ -282,7 +289,7 @@ final class BoltConnection implements Connection, CallTarget {
     if (idleTimeout != null) {
       idleTimeout.stop();
     }
-    failPending(received ? "connection to " + remoteAddress() + " closed while the call waited for its response"
+    failPending(!closedAsRefused() ? "connection to " + remoteAddress() + " closed while the call waited for its response"
         : "connection to " + remoteAddress() + " closed before the peer answered anything on it, while the call"
             + " waited for its response (a peer that speaks TLS when this side does not, or the reverse, or that"
             + " refuses this side's certificate, closes this way)");
@@ -382,6 +389,21 @@ final class BoltConnection implements Connection, CallTarget {
   /** Whether any frame ever arrived from the peer: it answered, so the connection worked. */
   boolean hasReceived() {
     return received;
+  }
+
+  /**
+   * Whether the peer, in effect, refused the connection: it closed without ever answering, within the connect
+   * timeout of this side's first frame (or of the connection's start, if this side wrote nothing). A TLS server
+   * meeting a plain client, a client certificate refused after a TLS 1.3 handshake, a server that drops every
+   * connection: each closes at once. A connection that stayed quiet longer (a call the server never answered,
+   * then an idle close) was a working connection that closed.
+   */
+  boolean closedAsRefused() {
+    if (received) {
+      return false;
+    }
+    long since = firstWriteNanos != 0 ? firstWriteNanos : activeNanos;
+    return ticker().nanoTime() - since < TimeUnit.MILLISECONDS.toNanos(settings.connectTimeoutMillis());
   }
 
   @Override

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * none is up they wait (within their own timeout) for the next one to connect.
  *
  * <p>A slot whose connection closed, or whose attempt failed, is re-made in the background after an
- * exponential backoff (each wait up to 20% shorter at random). A connection that closes before the peer
- * answered anything on it counts as a failed attempt. While a slot backs off after a failure, calls that
+ * exponential backoff (each wait up to 20% shorter at random). A connection the peer closed at once, without
+ * answering anything on it, counts as a failed attempt. While a slot backs off after a failure, calls that
  * find no other connection fail at once with {@link ResponseStatus#ERROR_COMM} instead of hammering the
  * address.
  *
@@ -326,20 +326,27 @@ final class ConnectionPool implements CallTarget {
   }
 
   /**
-   * A connection closed. If the peer ever answered on it, it is re-made after the first backoff. If it closed
-   * before the peer answered anything (a TLS server dropping a plain client, a client certificate refused
-   * after a TLS 1.3 handshake, a server that accepts and drops every connection), it counts as a failed
-   * connect: the slot holds that failure and backs off, growing as after failed connects, so calls fail at
-   * once instead of each opening a connection that closes again.
+   * A connection closed. If the peer ever answered on it, it is re-made after the first backoff; if it stayed
+   * open a while without an answer, after a backoff that keeps growing, and the next call re-makes it at once.
+   * If the peer, in effect, refused it ({@link BoltConnection#closedAsRefused}: a TLS server dropping a plain
+   * client, a client certificate refused after a TLS 1.3 handshake, a server that accepts and drops every
+   * connection), it counts as a failed connect: the slot holds that failure and backs off, growing as after
+   * failed connects, so calls fail at once instead of each opening a connection that closes again.
    *
    * <p>This runs from the channel's close future, before the channel goes inactive and fails its calls: a
    * caller that retries as soon as its call failed already finds the slot backing off.
    */
   private void onClosed(int slot, CompletableFuture<BoltConnection> attempt, BoltConnection connection) {
-    if (connection.hasReceived()) {
-      failures.set(slot, 0);
+    if (!connection.closedAsRefused()) {
+      int failuresInARow;
+      if (connection.hasReceived()) {
+        failures.set(slot, 0);
+        failuresInARow = 1;
+      } else {
+        failuresInARow = failures.incrementAndGet(slot);
+      }
       if (!closed && slots.get(slot) == attempt) {
-        scheduleReconnect(slot, attempt, backoffNanos(1));
+        scheduleReconnect(slot, attempt, backoffNanos(failuresInARow));
       }
       return;
     }
