@@ -56,7 +56,7 @@ class SpringDocsSnippetsTest {
     environment.getPropertySources().addFirst(source(block));
     Binder binder = new Binder(ConfigurationPropertySources.from(environment.getPropertySources()));
     List<ClientEntries.Client> clients = ClientEntries.resolve(binder, GENERATED);
-    assertThat(clients).as("the clients of%n%s", block.text()).singleElement();
+    assertThat(clients).as("the clients of%n%s", block.text()).hasSize(1);
     return clients.get(0);
   }
 
