@@ -45,7 +45,7 @@ public final class Main {
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new All()).setCommandName("java -jar bolt-benchmarks.jar");
     for (Object sub : List.of(new All(), new Load(), new Scaling(), new Jmh(), new Cluster(), new Fuzz(), new Compile(),
-        new Server(), new SystemList(), new CommandLine.HelpCommand(), new Client())) {
+        new Server(), new SystemList(), new Help(), new Client())) {
       cl.addSubcommand(sub);
     }
     cl.setExecutionExceptionHandler((e, command, parsed) -> {
@@ -258,6 +258,33 @@ public final class Main {
         System.out.printf("%-20s %-9s %s%s%n", s.id(), s.family(), s.description(),
             why == null ? "" : " [cannot run here: " + why + "]");
       }
+      return 0;
+    }
+  }
+
+  @Command(name = "help", description = "Every command with its options; with a command, that one's.")
+  static final class Help implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Parameters(arity = "0..1", paramLabel = "COMMAND") String command;
+
+    @Override
+    public Integer call() {
+      CommandLine top = spec.parent().commandLine();
+      if (command != null) {
+        CommandLine one = top.getSubcommands().get(command);
+        if (one == null) {
+          throw new IllegalArgumentException("unknown command " + command);
+        }
+        one.usage(top.getOut());
+        return 0;
+      }
+      top.usage(top.getOut());
+      top.getSubcommands().forEach((name, sub) -> {
+        if (!name.equals("all") && !name.equals("help") && !sub.getCommandSpec().usageMessage().hidden()) {
+          top.getOut().println();
+          sub.usage(top.getOut());
+        }
+      });
       return 0;
     }
   }

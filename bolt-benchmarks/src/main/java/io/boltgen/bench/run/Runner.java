@@ -69,7 +69,7 @@ public final class Runner {
           if (pair == null) {
             continue;
           }
-          progress.printf(Locale.ROOT, "  [%3d/%3d] %-9s %-19s %-22s ", done, total, stage.label(), slot.system(),
+          progress.printf(Locale.ROOT, "  [%3d/%3d] %-14s %-19s %-22s ", done, total, stage.label(), slot.system(),
               slot.point().id() + (slot.repeat() ? " again" : ""));
           progress.flush();
           try {
