@@ -48,6 +48,11 @@ public final class Main {
         new Server(), new SystemList(), new Help(), new Client())) {
       cl.addSubcommand(sub);
     }
+    for (CommandLine c : java.util.stream.Stream.concat(java.util.stream.Stream.of(cl),
+        cl.getSubcommands().values().stream()).toList()) {
+      c.getCommandSpec().addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+          .description("this help").build());
+    }
     cl.setExecutionExceptionHandler((e, command, parsed) -> {
       if (!(e instanceof IllegalArgumentException)) {
         throw e;
@@ -72,7 +77,7 @@ public final class Main {
     System.exit(commandLine().execute(argv));
   }
 
-  @Command(name = "all", mixinStandardHelpOptions = true, abbreviateSynopsis = true, sortOptions = false, description = {"The load matrix, the"
+  @Command(name = "all", abbreviateSynopsis = true, sortOptions = false, description = {"The load matrix, the"
       + " scaling curves and the codec benchmark (what runs without a command); prints the tables and, for a full run,"
       + " writes docs/benchmarks.md, docs/scaling.md and docs/img/scaling-*.png. A run that is not full (a subset,"
       + " --quick, fewer runs or shorter windows) says so in its report. In 'all', --systems is the load matrix's: the"
@@ -100,7 +105,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "load", mixinStandardHelpOptions = true, abbreviateSynopsis = true, sortOptions = false, description = "The load matrix only (prints its tables).")
+  @Command(name = "load", abbreviateSynopsis = true, sortOptions = false, description = "The load matrix only (prints its tables).")
   static final class Load extends Planned {
     @Mixin LoadOptions load;
     @Mixin QuietOptions quiet;
@@ -115,7 +120,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "scaling", mixinStandardHelpOptions = true, abbreviateSynopsis = true, sortOptions = false, description = {"The scaling curves only (prints their tables; with the"
+  @Command(name = "scaling", abbreviateSynopsis = true, sortOptions = false, description = {"The scaling curves only (prints their tables; with the"
       + " default systems and points, or --out, writes docs/scaling.md and its charts in docs/img/).", "Per curve, one"
       + " fresh server and client JVM per system, all kept up for the curve; at point k the systems run in turn starting"
       + " with system k mod n. Each point reports calls/s (MB/s each way for payloads), p50/p99, CPU µs/call, heap"
@@ -137,7 +142,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "jmh", mixinStandardHelpOptions = true, abbreviateSynopsis = true, sortOptions = false, description = "The codec benchmark only (prints its table).")
+  @Command(name = "jmh", abbreviateSynopsis = true, sortOptions = false, description = "The codec benchmark only (prints its table).")
   static final class Jmh extends Planned {
     @Mixin JmhOptions jmh;
     @Mixin ChildOptions children;
@@ -151,7 +156,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "cluster", mixinStandardHelpOptions = true, abbreviateSynopsis = true, sortOptions = false, description = {"Balancing around a slow instance: 3 boltgen echo"
+  @Command(name = "cluster", abbreviateSynopsis = true, sortOptions = false, description = {"Balancing around a slow instance: 3 boltgen echo"
       + " servers in one server JVM, one answering --slow-ms late, called through static:/// by --concurrency async"
       + " callers of a client JVM under each policy in turn; prints a Markdown block for docs/benchmarks.md, \"Cluster\"."})
   static final class Cluster extends Planned {
@@ -199,7 +204,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "fuzz", mixinStandardHelpOptions = true, abbreviateSynopsis = true, description = {"The decoder fuzzer against a boltgen server (docs/reliability.md); exits 1"
+  @Command(name = "fuzz", abbreviateSynopsis = true, description = {"The decoder fuzzer against a boltgen server (docs/reliability.md); exits 1"
       + " on a stall, a failed probe call, a connection left open or a buffer leak."})
   static final class Fuzz implements Callable<Integer> {
     @Option(names = "--frames", paramLabel = "N", description = "frames in all (default 1000000)")
@@ -215,7 +220,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "compile", mixinStandardHelpOptions = true, abbreviateSynopsis = true, description = {"What the annotation processor costs a build: javac compiles"
+  @Command(name = "compile", abbreviateSynopsis = true, description = {"What the annotation processor costs a build: javac compiles"
       + " generated-looking services with and without it, in one JVM."})
   static final class Compile implements Callable<Integer> {
     @Option(names = "--services", paramLabel = "N", description = "(default 20)")
@@ -230,7 +235,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "server", mixinStandardHelpOptions = true, abbreviateSynopsis = true, description = "One system's echo server, until 'stop' or the end of its input.")
+  @Command(name = "server", abbreviateSynopsis = true, description = "One system's echo server, until 'stop' or the end of its input.")
   static final class Server implements Callable<Integer> {
     @Option(names = "--system", required = true, paramLabel = "ID", description = "a system ('systems' lists them)")
     String system;
@@ -249,7 +254,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "systems", mixinStandardHelpOptions = true, abbreviateSynopsis = true, description = "Lists the systems and their configurations.")
+  @Command(name = "systems", abbreviateSynopsis = true, description = "Lists the systems and their configurations.")
   static final class SystemList implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -434,7 +439,7 @@ public final class Main {
   /** When a window is measured again. */
   static final class QuietOptions {
     @Option(names = "--quiet-threshold", paramLabel = "PCT", description = "other processes' CPU (machine busy time from"
-        + " /proc/stat minus the two benchmark JVMs') in % of one core above which a window is noisy (default 5)")
+        + " /proc/stat minus the two benchmark JVMs') in %% of one core above which a window is noisy (default 5)")
     double threshold = QuietPolicy.DEFAULT.thresholdPercent();
     @Option(names = "--quiet-repeats", paramLabel = "N", description = "a noisy window is measured again up to N more"
         + " times, then the quietest is kept and marked NOISY (default 2)")

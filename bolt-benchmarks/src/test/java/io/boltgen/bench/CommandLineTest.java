@@ -132,8 +132,15 @@ class CommandLineTest {
 
   private static String run(String... argv) {
     StringWriter out = new StringWriter();
-    CommandLine cl = Main.commandLine().setOut(new PrintWriter(out, true));
-    assertThat(cl.execute(argv)).isZero();
+    java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = System.err;
+    System.setErr(new java.io.PrintStream(warnings, true, StandardCharsets.UTF_8)); // where picocli warns
+    try {
+      assertThat(Main.commandLine().setOut(new PrintWriter(out, true)).execute(argv)).isZero();
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(warnings.toString(StandardCharsets.UTF_8)).as("picocli's warnings").isEmpty();
     return out.toString();
   }
 }
