@@ -28,6 +28,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,8 +49,8 @@ public final class Main {
         new Server(), new SystemList(), new Help(), new Client())) {
       cl.addSubcommand(sub);
     }
-    for (CommandLine c : java.util.stream.Stream.concat(java.util.stream.Stream.of(cl),
-        cl.getSubcommands().values().stream()).toList()) {
+    for (CommandLine c : Stream.concat(Stream.of(cl), cl.getSubcommands().values().stream()).toList()) {
+      c.getCommandSpec().usageMessage().abbreviateSynopsis(true).sortOptions(false);
       c.getCommandSpec().addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
           .description("this help").build());
     }
@@ -77,7 +78,7 @@ public final class Main {
     System.exit(commandLine().execute(argv));
   }
 
-  @Command(name = "all", abbreviateSynopsis = true, sortOptions = false, description = {"The load matrix, the"
+  @Command(name = "all", description = {"The load matrix, the"
       + " scaling curves and the codec benchmark (what runs without a command); prints the tables and, for a full run,"
       + " writes docs/benchmarks.md, docs/scaling.md and docs/img/scaling-*.png. A run that is not full (a subset,"
       + " --quick, fewer runs or shorter windows) says so in its report. In 'all', --systems is the load matrix's: the"
@@ -105,7 +106,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "load", abbreviateSynopsis = true, sortOptions = false, description = "The load matrix only (prints its tables).")
+  @Command(name = "load", description = "The load matrix only (prints its tables).")
   static final class Load extends Planned {
     @Mixin LoadOptions load;
     @Mixin QuietOptions quiet;
@@ -120,7 +121,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "scaling", abbreviateSynopsis = true, sortOptions = false, description = {"The scaling curves only (prints their tables; with the"
+  @Command(name = "scaling", description = {"The scaling curves only (prints their tables; with the"
       + " default systems and points, or --out, writes docs/scaling.md and its charts in docs/img/).", "Per curve, one"
       + " fresh server and client JVM per system, all kept up for the curve; at point k the systems run in turn starting"
       + " with system k mod n. Each point reports calls/s (MB/s each way for payloads), p50/p99, CPU µs/call, heap"
@@ -142,7 +143,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "jmh", abbreviateSynopsis = true, sortOptions = false, description = "The codec benchmark only (prints its table).")
+  @Command(name = "jmh", description = "The codec benchmark only (prints its table).")
   static final class Jmh extends Planned {
     @Mixin JmhOptions jmh;
     @Mixin ChildOptions children;
@@ -156,7 +157,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "cluster", abbreviateSynopsis = true, sortOptions = false, description = {"Balancing around a slow instance: 3 boltgen echo"
+  @Command(name = "cluster", description = {"Balancing around a slow instance: 3 boltgen echo"
       + " servers in one server JVM, one answering --slow-ms late, called through static:/// by --concurrency async"
       + " callers of a client JVM under each policy in turn; prints a Markdown block for docs/benchmarks.md, \"Cluster\"."})
   static final class Cluster extends Planned {
@@ -204,7 +205,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "fuzz", abbreviateSynopsis = true, description = {"The decoder fuzzer against a boltgen server (docs/reliability.md); exits 1"
+  @Command(name = "fuzz", description = {"The decoder fuzzer against a boltgen server (docs/reliability.md); exits 1"
       + " on a stall, a failed probe call, a connection left open or a buffer leak."})
   static final class Fuzz implements Callable<Integer> {
     @Option(names = "--frames", paramLabel = "N", description = "frames in all (default 1000000)")
@@ -220,7 +221,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "compile", abbreviateSynopsis = true, description = {"What the annotation processor costs a build: javac compiles"
+  @Command(name = "compile", description = {"What the annotation processor costs a build: javac compiles"
       + " generated-looking services with and without it, in one JVM."})
   static final class Compile implements Callable<Integer> {
     @Option(names = "--services", paramLabel = "N", description = "(default 20)")
@@ -235,7 +236,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "server", abbreviateSynopsis = true, description = "One system's echo server, until 'stop' or the end of its input.")
+  @Command(name = "server", description = "One system's echo server, until 'stop' or the end of its input.")
   static final class Server implements Callable<Integer> {
     @Option(names = "--system", required = true, paramLabel = "ID", description = "a system ('systems' lists them)")
     String system;
@@ -254,7 +255,7 @@ public final class Main {
     }
   }
 
-  @Command(name = "systems", abbreviateSynopsis = true, description = "Lists the systems and their configurations.")
+  @Command(name = "systems", description = "Lists the systems and their configurations.")
   static final class SystemList implements Callable<Integer> {
     @Override
     public Integer call() {

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,13 +22,16 @@ import java.util.Map;
 public final class ClusterReport {
 
   private final ClusterBalancing cluster;
-  private final Map<String, Row> rows;
+  private final Map<String, Row> rows = new LinkedHashMap<>();
 
   public ClusterReport(ClusterBalancing cluster, List<Window> windows) {
     this.cluster = cluster;
-    this.rows = Row.fold(windows, cluster.policies().stream().map(LoadBalancer::name).toList(), List.of("cluster"))
-        .values().stream().flatMap(m -> m.values().stream())
-        .collect(java.util.stream.Collectors.toMap(Row::point, r -> r, (a, b) -> a, java.util.LinkedHashMap::new));
+    Row.fold(windows, cluster.policies().stream().map(LoadBalancer::name).toList(), List.of("cluster"))
+        .forEach((policy, bySystem) -> {
+          if (bySystem.containsKey("cluster")) {
+            rows.put(policy, bySystem.get("cluster"));
+          }
+        });
   }
 
   /** The row of each policy that has windows, by name, in the order the policies ran. */

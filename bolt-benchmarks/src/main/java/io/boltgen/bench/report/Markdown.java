@@ -1,5 +1,10 @@
 package io.boltgen.bench.report;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
 /** Markdown pieces every report uses. */
 final class Markdown {
 
@@ -7,9 +12,9 @@ final class Markdown {
 
   /** The text of resource {@code name} beside this class (prose the reports put around their tables). */
   static String resource(String name) {
-    try (java.io.InputStream in = Markdown.class.getResourceAsStream(name)) {
-      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    } catch (java.io.IOException | NullPointerException e) {
+    try (InputStream in = Markdown.class.getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException | NullPointerException e) {
       throw new IllegalStateException("no resource " + name + " beside " + Markdown.class.getName(), e);
     }
   }
@@ -20,7 +25,7 @@ final class Markdown {
   }
 
   /** The note of a run that is not a full measurement, or of parts that failed; empty when neither. */
-  static String warnings(java.util.List<String> caveats, java.util.List<String> failures) {
+  static String warnings(List<String> caveats, List<String> failures) {
     StringBuilder md = new StringBuilder();
     if (!caveats.isEmpty()) {
       md.append("> **Not a full measurement — do not quote these numbers.** ").append(String.join("; ", caveats))

@@ -13,7 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
+import java.util.function.ToDoubleBiFunction;
 
 /**
  * The scaling curves as tables (console and Markdown, docs/scaling.md) and PNG charts (docs/img/scaling-*.png): per
@@ -90,7 +90,7 @@ public final class ScalingReport {
     return files;
   }
 
-  private Map<String, List<double[]>> lines(Sweep sweep, java.util.function.ToDoubleBiFunction<Window, Point> metric) {
+  private Map<String, List<double[]>> lines(Sweep sweep, ToDoubleBiFunction<Window, Point> metric) {
     Map<String, List<double[]>> lines = new LinkedHashMap<>();
     for (EchoSystem s : curves.systems()) {
       List<double[]> points = new ArrayList<>();

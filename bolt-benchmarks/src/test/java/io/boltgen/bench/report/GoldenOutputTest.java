@@ -16,7 +16,6 @@ import io.boltgen.bench.scenario.ScalingCurves;
 import io.boltgen.bench.scenario.Scenario.Setup;
 import io.boltgen.bench.scenario.Sweep;
 import io.boltgen.bench.system.Systems;
-import io.boltgen.runtime.cluster.LoadBalancer;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.InputStream;

@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.boltgen.bench.scenario.QuietPolicy;
-import io.boltgen.bench.scenario.Scenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The pure parts of the quiet-window measurement: /proc parsing, other processes' CPU, repeats, rotation. */
+/** The pure parts of the quiet-window measurement: /proc parsing, other processes' CPU, repeats of noisy windows. */
 class ProcStatTest {
 
   private static final String PROC_STAT = """
@@ -86,15 +85,5 @@ class ProcStatTest {
     assertThat(policy.again(1, 1)).isFalse();
     assertThat(new QuietPolicy(5, 0).again(50, 1)).isFalse();
     assertThatThrownBy(() -> new QuietPolicy(-1, 2)).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
-  void runRStartsWithSystemRMinusOneModN() {
-    List<String> systems = List.of("a", "b", "c");
-    assertThat(Scenario.rotation(systems, 1)).containsExactly("a", "b", "c");
-    assertThat(Scenario.rotation(systems, 2)).containsExactly("b", "c", "a");
-    assertThat(Scenario.rotation(systems, 3)).containsExactly("c", "a", "b");
-    assertThat(Scenario.rotation(systems, 4)).containsExactly("a", "b", "c");
-    assertThat(Scenario.rotation(List.of(), 2)).isEmpty();
   }
 }
