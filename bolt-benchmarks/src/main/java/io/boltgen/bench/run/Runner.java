@@ -63,6 +63,7 @@ public final class Runner {
             failures.add(e.getMessage());
           }
         }
+        boolean rounds = stage.slots().stream().mapToInt(Slot::run).distinct().count() > 1;
         for (Slot slot : stage.slots()) {
           done++;
           JvmPair pair = pairs.get(slot.system());
@@ -70,7 +71,7 @@ public final class Runner {
             continue;
           }
           progress.printf(Locale.ROOT, "  [%3d/%3d] %-14s %-19s %-22s ", done, total, stage.label(), slot.system(),
-              slot.point().id() + (slot.repeat() ? " again" : ""));
+              slot.point().id() + (slot.repeat() ? " again" : "") + (rounds ? ", round " + slot.run() : ""));
           progress.flush();
           try {
             Window w = pair.measure(slot);

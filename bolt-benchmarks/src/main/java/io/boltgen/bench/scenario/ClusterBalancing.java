@@ -56,7 +56,7 @@ public record ClusterBalancing(List<LoadBalancer> policies, int rounds, long slo
         slots.add(new Slot("cluster", p, round, false));
       }
     }
-    return List.of(new Stage("cluster", 1, List.of(pair), slots));
+    return List.of(new Stage("balancing", 1, List.of(pair), slots));
   }
 
   @Override
