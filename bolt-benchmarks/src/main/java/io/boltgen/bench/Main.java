@@ -3,23 +3,18 @@ package io.boltgen.bench;
 import io.boltgen.bench.compile.CompileCost;
 import io.boltgen.bench.fuzz.FrameFuzz;
 import io.boltgen.bench.jmh.CodecBench;
-import io.boltgen.bench.load.ClientMain;
-import io.boltgen.bench.load.ClusterBenchmark;
-import io.boltgen.bench.load.ClusterClientMain;
-import io.boltgen.bench.load.ClusterServerMain;
-import io.boltgen.bench.load.ClusterSettings;
-import io.boltgen.bench.load.EchoSystem;
-import io.boltgen.bench.load.IdleCheck;
-import io.boltgen.bench.load.LoadCase;
-import io.boltgen.bench.load.LoadSettings;
-import io.boltgen.bench.load.QuietPolicy;
-import io.boltgen.bench.load.ScaleClientMain;
-import io.boltgen.bench.load.ScalingSettings;
-import io.boltgen.bench.load.Sweep;
-import io.boltgen.bench.load.ServerMain;
-import io.boltgen.bench.load.Systems;
-import io.boltgen.bench.load.Workload;
-import io.boltgen.bench.report.MachineInfo;
+import io.boltgen.bench.run.ClientMain;
+import io.boltgen.bench.run.Protocol;
+import io.boltgen.bench.run.ServerMain;
+import io.boltgen.bench.scenario.ClusterBalancing;
+import io.boltgen.bench.scenario.LoadMatrix;
+import io.boltgen.bench.scenario.Point;
+import io.boltgen.bench.scenario.QuietPolicy;
+import io.boltgen.bench.scenario.ScalingCurves;
+import io.boltgen.bench.scenario.Scenario.Setup;
+import io.boltgen.bench.scenario.Sweep;
+import io.boltgen.bench.system.EchoSystem;
+import io.boltgen.bench.system.Systems;
 import io.boltgen.runtime.cluster.LoadBalancer;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -29,419 +24,532 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
- * The one command: {@code java -jar bolt-benchmarks.jar [command] [options]}. See {@link #USAGE}.
+ * The one command, {@code java -jar bolt-benchmarks.jar [command] [options]}: without a command, {@code all}. Each
+ * runnable command makes a {@link Bench.Plan} of its options ({@link Planned#plan}, which runs nothing) and runs it.
  */
 public final class Main {
 
-  static final String USAGE = """
-      usage: java -jar bolt-benchmarks.jar [all|load|scaling|jmh|fuzz|compile|cluster|server|systems|help] [options]
-
-        all      (default) the load matrix, the scaling curves and the codec benchmark; prints the tables and,
-                 for a full run, writes docs/benchmarks.md, docs/scaling.md and docs/img/scaling-*.png
-        load     the load matrix only (prints its tables)
-        scaling  the scaling curves only (prints their tables; with default systems and points, or --out, writes
-                 docs/scaling.md and its charts in docs/img/)
-        jmh      the codec benchmark only (prints its table)
-        fuzz     the decoder fuzzer against a boltgen server (docs/reliability.md):
-                 [--frames N (1000000)] [--seed S (1)] [--threads T (4)]; exits 1 on a stall, a failed probe
-                 call, a connection left open or a buffer leak
-        compile  what the annotation processor costs a build: javac compiles generated-looking services with
-                 and without it, in one JVM: [--services N (20)] [--iterations N (10)]
-        cluster  balancing around a slow instance: 3 boltgen echo servers in one server JVM, one answering
-                 --slow-ms late, called through static:/// by --concurrency async callers of a client JVM under
-                 each policy in turn; prints a Markdown table (docs/benchmarks.md, "Cluster"):
-                 [--seconds N (10) measured per window] [--warmup N (10) per window] [--rounds N (5)]
-                 [--slow-ms M (5)] [--concurrency C (64)] [--policies LIST (ROUND_ROBIN,LEAST_PENDING)]
-                 [--jvm-flags "..."] [--log-dir DIR]
-        server   one system's echo server, until 'stop' or end of input: --system ID [--host H] [--port P]
-        systems  lists the systems and their configurations
-
-      load options:
-        --systems LIST        ids, comma-separated, or FAMILY* (e.g. grpc*); default all ('systems' lists
-                              them; e.g. boltgen,boltgen-tls,boltgen-tls-openssl: plain against TLS 1.3). A list
-                              with boltgen, netty and a sofabolt and a grpc configuration makes a full report.
-                              Run r starts with the system at index (r - 1) mod n (the order rotates).
-        --workloads LIST      sync-32,async-256 (default both)
-        --payloads LIST       payload sizes in bytes (default 100,1024)
-        --runs N              runs of the whole matrix (default 3; the report gives the median and range, and
-                              each Targets ratio as the median of per-run paired ratios)
-        --warmup-pass S       each client's unmeasured pass over all its cases before the first is measured, in
-                              seconds, shared equally by the cases (default 40)
-        --warmup S            warm-up per case in seconds (default 10)
-        --measure S           measured window per case in seconds (default 10); after its cases, each client
-                              measures its first case again (the report's warm-up check)
-        --quiet-threshold PCT other processes' CPU (machine busy time from /proc/stat minus the two benchmark
-                              JVMs') in %% of one core above which a window is noisy (default 5; also scaling)
-        --quiet-repeats N     a noisy window is measured again up to N more times, then the quietest is kept
-                              and marked NOISY (default 2; also scaling)
-        --jvm-flags "..."     replaces the flags of every child JVM (default: %s)
-        --server-jvm-args ".." extra JVM args of server JVMs, e.g. "-XX:StartFlightRecording=filename=s.jfr"
-        --client-jvm-args ".." extra JVM args of client JVMs
-        --keep-server         after each system's cases, keep its server running until Enter is pressed
-        --log-dir DIR         where child JVM logs and the JMH log go (default bolt-benchmarks/target/bench-logs/<time>)
-      scaling options (the 'scaling' command; in 'all', --systems is the load matrix's: use --scaling-systems):
-        --systems LIST        systems of the curves (default boltgen,sofabolt-io,netty)
-        --scaling-systems LIST the same, for 'all'
-        --sweeps LIST         inflight,payload,connections (default all three)
-        --inflight LIST       calls in flight on one connection, async, 100 B (default 1,4,16,64,256,1024,4096)
-        --payload-sizes LIST  payload bytes, async, --payload-inflight in flight on one connection
-                              (default 100,1024,16384,65536,262144,1048576)
-        --payload-inflight N  calls in flight in the payload curve (default 16)
-        --connections LIST    client connections, async, 100 B, --per-connection in flight on each
-                              (default 1,4,16,64,256,1024)
-        --per-connection N    calls in flight on each connection in the connections curve (default 4)
-        --scaling-jvm-warmup S warm-up of each fresh JVM pair before a curve's first point (default 30)
-        --scaling-warmup S    warm-up per point (default 3)
-        --scaling-measure S   measured window per point (default 5)
-        Per curve, one fresh server and client JVM per system, all kept up for the curve; at point k the systems
-        run in turn starting with system k mod n. Each point reports calls/s (MB/s each way for payloads),
-        p50/p99, CPU µs/call, heap bytes/call in the client and the server JVM, and the server's connections.
-      jmh options:
-        --jmh-forks N (3)  --jmh-warmup N (3)  --jmh-iterations N (5)  --jmh-time S (1)  --jmh-include REGEX
-      report options:
-        --out FILE            write the Markdown report there (default for a full 'all': docs/benchmarks.md, and
-                              docs/scaling.md beside it); for 'scaling', the scaling report (charts: img/ beside it)
-        --no-docs             write no report
-        --quick               1 run, short windows, 1 JMH fork: a rough look (labelled as such)
-      """;
-
-  private static final Set<String> FLAGS = Set.of("keep-server", "no-docs", "quick");
-
   private Main() {}
 
-  /**
-   * Adds a caveat when other processes used more than {@link IdleCheck#BUSY_PERCENT}% of a core over the
-   * 2 s before the run (the windows' own quietness is measured and reported per window).
-   */
-  private static void busyAtStart(List<String> caveats) {
-    double other;
-    try {
-      other = IdleCheck.otherCpuPercent(Duration.ofSeconds(2));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return;
+  /** The command line: {@code all} at the top, with every command under it. */
+  public static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new All()).setCommandName("java -jar bolt-benchmarks.jar");
+    for (Object sub : List.of(new All(), new Load(), new Scaling(), new Jmh(), new Cluster(), new Fuzz(), new Compile(),
+        new Server(), new SystemList(), new Help(), new Client())) {
+      cl.addSubcommand(sub);
     }
-    if (other > IdleCheck.BUSY_PERCENT) {
-      caveats.add(String.format(Locale.ROOT, "the machine was busy when it started (other processes took %.0f%% of a"
-          + " core over 2 s; 1-minute load average %.1f): other work shared the CPUs", other,
-          MachineInfo.loadAverage1()));
+    for (CommandLine c : Stream.concat(Stream.of(cl), cl.getSubcommands().values().stream()).toList()) {
+      c.getCommandSpec().usageMessage().abbreviateSynopsis(true).sortOptions(false);
+      c.getCommandSpec().addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+          .description("this help").build());
+    }
+    cl.setExecutionExceptionHandler((e, command, parsed) -> {
+      if (!(e instanceof IllegalArgumentException)) {
+        throw e;
+      }
+      command.getErr().println("error: " + e.getMessage());
+      command.getErr().println("('java -jar bolt-benchmarks.jar help " + command.getCommandName() + "' lists its options)");
+      return 2;
+    });
+    return cl;
+  }
+
+  /** The plan {@code argv} would run (nothing runs); null for a command that runs no plan. */
+  static Bench.Plan plan(String... argv) {
+    CommandLine.ParseResult parsed = commandLine().parseArgs(argv);
+    while (parsed.hasSubcommand()) {
+      parsed = parsed.subcommand();
+    }
+    return parsed.commandSpec().userObject() instanceof Planned p ? p.plan(commandLine(argv)) : null;
+  }
+
+  public static void main(String[] argv) {
+    System.exit(commandLine().execute(argv));
+  }
+
+  @Command(name = "all", description = {"The load matrix, the"
+      + " scaling curves and the codec benchmark (what runs without a command); prints the tables and, for a full run,"
+      + " writes docs/benchmarks.md, docs/scaling.md and docs/img/scaling-*.png. A run that is not full (a subset,"
+      + " --quick, fewer runs or shorter windows) says so in its report. In 'all', --systems is the load matrix's: the"
+      + " scaling curves' are --scaling-systems."})
+  static final class All extends Planned {
+    @Mixin LoadOptions load;
+    @Option(names = "--scaling-systems", paramLabel = "LIST", description = "systems of the scaling curves (default "
+        + ScalingCurves.DEFAULT_SYSTEMS + ")")
+    String scalingSystems;
+    @Mixin ScalingOptions scaling;
+    @Mixin JmhOptions jmh;
+    @Mixin QuietOptions quiet;
+    @Mixin ChildOptions children;
+    @Mixin ReportOptions report;
+
+    @Override
+    Bench.Plan plan(String command) {
+      List<String> caveats = report.caveats();
+      Path logDir = children.logDir();
+      LoadMatrix matrix = load.matrix(quiet, children, report.quick, logDir, caveats);
+      ScalingCurves curves = scaling.curves(scalingSystems, quiet, children, report.quick, logDir, caveats);
+      CodecBench.Settings codecs = jmh.settings(children, report.quick, caveats);
+      boolean subset = !matrix.complete() || !scaling.complete(curves) || jmh.include != null;
+      return report.plan(matrix, curves, codecs, null, subset, true, command, caveats, logDir);
     }
   }
 
-  public static void main(String[] argv) throws Exception {
-    int code;
-    try {
-      code = run(argv);
-    } catch (IllegalArgumentException e) {
-      System.err.println("error: " + e.getMessage());
-      System.err.println();
-      System.err.printf(USAGE, String.join(" ", LoadSettings.DEFAULT_JVM_FLAGS));
-      code = 2;
-    }
-    System.exit(code);
-  }
+  @Command(name = "load", description = "The load matrix only (prints its tables).")
+  static final class Load extends Planned {
+    @Mixin LoadOptions load;
+    @Mixin QuietOptions quiet;
+    @Mixin ChildOptions children;
+    @Mixin ReportOptions report;
 
-  static int run(String[] argv) throws Exception {
-    Args a = Args.parse(argv, FLAGS);
-    switch (a.command()) {
-      case "help", "-h", "--help" -> {
-        System.out.printf(USAGE, String.join(" ", LoadSettings.DEFAULT_JVM_FLAGS));
-        return 0;
-      }
-      case "systems" -> {
-        for (EchoSystem s : Systems.all()) {
-          String why = s.unavailable();
-          System.out.printf("%-20s %-9s %s%s%n", s.id(), s.family(), s.description(),
-              why == null ? "" : " [cannot run here: " + why + "]");
-        }
-        return 0;
-      }
-      case "fuzz" -> {
-        long seed = Long.parseLong(a.get("seed", "1"));
-        long frames = Long.parseLong(a.get("frames", "1000000"));
-        int threads = a.getInt("threads", 4);
-        a.checkAllUsed();
-        return FrameFuzz.main(seed, frames, threads, new PrintStream(System.out, true, StandardCharsets.UTF_8));
-      }
-      case "compile" -> {
-        CompileCost.Settings settings = new CompileCost.Settings(a.getInt("services", 20), a.getInt("iterations", 10));
-        a.checkAllUsed();
-        return CompileCost.run(settings, new PrintStream(System.out, true, StandardCharsets.UTF_8));
-      }
-      case "server" -> {
-        String system = a.require("system");
-        String host = a.get("host", "127.0.0.1");
-        int port = a.getInt("port", 0);
-        a.checkAllUsed();
-        return ServerMain.run(system, host, port);
-      }
-      case "client" -> {
-        String system = a.require("system");
-        String host = a.get("host", "127.0.0.1");
-        int port = Integer.parseInt(a.require("port"));
-        long serverPid = Long.parseLong(a.require("server-pid"));
-        int statsPort = a.getInt("server-stats-port", 0);
-        List<LoadCase> cases = new ArrayList<>();
-        for (String c : a.list("cases", "")) {
-          cases.add(LoadCase.parse(c));
-        }
-        int run = a.getInt("run", 1);
-        Duration warmup = Duration.ofMillis(Long.parseLong(a.require("warmup-ms")));
-        Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
-        Duration pass = Duration.ofMillis(Long.parseLong(a.get("warmup-pass-ms",
-            Long.toString(warmup.toMillis() * cases.size()))));
-        QuietPolicy quiet = quietPolicy(a);
-        a.checkAllUsed();
-        return ClientMain.run(system, host, port, serverPid, statsPort, cases, run,
-            new ClientMain.Timing(warmup, measure, pass, quiet));
-      }
-      case "scale-client" -> {
-        String system = a.require("system");
-        String host = a.get("host", "127.0.0.1");
-        int port = Integer.parseInt(a.require("port"));
-        long serverPid = Long.parseLong(a.require("server-pid"));
-        int statsPort = a.getInt("server-stats-port", 0);
-        Duration jvmWarmup = Duration.ofMillis(Long.parseLong(a.require("jvm-warmup-ms")));
-        Duration warmup = Duration.ofMillis(Long.parseLong(a.require("warmup-ms")));
-        Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
-        Sweep sweep = Sweep.parse(a.require("sweep"));
-        QuietPolicy quiet = quietPolicy(a);
-        a.checkAllUsed();
-        return ScaleClientMain.run(system, host, port, serverPid, statsPort, sweep, jvmWarmup, warmup, measure, quiet);
-      }
-      case "cluster" -> {
-        ClusterSettings settings = clusterSettings(a, argv);
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        return ClusterBenchmark.run(settings, out).failures().isEmpty() ? 0 : 1;
-      }
-      case "cluster-server" -> {
-        String host = a.get("host", "127.0.0.1");
-        int instances = a.getInt("instances", ClusterSettings.INSTANCES);
-        int slowIndex = a.getInt("slow-index", ClusterSettings.SLOW_INDEX);
-        long slowMillis = Long.parseLong(a.get("slow-ms", Long.toString(ClusterSettings.DEFAULT_SLOW_MILLIS)));
-        a.checkAllUsed();
-        return ClusterServerMain.run(host, instances, slowIndex, slowMillis);
-      }
-      case "cluster-client" -> {
-        String host = a.get("host", "127.0.0.1");
-        List<Integer> ports = new ArrayList<>();
-        for (String p : a.list("ports", "")) {
-          ports.add(Integer.parseInt(p));
-        }
-        int slowIndex = a.getInt("slow-index", ClusterSettings.SLOW_INDEX);
-        List<LoadBalancer> policies = policies(a);
-        int rounds = a.getInt("rounds", 1);
-        int concurrency = a.getInt("concurrency", ClusterSettings.DEFAULT_CONCURRENCY);
-        int payload = a.getInt("payload", ClusterSettings.PAYLOAD_BYTES);
-        Duration warmup = Duration.ofMillis(Long.parseLong(a.require("warmup-ms")));
-        Duration measure = Duration.ofMillis(Long.parseLong(a.require("measure-ms")));
-        a.checkAllUsed();
-        return ClusterClientMain.run(host, ports, slowIndex, policies, rounds, concurrency, payload, warmup, measure);
-      }
-      case "all", "load", "jmh", "scaling" -> {
-        Bench.Plan plan = plan(a, argv);
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        Bench.Result result = Bench.execute(plan, out);
-        return result.failures().isEmpty() ? 0 : 1;
-      }
-      default -> throw new IllegalArgumentException("unknown command " + a.command());
+    @Override
+    Bench.Plan plan(String command) {
+      List<String> caveats = report.caveats();
+      LoadMatrix matrix = load.matrix(quiet, children, report.quick, children.logDir(), caveats);
+      return report.plan(matrix, null, null, null, true, false, command, caveats, children.logDir());
     }
   }
 
-  static Bench.Plan plan(Args a, String[] argv) {
-    String command = a.command();
-    boolean quick = a.flag("quick");
-    List<String> caveats = new ArrayList<>();
-    if (quick) {
-      caveats.add("--quick: one run with short windows and one JMH fork");
-    }
-    Path root = repoRoot();
+  @Command(name = "scaling", description = {"The scaling curves only (prints their tables; with the"
+      + " default systems and points, or --out, writes docs/scaling.md and its charts in docs/img/).", "Per curve, one"
+      + " fresh server and client JVM per system, all kept up for the curve; at point k the systems run in turn starting"
+      + " with system k mod n. Each point reports calls/s (MB/s each way for payloads), p50/p99, CPU µs/call, heap"
+      + " bytes/call in the client and the server JVM, and the server's connections."})
+  static final class Scaling extends Planned {
+    @Option(names = "--systems", paramLabel = "LIST", description = "systems of the curves (default "
+        + ScalingCurves.DEFAULT_SYSTEMS + ")")
+    String systems;
+    @Mixin ScalingOptions scaling;
+    @Mixin QuietOptions quiet;
+    @Mixin ChildOptions children;
+    @Mixin ReportOptions report;
 
-    Path logDir = a.has("log-dir") ? Path.of(a.get("log-dir", ".")) : defaultLogDir(root);
-    LoadSettings load = null;
-    boolean subset = false;
-    if (command.equals("all") || command.equals("load")) {
-      List<EchoSystem> systems = Systems.parse(a.get("systems", "all"));
-      for (EchoSystem s : systems) {
+    @Override
+    Bench.Plan plan(String command) {
+      List<String> caveats = report.caveats();
+      ScalingCurves curves = scaling.curves(systems, quiet, children, report.quick, children.logDir(), caveats);
+      return report.plan(null, curves, null, null, !scaling.complete(curves), false, command, caveats, children.logDir());
+    }
+  }
+
+  @Command(name = "jmh", description = "The codec benchmark only (prints its table).")
+  static final class Jmh extends Planned {
+    @Mixin JmhOptions jmh;
+    @Mixin ChildOptions children;
+    @Mixin ReportOptions report;
+
+    @Override
+    Bench.Plan plan(String command) {
+      List<String> caveats = report.caveats();
+      CodecBench.Settings codecs = jmh.settings(children, report.quick, caveats);
+      return report.plan(null, null, codecs, null, true, false, command, caveats, children.logDir());
+    }
+  }
+
+  @Command(name = "cluster", description = {"Balancing around a slow instance: 3 boltgen echo"
+      + " servers in one server JVM, one answering --slow-ms late, called through static:/// by --concurrency async"
+      + " callers of a client JVM under each policy in turn; prints a Markdown block for docs/benchmarks.md, \"Cluster\"."})
+  static final class Cluster extends Planned {
+    @Option(names = "--seconds", paramLabel = "N", description = "measured per window (default 10)")
+    double seconds = ClusterBalancing.DEFAULT_SECONDS;
+    @Option(names = "--warmup", paramLabel = "N", description = "warm-up per window, and per policy before the first"
+        + " round (default 10)")
+    double warmup = ClusterBalancing.DEFAULT_SECONDS;
+    @Option(names = "--rounds", paramLabel = "N", description = "rounds, each measuring every policy (default 5)")
+    int rounds = ClusterBalancing.DEFAULT_ROUNDS;
+    @Option(names = "--slow-ms", paramLabel = "M", description = "the slow instance's delay (default 5)")
+    long slowMillis = ClusterBalancing.DEFAULT_SLOW_MILLIS;
+    @Option(names = "--concurrency", paramLabel = "C", description = "async callers, one call in flight each (default 64)")
+    int concurrency = ClusterBalancing.DEFAULT_CONCURRENCY;
+    @Option(names = "--policies", paramLabel = "LIST", split = ",", defaultValue = "ROUND_ROBIN,LEAST_PENDING",
+        description = "balancing policies, in order (default ROUND_ROBIN,LEAST_PENDING)")
+    List<String> policies;
+    @Mixin QuietOptions quiet;
+    @Mixin ChildOptions children;
+
+    @Override
+    Bench.Plan plan(String command) {
+      List<LoadBalancer> chosen = new ArrayList<>();
+      for (String name : policies) {
+        LoadBalancer policy = Arrays.stream(LoadBalancer.values())
+            .filter(p -> p.name().equals(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'))).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("unknown policy " + name + "; known: "
+                + List.of(LoadBalancer.values())));
+        if (!chosen.contains(policy)) {
+          chosen.add(policy);
+        }
+      }
+      List<String> caveats = new ArrayList<>();
+      if (rounds < 3) {
+        caveats.add(rounds + " round(s), fewer than the 3 a median and range need");
+      }
+      if (warmup < ClusterBalancing.DEFAULT_SECONDS || seconds < ClusterBalancing.DEFAULT_SECONDS) {
+        caveats.add("windows shorter than the defaults (" + ClusterBalancing.DEFAULT_SECONDS + " s warm-up, "
+            + ClusterBalancing.DEFAULT_SECONDS + " s measured)");
+      }
+      Setup setup = children.setup(seconds("warmup", warmup), seconds("seconds", seconds), quiet.policy(),
+          children.logDir());
+      ClusterBalancing cluster = new ClusterBalancing(chosen, rounds, slowMillis, concurrency, setup);
+      return new Bench.Plan(null, null, null, cluster, null, null, command, caveats, children.logDir());
+    }
+  }
+
+  @Command(name = "fuzz", description = {"The decoder fuzzer against a boltgen server (docs/reliability.md); exits 1"
+      + " on a stall, a failed probe call, a connection left open or a buffer leak."})
+  static final class Fuzz implements Callable<Integer> {
+    @Option(names = "--frames", paramLabel = "N", description = "frames in all (default 1000000)")
+    long frames = 1_000_000;
+    @Option(names = "--seed", paramLabel = "S", description = "(default 1)")
+    long seed = 1;
+    @Option(names = "--threads", paramLabel = "T", description = "(default 4)")
+    int threads = 4;
+
+    @Override
+    public Integer call() throws Exception {
+      return FrameFuzz.main(seed, frames, threads, new PrintStream(System.out, true, StandardCharsets.UTF_8));
+    }
+  }
+
+  @Command(name = "compile", description = {"What the annotation processor costs a build: javac compiles"
+      + " generated-looking services with and without it, in one JVM."})
+  static final class Compile implements Callable<Integer> {
+    @Option(names = "--services", paramLabel = "N", description = "(default 20)")
+    int services = 20;
+    @Option(names = "--iterations", paramLabel = "N", description = "(default 10)")
+    int iterations = 10;
+
+    @Override
+    public Integer call() throws Exception {
+      return CompileCost.run(new CompileCost.Settings(services, iterations),
+          new PrintStream(System.out, true, StandardCharsets.UTF_8));
+    }
+  }
+
+  @Command(name = "server", description = "One system's echo server, until 'stop' or the end of its input.")
+  static final class Server implements Callable<Integer> {
+    @Option(names = "--system", required = true, paramLabel = "ID", description = "a system ('systems' lists them)")
+    String system;
+    @Option(names = "--host", paramLabel = "H", description = "(default 127.0.0.1)")
+    String host = "127.0.0.1";
+    @Option(names = "--port", paramLabel = "P", description = "(default 0: any free port)")
+    int port;
+    @Option(names = "--instances", hidden = true)
+    int instances = ClusterBalancing.INSTANCES;
+    @Option(names = "--slow-ms", hidden = true)
+    long slowMillis = ClusterBalancing.DEFAULT_SLOW_MILLIS;
+
+    @Override
+    public Integer call() throws Exception {
+      return ServerMain.run(system, host, port, instances, slowMillis);
+    }
+  }
+
+  @Command(name = "systems", description = "Lists the systems and their configurations.")
+  static final class SystemList implements Callable<Integer> {
+    @Override
+    public Integer call() {
+      for (EchoSystem s : Systems.all()) {
         String why = s.unavailable();
-        if (why != null) {
-          throw new IllegalArgumentException("system " + s.id() + " cannot run here: " + why
-              + "; leave it out of --systems to run the others");
+        System.out.printf("%-20s %-9s %s%s%n", s.id(), s.family(), s.description(),
+            why == null ? "" : " [cannot run here: " + why + "]");
+      }
+      return 0;
+    }
+  }
+
+  @Command(name = "help", description = "Every command with its options; with a command, that one's.")
+  static final class Help implements Callable<Integer> {
+    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+    @CommandLine.Parameters(arity = "0..1", paramLabel = "COMMAND") String command;
+
+    @Override
+    public Integer call() {
+      CommandLine top = spec.parent().commandLine();
+      if (command != null) {
+        CommandLine one = top.getSubcommands().get(command);
+        if (one == null) {
+          throw new IllegalArgumentException("unknown command " + command);
         }
+        one.usage(top.getOut());
+        return 0;
       }
-      subset |= !coversTargets(systems);
-      List<Workload> workloads = new ArrayList<>();
-      for (String w : a.list("workloads", "sync-32,async-256")) {
-        workloads.add(Workload.parse(w));
-      }
-      List<Integer> payloads = new ArrayList<>();
-      for (String p : a.list("payloads", "100,1024")) {
-        payloads.add(Integer.parseInt(p));
-      }
-      subset |= workloads.size() < Workload.values().length || !payloads.equals(List.of(100, 1024));
-      List<LoadCase> cases = new ArrayList<>();
-      for (Workload w : workloads) {
-        for (int p : payloads) {
-          cases.add(new LoadCase(w, p));
+      top.usage(top.getOut());
+      top.getSubcommands().forEach((name, sub) -> {
+        if (!name.equals("all") && !name.equals("help") && !sub.getCommandSpec().usageMessage().hidden()) {
+          top.getOut().println();
+          sub.usage(top.getOut());
         }
+      });
+      return 0;
+    }
+  }
+
+  /** A client JVM of the runner ({@link ClientMain}). */
+  @Command(name = "client", hidden = true)
+  static final class Client implements Callable<Integer> {
+    @Option(names = "--system", required = true) String system;
+    @Option(names = "--host") String host = "127.0.0.1";
+    @Option(names = "--server", required = true, description = "the server's READY fields") String server;
+    @Option(names = "--warmup-points", required = true, split = ",") List<String> warmUpPoints;
+    @Option(names = "--warmup-pass-ms", required = true) long warmUpPassMillis;
+    @Option(names = "--close-first") boolean closeFirst;
+    @Option(names = "--warmup-ms", required = true) long warmupMillis;
+    @Option(names = "--measure-ms", required = true) long measureMillis;
+    @Mixin QuietOptions quiet;
+
+    @Override
+    public Integer call() {
+      return new ClientMain(system, host, Protocol.fields(server), warmUpPoints.stream().map(Point::parse).toList(),
+          Duration.ofMillis(warmUpPassMillis), closeFirst, Duration.ofMillis(warmupMillis), Duration.ofMillis(measureMillis),
+          quiet.policy()).run();
+    }
+  }
+
+  /** The load matrix's options. */
+  static final class LoadOptions {
+    @Option(names = "--systems", paramLabel = "LIST", description = {"ids, comma-separated, or FAMILY* (e.g. grpc*);"
+        + " default all ('systems' lists them; e.g. boltgen,boltgen-tls,boltgen-tls-openssl: plain against TLS 1.3). A"
+        + " list with boltgen, netty and a sofabolt and a grpc configuration makes a full report. Run r starts with the"
+        + " system at index (r - 1) mod n (the order rotates)."})
+    String systems = "all";
+    @Option(names = "--workloads", paramLabel = "LIST", split = ",", defaultValue = "sync-32,async-256",
+        description = "sync-32,async-256 (default both)")
+    List<String> workloads;
+    @Option(names = "--payloads", paramLabel = "LIST", split = ",", defaultValue = "100,1024",
+        description = "payload sizes in bytes (default 100,1024)")
+    List<Integer> payloads;
+    @Option(names = "--runs", paramLabel = "N", description = "runs of the whole matrix (default 3, 1 with --quick; the"
+        + " report gives the median and range, and each Targets ratio as the median of per-run paired ratios)")
+    Integer runs;
+    @Option(names = "--warmup-pass", paramLabel = "S", description = "each client's unmeasured pass over all its cases"
+        + " before the first is measured, in seconds, shared equally by the cases (default 40)")
+    Double warmUpPass;
+    @Option(names = "--warmup", paramLabel = "S", description = "warm-up per case in seconds (default 10)")
+    Double warmup;
+    @Option(names = "--measure", paramLabel = "S", description = "measured window per case in seconds (default 10);"
+        + " after its cases, each client measures its first case again (the report's warm-up check)")
+    Double measure;
+    @Option(names = "--server-jvm-args", paramLabel = "\"..\"", description = "extra JVM args of server JVMs, e.g."
+        + " \"-XX:StartFlightRecording=filename=s.jfr\"")
+    String serverJvmArgs = "";
+    @Option(names = "--client-jvm-args", paramLabel = "\"..\"", description = "extra JVM args of client JVMs")
+    String clientJvmArgs = "";
+    @Option(names = "--keep-server", description = "after each system's cases, keep its server running until Enter is"
+        + " pressed")
+    boolean keepServer;
+
+    LoadMatrix matrix(QuietOptions quiet, ChildOptions children, boolean quick, Path logDir, List<String> caveats) {
+      List<EchoSystem> chosen = available(systems);
+      int n = runs != null ? runs : quick ? 1 : 3;
+      Duration w = seconds("warmup", warmup != null ? warmup : quick ? 3 : 10);
+      Duration m = seconds("measure", measure != null ? measure : quick ? 3 : 10);
+      Duration pass = seconds("warmup-pass", warmUpPass != null ? warmUpPass
+          : quick ? 12 : LoadMatrix.DEFAULT_WARM_UP_PASS.toSeconds());
+      if (!quick && n < 3) {
+        caveats.add(n + " run(s), fewer than the 3 a report needs for its median and range");
       }
-      int runs = a.getInt("runs", quick ? 1 : 3);
-      Duration warmup = a.seconds("warmup", quick ? 3 : 10);
-      Duration measure = a.seconds("measure", quick ? 3 : 10);
-      Duration pass = a.seconds("warmup-pass", quick ? 12 : LoadSettings.DEFAULT_WARM_UP_PASS.toSeconds());
-      QuietPolicy quiet = quietPolicy(a);
-      if (!quick && runs < 3) {
-        caveats.add(runs + " run(s), fewer than the 3 a report needs for its median and range");
-      }
-      if (!quick && (warmup.compareTo(Duration.ofSeconds(5)) < 0 || measure.compareTo(Duration.ofSeconds(5)) < 0
-          || pass.compareTo(LoadSettings.DEFAULT_WARM_UP_PASS) < 0)) {
+      if (!quick && (w.getSeconds() < 5 || m.getSeconds() < 5 || pass.compareTo(LoadMatrix.DEFAULT_WARM_UP_PASS) < 0)) {
         caveats.add("windows shorter than a report needs (5 s warm-up and 5 s measured per case, a "
-            + LoadSettings.DEFAULT_WARM_UP_PASS.toSeconds() + " s warm-up pass)");
+            + LoadMatrix.DEFAULT_WARM_UP_PASS.toSeconds() + " s warm-up pass)");
       }
-      List<String> jvmFlags = a.has("jvm-flags") ? a.words("jvm-flags") : new ArrayList<>(LoadSettings.DEFAULT_JVM_FLAGS);
-      load = new LoadSettings(systems, cases, runs, warmup, measure, pass, quiet, jvmFlags, a.words("server-jvm-args"),
-          a.words("client-jvm-args"), a.flag("keep-server"), logDir, "127.0.0.1");
+      return new LoadMatrix(chosen, LoadMatrix.cases(workloads, payloads), n, pass, children.setup(w, m, quiet.policy(),
+          logDir), words(serverJvmArgs), words(clientJvmArgs), keepServer);
     }
-
-    ScalingSettings scaling = null;
-    if (command.equals("all") || command.equals("scaling")) {
-      scaling = ScalingOptions.parse(a, command.equals("all") ? "scaling-systems" : "systems", quick, logDir, caveats);
-      subset |= !scaling.systems().equals(Systems.parse(ScalingSettings.DEFAULT_SYSTEMS))
-          || scaling.sweeps().size() < Sweep.values().length
-          || !scaling.inflights().equals(ScalingSettings.DEFAULT_INFLIGHTS)
-          || !scaling.payloads().equals(ScalingSettings.DEFAULT_PAYLOADS)
-          || !scaling.connections().equals(ScalingSettings.DEFAULT_CONNECTIONS);
-    }
-
-    CodecBench.Settings jmh = null;
-    if (command.equals("all") || command.equals("jmh")) {
-      String include = a.get("jmh-include", null);
-      subset |= include != null;
-      int forks = a.getInt("jmh-forks", quick ? 1 : 3);
-      if (!quick && forks < 3) {
-        caveats.add(forks + " JMH fork(s), fewer than 3");
-      }
-      List<String> jvmFlags = load != null ? load.jvmFlags() : a.has("jvm-flags") ? a.words("jvm-flags")
-          : new ArrayList<>(LoadSettings.DEFAULT_JVM_FLAGS);
-      jmh = new CodecBench.Settings(forks, a.getInt("jmh-warmup", quick ? 2 : 3), a.getInt("jmh-iterations", quick ? 3 : 5),
-          Math.round(Double.parseDouble(a.get("jmh-time", quick ? "0.5" : "1")) * 1000), jvmFlags, include);
-    }
-    if (!command.equals("all") && !command.equals("scaling")) {
-      subset = true;
-    }
-    if (subset) {
-      caveats.add("a subset of the systems, cases or codecs");
-    }
-    busyAtStart(caveats);
-
-    Path docs = null;
-    Path scalingDocs = null;
-    Path docsDir = root != null ? root.resolve("docs") : Path.of("");
-    boolean writeDefault = !a.flag("no-docs") && !subset && !quick;
-    if (command.equals("scaling")) {
-      if (a.has("out")) {
-        scalingDocs = Path.of(a.get("out", ""));
-      } else if (writeDefault) {
-        scalingDocs = docsDir.resolve("scaling.md");
-      }
-    } else {
-      if (a.has("out")) {
-        docs = Path.of(a.get("out", ""));
-      } else if (!a.flag("no-docs") && command.equals("all") && !subset) {
-        docs = docsDir.resolve("benchmarks.md");
-      }
-      if (docs != null && scaling != null) {
-        Path parent = docs.toAbsolutePath().getParent();
-        scalingDocs = parent.resolve("scaling.md");
-      }
-    }
-    a.has("no-docs");
-    a.checkAllUsed();
-    return new Bench.Plan(load, jmh, docs, commandLine(argv), caveats, logDir, scaling, scalingDocs);
   }
 
-  /**
-   * Whether {@code systems} hold everything the Targets table compares: boltgen's default, raw Netty, and a
-   * configuration of each peer (SOFABolt, gRPC). Such a selection makes a full report; the others are subsets.
-   */
-  static boolean coversTargets(List<EchoSystem> systems) {
-    boolean boltgen = false;
-    boolean netty = false;
-    boolean sofabolt = false;
-    boolean grpc = false;
+  /** The scaling curves' options (their systems are the command's). */
+  static final class ScalingOptions {
+    @Option(names = "--sweeps", paramLabel = "LIST", split = ",", defaultValue = "inflight,payload,connections",
+        description = "inflight,payload,connections (default all three)")
+    List<String> sweeps;
+    @Option(names = "--inflight", paramLabel = "LIST", split = ",", defaultValue = "1,4,16,64,256,1024,4096",
+        description = "calls in flight on one connection, async, 100 B (default 1,4,16,64,256,1024,4096)")
+    List<Integer> inflights;
+    @Option(names = "--payload-sizes", paramLabel = "LIST", split = ",",
+        defaultValue = "100,1024,16384,65536,262144,1048576", description = "payload bytes, async, --payload-inflight in"
+        + " flight on one connection (default 100,1024,16384,65536,262144,1048576)")
+    List<Integer> payloads;
+    @Option(names = "--payload-inflight", paramLabel = "N", description = "calls in flight in the payload curve (default 16)")
+    int payloadInflight = ScalingCurves.DEFAULT_PAYLOAD_INFLIGHT;
+    @Option(names = "--connections", paramLabel = "LIST", split = ",", defaultValue = "1,4,16,64,256,1024",
+        description = "client connections, async, 100 B, --per-connection in flight on each (default 1,4,16,64,256,1024)")
+    List<Integer> connections;
+    @Option(names = "--per-connection", paramLabel = "N", description = "calls in flight on each connection in the"
+        + " connections curve (default 4)")
+    int perConnection = ScalingCurves.DEFAULT_PER_CONNECTION;
+    @Option(names = "--scaling-jvm-warmup", paramLabel = "S", description = "warm-up of each fresh JVM pair before a"
+        + " curve's first point (default 30)")
+    Double jvmWarmup;
+    @Option(names = "--scaling-warmup", paramLabel = "S", description = "warm-up per point (default 3)")
+    Double warmup;
+    @Option(names = "--scaling-measure", paramLabel = "S", description = "measured window per point (default 5)")
+    Double measure;
+
+    ScalingCurves curves(String systems, QuietOptions quiet, ChildOptions children, boolean quick, Path logDir,
+        List<String> caveats) {
+      List<Sweep> chosen = new ArrayList<>();
+      sweeps.stream().map(Sweep::parse).filter(s -> !chosen.contains(s)).forEach(chosen::add);
+      Duration jvm = seconds("scaling-jvm-warmup", jvmWarmup != null ? jvmWarmup : quick ? 3 : 30);
+      Duration w = seconds("scaling-warmup", warmup != null ? warmup : quick ? 1 : 3);
+      Duration m = seconds("scaling-measure", measure != null ? measure : quick ? 2 : 5);
+      if (!quick && (jvm.getSeconds() < 30 || w.getSeconds() < 2 || m.getSeconds() < 3)) {
+        caveats.add("scaling windows shorter than a report needs (30 s JVM warm-up, 2 s warm-up and 3 s measured per"
+            + " point)");
+      }
+      return new ScalingCurves(available(systems != null ? systems : ScalingCurves.DEFAULT_SYSTEMS), chosen, inflights,
+          payloads, connections, payloadInflight, perConnection, jvm, children.setup(w, m, quiet.policy(), logDir));
+    }
+
+    /** Whether {@code curves} are the default ones, in full. */
+    boolean complete(ScalingCurves curves) {
+      return curves.systems().equals(Systems.parse(ScalingCurves.DEFAULT_SYSTEMS))
+          && curves.sweeps().size() == Sweep.values().length && inflights.equals(ScalingCurves.DEFAULT_INFLIGHTS)
+          && payloads.equals(ScalingCurves.DEFAULT_PAYLOADS) && connections.equals(ScalingCurves.DEFAULT_CONNECTIONS);
+    }
+  }
+
+  /** The codec benchmark's options. */
+  static final class JmhOptions {
+    @Option(names = "--jmh-forks", paramLabel = "N", description = "(default 3, 1 with --quick)") Integer forks;
+    @Option(names = "--jmh-warmup", paramLabel = "N", description = "warm-up iterations (default 3)") Integer warmup;
+    @Option(names = "--jmh-iterations", paramLabel = "N", description = "measured iterations (default 5)") Integer iterations;
+    @Option(names = "--jmh-time", paramLabel = "S", description = "seconds per iteration (default 1)") Double time;
+    @Option(names = "--jmh-include", paramLabel = "REGEX", description = "benchmark methods, e.g. 'boltgen_.*'") String include;
+
+    CodecBench.Settings settings(ChildOptions children, boolean quick, List<String> caveats) {
+      int f = forks != null ? forks : quick ? 1 : 3;
+      if (!quick && f < 3) {
+        caveats.add(f + " JMH fork(s), fewer than 3");
+      }
+      return new CodecBench.Settings(f, warmup != null ? warmup : quick ? 2 : 3, iterations != null ? iterations : quick ? 3 : 5,
+          Math.round((time != null ? time : quick ? 0.5 : 1) * 1000), children.jvmFlags(), include);
+    }
+  }
+
+  /** When a window is measured again. */
+  static final class QuietOptions {
+    @Option(names = "--quiet-threshold", paramLabel = "PCT", description = "other processes' CPU (machine busy time from"
+        + " /proc/stat minus the two benchmark JVMs') in %% of one core above which a window is noisy (default 5)")
+    double threshold = QuietPolicy.DEFAULT.thresholdPercent();
+    @Option(names = "--quiet-repeats", paramLabel = "N", description = "a noisy window is measured again up to N more"
+        + " times, then the quietest is kept and marked NOISY (default 2)")
+    int repeats = QuietPolicy.DEFAULT.maxRepeats();
+
+    QuietPolicy policy() {
+      return new QuietPolicy(threshold, repeats);
+    }
+  }
+
+  /** How child JVMs start, and where they log. */
+  static final class ChildOptions {
+    @Option(names = "--jvm-flags", paramLabel = "\"...\"", description = "replaces the flags of every child JVM"
+        + " (default: -Xms1g -Xmx1g -XX:+UseG1GC -Dio.netty.leakDetection.level=disabled"
+        + " -Dio.grpc.netty.shaded.io.netty.leakDetection.level=disabled)")
+    String jvmFlags;
+    @Option(names = "--log-dir", paramLabel = "DIR", description = "where child JVM logs and the JMH log go (default"
+        + " bolt-benchmarks/target/bench-logs/<time>)")
+    Path logDir;
+
+    List<String> jvmFlags() {
+      return jvmFlags != null ? words(jvmFlags) : Setup.DEFAULT_JVM_FLAGS;
+    }
+
+    Path logDir() {
+      if (logDir == null) {
+        Path root = repoRoot();
+        Path base = root != null ? root.resolve("bolt-benchmarks/target/bench-logs") : Path.of("bench-logs");
+        logDir = base.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+      }
+      return logDir;
+    }
+
+    Setup setup(Duration warmup, Duration measure, QuietPolicy quiet, Path logDir) {
+      return new Setup(warmup, measure, quiet, jvmFlags(), logDir, "127.0.0.1");
+    }
+  }
+
+  /** Where the report goes. */
+  static final class ReportOptions {
+    @Option(names = "--out", paramLabel = "FILE", description = "write the Markdown report there (default for a full"
+        + " 'all': docs/benchmarks.md, and docs/scaling.md beside it); for 'scaling', the scaling report (charts: img/"
+        + " beside it)")
+    Path out;
+    @Option(names = "--no-docs", description = "write no report")
+    boolean noDocs;
+    @Option(names = "--quick", description = "1 run, short windows, 1 JMH fork: a rough look (labelled as such)")
+    boolean quick;
+
+    List<String> caveats() {
+      List<String> caveats = new ArrayList<>();
+      if (quick) {
+        caveats.add("--quick: one run with short windows and one JMH fork");
+      }
+      return caveats;
+    }
+
+    /**
+     * The plan, with the documents it writes: {@code --out}, else for a complete {@code all} docs/benchmarks.md, or
+     * for complete scaling curves alone docs/scaling.md; scaling.md beside benchmarks.md when both run.
+     */
+    Bench.Plan plan(LoadMatrix load, ScalingCurves scaling, CodecBench.Settings jmh, ClusterBalancing cluster,
+        boolean subset, boolean all, String command, List<String> caveats, Path logDir) {
+      if (subset) {
+        caveats.add("a subset of the systems, cases or codecs");
+      }
+      Path root = repoRoot();
+      Path docsDir = root != null ? root.resolve("docs") : Path.of("");
+      Path docs = null;
+      Path scalingDocs = null;
+      if (load == null && jmh == null) {
+        scalingDocs = out != null ? out : !noDocs && !subset && !quick ? docsDir.resolve("scaling.md") : null;
+      } else {
+        docs = out != null ? out : !noDocs && all && !subset ? docsDir.resolve("benchmarks.md") : null;
+        scalingDocs = docs != null && scaling != null ? docs.toAbsolutePath().getParent().resolve("scaling.md") : null;
+      }
+      return new Bench.Plan(load, scaling, jmh, cluster, docs, scalingDocs, command, caveats, logDir);
+    }
+  }
+
+  /** The systems of {@code list} ({@link Systems#parse}); fails for one that cannot run here, saying why. */
+  static List<EchoSystem> available(String list) {
+    List<EchoSystem> systems = Systems.parse(list);
     for (EchoSystem s : systems) {
-      boltgen |= s.id().equals(Systems.BOLTGEN_DEFAULT);
-      netty |= s.family().equals("netty");
-      sofabolt |= s.family().equals("sofabolt");
-      grpc |= s.family().equals("grpc");
-    }
-    return boltgen && netty && sofabolt && grpc;
-  }
-
-  /** {@code --quiet-threshold PCT --quiet-repeats N}, defaults {@link QuietPolicy#DEFAULT}. */
-  static QuietPolicy quietPolicy(Args a) {
-    return new QuietPolicy(Double.parseDouble(a.get("quiet-threshold", Double.toString(QuietPolicy.DEFAULT.thresholdPercent()))),
-        a.getInt("quiet-repeats", QuietPolicy.DEFAULT.maxRepeats()));
-  }
-
-  /** The {@code cluster} command's settings. */
-  static ClusterSettings clusterSettings(Args a, String[] argv) {
-    List<LoadBalancer> policies = policies(a);
-    int rounds = a.getInt("rounds", ClusterSettings.DEFAULT_ROUNDS);
-    Duration measure = a.seconds("seconds", ClusterSettings.DEFAULT_MEASURE_SECONDS);
-    Duration warmup = a.seconds("warmup", ClusterSettings.DEFAULT_WARMUP_SECONDS);
-    long slowMillis = Long.parseLong(a.get("slow-ms", Long.toString(ClusterSettings.DEFAULT_SLOW_MILLIS)));
-    int concurrency = a.getInt("concurrency", ClusterSettings.DEFAULT_CONCURRENCY);
-    List<String> jvmFlags = a.has("jvm-flags") ? a.words("jvm-flags") : new ArrayList<>(LoadSettings.DEFAULT_JVM_FLAGS);
-    Path logDir = a.has("log-dir") ? Path.of(a.get("log-dir", ".")) : defaultLogDir(repoRoot());
-    a.checkAllUsed();
-    List<String> caveats = new ArrayList<>();
-    if (rounds < 3) {
-      caveats.add(rounds + " round(s), fewer than the 3 a median and range need");
-    }
-    if (warmup.compareTo(Duration.ofSeconds(ClusterSettings.DEFAULT_WARMUP_SECONDS)) < 0
-        || measure.compareTo(Duration.ofSeconds(ClusterSettings.DEFAULT_MEASURE_SECONDS)) < 0) {
-      caveats.add("windows shorter than the defaults (" + ClusterSettings.DEFAULT_WARMUP_SECONDS + " s warm-up, "
-          + ClusterSettings.DEFAULT_MEASURE_SECONDS + " s measured)");
-    }
-    busyAtStart(caveats);
-    return new ClusterSettings(policies, rounds, warmup, measure, slowMillis, concurrency, ClusterSettings.PAYLOAD_BYTES,
-        jvmFlags, logDir, "127.0.0.1", commandLine(argv), caveats);
-  }
-
-  /** {@code --policies ROUND_ROBIN,least-pending}: the policies, in order, each once. */
-  private static List<LoadBalancer> policies(Args a) {
-    List<LoadBalancer> policies = new ArrayList<>();
-    for (String name : a.list("policies", ClusterBenchmark.names(ClusterSettings.DEFAULT_POLICIES))) {
-      LoadBalancer policy;
-      try {
-        policy = LoadBalancer.valueOf(name.toUpperCase(Locale.ROOT).replace('-', '_'));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("unknown policy " + name + "; known: " + List.of(LoadBalancer.values()));
-      }
-      if (!policies.contains(policy)) {
-        policies.add(policy);
+      if (s.unavailable() != null) {
+        throw new IllegalArgumentException("system " + s.id() + " cannot run here: " + s.unavailable()
+            + "; leave it out of --systems to run the others");
       }
     }
-    return policies;
+    return systems;
+  }
+
+  static Duration seconds(String option, double seconds) {
+    if (seconds <= 0) {
+      throw new IllegalArgumentException("--" + option + " must be positive");
+    }
+    return Duration.ofMillis(Math.round(seconds * 1000));
+  }
+
+  static List<String> words(String s) {
+    return s.isBlank() ? List.of() : List.of(s.trim().split("\\s+"));
   }
 
   /** How this process was started, as a reader would retype it. */
   static String commandLine(String[] argv) {
-    StringBuilder sb = new StringBuilder();
     Path jar = ownJar();
-    if (jar != null) {
-      Path cwd = Path.of("").toAbsolutePath();
-      Path shown = jar.startsWith(cwd) ? cwd.relativize(jar) : jar;
-      sb.append("java -jar ").append(shown);
-    } else {
-      sb.append("java -cp <class path> ").append(Main.class.getName());
-    }
+    Path cwd = Path.of("").toAbsolutePath();
+    StringBuilder sb = new StringBuilder(jar == null ? "java -cp <class path> " + Main.class.getName()
+        : "java -jar " + (jar.startsWith(cwd) ? cwd.relativize(jar) : jar));
     for (String arg : argv) {
       sb.append(' ').append(arg.isEmpty() || arg.matches(".*[\\s\"'$*].*") ? "'" + arg.replace("'", "'\\''") + "'" : arg);
     }
@@ -459,13 +567,9 @@ public final class Main {
 
   /** The boltgen repository root: above this jar (bolt-benchmarks/target/x.jar) or the working directory. */
   static Path repoRoot() {
-    List<Path> starts = new ArrayList<>();
     Path jar = ownJar();
-    if (jar != null) {
-      starts.add(jar.getParent());
-    }
-    starts.add(Path.of("").toAbsolutePath());
-    for (Path start : starts) {
+    for (Path start : jar != null ? List.of(jar.getParent(), Path.of("").toAbsolutePath())
+        : List.of(Path.of("").toAbsolutePath())) {
       for (Path p = start; p != null; p = p.getParent()) {
         if (Files.isRegularFile(p.resolve("bolt-benchmarks").resolve("pom.xml"))) {
           return p;
@@ -473,11 +577,5 @@ public final class Main {
       }
     }
     return null;
-  }
-
-  private static Path defaultLogDir(Path root) {
-    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-    Path base = root != null ? root.resolve("bolt-benchmarks").resolve("target").resolve("bench-logs") : Path.of("bench-logs");
-    return base.resolve(stamp);
   }
 }

@@ -2,9 +2,7 @@ package io.boltgen.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.boltgen.bench.load.ClusterBenchmark;
-import io.boltgen.bench.load.ClusterResult;
-import io.boltgen.bench.load.ClusterSettings;
+import io.boltgen.bench.run.Window;
 import io.boltgen.runtime.cluster.LoadBalancer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,43 +26,43 @@ class ClusterBenchmarkSmokeTest {
   private static final int SLOW_MS = 20;
 
   @Test
-  @Timeout(30)
+  @Timeout(60)
   void leastPendingSendsLessToTheSlowInstanceThanRoundRobin(@TempDir Path dir) throws Exception {
     long t0 = System.nanoTime();
     String[] argv = {"cluster", "--seconds", "1", "--warmup", "1", "--rounds", "1", "--slow-ms", Integer.toString(SLOW_MS),
         "--concurrency", "32", "--jvm-flags", "-Xms64m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"
             + " -Dio.netty.leakDetection.level=disabled",
-        "--log-dir", dir.resolve("logs").toString()};
-    ClusterSettings settings = Main.clusterSettings(Args.parse(argv, Set.of()), argv);
-    assertThat(settings.policies()).containsExactly(LoadBalancer.ROUND_ROBIN, LoadBalancer.LEAST_PENDING);
+        "--quiet-repeats", "0", "--log-dir", dir.resolve("logs").toString()};
+    Bench.Plan plan = Main.plan(argv);
+    assertThat(plan.cluster().policies()).containsExactly(LoadBalancer.ROUND_ROBIN, LoadBalancer.LEAST_PENDING);
 
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(tee(bytes, System.out), true, StandardCharsets.UTF_8);
-    ClusterBenchmark.Outcome outcome = ClusterBenchmark.run(settings, out);
+    Bench.Result result = Bench.execute(plan, out);
     String text = bytes.toString(StandardCharsets.UTF_8);
 
-    assertThat(outcome.failures()).as(text).isEmpty();
-    List<ClusterResult> results = outcome.results();
-    assertThat(results).extracting(ClusterResult::policy)
-        .containsExactly(LoadBalancer.ROUND_ROBIN, LoadBalancer.LEAST_PENDING);
-    for (ClusterResult r : results) {
-      assertThat(r.calls()).as("%s calls", r.policy()).isPositive();
-      assertThat(r.errors()).as("%s errors: %s", r.policy(), r.firstError()).isZero();
-      assertThat(r.instanceCalls()).hasSize(3);
-      assertThat(r.instanceCalls().stream().mapToLong(Long::longValue).sum()).isEqualTo(r.calls());
-      assertThat(r.p50Us()).isPositive();
-      assertThat(r.p99Us()).isGreaterThanOrEqualTo(r.p50Us());
-      assertThat(r.p999Us()).isGreaterThanOrEqualTo(r.p99Us());
+    assertThat(result.failures()).as(text).isEmpty();
+    List<Window> windows = result.cluster().windows();
+    assertThat(windows).extracting(Window::point).containsExactly("ROUND_ROBIN", "LEAST_PENDING");
+    for (Window w : windows) {
+      assertThat(w.m().calls()).as("%s calls", w.point()).isPositive();
+      assertThat(w.m().errors()).as("%s errors: %s", w.point(), w.m().firstError()).isZero();
+      assertThat(w.m().instanceCalls()).hasSize(3);
+      assertThat(w.m().instanceCalls().stream().mapToLong(Long::longValue).sum()).isEqualTo(w.m().calls());
+      assertThat(w.m().p50Us()).isPositive();
+      assertThat(w.m().p99Us()).isGreaterThanOrEqualTo(w.m().p50Us());
+      assertThat(w.m().p999Us()).isGreaterThanOrEqualTo(w.m().p99Us());
+      assertThat(w.m().otherCpuPercent()).as("other processes' CPU, measured as in every scenario").isNotNaN();
     }
-    ClusterResult roundRobin = results.get(0);
-    ClusterResult leastPending = results.get(1);
+    Window roundRobin = windows.get(0);
+    Window leastPending = windows.get(1);
     // round robin takes each instance in turn, whatever it answers
-    assertThat(roundRobin.slowShare()).as("round robin's share to the slow instance").isBetween(0.25, 0.42);
+    assertThat(roundRobin.m().share(0)).as("round robin's share to the slow instance").isBetween(0.25, 0.42);
     // the delay is a lower bound of every call the slow instance answered (a scheduled answer is never early)
-    assertThat(roundRobin.instanceP50Us().get(roundRobin.slowIndex())).isGreaterThanOrEqualTo(SLOW_MS * 1000.0);
+    assertThat(roundRobin.m().instanceP50Us().get(0)).isGreaterThanOrEqualTo(SLOW_MS * 1000.0);
     // the behaviour: its calls stay pending longer, so least-pending picks it less often
-    assertThat(leastPending.slowShare()).as("least-pending's share to the slow instance")
-        .isLessThan(roundRobin.slowShare());
+    assertThat(leastPending.m().share(0)).as("least-pending's share to the slow instance")
+        .isLessThan(roundRobin.m().share(0));
 
     assertThat(text)
         .contains("java ")

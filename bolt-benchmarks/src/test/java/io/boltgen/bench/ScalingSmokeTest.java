@@ -2,13 +2,13 @@ package io.boltgen.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.boltgen.bench.load.PointResult;
-import io.boltgen.bench.load.QuietPolicy;
-import io.boltgen.bench.load.ScalePoint;
-import io.boltgen.bench.load.ScalingSettings;
-import io.boltgen.bench.load.Sweep;
-import io.boltgen.bench.load.Systems;
 import io.boltgen.bench.report.Charts;
+import io.boltgen.bench.run.Window;
+import io.boltgen.bench.scenario.QuietPolicy;
+import io.boltgen.bench.scenario.ScalingCurves;
+import io.boltgen.bench.scenario.Scenario.Setup;
+import io.boltgen.bench.scenario.Sweep;
+import io.boltgen.bench.system.Systems;
 import java.awt.image.BufferedImage;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -31,35 +31,31 @@ class ScalingSmokeTest {
   @Test
   @Timeout(180)
   void everyCurveIsMeasuredChartedAndReported(@TempDir Path dir) throws Exception {
-    ScalingSettings scaling = new ScalingSettings(Systems.parse(ScalingSettings.DEFAULT_SYSTEMS),
-        List.of(Sweep.values()), List.of(1, 64), List.of(100, 16 * 1024), List.of(1, 8), 16, 2,
-        Duration.ofMillis(300), Duration.ofMillis(200), Duration.ofMillis(300), new QuietPolicy(5, 0),
-        List.of("-Xms64m", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-Dio.netty.leakDetection.level=disabled"), dir.resolve("logs"), "127.0.0.1");
+    ScalingCurves curves = new ScalingCurves(Systems.parse(ScalingCurves.DEFAULT_SYSTEMS), List.of(Sweep.values()),
+        List.of(1, 64), List.of(100, 16 * 1024), List.of(1, 8), 16, 2, Duration.ofMillis(300),
+        new Setup(Duration.ofMillis(200), Duration.ofMillis(300), new QuietPolicy(5, 0), BenchmarkSmokeTest.SMALL_JVMS,
+            dir.resolve("logs"), "127.0.0.1"));
     Path md = dir.resolve("docs").resolve("scaling.md");
-    Bench.Plan plan = new Bench.Plan(null, null, null, "ScalingSmokeTest", List.of("smoke test"), dir.resolve("logs"),
-        scaling, md);
+    Bench.Plan plan = new Bench.Plan(null, curves, null, null, null, md, "ScalingSmokeTest", List.of("smoke test"),
+        dir.resolve("logs"));
 
     Bench.Result result = Bench.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));
 
     assertThat(result.failures()).isEmpty();
-    List<PointResult> results = result.scaling().results();
-    assertThat(results).hasSize(scaling.windows()).hasSize(18);
-    for (PointResult r : results) {
-      String what = r.system() + " " + r.point().label();
-      assertThat(r.m().calls()).as(what).isPositive();
-      assertThat(r.m().errors()).as(what).isZero();
-      assertThat(r.m().p99Us()).as(what).isGreaterThanOrEqualTo(r.m().p50Us()).isPositive();
-      assertThat(r.cpuUs()).as(what).isPositive();
-      assertThat(r.m().serverConnections()).as(what + ": the server's established connections")
-          .isEqualTo(r.point().connections());
-      assertThat(r.m().clientAllocBytes()).as(what + " client allocation").isPositive();
-      assertThat(r.m().serverAllocBytes()).as(what + " server allocation").isPositive();
-      if (r.point().sweep() == Sweep.PAYLOAD) {
-        assertThat(r.megabytesPerSecondEachWay()).isEqualTo(r.throughput() * r.point().payloadBytes() / 1e6);
-      }
+    List<Window> windows = result.scaling().windows();
+    assertThat(windows).hasSize(curves.windows()).hasSize(18);
+    for (Window w : windows) {
+      String what = w.system() + " " + w.point();
+      assertThat(w.m().calls()).as(what).isPositive();
+      assertThat(w.m().errors()).as(what).isZero();
+      assertThat(w.m().p99Us()).as(what).isGreaterThanOrEqualTo(w.m().p50Us()).isPositive();
+      assertThat(w.m().cpuUs()).as(what).isPositive();
+      int connections = w.point().startsWith("connections-") ? Integer.parseInt(w.point().substring(12)) : 1;
+      assertThat(w.m().serverConnections()).as(what + ": the server's established connections").isEqualTo(connections);
+      assertThat(w.m().clientAllocBytes()).as(what + " client allocation").isPositive();
+      assertThat(w.m().serverAllocBytes()).as(what + " server allocation").isPositive();
     }
-    assertThat(results).extracting(PointResult::point).contains(new ScalePoint(Sweep.CONNECTIONS, 8, 2, 100));
+    assertThat(windows).extracting(Window::point).contains("connections-8", "payload-16KiB", "inflight-64");
 
     for (Sweep sweep : Sweep.values()) {
       Path png = md.getParent().resolve("img").resolve("scaling-" + sweep.id() + ".png");
@@ -68,10 +64,9 @@ class ScalingSmokeTest {
       assertThat(image.getWidth()).isEqualTo(Charts.WIDTH);
       assertThat(image.getHeight()).isEqualTo(Charts.HEIGHT);
     }
-    String text = Files.readString(md);
-    assertThat(text).contains("Not a full measurement").contains("Machine: ").contains("Command: `ScalingSmokeTest`")
-        .contains("![inflight curve](img/scaling-inflight.png)").contains("![payload curve](img/scaling-payload.png)")
-        .contains("![connections curve](img/scaling-connections.png)").contains("| 8 | sofabolt-io |")
-        .contains("MB/s each way").contains("heap B/call server");
+    assertThat(Files.readString(md)).contains("Not a full measurement").contains("Machine: ")
+        .contains("Command: `ScalingSmokeTest`").contains("![inflight curve](img/scaling-inflight.png)")
+        .contains("![payload curve](img/scaling-payload.png)").contains("![connections curve](img/scaling-connections.png)")
+        .contains("| 8 | sofabolt-io |").contains("MB/s each way").contains("heap B/call server");
   }
 }

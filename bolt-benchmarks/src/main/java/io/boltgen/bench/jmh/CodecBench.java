@@ -5,6 +5,8 @@ import io.boltgen.bench.report.Spread;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,10 +17,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -87,7 +87,7 @@ public final class CodecBench {
     Collection<RunResult> results;
     try (OutputStream file = Files.newOutputStream(log);
         PrintStream jmhLog = new PrintStream(file, true, StandardCharsets.UTF_8)) {
-      OutputFormat format = new ProgressFormat(OutputFormatFactory.createFormatInstance(jmhLog, VerboseMode.NORMAL), progress);
+      OutputFormat format = progress(OutputFormatFactory.createFormatInstance(jmhLog, VerboseMode.NORMAL), progress);
       results = new Runner(options.build(), format).run();
     }
     Map<String, Map<String, Score>> scores = new LinkedHashMap<>();
@@ -120,90 +120,30 @@ public final class CodecBench {
     return null;
   }
 
-  /** Passes everything to JMH's normal output (the log) and prints one line per benchmark to the console. */
-  private static final class ProgressFormat implements OutputFormat {
-    private final OutputFormat delegate;
-    private final PrintStream console;
-    private int started;
-
-    ProgressFormat(OutputFormat delegate, PrintStream console) {
-      this.delegate = delegate;
-      this.console = console;
-    }
-
-    @Override
-    public void iteration(BenchmarkParams benchParams, IterationParams params, int iteration) {
-      delegate.iteration(benchParams, params, iteration);
-    }
-
-    @Override
-    public void iterationResult(BenchmarkParams benchParams, IterationParams params, int iteration, IterationResult data) {
-      delegate.iterationResult(benchParams, params, iteration, data);
-    }
-
-    @Override
-    public void startBenchmark(BenchmarkParams benchParams) {
-      delegate.startBenchmark(benchParams);
-      String method = benchParams.getBenchmark();
-      console.printf(Locale.ROOT, "  [jmh %2d] %-28s ", ++started, method.substring(method.lastIndexOf('.') + 1));
-      console.flush();
-    }
-
-    @Override
-    public void endBenchmark(BenchmarkResult result) {
-      delegate.endBenchmark(result);
-      if (result != null) {
-        Result<?> alloc = allocation(result.getSecondaryResults());
-        console.printf(Locale.ROOT, "%10.1f ns/op  %8s B/op%n", result.getPrimaryResult().getScore(),
-            alloc == null ? "?" : String.format(Locale.ROOT, "%.0f", alloc.getScore()));
-      } else {
-        console.println("failed (see the JMH log)");
-      }
-    }
-
-    @Override
-    public void startRun() {
-      delegate.startRun();
-    }
-
-    @Override
-    public void endRun(Collection<RunResult> result) {
-      delegate.endRun(result);
-    }
-
-    @Override
-    public void print(String s) {
-      delegate.print(s);
-    }
-
-    @Override
-    public void println(String s) {
-      delegate.println(s);
-    }
-
-    @Override
-    public void flush() {
-      delegate.flush();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
-    }
-
-    @Override
-    public void verbosePrintln(String s) {
-      delegate.verbosePrintln(s);
-    }
-
-    @Override
-    public void write(int b) {
-      delegate.write(b);
-    }
-
-    @Override
-    public void write(byte[] b) throws IOException {
-      delegate.write(b);
-    }
+  /**
+   * JMH's normal output (to the log) with one console line per benchmark: its name when it starts, its score and
+   * allocation when it ends.
+   */
+  private static OutputFormat progress(OutputFormat log, PrintStream console) {
+    int[] started = {0};
+    return (OutputFormat) Proxy.newProxyInstance(OutputFormat.class.getClassLoader(), new Class<?>[] {OutputFormat.class},
+        (proxy, method, args) -> {
+          if (method.getName().equals("startBenchmark")) {
+            String name = ((BenchmarkParams) args[0]).getBenchmark();
+            console.printf(Locale.ROOT, "  [jmh %2d] %-28s ", ++started[0], name.substring(name.lastIndexOf('.') + 1));
+            console.flush();
+          } else if (method.getName().equals("endBenchmark") && args[0] instanceof BenchmarkResult result) {
+            Result<?> alloc = allocation(result.getSecondaryResults());
+            console.printf(Locale.ROOT, "%10.1f ns/op  %8s B/op%n", result.getPrimaryResult().getScore(),
+                alloc == null ? "?" : String.format(Locale.ROOT, "%.0f", alloc.getScore()));
+          } else if (method.getName().equals("endBenchmark")) {
+            console.println("failed (see the JMH log)");
+          }
+          try {
+            return method.invoke(log, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+        });
   }
 }

@@ -1,341 +1,218 @@
 package io.boltgen.bench.report;
 
-import io.boltgen.bench.load.CaseResult;
-import io.boltgen.bench.load.EchoSystem;
-import io.boltgen.bench.load.LoadCase;
-import io.boltgen.bench.load.Orchestrator;
-import io.boltgen.bench.load.Systems;
-import io.boltgen.bench.load.Workload;
+import io.boltgen.bench.run.Measured;
+import io.boltgen.bench.run.Runner.RunInfo;
+import io.boltgen.bench.run.Window;
+import io.boltgen.bench.scenario.Point;
+import io.boltgen.bench.scenario.QuietPolicy;
+import io.boltgen.bench.system.EchoSystem;
+import io.boltgen.bench.system.Systems;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The load results folded over runs: per case and system, the median of each metric and its range; the
- * console table; the Markdown tables; the issue's targets (boltgen's default configuration against the
- * best peer configuration and against raw Netty, each ratio the median of per-run paired ratios, see
- * {@link PairedRatio}); the warm-up check (each client's first case against its repeat at the end); and how
- * quiet the machine was (other processes' CPU per window, load averages per run).
+ * The load matrix's results folded over runs: per case and system the median of each metric and its range, as
+ * console and Markdown tables; the targets (boltgen's default configuration against the best peer configuration and
+ * against raw Netty, each ratio the median of per-run paired ratios); the warm-up check (each client's first case
+ * against its repeat at the end); and how quiet the machine was (other processes' CPU per window, load averages per
+ * run).
  */
 public final class LoadReport {
 
+  /** The first case is warm if its throughput is at least this share of its repeat's at the end. */
+  public static final double WARM_RATIO = 0.97;
+  /** A client compiling for more than this share of a window had too short a warm-up. */
+  public static final double JIT_WARNING_PERCENT = 5;
   /** The families boltgen is compared with ("peers"); raw Netty is the ceiling, not a peer. */
   private static final List<String> PEER_FAMILIES = List.of("sofabolt", "grpc");
 
-  /**
-   * One system on one case over all runs.
-   *
-   * @param system the system's id
-   * @param loadCase the case
-   * @param throughput calls per second
-   * @param p50 median latency, µs
-   * @param p99 99th percentile, µs
-   * @param p999 99.9th percentile, µs
-   * @param cpu client + server CPU µs per call
-   * @param clientCpu client CPU µs per call
-   * @param serverCpu server CPU µs per call
-   * @param errors failed calls over all runs
-   * @param firstError one failure's description, or empty
-   * @param maxClientJitPercent the largest share of a window the client spent compiling, over runs
-   * @param noisyRuns the runs whose kept window was still noisy (other processes above the quiet threshold)
-   */
-  public record Row(String system, LoadCase loadCase, Spread throughput, Spread p50, Spread p99, Spread p999,
-      Spread cpu, Spread clientCpu, Spread serverCpu, long errors, String firstError, double maxClientJitPercent,
-      List<Integer> noisyRuns) {}
-
-  /** The first case is warm if its throughput is at least this share of its repeat's at the end. */
-  public static final double WARM_RATIO = WarmupCheck.WARM_RATIO;
-
-  /** A client compiling for more than this share of a window had too short a warm-up. */
-  public static final double JIT_WARNING_PERCENT = 5;
-
-  private final List<LoadCase> cases;
+  private final List<Point> cases;
   private final List<EchoSystem> systems;
-  private final List<CaseResult> results;
-  private final List<Orchestrator.RunInfo> runs;
-  private final Map<LoadCase, Map<String, Row>> rows = new LinkedHashMap<>();
+  private final List<Window> windows;
+  private final List<RunInfo> runs;
+  private final Map<String, Map<String, Row>> rows;
 
-  /** The report of {@code results} (the repeats of first cases included), without per-run machine figures. */
-  public LoadReport(List<LoadCase> cases, List<EchoSystem> systems, List<CaseResult> results) {
-    this(cases, systems, results, List.of());
-  }
-
-  /** The report of {@code results} (the repeats of first cases included) and of the {@code runs} they came from. */
-  public LoadReport(List<LoadCase> cases, List<EchoSystem> systems, List<CaseResult> results,
-      List<Orchestrator.RunInfo> runs) {
+  /** The report of {@code windows} (the repeats of first cases included) and of the {@code runs} they came from. */
+  public LoadReport(List<Point> cases, List<EchoSystem> systems, List<Window> windows, List<RunInfo> runs) {
     this.cases = cases;
     this.systems = systems;
-    this.results = List.copyOf(results);
+    this.windows = List.copyOf(windows);
     this.runs = List.copyOf(runs);
-    for (LoadCase c : cases) {
-      Map<String, Row> bySystem = new LinkedHashMap<>();
-      for (EchoSystem s : systems) {
-        List<CaseResult> mine = new ArrayList<>();
-        for (CaseResult r : results) {
-          if (!r.repeat() && r.system().equals(s.id()) && r.loadCase().equals(c)) {
-            mine.add(r);
-          }
-        }
-        if (!mine.isEmpty()) {
-          long errors = 0;
-          String firstError = "";
-          double jit = 0;
-          List<Integer> noisy = new ArrayList<>();
-          for (CaseResult r : mine) {
-            errors += r.errors();
-            jit = Math.max(jit, r.clientJitPercent());
-            if (firstError.isEmpty()) {
-              firstError = r.firstError();
-            }
-            if (r.noisy()) {
-              noisy.add(r.run());
-            }
-          }
-          bySystem.put(s.id(), new Row(s.id(), c, spread(mine, CaseResult::throughput), spread(mine, CaseResult::p50Us),
-              spread(mine, CaseResult::p99Us), spread(mine, CaseResult::p999Us), spread(mine, CaseResult::cpuUs),
-              spread(mine, CaseResult::clientCpuUs), spread(mine, CaseResult::serverCpuUs), errors, firstError, jit,
-              noisy));
-        }
-      }
-      rows.put(c, bySystem);
-    }
+    this.rows = Row.fold(windows, cases.stream().map(Point::id).toList(), systems.stream().map(EchoSystem::id).toList());
   }
 
-  private static Spread spread(List<CaseResult> results, ToDoubleFunction<CaseResult> metric) {
-    List<Double> values = new ArrayList<>();
-    for (CaseResult r : results) {
-      values.add(metric.applyAsDouble(r));
-    }
-    return Spread.of(values);
+  /** The rows of case {@code point}, by system id, in system order. */
+  public Map<String, Row> rows(String point) {
+    return rows.getOrDefault(point, Map.of());
   }
 
-  /** The rows of {@code c}, by system id, in system order. */
-  public Map<String, Row> rows(LoadCase c) {
-    return rows.getOrDefault(c, Map.of());
+  /** A workload in words, e.g. {@code async-256: 256 calls in flight on one connection}. */
+  static String describe(Point c) {
+    int n = c.perConnection();
+    return c.sync() ? "sync-" + n + ": " + n + " threads making blocking calls over one connection"
+        : "async-" + n + ": " + n + " calls in flight on one connection";
   }
 
-  /** Every row. */
-  public List<Row> allRows() {
-    List<Row> all = new ArrayList<>();
-    rows.values().forEach(m -> all.addAll(m.values()));
-    return all;
+  /** One result, for a progress line. */
+  public static String describe(Window w) {
+    Measured m = w.m();
+    return String.format(Locale.ROOT, "%9s/s  p50 %8s  p99 %8s  p99.9 %8s  cpu %6s µs/call  others %s%s%s%s",
+        Fmt.rate(m.throughput()), Fmt.micros(m.p50Us()), Fmt.micros(m.p99Us()), Fmt.micros(m.p999Us()),
+        Fmt.num(m.cpuUs(), 1), Fmt.percent(m.otherCpuPercent()), m.attempts() > 1 ? "  [" + m.attempts() + " attempts]" : "",
+        m.noisy() ? "  [NOISY]" : "", m.clientJitPercent() > JIT_WARNING_PERCENT
+            ? String.format(Locale.ROOT, "  [client JIT %.0f%% of window]", m.clientJitPercent()) : "",
+        m.errors() > 0 ? "  ERRORS " + m.errors() + " (" + m.firstError() + ")" : "");
   }
 
-  // ------------------------------------------------------------------ console
-
-  /** The console table. */
+  /** The tables, the targets and the warm-up check as console text. */
   public String console() {
     StringBuilder sb = new StringBuilder();
-    for (LoadCase c : cases) {
-      Map<String, Row> bySystem = rows(c);
+    String columns = "  %-12s %22s %10s %10s %10s %22s %8s%n";
+    for (Point c : cases) {
+      Map<String, Row> bySystem = rows(c.id());
       if (bySystem.isEmpty()) {
         continue;
       }
-      sb.append(String.format(Locale.ROOT, "%n%s, payload %s%n", describe(c.workload()), LoadCase.payloadLabel(c.payloadBytes())));
-      sb.append(String.format(Locale.ROOT, "  %-12s %22s %10s %10s %10s %22s %8s%n", "system", "calls/s (min–max)", "p50",
-          "p99", "p99.9", "CPU µs/call cli+srv", "errors"));
+      sb.append(String.format(Locale.ROOT, "%n%s, payload %s%n", describe(c), Point.bytes(c.payloadBytes())));
+      sb.append(String.format(Locale.ROOT, columns, "system", "calls/s (min–max)", "p50", "p99", "p99.9",
+          "CPU µs/call cli+srv", "errors"));
       for (Row r : bySystem.values()) {
-        sb.append(String.format(Locale.ROOT, "  %-12s %22s %10s %10s %10s %22s %8d%n", r.system(), rateSpread(r.throughput()),
-            Fmt.micros(r.p50().median()), Fmt.micros(r.p99().median()), Fmt.micros(r.p999().median()),
-            Fmt.num(r.cpu().median(), 1) + " (" + Fmt.num(r.clientCpu().median(), 1) + "+"
-                + Fmt.num(r.serverCpu().median(), 1) + ")", r.errors()));
+        sb.append(String.format(Locale.ROOT, columns, r.system(), r.spread(Measured::throughput).format(Fmt::rate),
+            median(r, Measured::p50Us), median(r, Measured::p99Us), median(r, Measured::p999Us),
+            Fmt.num(r.spread(Measured::cpuUs).median(), 1) + " (" + Fmt.num(r.spread(Measured::clientCpuUs).median(), 1)
+                + "+" + Fmt.num(r.spread(Measured::serverCpuUs).median(), 1) + ")", r.errors()));
       }
-      String jit = jitNote(bySystem);
-      if (!jit.isEmpty()) {
-        sb.append("  note: ").append(jit).append('\n');
-      }
-      String noisy = noisyNote(bySystem);
-      if (!noisy.isEmpty()) {
-        sb.append("  note: ").append(noisy).append('\n');
-      }
+      notes(bySystem).forEach(n -> sb.append("  note: ").append(n).append('\n'));
+    }
+    List<String[]> targets = targets();
+    if (!targets.isEmpty()) {
+      sb.append("\nTargets: boltgen defaults vs the best peer configuration and raw Netty (ratios: median of per-run"
+          + " paired ratios, range over runs)\n");
+      targets.forEach(t -> sb.append(String.format(Locale.ROOT, "  %-16s %-44s %-22s %-10s %s%n", (Object[]) t)));
+    }
+    Map<String, Map<Integer, Double>> ratios = warmupRatios();
+    if (!ratios.isEmpty()) {
+      sb.append("\nWarm-up check: first case (").append(cases.get(0).id()).append(") throughput / its repeat after all"
+          + " cases, per run\n");
+      ratios.forEach((system, byRun) -> {
+        Spread sp = Spread.of(new ArrayList<>(byRun.values()));
+        List<String> each = byRun.values().stream().map(Fmt::ratio).toList();
+        sb.append(String.format(Locale.ROOT, "  %-20s %-30s median %s%s%n", system, String.join(" ", each), sp.ratio(),
+            sp.median() >= WARM_RATIO ? "" : "  COLD: first case slower than its repeat"));
+      });
     }
     return sb.toString();
   }
 
-  private static String rateSpread(Spread s) {
-    if (s.n() < 2) {
-      return Fmt.rate(s.median());
-    }
-    return Fmt.rate(s.median()) + " (" + Fmt.rate(s.min()) + "–" + Fmt.rate(s.max()) + ")";
+  private static String median(Row r, ToDoubleFunction<Measured> metric) {
+    return Fmt.micros(r.spread(metric).median());
   }
 
-  private static String microsSpread(Spread s) {
-    if (s.n() < 2) {
-      return Fmt.micros(s.median());
-    }
-    return Fmt.micros(s.median()) + " (" + Fmt.micros(s.min()) + "–" + Fmt.micros(s.max()) + ")";
-  }
-
-  private static String numSpread(Spread s) {
-    if (s.n() < 2) {
-      return Fmt.num(s.median(), 1);
-    }
-    return Fmt.num(s.median(), 1) + " (" + Fmt.num(s.min(), 1) + "–" + Fmt.num(s.max(), 1) + ")";
-  }
-
-  /** A workload in words. */
-  public static String describe(Workload w) {
-    return w == Workload.SYNC
-        ? "sync-32: 32 threads making blocking calls over one connection"
-        : "async-256: 256 calls in flight on one connection";
-  }
-
-  // ------------------------------------------------------------------ Markdown
-
-  /** One Markdown table per case. */
+  /** One Markdown table per case, with its notes. */
   public String markdown() {
     StringBuilder sb = new StringBuilder();
-    for (LoadCase c : cases) {
-      Map<String, Row> bySystem = rows(c);
+    for (Point c : cases) {
+      Map<String, Row> bySystem = rows(c.id());
       if (bySystem.isEmpty()) {
         continue;
       }
-      sb.append("### ").append(describe(c.workload())).append(", payload ").append(LoadCase.payloadLabel(c.payloadBytes()))
-          .append("\n\n");
+      sb.append("### ").append(describe(c)).append(", payload ").append(Point.bytes(c.payloadBytes())).append("\n\n");
       sb.append("| system | configuration | calls/s | p50 | p99 | p99.9 | CPU µs/call (client + server) | errors |\n");
       sb.append("|---|---|--:|--:|--:|--:|--:|--:|\n");
       for (Row r : bySystem.values()) {
-        EchoSystem s = Systems.byId(r.system());
-        sb.append("| ").append(bold(r.system())).append(" | ").append(s.description()).append(" | ")
-            .append(rateSpread(r.throughput())).append(" | ").append(microsSpread(r.p50())).append(" | ")
-            .append(microsSpread(r.p99())).append(" | ").append(microsSpread(r.p999())).append(" | ")
-            .append(numSpread(r.cpu())).append(" (").append(Fmt.num(r.clientCpu().median(), 1)).append(" + ")
-            .append(Fmt.num(r.serverCpu().median(), 1)).append(") | ").append(r.errors()).append(" |\n");
+        sb.append(Markdown.row(bold(r.system()), Systems.byId(r.system()).description(),
+            r.spread(Measured::throughput).format(Fmt::rate), r.spread(Measured::p50Us).format(Fmt::micros),
+            r.spread(Measured::p99Us).format(Fmt::micros), r.spread(Measured::p999Us).format(Fmt::micros),
+            r.spread(Measured::cpuUs).format(v -> Fmt.num(v, 1)) + " (" + Fmt.num(r.spread(Measured::clientCpuUs).median(), 1)
+                + " + " + Fmt.num(r.spread(Measured::serverCpuUs).median(), 1) + ")", Long.toString(r.errors())));
       }
-      sb.append('\n');
-      int before = sb.length();
-      for (Row r : bySystem.values()) {
-        if (r.errors() > 0) {
-          sb.append("- ").append(r.system()).append(": ").append(r.errors()).append(" failed calls, e.g. `")
-              .append(r.firstError().replace("`", "'")).append("`\n");
-        }
-      }
-      String jit = jitNote(bySystem);
-      if (!jit.isEmpty()) {
-        sb.append("- ").append(jit).append('\n');
-      }
-      String noisy = noisyNote(bySystem);
-      if (!noisy.isEmpty()) {
-        sb.append("- ").append(noisy).append('\n');
-      }
-      if (sb.length() > before) {
-        sb.append('\n');
-      }
+      StringBuilder notes = new StringBuilder();
+      bySystem.values().forEach(r -> notes.append(r.errorNote(r.system())));
+      notes(bySystem).forEach(n -> notes.append("- ").append(n).append('\n'));
+      sb.append('\n').append(notes).append(notes.length() > 0 ? "\n" : "");
     }
     return sb.toString();
   }
 
   /**
-   * Which clients were still JIT-compiling in a measured window (compiler-thread time as a share of the
-   * window, summed over compiler threads, worst run), or empty when none passed {@link #JIT_WARNING_PERCENT}.
+   * The notes under a case's table: which clients were still JIT-compiling in a measured window (compiler time as a
+   * share of the window, worst run) beyond {@link #JIT_WARNING_PERCENT}, and which kept a noisy window in which runs.
    */
-  private static String jitNote(Map<String, Row> bySystem) {
-    StringBuilder list = new StringBuilder();
+  private static List<String> notes(Map<String, Row> bySystem) {
+    List<String> jit = new ArrayList<>();
+    List<String> noisy = new ArrayList<>();
     for (Row r : bySystem.values()) {
-      if (r.maxClientJitPercent() > JIT_WARNING_PERCENT) {
-        list.append(list.length() == 0 ? "" : ", ").append(r.system()).append(' ')
-            .append(Fmt.num(r.maxClientJitPercent(), 0)).append('%');
+      double worst = r.windows().stream().mapToDouble(w -> w.m().clientJitPercent()).max().orElse(0);
+      if (worst > JIT_WARNING_PERCENT) {
+        jit.add(r.system() + " " + Fmt.num(worst, 0) + "%");
+      }
+      List<String> noisyRuns = r.windows().stream().filter(w -> w.m().noisy()).map(w -> Integer.toString(w.run())).toList();
+      if (!noisyRuns.isEmpty()) {
+        noisy.add(r.system() + " (run " + String.join(", ", noisyRuns) + ")");
       }
     }
-    if (list.length() == 0) {
-      return "";
+    List<String> notes = new ArrayList<>();
+    if (!jit.isEmpty()) {
+      notes.add("clients still JIT-compiling during the measured window (compiler time as a share of the window; above "
+          + Fmt.num(JIT_WARNING_PERCENT, 0) + "% the warm-up was too short for this machine): " + String.join(", ", jit));
     }
-    return "clients still JIT-compiling during the measured window (compiler time as a share of the window; above "
-        + Fmt.num(JIT_WARNING_PERCENT, 0) + "% the warm-up was too short for this machine): " + list;
-  }
-
-  /** Which systems kept a noisy window ({@link io.boltgen.bench.load.QuietPolicy}) in which runs, or empty. */
-  private static String noisyNote(Map<String, Row> bySystem) {
-    StringBuilder list = new StringBuilder();
-    for (Row r : bySystem.values()) {
-      if (!r.noisyRuns().isEmpty()) {
-        list.append(list.length() == 0 ? "" : ", ").append(r.system()).append(" (run ")
-            .append(joinInts(r.noisyRuns())).append(')');
-      }
+    if (!noisy.isEmpty()) {
+      notes.add("NOISY: windows kept although other processes used more CPU than the quiet threshold in every attempt"
+          + " (see Machine): " + String.join(", ", noisy));
     }
-    if (list.length() == 0) {
-      return "";
-    }
-    return "NOISY: windows kept although other processes used more CPU than the quiet threshold in every attempt"
-        + " (see Machine): " + list;
-  }
-
-  private static String joinInts(List<Integer> xs) {
-    StringBuilder sb = new StringBuilder();
-    for (int x : xs) {
-      sb.append(sb.length() == 0 ? "" : ", ").append(x);
-    }
-    return sb.toString();
+    return notes;
   }
 
   static String bold(String system) {
     return system.equals(Systems.BOLTGEN_DEFAULT) ? "**" + system + "**" : system;
   }
 
-  // ------------------------------------------------------------------ targets
-
-  /** The load targets as console text, or empty when boltgen or its comparators were not run. */
-  public String targetsConsole() {
-    List<String[]> table = targets();
-    if (table.isEmpty()) {
-      return "";
-    }
-    StringBuilder sb = new StringBuilder("\nTargets: boltgen defaults vs the best peer configuration and raw Netty"
-        + " (ratios: median of per-run paired ratios, range over runs)\n");
-    for (String[] row : table) {
-      sb.append(String.format(Locale.ROOT, "  %-16s %-44s %-22s %-10s %s%n", (Object[]) row));
-    }
-    return sb.toString();
-  }
-
-  /** The load targets as a Markdown table, or empty. */
+  /** The targets as a Markdown table, or empty when boltgen or its comparators were not run. */
   public String targetsMarkdown() {
     List<String[]> table = targets();
-    if (table.isEmpty()) {
-      return "";
-    }
     StringBuilder sb = new StringBuilder();
-    sb.append("| case | measure | boltgen | target | met |\n|---|---|--:|--:|---|\n");
-    for (String[] row : table.subList(1, table.size())) {
-      sb.append("| ").append(String.join(" | ", row)).append(" |\n");
+    for (int i = 0; i < table.size(); i++) {
+      sb.append(Markdown.row(table.get(i))).append(i == 0 ? "|---|---|--:|--:|---|\n" : "");
     }
     return sb.toString();
   }
 
+  /** The targets with a header row, or none. */
   private List<String[]> targets() {
     List<String[]> out = new ArrayList<>();
     String me = Systems.BOLTGEN_DEFAULT;
-    for (LoadCase c : cases) {
-      Map<String, Row> bySystem = rows(c);
+    for (Point c : cases) {
+      Map<String, Row> bySystem = rows(c.id());
       Row boltgen = bySystem.get(me);
       if (boltgen == null) {
         continue;
       }
       Row peer = bestPeer(bySystem);
       Row netty = bySystem.get("netty");
-      boolean sync = c.workload() == Workload.SYNC;
-      String label = c.label();
       if (peer != null) {
-        Spread ratio = PairedRatio.of(results, c, me, peer.system(), CaseResult::throughput);
-        double target = sync ? 1.3 : 3.0;
-        out.add(row(label, "calls/s vs best peer (" + peer.system() + ", " + Fmt.rate(peer.throughput().median()) + "/s)",
-            ratioSpread(ratio), "≥ " + Fmt.ratio(target), ratio.median() >= target));
-        Spread p99 = PairedRatio.of(results, c, me, peer.system(), CaseResult::p99Us);
-        out.add(row(label, "p99 vs best peer's (" + Fmt.micros(peer.p99().median()) + ")", ratioSpread(p99), "≤ 0.80×",
-            p99.median() <= 0.8));
+        Spread ratio = Spread.of(new ArrayList<>(pairedRatios(c.id(), me, peer.system(), Measured::throughput).values()));
+        double target = c.sync() ? 1.3 : 3.0;
+        out.add(target(c, "calls/s vs best peer (" + peer.system() + ", "
+            + Fmt.rate(peer.spread(Measured::throughput).median()) + "/s)", ratio.ratio(), "≥ " + Fmt.ratio(target),
+            ratio.median() >= target));
+        Spread p99 = Spread.of(new ArrayList<>(pairedRatios(c.id(), me, peer.system(), Measured::p99Us).values()));
+        out.add(target(c, "p99 vs best peer's (" + Fmt.micros(peer.spread(Measured::p99Us).median()) + ")", p99.ratio(),
+            "≤ 0.80×", p99.median() <= 0.8));
       }
       if (netty != null) {
-        Spread ratio = PairedRatio.of(results, c, me, "netty", CaseResult::throughput);
-        double target = sync ? 0.9 : 0.6;
-        out.add(row(label, "calls/s vs raw Netty (" + Fmt.rate(netty.throughput().median()) + "/s)", ratioSpread(ratio),
-            "≥ " + Fmt.ratio(target), ratio.median() >= target));
+        Spread ratio = Spread.of(new ArrayList<>(pairedRatios(c.id(), me, "netty", Measured::throughput).values()));
+        double target = c.sync() ? 0.9 : 0.6;
+        out.add(target(c, "calls/s vs raw Netty (" + Fmt.rate(netty.spread(Measured::throughput).median()) + "/s)",
+            ratio.ratio(), "≥ " + Fmt.ratio(target), ratio.median() >= target));
       }
-      if (!sync && c.payloadBytes() == 100) {
-        out.add(row(label, "CPU µs per call, client + server", numSpread(boltgen.cpu()), "≤ 1.5",
-            boltgen.cpu().median() <= 1.5));
+      if (!c.sync() && c.payloadBytes() == 100) {
+        Spread cpu = boltgen.spread(Measured::cpuUs);
+        out.add(target(c, "CPU µs per call, client + server", cpu.format(v -> Fmt.num(v, 1)), "≤ 1.5", cpu.median() <= 1.5));
       }
     }
     if (!out.isEmpty()) {
@@ -344,61 +221,147 @@ public final class LoadReport {
     return out;
   }
 
-  /** {@code 1.36× (1.30–1.41×)}: a paired ratio's median and range over runs. */
-  static String ratioSpread(Spread s) {
-    if (s.n() == 0) {
-      return "n/a";
-    }
-    if (s.n() < 2) {
-      return Fmt.ratio(s.median());
-    }
-    return Fmt.ratio(s.median()) + " (" + Fmt.num(s.min(), 2) + "–" + Fmt.ratio(s.max()) + ")";
+  private static String[] target(Point c, String measure, String value, String target, boolean met) {
+    return new String[] {c.id(), measure, value, target, met ? "yes" : "NO"};
   }
 
-  private static String[] row(String label, String measure, String value, String target, boolean met) {
-    return new String[] {label, measure, value, target, met ? "yes" : "NO"};
+  /**
+   * {@code a}'s {@code metric} over {@code b}'s on case {@code point}, by run: the two ran minutes apart in the same
+   * run, so slow drift of the machine cancels out. Runs where either has no window, or {@code b}'s metric is 0, are
+   * left out; so are the repeats.
+   */
+  public Map<Integer, Double> pairedRatios(String point, String a, String b, ToDoubleFunction<Measured> metric) {
+    Map<Integer, Double> theirs = byRun(point, b, metric);
+    Map<Integer, Double> out = new TreeMap<>();
+    byRun(point, a, metric).forEach((run, v) -> {
+      Double other = theirs.get(run);
+      if (other != null && other != 0) {
+        out.put(run, v / other);
+      }
+    });
+    return out;
   }
 
-  // ------------------------------------------------------------------ warm-up check and quiet machine
-
-  /** Per system, its first case's throughput over its repeat's, by run ({@link WarmupCheck}). */
-  public Map<String, Map<Integer, Double>> warmupRatios() {
-    return warmup().ratios();
-  }
-
-  /** The systems whose first case was slower than its repeat ({@link WarmupCheck}). */
-  public List<String> coldSystems() {
-    return warmup().coldSystems();
-  }
-
-  /** The warm-up check as a Markdown section body, or empty. */
-  public String warmupMarkdown() {
-    return warmup().markdown();
-  }
-
-  /** The warm-up check as console lines, or empty. */
-  public String warmupConsole() {
-    return warmup().console();
-  }
-
-  private WarmupCheck warmup() {
-    return new WarmupCheck(systems, results, cases.isEmpty() ? "" : cases.get(0).label());
-  }
-
-  /** How quiet the machine was, as Markdown ({@link QuietReport}), or empty. */
-  public String quietMarkdown(io.boltgen.bench.load.QuietPolicy quiet) {
-    return QuietReport.markdown(results, runs, quiet);
+  private Map<Integer, Double> byRun(String point, String system, ToDoubleFunction<Measured> metric) {
+    Map<Integer, Double> out = new TreeMap<>();
+    rows(point).getOrDefault(system, new Row(system, point, List.of())).windows()
+        .forEach(w -> out.put(w.run(), metric.applyAsDouble(w.m())));
+    return out;
   }
 
   /** The peer configuration with the highest median throughput on this case, or null. */
   static Row bestPeer(Map<String, Row> bySystem) {
     Row best = null;
     for (Row r : bySystem.values()) {
-      if (PEER_FAMILIES.contains(Systems.byId(r.system()).family())
-          && (best == null || r.throughput().median() > best.throughput().median())) {
+      if (PEER_FAMILIES.contains(Systems.byId(r.system()).family()) && (best == null
+          || r.spread(Measured::throughput).median() > best.spread(Measured::throughput).median())) {
         best = r;
       }
     }
     return best;
+  }
+
+  /** Per system (in system order), its first case's throughput over its repeat's at the end, by run. */
+  public Map<String, Map<Integer, Double>> warmupRatios() {
+    Map<String, Map<Integer, Double>> out = new LinkedHashMap<>();
+    for (EchoSystem s : systems) {
+      Map<Integer, Double> byRun = new TreeMap<>();
+      for (Window repeat : windows) {
+        if (repeat.repeat() && repeat.system().equals(s.id()) && repeat.m().throughput() > 0) {
+          windows.stream().filter(w -> !w.repeat() && w.system().equals(s.id()) && w.run() == repeat.run()
+                  && w.point().equals(repeat.point()))
+              .forEach(first -> byRun.put(repeat.run(), first.m().throughput() / repeat.m().throughput()));
+        }
+      }
+      if (!byRun.isEmpty()) {
+        out.put(s.id(), byRun);
+      }
+    }
+    return out;
+  }
+
+  /** The systems whose first case was slower than its repeat: median ratio below {@link #WARM_RATIO}. */
+  public List<String> coldSystems() {
+    return warmupRatios().entrySet().stream()
+        .filter(e -> Spread.of(new ArrayList<>(e.getValue().values())).median() < WARM_RATIO).map(Map.Entry::getKey)
+        .toList();
+  }
+
+  /** The warm-up check as a Markdown section body, or empty when no client repeated its first case. */
+  public String warmupMarkdown() {
+    Map<String, Map<Integer, Double>> ratios = warmupRatios();
+    if (ratios.isEmpty()) {
+      return "";
+    }
+    String first = cases.get(0).id();
+    int lastRun = ratios.values().stream().flatMap(m -> m.keySet().stream()).mapToInt(r -> r).max().orElse(0);
+    StringBuilder sb = new StringBuilder();
+    sb.append("Each client measured its first case (").append(first).append(") again after all its cases, with the"
+        + " same warm-up and window. The ratio is the first measurement's throughput over the repeat's: at ")
+        .append(Fmt.ratio(WARM_RATIO)).append(" or more the first case was already warm (the warm-up was long"
+        + " enough); below, the first case still paid for the JVMs' way to their steady state.\n\n");
+    sb.append("| system |");
+    for (int run = 1; run <= lastRun; run++) {
+      sb.append(" run ").append(run).append(" |");
+    }
+    sb.append(" median (range) | first case warm |\n|---|").append("--:|".repeat(lastRun)).append("--:|---|\n");
+    ratios.forEach((system, byRun) -> {
+      List<String> cells = new ArrayList<>(List.of(bold(system)));
+      for (int run = 1; run <= lastRun; run++) {
+        cells.add(byRun.containsKey(run) ? Fmt.ratio(byRun.get(run)) : "–");
+      }
+      Spread sp = Spread.of(new ArrayList<>(byRun.values()));
+      cells.add(sp.ratio());
+      cells.add(sp.median() >= WARM_RATIO ? "yes" : "**NO**");
+      sb.append(Markdown.row(cells.toArray(String[]::new)));
+    });
+    List<String> cold = coldSystems();
+    sb.append('\n').append(cold.isEmpty()
+        ? "The first case was no slower than its repeat (≥ " + Fmt.ratio(WARM_RATIO) + ", median over runs) for every"
+            + " system: the warm-up was long enough.\n"
+        : "**The first case was slower than its repeat for " + String.join(", ", cold) + "**: its numbers for "
+            + first + " are low; a longer warm-up pass (`--warmup-pass`) is needed on this machine.\n");
+    return sb.toString();
+  }
+
+  /**
+   * How quiet the machine was, as Markdown: per run and overall, the mean and largest share of a core other processes
+   * took per kept window, the windows kept noisy, those measured again, and the load averages at each run's start and
+   * end; empty without measurements of other processes' CPU.
+   */
+  public String quietMarkdown(QuietPolicy quiet) {
+    List<Window> known = windows.stream().filter(w -> !Double.isNaN(w.m().otherCpuPercent())).toList();
+    if (known.isEmpty()) {
+      return "";
+    }
+    StringBuilder sb = new StringBuilder();
+    sb.append("Other processes' CPU per measured window: the machine's busy time (`/proc/stat`: user + nice + system"
+        + " + irq + softirq + steal, all CPUs) minus the CPU time of the two benchmark JVMs (`/proc/<pid>/stat`), in %"
+        + " of one core. A window above ").append(Fmt.percent(quiet.thresholdPercent())).append(" was measured again"
+        + " (up to ").append(quiet.maxRepeats()).append(" more times); if every attempt stayed above, the quietest was"
+        + " kept and is marked NOISY under its table.\n\n");
+    sb.append("| run | order | windows | other CPU mean | other CPU max | kept noisy | measured again | load average at"
+        + " start | load average at end |\n|--:|---|--:|--:|--:|--:|--:|---|---|\n");
+    for (RunInfo info : runs) {
+      sb.append(quietRow(Integer.toString(info.run()), String.join(", ", info.order()),
+          known.stream().filter(w -> w.run() == info.run()).toList(), info.loadAverageStart(), info.loadAverageEnd()));
+    }
+    String start = runs.isEmpty() ? "" : runs.get(0).loadAverageStart();
+    String end = runs.isEmpty() ? "" : runs.get(runs.size() - 1).loadAverageEnd();
+    return sb.append(quietRow("all", "", known, start, end)).toString();
+  }
+
+  private static String quietRow(String run, String order, List<Window> windows, String loadStart, String loadEnd) {
+    double sum = 0;
+    double max = 0;
+    for (Window w : windows) {
+      sum += w.m().otherCpuPercent();
+      max = Math.max(max, w.m().otherCpuPercent());
+    }
+    double mean = windows.isEmpty() ? Double.NaN : sum / windows.size();
+    max = windows.isEmpty() ? Double.NaN : max;
+    return Markdown.row(run, order, Integer.toString(windows.size()), Fmt.percent(mean), Fmt.percent(max),
+        Long.toString(windows.stream().filter(w -> w.m().noisy()).count()),
+        Long.toString(windows.stream().filter(w -> w.m().attempts() > 1).count()), loadStart, loadEnd);
   }
 }

@@ -3,6 +3,7 @@ package io.boltgen.bench.report;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.DoubleFunction;
 
 /**
  * The median of several runs' values and their range.
@@ -26,8 +27,13 @@ public record Spread(double median, double min, double max, int n) {
     return new Spread(median, sorted.get(0), sorted.get(n - 1), n);
   }
 
-  /** The range relative to the median, in percent (0 for a single value). */
-  public double rangePercent() {
-    return median == 0 || n < 2 ? 0 : (max - min) / Math.abs(median) * 100;
+  /** {@code median (min–max)} in {@code format}; the median alone for fewer than two values. */
+  public String format(DoubleFunction<String> format) {
+    return n < 2 ? format.apply(median) : format.apply(median) + " (" + format.apply(min) + "–" + format.apply(max) + ")";
+  }
+
+  /** {@code 1.36× (1.30–1.41×)}: a ratio's median and range; {@code n/a} for none. */
+  public String ratio() {
+    return n == 0 ? "n/a" : n < 2 ? Fmt.ratio(median) : Fmt.ratio(median) + " (" + Fmt.num(min, 2) + "–" + Fmt.ratio(max) + ")";
   }
 }

@@ -1,0 +1,91 @@
+package io.boltgen.bench.system;
+
+import io.boltgen.bench.system.boltgen.BoltgenSystem;
+import io.boltgen.bench.system.grpc.GrpcSystem;
+import io.boltgen.bench.system.netty.RawNettySystem;
+import io.boltgen.bench.system.sofabolt.SofaBoltSystem;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Every system and configuration the load generator knows, in report order. */
+public final class Systems {
+
+  private static final List<EchoSystem> ALL = List.of(
+      new BoltgenSystem(BoltgenSystem.Mode.DEFAULT),
+      new BoltgenSystem(BoltgenSystem.Mode.IO_THREAD),
+      new BoltgenSystem(BoltgenSystem.Mode.INTERCEPTED),
+      new BoltgenSystem(BoltgenSystem.Mode.MICROMETER),
+      new BoltgenSystem(BoltgenSystem.Mode.TLS_JDK),
+      new BoltgenSystem(BoltgenSystem.Mode.TLS_OPENSSL),
+      new SofaBoltSystem(false, false),
+      new SofaBoltSystem(true, false),
+      new SofaBoltSystem(true, true),
+      new GrpcSystem(false),
+      new GrpcSystem(true),
+      new RawNettySystem());
+
+  /** The configuration the targets judge boltgen by. */
+  public static final String BOLTGEN_DEFAULT = "boltgen";
+
+  private Systems() {}
+
+  /** All of them. */
+  public static List<EchoSystem> all() {
+    return ALL;
+  }
+
+  /** The one named {@code id}. */
+  public static EchoSystem byId(String id) {
+    for (EchoSystem s : ALL) {
+      if (s.id().equals(id)) {
+        return s;
+      }
+    }
+    throw new IllegalArgumentException("unknown system " + id + "; known: " + ids(ALL));
+  }
+
+  /** Parses a comma-separated list of ids, or {@code all}; a family name ({@code grpc}) also selects its variants when followed by {@code *}. */
+  public static List<EchoSystem> parse(String list) {
+    if (list == null || list.isBlank() || list.trim().equals("all")) {
+      return ALL;
+    }
+    List<EchoSystem> out = new ArrayList<>();
+    for (String raw : list.split(",")) {
+      String id = raw.trim();
+      if (id.isEmpty()) {
+        continue;
+      }
+      if (id.endsWith("*")) {
+        String family = id.substring(0, id.length() - 1);
+        boolean any = false;
+        for (EchoSystem s : ALL) {
+          if (s.family().equals(family) && !out.contains(s)) {
+            out.add(s);
+            any = true;
+          }
+        }
+        if (!any) {
+          throw new IllegalArgumentException("no system of family " + family);
+        }
+      } else {
+        EchoSystem s = byId(id);
+        if (!out.contains(s)) {
+          out.add(s);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Comma-separated ids. */
+  public static String ids(List<EchoSystem> systems) {
+    StringBuilder sb = new StringBuilder();
+    for (EchoSystem s : systems) {
+      if (sb.length() > 0) {
+        sb.append(',');
+      }
+      sb.append(s.id());
+    }
+    return sb.toString();
+  }
+}
