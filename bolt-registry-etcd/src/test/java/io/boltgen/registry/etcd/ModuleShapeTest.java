@@ -13,8 +13,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module's shape: small main files, one public type, nothing imported beyond the JDK, the cluster SPI
- * and SLF4J, and the bounds in docs/registry-etcd.md equal to the code's.
+ * The module's shape: small main files, one public type, nothing imported beyond the JDK, the cluster SPI,
+ * the runtime's support helpers, jackson-core and SLF4J, and the bounds in docs/registry-etcd.md equal to the
+ * code's.
  */
 class ModuleShapeTest {
 
@@ -47,13 +48,13 @@ class ModuleShapeTest {
   }
 
   @Test
-  void mainCodeUsesOnlyTheJdkTheClusterSpiAndSlf4j() throws IOException {
+  void mainCodeUsesOnlyTheJdkTheClusterSpiTheRuntimesSupportJacksonCoreAndSlf4j() throws IOException {
     Pattern imports = Pattern.compile("(?m)^import (static )?([\\w.]+)");
     for (Path file : mainFiles()) {
       Matcher m = imports.matcher(Files.readString(file));
       while (m.find()) {
-        assertThat(m.group(2)).as("an import of %s", file)
-            .matches("(java\\.|io\\.boltgen\\.runtime\\.cluster\\.|org\\.slf4j\\.).*");
+        assertThat(m.group(2)).as("an import of %s", file).matches("(java\\.|io\\.boltgen\\.runtime\\.cluster\\."
+            + "|io\\.boltgen\\.runtime\\.support\\.|tools\\.jackson\\.core\\.|org\\.slf4j\\.).*");
       }
     }
   }
