@@ -14,11 +14,14 @@ public final class MessageText {
 
   /**
    * {@code text} in double quotes, with ISO control characters (C0, DEL, C1) written as <code>&#92;uXXXX</code>
-   * and anything past {@value #MAX_QUOTED} characters cut, saying how long the text was: {@code "abc…(200
-   * characters)"}.
+   * and anything past {@value #MAX_QUOTED} characters cut (never between the halves of a surrogate pair), saying
+   * how long the text was: {@code "abc…(200 characters)"}.
    */
   public static String quote(String text) {
     int shown = Math.min(text.length(), MAX_QUOTED);
+    if (shown < text.length() && Character.isHighSurrogate(text.charAt(shown - 1))) {
+      shown--; // never half a pair
+    }
     StringBuilder out = new StringBuilder(shown + 24).append('"');
     text.chars().limit(shown).forEach(c -> {
       if (Character.isISOControl(c)) {

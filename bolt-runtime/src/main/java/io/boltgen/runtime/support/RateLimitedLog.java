@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 
 /**
@@ -133,19 +134,13 @@ public final class RateLimitedLog {
     /** The most keys remembered at once. */
     public static final int MAX_KEYS = 1024;
 
-    private final Logger log;
-    private final int lines;
-    private final long periodNanos;
-    private final LongSupplier nanoClock;
+    private final Supplier<RateLimitedLog> newLog;
     private final Map<String, RateLimitedLog> logs = new ConcurrentHashMap<>();
 
     /** See {@link RateLimitedLog#perKey}; {@code nanoClock} is the clock of every key's period. */
     public PerKey(Logger log, int linesPerKey, long periodNanos, LongSupplier nanoClock) {
       checkLimits(linesPerKey, periodNanos);
-      this.log = log;
-      this.lines = linesPerKey;
-      this.periodNanos = periodNanos;
-      this.nanoClock = nanoClock;
+      this.newLog = () -> new RateLimitedLog(log, linesPerKey, periodNanos, nanoClock);
     }
 
     /** Writes a WARN line unless {@code key} used up its lines for the period. */
@@ -166,7 +161,7 @@ public final class RateLimitedLog {
       if (logs.size() >= MAX_KEYS) {
         logs.clear(); // a bound on memory; at worst some keys log early once
       }
-      return logs.computeIfAbsent(key, k -> new RateLimitedLog(log, lines, periodNanos, nanoClock));
+      return logs.computeIfAbsent(key, k -> newLog.get());
     }
   }
 }

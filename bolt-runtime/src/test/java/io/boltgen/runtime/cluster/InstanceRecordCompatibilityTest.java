@@ -80,19 +80,27 @@ class InstanceRecordCompatibilityTest {
         .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString() : text;
   }
 
+  /** An instance at an IPv4, IPv6 or named address, with random text everywhere text goes. */
+  private static ServiceInstance randomInstance(Random random) throws Exception {
+    int port = 1 + random.nextInt(65_535);
+    InetSocketAddress address = switch (random.nextInt(3)) {
+      case 0 -> new InetSocketAddress(InetAddress.getByAddress(new byte[] {10, 0, 0, (byte) random.nextInt()}), port);
+      case 1 -> new InetSocketAddress(InetAddress.getByName("[fd00::" + Integer.toHexString(port) + "]"), port);
+      default -> InetSocketAddress.createUnresolved("inventory-" + random.nextInt(100) + ".internal", port);
+    };
+    Map<String, String> metadata = new HashMap<>();
+    for (int m = random.nextInt(4); m > 0; m--) {
+      metadata.put(randomText(random, true), randomText(random, false));
+    }
+    return new ServiceInstance(address, random.nextInt(ServiceInstance.MAX_WEIGHT + 1), randomText(random, false),
+        randomText(random, false), metadata);
+  }
+
   @Test
   void writesExactlyTheBytesTheFormatGivesAndReadsThemBack() throws Exception {
     Random random = new Random(8_259);
     for (int i = 0; i < 3_000; i++) {
-      byte[] ip = new byte[random.nextBoolean() ? 4 : 16];
-      random.nextBytes(ip);
-      Map<String, String> metadata = new HashMap<>();
-      for (int m = random.nextInt(4); m > 0; m--) {
-        metadata.put(randomText(random, true), randomText(random, false));
-      }
-      ServiceInstance instance = new ServiceInstance(new InetSocketAddress(InetAddress.getByAddress(ip),
-          1 + random.nextInt(65_535)), random.nextInt(ServiceInstance.MAX_WEIGHT + 1), randomText(random, false),
-          randomText(random, false), metadata);
+      ServiceInstance instance = randomInstance(random);
       byte[] written = InstanceRecord.write(instance);
       assertThat(new String(written, StandardCharsets.UTF_8)).isEqualTo(expected(instance));
       assertThat(written).isEqualTo(expected(instance).getBytes(StandardCharsets.UTF_8));
