@@ -1,41 +1,39 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.runtime.support.MessageText;
+import io.boltgen.runtime.support.StrictJson;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.json.JsonFactory;
 
 /**
- * The JSON of etcd's gateway: its replies are read here (the instance values are read and written by
- * {@link io.boltgen.runtime.cluster.InstanceRecord}). Reading is strict (RFC 8259: one value, no trailing
- * commas, no comments, no duplicate names, nesting at most {@value #MAX_DEPTH} deep) and yields
- * {@code Map<String, Object>} (insertion order), {@code List<Object>}, {@code String}, {@code Long} (integers
- * that fit), {@code Double} (other numbers), {@code Boolean} and {@code null}. {@link #quote} writes a string
- * as a JSON literal, escaped so that any Java string round-trips, for messages.
+ * The JSON of etcd's gateway: its replies, and each line of a streaming reply ({@code {"result":{…}}}), read
+ * with jackson-core by the runtime's {@link StrictJson} rules (RFC 8259 exactly, one value, no duplicate names,
+ * nesting at most {@value #MAX_DEPTH} deep) into {@code Map<String, Object>} (in order), {@code List<Object>},
+ * {@code String}, {@code Long} (integers that fit), {@code Double} (other numbers), {@code Boolean} and
+ * {@code null}; and getters of a member that name it when its type is wrong. The instance values inside are
+ * read by {@link io.boltgen.runtime.cluster.InstanceRecord}.
  */
-final class Json {
+final class GatewayJson {
 
   /** The deepest nesting read; the gateway's replies are at most about 6 deep. */
   static final int MAX_DEPTH = 64;
 
-  private final String text;
-  private int pos;
+  private static final JsonFactory READER = StrictJson.factory(MAX_DEPTH);
 
-  private Json(String text) {
-    this.text = text;
-  }
+  private GatewayJson() {}
 
-  /** Reads one JSON value spanning all of {@code text} (whitespace around it allowed). */
+  /**
+   * Reads one JSON value spanning all of {@code text} (whitespace around it allowed).
+   *
+   * @throws IllegalArgumentException {@code malformed JSON at offset N: what} if it breaks the rules
+   */
   static Object parse(String text) {
-    Json reader = new Json(text);
-    reader.skipWhitespace();
-    Object value = reader.readValue(0);
-    reader.skipWhitespace();
-    if (reader.pos != text.length()) {
-      throw reader.error("unexpected text after the value");
-    }
-    return value;
+    return StrictJson.read(READER, text, GatewayJson::value);
   }
 
   /** Reads a JSON object spanning all of {@code text}. */
@@ -48,353 +46,72 @@ final class Json {
     return (Map<String, Object>) value;
   }
 
-  private Object readValue(int depth) {
-    if (depth > MAX_DEPTH) {
-      throw error("nested deeper than " + MAX_DEPTH);
-    }
-    if (pos >= text.length()) {
-      throw error("unexpected end");
-    }
-    char c = text.charAt(pos);
-    switch (c) {
-      case '{':
-        return readObject(depth);
-      case '[':
-        return readArray(depth);
-      case '"':
-        return readString();
-      case 't':
-        expectWord("true");
-        return Boolean.TRUE;
-      case 'f':
-        expectWord("false");
-        return Boolean.FALSE;
-      case 'n':
-        expectWord("null");
-        return null;
-      default:
-        if (c == '-' || (c >= '0' && c <= '9')) {
-          return readNumber();
+  /** The value at {@code json}'s current token, read to its last token (nesting is bounded by the parser). */
+  private static Object value(JsonParser json) {
+    return switch (json.currentToken()) {
+      case START_OBJECT -> {
+        Map<String, Object> object = new LinkedHashMap<>();
+        for (String name = json.nextName(); name != null; name = json.nextName()) {
+          json.nextToken();
+          object.put(name, value(json));
         }
-        throw error("unexpected character '" + printable(c) + "'");
-    }
+        yield object;
+      }
+      case START_ARRAY -> {
+        List<Object> array = new ArrayList<>();
+        while (json.nextToken() != JsonToken.END_ARRAY) {
+          array.add(value(json));
+        }
+        yield array;
+      }
+      case VALUE_STRING -> json.getString();
+      case VALUE_NUMBER_INT -> json.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+          ? (Object) json.getDoubleValue() : (Object) json.getLongValue();
+      case VALUE_NUMBER_FLOAT -> json.getDoubleValue();
+      case VALUE_TRUE -> Boolean.TRUE;
+      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_NULL -> null;
+      default -> throw new IllegalArgumentException("unexpected " + json.currentToken()); // never from JSON text
+    };
   }
 
-  private Map<String, Object> readObject(int depth) {
-    pos++; // {
-    Map<String, Object> object = new LinkedHashMap<>();
-    skipWhitespace();
-    if (peek() == '}') {
-      pos++;
-      return object;
-    }
-    while (true) {
-      skipWhitespace();
-      if (peek() != '"') {
-        throw error("expected a member name");
-      }
-      String name = readString();
-      skipWhitespace();
-      expect(':');
-      skipWhitespace();
-      Object value = readValue(depth + 1);
-      if (object.containsKey(name)) {
-        throw error("duplicate member \"" + name + "\"");
-      }
-      object.put(name, value);
-      skipWhitespace();
-      char c = next();
-      if (c == '}') {
-        return object;
-      }
-      if (c != ',') {
-        pos--;
-        throw error("expected ',' or '}'");
-      }
-    }
-  }
-
-  private List<Object> readArray(int depth) {
-    pos++; // [
-    List<Object> array = new ArrayList<>();
-    skipWhitespace();
-    if (peek() == ']') {
-      pos++;
-      return array;
-    }
-    while (true) {
-      skipWhitespace();
-      array.add(readValue(depth + 1));
-      skipWhitespace();
-      char c = next();
-      if (c == ']') {
-        return array;
-      }
-      if (c != ',') {
-        pos--;
-        throw error("expected ',' or ']'");
-      }
-    }
-  }
-
-  private String readString() {
-    pos++; // "
-    StringBuilder out = null;
-    int start = pos;
-    while (true) {
-      if (pos >= text.length()) {
-        throw error("unterminated string");
-      }
-      char c = text.charAt(pos);
-      if (c == '"') {
-        String value = out == null ? text.substring(start, pos) : out.append(text, start, pos).toString();
-        pos++;
-        return value;
-      }
-      if (c < 0x20) {
-        throw error("control character in a string");
-      }
-      if (c != '\\') {
-        pos++;
-        continue;
-      }
-      if (out == null) {
-        out = new StringBuilder();
-      }
-      out.append(text, start, pos);
-      pos++;
-      char e = next();
-      switch (e) {
-        case '"': out.append('"'); break;
-        case '\\': out.append('\\'); break;
-        case '/': out.append('/'); break;
-        case 'b': out.append('\b'); break;
-        case 'f': out.append('\f'); break;
-        case 'n': out.append('\n'); break;
-        case 'r': out.append('\r'); break;
-        case 't': out.append('\t'); break;
-        case 'u': out.append(readHex4()); break;
-        default:
-          pos--;
-          throw error("bad escape '\\" + printable(e) + "'");
-      }
-      start = pos;
-    }
-  }
-
-  private char readHex4() {
-    if (pos + 4 > text.length()) {
-      throw error("short \\u escape");
-    }
-    int value = 0;
-    for (int i = 0; i < 4; i++) {
-      int digit = Character.digit(text.charAt(pos + i), 16);
-      if (digit < 0) {
-        throw error("bad \\u escape");
-      }
-      value = value * 16 + digit;
-    }
-    pos += 4;
-    return (char) value;
-  }
-
-  private Object readNumber() {
-    int start = pos;
-    if (peek() == '-') {
-      pos++;
-    }
-    if (peek() == '0') {
-      pos++;
-    } else if (isDigit(peek())) {
-      skipDigits();
-    } else {
-      throw error("bad number");
-    }
-    boolean integral = true;
-    if (peek() == '.') {
-      integral = false;
-      pos++;
-      requireDigit();
-      skipDigits();
-    }
-    if (peek() == 'e' || peek() == 'E') {
-      integral = false;
-      pos++;
-      if (peek() == '+' || peek() == '-') {
-        pos++;
-      }
-      requireDigit();
-      skipDigits();
-    }
-    String number = text.substring(start, pos);
-    if (integral && number.length() <= 19) {
-      try {
-        return Long.parseLong(number);
-      } catch (NumberFormatException tooBig) {
-        // falls through to a double
-      }
-    }
-    return Double.parseDouble(number);
-  }
-
-  private void requireDigit() {
-    if (!isDigit(peek())) {
-      throw error("bad number");
-    }
-  }
-
-  private void skipDigits() {
-    while (isDigit(peek())) {
-      pos++;
-    }
-  }
-
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
-  }
-
-  private void expectWord(String word) {
-    if (!text.startsWith(word, pos)) {
-      throw error("unexpected word");
-    }
-    pos += word.length();
-  }
-
-  private void expect(char c) {
-    if (next() != c) {
-      pos--;
-      throw error("expected '" + c + "'");
-    }
-  }
-
-  /** The current character, or 0 at the end. */
-  private char peek() {
-    return pos < text.length() ? text.charAt(pos) : 0;
-  }
-
-  private char next() {
-    if (pos >= text.length()) {
-      throw error("unexpected end");
-    }
-    return text.charAt(pos++);
-  }
-
-  private void skipWhitespace() {
-    while (pos < text.length()) {
-      char c = text.charAt(pos);
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-        return;
-      }
-      pos++;
-    }
-  }
-
-  private IllegalArgumentException error(String what) {
-    return new IllegalArgumentException("bad JSON at offset " + pos + ": " + what);
-  }
-
-  private static String printable(char c) {
-    return c < 0x20 || c > 0x7e ? String.format("\\u%04x", (int) c) : String.valueOf(c);
-  }
-
+  /** What {@code value} is, with its article: "an object", "a string", "null"… */
   static String typeName(Object value) {
     if (value == null) {
       return "null";
     }
     if (value instanceof Map) {
-      return "object";
+      return "an object";
     }
     if (value instanceof List) {
-      return "array";
+      return "an array";
     }
     if (value instanceof String) {
-      return "string";
+      return "a string";
     }
-    if (value instanceof Boolean) {
-      return "boolean";
-    }
-    return "number";
+    return value instanceof Boolean ? "a boolean" : "a number";
   }
-
-  // ---- writing
-
-  /** {@code value} as a JSON string literal, quotes included. */
-  static String quote(String value) {
-    StringBuilder out = new StringBuilder(value.length() + 2);
-    appendQuoted(out, value);
-    return out.toString();
-  }
-
-  /** Appends {@code value} as a JSON string literal: quotes, backslashes and control characters escaped. */
-  private static void appendQuoted(StringBuilder out, String value) {
-    out.append('"');
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      switch (c) {
-        case '"': out.append("\\\""); break;
-        case '\\': out.append("\\\\"); break;
-        case '\n': out.append("\\n"); break;
-        case '\r': out.append("\\r"); break;
-        case '\t': out.append("\\t"); break;
-        default:
-          // control characters, and the two line separators JavaScript once refused in strings
-          if (c < 0x20 || c == '\u2028' || c == '\u2029' || Character.isSurrogate(c) && !pairedAt(value, i)) {
-            out.append(String.format("\\u%04x", (int) c));
-          } else {
-            out.append(c);
-          }
-      }
-    }
-    out.append('"');
-  }
-
-  /** Whether the surrogate at {@code i} is half of a well-formed pair (lone halves are written escaped). */
-  private static boolean pairedAt(String s, int i) {
-    char c = s.charAt(i);
-    if (Character.isHighSurrogate(c)) {
-      return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
-    }
-    return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
-  }
-
-  // ---- reading helpers for the gateway's replies
 
   /** The object member {@code name} of {@code object}, or an empty map when absent. */
   @SuppressWarnings("unchecked")
   static Map<String, Object> object(Map<String, Object> object, String name) {
-    Object value = object.get(name);
-    if (value == null) {
-      return Collections.emptyMap();
-    }
-    if (!(value instanceof Map)) {
-      throw new IllegalArgumentException("\"" + name + "\" is a " + typeName(value) + ", not an object");
-    }
-    return (Map<String, Object>) value;
+    return member(object, name, Map.class, Map.of(), "an object");
   }
 
   /** The array member {@code name} of {@code object}, or an empty list when absent. */
   @SuppressWarnings("unchecked")
   static List<Object> array(Map<String, Object> object, String name) {
-    Object value = object.get(name);
-    if (value == null) {
-      return Collections.emptyList();
-    }
-    if (!(value instanceof List)) {
-      throw new IllegalArgumentException("\"" + name + "\" is a " + typeName(value) + ", not an array");
-    }
-    return (List<Object>) value;
+    return member(object, name, List.class, List.of(), "an array");
   }
 
   /** The string member {@code name}, or {@code fallback} when absent. */
   static String string(Map<String, Object> object, String name, String fallback) {
-    Object value = object.get(name);
-    if (value == null) {
-      return fallback;
-    }
-    if (!(value instanceof String)) {
-      throw new IllegalArgumentException("\"" + name + "\" is a " + typeName(value) + ", not a string");
-    }
-    return (String) value;
+    return member(object, name, String.class, fallback, "a string");
+  }
+
+  /** The boolean member {@code name}, false when absent. */
+  static boolean bool(Map<String, Object> object, String name) {
+    return member(object, name, Boolean.class, Boolean.FALSE, "a boolean");
   }
 
   /**
@@ -403,31 +120,28 @@ final class Json {
    */
   static long int64(Map<String, Object> object, String name) {
     Object value = object.get(name);
-    if (value == null) {
-      return 0;
-    }
-    if (value instanceof Long) {
-      return (Long) value;
-    }
-    if (value instanceof String) {
+    if (value instanceof String digits) {
       try {
-        return Long.parseLong((String) value);
+        return Long.parseLong(digits);
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("\"" + name + "\" is not an int64: " + value);
+        throw new IllegalArgumentException("\"" + name + "\" is not an int64: " + MessageText.quote(digits));
       }
     }
-    throw new IllegalArgumentException("\"" + name + "\" is a " + typeName(value) + ", not an int64");
+    return member(object, name, Long.class, 0L, "an int64");
   }
 
-  /** The boolean member {@code name}, false when absent. */
-  static boolean bool(Map<String, Object> object, String name) {
+  /** Member {@code name} of {@code object}: {@code fallback} when absent or null, else it must be a {@code type}. */
+  private static <T> T member(Map<String, Object> object, String name, Class<? super T> type, T fallback,
+      String expected) {
     Object value = object.get(name);
     if (value == null) {
-      return false;
+      return fallback;
     }
-    if (!(value instanceof Boolean)) {
-      throw new IllegalArgumentException("\"" + name + "\" is a " + typeName(value) + ", not a boolean");
+    if (!type.isInstance(value)) {
+      throw new IllegalArgumentException("\"" + name + "\" is " + typeName(value) + ", not " + expected);
     }
-    return (Boolean) value;
+    @SuppressWarnings("unchecked")
+    T member = (T) value;
+    return member;
   }
 }

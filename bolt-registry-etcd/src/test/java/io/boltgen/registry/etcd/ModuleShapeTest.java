@@ -75,8 +75,12 @@ class ModuleShapeTest {
     assertThat(docs).contains("100 ms").contains("2 s");
     assertThat(EtcdRegistry.PROBE_INTERVAL.toSeconds()).isEqualTo(3);
     assertThat(docs).contains("every 3 s");
-    assertThat(RateLimitedLog.LINES).isEqualTo(5);
+    assertThat(EtcdRegistry.LOG_LINES_PER_MINUTE).isEqualTo(5);
     assertThat(docs).contains("5 lines a minute");
+    assertThat(GatewayJson.MAX_DEPTH).isEqualTo(64);
+    assertThat(docs).contains("64 levels in a gateway reply, 16 in an instance value");
+    assertThat(io.boltgen.runtime.support.StrictJson.MAX_NUMBER_LENGTH).isEqualTo(1_000);
+    assertThat(docs).contains("| a number in JSON | 1,000 characters |");
     assertThat(docs).contains("`" + EtcdRegistry.DEFAULT_PREFIX + "`");
     assertThat(docs).contains(new String(io.boltgen.runtime.cluster.InstanceRecord.write(
         io.boltgen.runtime.cluster.ServiceInstance.of(new java.net.InetSocketAddress("10.0.0.7", 12200))
