@@ -1,11 +1,15 @@
 package io.boltgen.runtime;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaMember;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -26,11 +30,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The runtime's shape: packages import one way (no cycle), the API never reaches into the internals, only
- * the two protobuf-message classes use the optional protobuf-java, the public types are exactly those
- * docs/runtime.md lists with their tier, and no main source file of the
+ * the two protobuf-message classes use the optional protobuf-java, the support helpers shared with boltgen's
+ * other modules are marked {@code @Internal}, stand on their own and never show in an API signature, the
+ * public types are exactly those docs/runtime.md lists with their tier, and no main source file of the
  * project grows past 500 lines (the median stays at most 150).
  */
 class ArchitectureTest {
+
+  private static final String SUPPORT = "io.boltgen.runtime.support";
+  private static final String INTERNAL = "io.boltgen.runtime.internal";
 
   private static JavaClasses runtime;
 
@@ -72,6 +80,47 @@ class ArchitectureTest {
   }
 
   @Test
+  void supportDependsOnNoOtherPartOfTheRuntime() {
+    // so that every tier, and the registries, may use it without a cycle
+    classes().that().resideInAPackage(SUPPORT)
+        .should().onlyDependOnClassesThat().resideInAnyPackage(SUPPORT, "java..", "org.slf4j..", "tools.jackson.core..")
+        .check(runtime);
+  }
+
+  @Test
+  void exactlyThePublicSupportTypesAreMarkedInternal() {
+    Set<String> marked = runtime.stream()
+        .filter(c -> c.isAnnotatedWith(SUPPORT + ".Internal"))
+        .map(JavaClass::getName)
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(marked).isNotEmpty().isEqualTo(publicTypes(SUPPORT));
+  }
+
+  @Test
+  void noApiOrGeneratedSignatureMentionsTheSupportTypes() {
+    // an application never sees them: the API may use them inside, never in what it offers
+    List<String> leaks = runtime.stream()
+        .filter(c -> !c.getPackageName().equals(SUPPORT) && !c.getPackageName().startsWith(INTERNAL))
+        .filter(c -> c.getModifiers().contains(JavaModifier.PUBLIC))
+        .flatMap(c -> c.getMembers().stream())
+        .filter(m -> !m.getModifiers().contains(JavaModifier.PRIVATE))
+        .filter(m -> signature(m).anyMatch(t -> t.getPackageName().equals(SUPPORT)))
+        .map(JavaMember::getFullName)
+        .collect(Collectors.toList());
+    assertThat(leaks).isEmpty();
+  }
+
+  /** The types a member's signature names: a field's type; a method's result, parameters and exceptions. */
+  private static Stream<JavaClass> signature(JavaMember member) {
+    if (member instanceof JavaField field) {
+      return Stream.of(field.getRawType());
+    }
+    JavaCodeUnit code = (JavaCodeUnit) member;
+    return Stream.of(Stream.of(code.getRawReturnType()), code.getRawParameterTypes().stream(),
+        code.getExceptionTypes().stream()).flatMap(s -> s);
+  }
+
+  @Test
   void internalsArePackagePrivateExceptTheServiceLoaderEntry() {
     assertThat(publicTypes("io.boltgen.runtime.internal"))
         .containsExactly("io.boltgen.runtime.internal.NettyRuntimeProvider");
@@ -101,7 +150,12 @@ class ArchitectureTest {
     //     (and other tools) share the format instead of each writing its own and drifting apart
     // 46: TLS settings, the peer's identity, the allow-list and its exception
     // 47: NettyVersion, the check of the Netty on the class path, which frameworks run and report at start-up
-    assertThat(actual).as("the public surface stays small").hasSizeLessThanOrEqualTo(47);
+    Set<String> offered = actual.stream().filter(name -> !name.startsWith("support."))
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(offered).as("the public surface stays small").hasSizeLessThanOrEqualTo(47);
+    // 5: the helpers boltgen's modules share (@Internal, not API): a rate-limited log, host:port, strict JSON,
+    //    quoting for messages, and the annotation itself
+    assertThat(actual.size() - offered.size()).as("the shared support stays small").isLessThanOrEqualTo(5);
   }
 
   @Test

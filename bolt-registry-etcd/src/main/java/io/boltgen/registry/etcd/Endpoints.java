@@ -1,5 +1,6 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.runtime.support.MessageText;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -104,7 +105,7 @@ final class Endpoints {
     }
     for (int i = 0; i < p.length(); i++) {
       if (Character.isISOControl(p.charAt(i))) {
-        throw new IllegalArgumentException("the key prefix has a control character: " + Json.quote(prefix));
+        throw new IllegalArgumentException("the key prefix has a control character: " + MessageText.quote(prefix));
       }
     }
     return p;

@@ -4,6 +4,7 @@ import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
@@ -56,6 +57,9 @@ public final class EtcdRegistry implements Registry {
   /** With several endpoints, how often the endpoints that watches stream from are asked whether they answer. */
   static final Duration PROBE_INTERVAL = Duration.ofSeconds(3);
 
+  /** Log lines per cause and minute (etcd unreachable, a garbled value, a failing listener…). */
+  static final int LOG_LINES_PER_MINUTE = 5;
+
   private static final Logger log = LoggerFactory.getLogger(EtcdRegistry.class);
   private static final AtomicInteger IDS = new AtomicInteger();
 
@@ -83,17 +87,21 @@ public final class EtcdRegistry implements Registry {
         .followRedirects(HttpClient.Redirect.NEVER)
         .executor(httpThreads)
         .build();
-    this.gateway = new Gateway(builder.endpoints, http, httpThreads, this::endpointFailed, new RateLimitedLog(log));
-    this.logs = new EtcdWatch.Logs(new RateLimitedLog(log), new RateLimitedLog(log), new RateLimitedLog(log),
-        new RateLimitedLog(log), new RateLimitedLog(log));
+    this.gateway = new Gateway(builder.endpoints, http, httpThreads, this::endpointFailed, limitedLog());
+    this.logs = new EtcdWatch.Logs(limitedLog(), limitedLog(), limitedLog(), limitedLog(), limitedLog());
     this.events = new ScheduledThreadPoolExecutor(1, daemon(name + "-events", false));
     events.setRemoveOnCancelPolicy(true);
     this.leases = new LeaseKeeper(gateway, builder.leaseTtl, requestTimeout, daemon(name + "-keepalive", false),
-        new RateLimitedLog(log));
+        limitedLog());
     if (builder.endpoints.size() > 1) {
       long every = PROBE_INTERVAL.toMillis();
       events.scheduleWithFixedDelay(this::probe, every, every, TimeUnit.MILLISECONDS);
     }
+  }
+
+  /** The log lines of one cause: {@value #LOG_LINES_PER_MINUTE} a minute, to this registry's logger. */
+  static RateLimitedLog limitedLog() {
+    return RateLimitedLog.of(log, LOG_LINES_PER_MINUTE);
   }
 
   /** A builder with the defaults: no endpoint yet, prefix {@value #DEFAULT_PREFIX}, TTL 10 s, timeout 2 s. */

@@ -2,6 +2,7 @@ package io.boltgen.registry.etcd;
 
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -129,14 +130,14 @@ final class EtcdWatch implements NameResolver.Watch {
     long revision;
     TreeMap<String, ServiceInstance> fresh = new TreeMap<>();
     try {
-      revision = Json.int64(Json.object(reply, "header"), "revision");
-      for (Object kv : Json.array(reply, "kvs")) {
+      revision = GatewayJson.int64(GatewayJson.object(reply, "header"), "revision");
+      for (Object kv : GatewayJson.array(reply, "kvs")) {
         apply(fresh, kv, false);
       }
     } catch (IllegalArgumentException e) {
       throw new IOException("etcd's range reply is not what the gateway writes: " + e.getMessage(), e);
     }
-    if (Json.bool(reply, "more") || fresh.size() > MAX_INSTANCES) {
+    if (GatewayJson.bool(reply, "more") || fresh.size() > MAX_INSTANCES) {
       logs.tooMany().warn("{} has more than {} instances in etcd; the rest are left out", service, MAX_INSTANCES);
       while (fresh.size() > MAX_INSTANCES) {
         fresh.pollLastEntry();
@@ -178,38 +179,38 @@ final class EtcdWatch implements NameResolver.Watch {
     }
     Map<String, Object> result;
     try {
-      Map<String, Object> reply = Json.parseObject(line);
+      Map<String, Object> reply = GatewayJson.parseObject(line);
       if (reply.get("error") != null) {
         fail(EtcdException.of(200, line.getBytes(StandardCharsets.UTF_8)));
         return;
       }
-      result = Json.object(reply, "result");
-      if (Json.bool(result, "created")) {
+      result = GatewayJson.object(reply, "result");
+      if (GatewayJson.bool(result, "created")) {
         createdCheck.cancel(false);
         backoffMillis = FIRST_BACKOFF_MILLIS;
         errorReported = false;
       }
-      if (Json.int64(result, "compact_revision") > 0) {
+      if (GatewayJson.int64(result, "compact_revision") > 0) {
         log.debug("watch of {} from a compacted revision; reading the set again", service);
         restart(0);
         return;
       }
-      if (Json.bool(result, "canceled")) {
-        fail(new IOException("etcd canceled the watch: " + Json.string(result, "cancel_reason", "no reason")));
+      if (GatewayJson.bool(result, "canceled")) {
+        fail(new IOException("etcd canceled the watch: " + GatewayJson.string(result, "cancel_reason", "no reason")));
         return;
       }
-      List<Object> changes = Json.array(result, "events");
+      List<Object> changes = GatewayJson.array(result, "events");
       if (changes.isEmpty()) {
         return;
       }
       for (Object event : changes) {
         if (!(event instanceof Map)) {
-          throw new IllegalArgumentException("an event is a " + Json.typeName(event));
+          throw new IllegalArgumentException("an event is " + GatewayJson.typeName(event));
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> e = (Map<String, Object>) event;
         // a PUT has no "type": proto3 leaves out the enum's zero
-        apply(instances, e.get("kv"), "DELETE".equals(Json.string(e, "type", "PUT")));
+        apply(instances, e.get("kv"), "DELETE".equals(GatewayJson.string(e, "type", "PUT")));
       }
     } catch (IllegalArgumentException e) {
       fail(new IOException("etcd's watch reply is not what the gateway writes: " + e.getMessage(), e));
@@ -228,11 +229,11 @@ final class EtcdWatch implements NameResolver.Watch {
   /** Applies one key-value of a range or an event to {@code into}. */
   private void apply(TreeMap<String, ServiceInstance> into, Object rawKv, boolean delete) {
     if (!(rawKv instanceof Map)) {
-      throw new IllegalArgumentException("a key-value is a " + Json.typeName(rawKv));
+      throw new IllegalArgumentException("a key-value is " + GatewayJson.typeName(rawKv));
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> kv = (Map<String, Object>) rawKv;
-    String key = new String(Layout.decode(Json.string(kv, "key", "")), StandardCharsets.UTF_8);
+    String key = new String(Layout.decode(GatewayJson.string(kv, "key", "")), StandardCharsets.UTF_8);
     if (!key.startsWith(keyPrefix)) {
       return;
     }
@@ -245,7 +246,7 @@ final class EtcdWatch implements NameResolver.Watch {
       if (segment.indexOf('/') >= 0) {
         throw new IllegalArgumentException("the key has more segments than <prefix>/<service>/<host:port>");
       }
-      ServiceInstance instance = Layout.read(segment, Layout.decode(Json.string(kv, "value", "")));
+      ServiceInstance instance = Layout.read(segment, Layout.decode(GatewayJson.string(kv, "value", "")));
       if (into.size() >= MAX_INSTANCES && !into.containsKey(key)) {
         logs.tooMany().warn("{} has more than {} instances in etcd; {} is left out", service, MAX_INSTANCES, key);
         return;

@@ -1,5 +1,6 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
@@ -148,7 +149,7 @@ final class Gateway {
     String why;
     if (error == null && response.statusCode() == 200) {
       try {
-        result.complete(Json.parseObject(new String(response.body(), StandardCharsets.UTF_8)));
+        result.complete(GatewayJson.parseObject(new String(response.body(), StandardCharsets.UTF_8)));
       } catch (RuntimeException e) {
         result.completeExceptionally(new IOException("etcd at " + endpoint + " answered " + path
             + " with bad JSON: " + e.getMessage()));

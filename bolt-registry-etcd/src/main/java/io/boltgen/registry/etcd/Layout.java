@@ -2,6 +2,8 @@ package io.boltgen.registry.etcd;
 
 import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.HostAndPort;
+import io.boltgen.runtime.support.MessageText;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -54,7 +56,7 @@ final class Layout {
       }
       if (Character.isISOControl(c)) {
         throw new IllegalArgumentException("service name contains a control character: "
-            + Json.quote(service));
+            + MessageText.quote(service));
       }
     }
     return service;
@@ -72,7 +74,7 @@ final class Layout {
       char c = address.charAt(i);
       if (c == '/' || Character.isISOControl(c)) {
         throw new IllegalArgumentException("an address with '/' or a control character cannot be a key: "
-            + Json.quote(address));
+            + MessageText.quote(address));
       }
     }
   }
@@ -101,14 +103,14 @@ final class Layout {
     ServiceInstance instance = InstanceRecord.read(value);
     InetSocketAddress keyed;
     try {
-      keyed = InstanceRecord.parseAddress(segment);
+      keyed = HostAndPort.parse(segment);
     } catch (IllegalArgumentException e) {
       keyed = null;
     }
     // the same address however it is spelled: [::1]:9 is [0:0:0:0:0:0:0:1]:9
     if (!instance.address().equals(keyed)) {
       throw new IllegalArgumentException("address " + instance.hostAndPort() + " is not the key's last segment "
-          + Json.quote(segment));
+          + MessageText.quote(segment));
     }
     return instance;
   }

@@ -2,6 +2,7 @@ package io.boltgen.registry.etcd;
 
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -37,7 +38,7 @@ final class LeaseKeeper {
   private final long timeoutNanos;
   private final ThreadFactory threads;
   private final RateLimitedLog unreachable;
-  private final RateLimitedLog unexpected = new RateLimitedLog(log);
+  private final RateLimitedLog unexpected = EtcdRegistry.limitedLog();
 
   private final Object lock = new Object();
   // guarded by lock
@@ -232,7 +233,7 @@ final class LeaseKeeper {
       throw new IOException("etcd refused the keep-alive: " + error);
     }
     // an unknown lease is answered with no TTL (proto3 leaves out the zero)
-    return Json.int64(Json.object(reply, "result"), "TTL") > 0;
+    return GatewayJson.int64(GatewayJson.object(reply, "result"), "TTL") > 0;
   }
 
   /** Grants a new lease in place of {@code old} and puts every registered key on it. Under the lock. */
@@ -257,9 +258,9 @@ final class LeaseKeeper {
 
   private long grant(long deadline) throws IOException {
     Map<String, Object> reply = gateway.call("/v3/lease/grant", "{\"TTL\":\"" + ttlSeconds + "\"}", deadline);
-    long id = Json.int64(reply, "ID");
+    long id = GatewayJson.int64(reply, "ID");
     if (id == 0) {
-      throw new IOException("etcd granted no lease: " + Json.string(reply, "error", "no ID in the reply"));
+      throw new IOException("etcd granted no lease: " + GatewayJson.string(reply, "error", "no ID in the reply"));
     }
     return id;
   }

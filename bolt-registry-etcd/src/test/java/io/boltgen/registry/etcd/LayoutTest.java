@@ -80,7 +80,8 @@ class LayoutTest {
     assertThatThrownBy(() -> Layout.checkAddress(ServiceInstance.of(InetSocketAddress.createUnresolved("a/b", 1))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a/b:1");
     assertThatThrownBy(() -> Layout.checkAddress(ServiceInstance.of(InetSocketAddress.createUnresolved("a\nb", 1))))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a\\nb:1");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("\"a\\u000ab:1\""); // quoted, the newline escaped
   }
 
   @Test

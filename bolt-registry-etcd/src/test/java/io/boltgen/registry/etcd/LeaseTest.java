@@ -195,6 +195,6 @@ class LeaseTest {
 
   private static long timeToLive(long lease) {
     String reply = etcd.post("/v3/lease/timetolive", "{\"ID\":\"" + lease + "\"}").body();
-    return Json.int64(Json.parseObject(reply), "TTL");
+    return GatewayJson.int64(GatewayJson.parseObject(reply), "TTL");
   }
 }

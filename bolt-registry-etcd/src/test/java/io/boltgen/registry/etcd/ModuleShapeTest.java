@@ -13,8 +13,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The module's shape: small main files, one public type, nothing imported beyond the JDK, the cluster SPI
- * and SLF4J, and the bounds in docs/registry-etcd.md equal to the code's.
+ * The module's shape: small main files, one public type, nothing imported beyond the JDK, the cluster SPI,
+ * the runtime's support helpers, jackson-core and SLF4J, and the bounds in docs/registry-etcd.md equal to the
+ * code's.
  */
 class ModuleShapeTest {
 
@@ -47,13 +48,13 @@ class ModuleShapeTest {
   }
 
   @Test
-  void mainCodeUsesOnlyTheJdkTheClusterSpiAndSlf4j() throws IOException {
+  void mainCodeUsesOnlyTheJdkTheClusterSpiTheRuntimesSupportJacksonCoreAndSlf4j() throws IOException {
     Pattern imports = Pattern.compile("(?m)^import (static )?([\\w.]+)");
     for (Path file : mainFiles()) {
       Matcher m = imports.matcher(Files.readString(file));
       while (m.find()) {
-        assertThat(m.group(2)).as("an import of %s", file)
-            .matches("(java\\.|io\\.boltgen\\.runtime\\.cluster\\.|org\\.slf4j\\.).*");
+        assertThat(m.group(2)).as("an import of %s", file).matches("(java\\.|io\\.boltgen\\.runtime\\.cluster\\."
+            + "|io\\.boltgen\\.runtime\\.support\\.|tools\\.jackson\\.core\\.|org\\.slf4j\\.).*");
       }
     }
   }
@@ -74,8 +75,12 @@ class ModuleShapeTest {
     assertThat(docs).contains("100 ms").contains("2 s");
     assertThat(EtcdRegistry.PROBE_INTERVAL.toSeconds()).isEqualTo(3);
     assertThat(docs).contains("every 3 s");
-    assertThat(RateLimitedLog.LINES).isEqualTo(5);
+    assertThat(EtcdRegistry.LOG_LINES_PER_MINUTE).isEqualTo(5);
     assertThat(docs).contains("5 lines a minute");
+    assertThat(GatewayJson.MAX_DEPTH).isEqualTo(64);
+    assertThat(docs).contains("64 levels in a gateway reply, 16 in an instance value");
+    assertThat(io.boltgen.runtime.support.StrictJson.MAX_NUMBER_LENGTH).isEqualTo(1_000);
+    assertThat(docs).contains("| a number in JSON | 1,000 characters |");
     assertThat(docs).contains("`" + EtcdRegistry.DEFAULT_PREFIX + "`");
     assertThat(docs).contains(new String(io.boltgen.runtime.cluster.InstanceRecord.write(
         io.boltgen.runtime.cluster.ServiceInstance.of(new java.net.InetSocketAddress("10.0.0.7", 12200))

@@ -1,5 +1,7 @@
 package io.boltgen.runtime.cluster;
 
+import io.boltgen.runtime.support.HostAndPort;
+import io.boltgen.runtime.support.MessageText;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Objects;
@@ -12,7 +14,8 @@ import java.util.Objects;
  *     another instance can); {@value #DEFAULT_WEIGHT} for {@link #of}
  * @param version the version the instance runs (free text, empty if unknown)
  * @param zone the zone or rack it runs in (free text, empty if unknown)
- * @param metadata anything else, copied; at most {@value #MAX_METADATA} entries
+ * @param metadata anything else, copied; at most {@value #MAX_METADATA} entries, each key Unicode text (no
+ *     unpaired surrogate, which JSON readers refuse in a name)
  */
 public record ServiceInstance(
     InetSocketAddress address, int weight, String version, String zone, Map<String, String> metadata) {
@@ -38,6 +41,12 @@ public record ServiceInstance(
       throw new IllegalArgumentException("at most " + MAX_METADATA + " metadata entries: " + metadata.size());
     }
     metadata = Map.copyOf(metadata);
+    for (String key : metadata.keySet()) {
+      if (key.codePoints().anyMatch(c -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE)) {
+        throw new IllegalArgumentException("metadata key " + MessageText.quote(key)
+            + " has an unpaired surrogate: not Unicode text");
+      }
+    }
   }
 
   /** An instance at {@code address} with the default weight, no version, zone or metadata. */
@@ -67,7 +76,6 @@ public record ServiceInstance(
 
   /** {@code host:port} of the address, as registries write it ({@code [v6]:port} for IPv6 literals). */
   public String hostAndPort() {
-    String host = address.getHostString();
-    return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
+    return HostAndPort.format(address);
   }
 }

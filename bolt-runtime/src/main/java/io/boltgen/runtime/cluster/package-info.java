@@ -4,6 +4,7 @@
  * the instances it found ({@link io.boltgen.runtime.cluster.LoadBalancer}). Registries live in their own
  * modules ({@code bolt-registry-etcd}, {@code bolt-registry-zookeeper}) and store each instance in one form,
  * {@link io.boltgen.runtime.cluster.InstanceRecord}; a fixed list of addresses
- * ({@code static:///host:port,host:port}) needs none. This package depends on the JDK only.
+ * ({@code static:///host:port,host:port}) needs none. This package depends on the JDK, jackson-core (the JSON
+ * of {@code InstanceRecord}) and the runtime's {@code support} helpers only.
  */
 package io.boltgen.runtime.cluster;

@@ -6,6 +6,7 @@ import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

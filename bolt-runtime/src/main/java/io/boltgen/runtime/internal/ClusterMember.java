@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 

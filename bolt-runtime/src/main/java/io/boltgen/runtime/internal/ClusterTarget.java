@@ -7,6 +7,7 @@ import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.cluster.LoadBalancer;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.ArrayList;

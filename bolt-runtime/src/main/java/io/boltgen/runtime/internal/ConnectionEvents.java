@@ -2,6 +2,7 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.ConnectionListener;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.SocketAddress;
 import java.util.List;

@@ -5,6 +5,7 @@ import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServerInterceptor;
 import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
 import java.util.concurrent.CompletionException;

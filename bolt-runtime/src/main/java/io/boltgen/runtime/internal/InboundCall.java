@@ -7,6 +7,7 @@ import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServerCall;
 import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.ServerInterceptor;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;

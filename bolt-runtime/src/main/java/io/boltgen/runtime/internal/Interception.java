@@ -7,6 +7,7 @@ import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.ServerInterceptor;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;

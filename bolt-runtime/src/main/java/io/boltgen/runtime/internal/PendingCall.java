@@ -5,6 +5,7 @@ import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
 import java.net.SocketAddress;

@@ -2,6 +2,7 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.ExecutorSelector;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import io.netty.util.TimerTask;

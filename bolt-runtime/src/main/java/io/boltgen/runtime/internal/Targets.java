@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.support.HostAndPort;
 import java.net.InetSocketAddress;
 
 /**
@@ -38,25 +39,14 @@ final class Targets {
     return new Cluster(scheme, service);
   }
 
-  /** {@code host:port} or {@code [v6]:port}; a host name is looked up now. */
+  /**
+   * One address, {@code host:port} by {@link HostAndPort}'s rules; a host name is looked up now (an unknown
+   * one stays unresolved, and connecting to it fails).
+   *
+   * @throws IllegalArgumentException quoting the target and saying what is wrong with it
+   */
   static InetSocketAddress address(String hostAndPort) {
-    int colon = hostAndPort.lastIndexOf(':');
-    if (colon <= 0 || colon == hostAndPort.length() - 1) {
-      throw new IllegalArgumentException("expected host:port, got " + hostAndPort);
-    }
-    String host = hostAndPort.substring(0, colon);
-    if (host.startsWith("[") && host.endsWith("]")) {
-      host = host.substring(1, host.length() - 1);
-    }
-    int port;
-    try {
-      port = Integer.parseInt(hostAndPort.substring(colon + 1));
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("bad port in " + hostAndPort, e);
-    }
-    if (port < 1 || port > 65_535) {
-      throw new IllegalArgumentException("port out of range in " + hostAndPort);
-    }
-    return new InetSocketAddress(host, port);
+    InetSocketAddress address = HostAndPort.parse(hostAndPort);
+    return address.isUnresolved() ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
   }
 }

@@ -15,7 +15,8 @@
  *       {@code CallEnvironment}, {@code RemoteErrors};
  *   <li>requests served: {@code RequestDispatcher}, {@code ServiceRegistry}, {@code MethodEntry},
  *       {@code InboundRequest}, {@code InboundAnswer}, {@code InboundCall}, {@code WorkerPool};
- *   <li>helpers: {@code RateLimitedLog}, {@code LogText}, {@code Shutdown}.
+ *   <li>helpers: {@code LogText}, {@code Shutdown} (and, shared with the registries,
+ *       {@code io.boltgen.runtime.support}).
  * </ul>
  */
 package io.boltgen.runtime.internal;

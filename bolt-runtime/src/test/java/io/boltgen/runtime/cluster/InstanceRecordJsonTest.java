@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -39,8 +40,9 @@ class InstanceRecordJsonTest {
   @Test
   void escapesWhatJsonRequiresAndReadsItBack() {
     String nasty = "quote\" back\\ nl\n cr\r tab\t bs\b ff\f nul\u0000 del\u007f ls\u2028 é 😀 lone\ud800 end";
+    String nastyKey = nasty.replace("\ud800", ""); // a key is Unicode text: JSON readers refuse a lone half in a name
     ServiceInstance instance = ServiceInstance.of(new InetSocketAddress("127.0.0.1", 1)).withWeight(0)
-        .withVersion(nasty).withZone("é").withMetadata(Map.of(nasty, nasty, "a=b,c\nd", "\"{}[]:,", "", ""));
+        .withVersion(nasty).withZone("é").withMetadata(Map.of(nastyKey, nasty, "a=b,c\nd", "\"{}[]:,", "", ""));
     String json = text(instance);
     assertThat(json).doesNotContainPattern("[\\x00-\\x1f\\x7f\\u2028]")
         .contains("\\\"", "\\\\", "\\n", "\\r", "\\t", "\\b", "\\f", "\\u0000", "\\u007f", "\\u2028", "\\ud800")
@@ -66,10 +68,9 @@ class InstanceRecordJsonTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"10.0.0.7:12200", "[0:0:0:0:0:0:0:1]:1", "inventory-3.internal:65535", "h:1", "a_b:80",
-      "xn--bcher-kva.example:443", "10.0.0.7.example:1", "1e100:5"})
-  void parsesWhatHostAndPortWrites(String hostAndPort) {
-    assertThat(ServiceInstance.of(InstanceRecord.parseAddress(hostAndPort)).hostAndPort()).isEqualTo(hostAndPort);
+  @ValueSource(strings = {"10.0.0.7:12200", "[0:0:0:0:0:0:0:1]:1", "inventory-3.internal:65535", "h:1", "a_b:80"})
+  void readsTheAddressesItWrites(String hostAndPort) {
+    assertThat(read("{\"address\":\"" + hostAndPort + "\"}").hostAndPort()).isEqualTo(hostAndPort);
   }
 
   @Test
@@ -86,9 +87,10 @@ class InstanceRecordJsonTest {
     String deepest = "{\"address\":\"127.0.0.1:1\",\"x\":" + "[".repeat(15) + "]".repeat(15) + "}";
     assertThat(read(deepest).address().getPort()).isEqualTo(1);
     String deeper = "{\"address\":\"127.0.0.1:1\",\"x\":" + "[".repeat(16) + "]".repeat(16) + "}";
-    assertThatThrownBy(() -> read(deeper)).hasMessageContaining("nested deeper than 16");
-    String hostile = "[".repeat(100_000);
-    assertThatThrownBy(() -> read(hostile)).hasMessageContaining("nested deeper than 16");
+    assertThatThrownBy(() -> read(deeper)).hasMessageStartingWith("malformed JSON at offset ")
+        .hasMessageContaining("nesting depth (17) exceeds the maximum allowed (16)");
+    String hostile = "{\"address\":\"127.0.0.1:1\",\"x\":" + "[".repeat(100_000);
+    assertThatThrownBy(() -> read(hostile)).hasMessageContaining("nesting depth (17) exceeds the maximum allowed (16)");
   }
 
   @ParameterizedTest
@@ -132,18 +134,15 @@ class InstanceRecordJsonTest {
       "{\"address\":\"127.0.0.1:1\" \"weight\":1}",
   })
   void refusesWhatIsNotStrictlyAnInstance(String json) {
-    assertThatThrownBy(() -> read(json)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageNotContaining("null");
+    // every refusal says where the JSON breaks the rules, or which field is wrong
+    assertThatThrownBy(() -> read(json)).isInstanceOf(IllegalArgumentException.class).hasMessageMatching("(?s)"
+        + "malformed JSON at offset \\d+: .+|not a JSON object|no \"address\""
+        + "|\"(address|weight|version|zone|metadata)\".+");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"10.0.0.7", "10.0.0.7:", ":80", "10.0.0.7:x", "10.0.0.7:0", "10.0.0.7:65536",
-      "10.0.0.7:+80", "10.0.0.7:-1", "10.0.0.7:000080", "::1:80", "[::1:80", "::1]:80", "[10.0.0.1]:80",
-      "[not-v6]:80", "[g::1]:80", "[1::2::3]:80", "[]:80", "[::1 ]:80", "a b:80", "a/b:80", "tab\there:80",
-      "999.1.1.1:80", "127.1:80", "1.2.3.4.:80", "...:80"})
-  void refusesAddressesThatAreNotHostAndPortNamingTheAddress(String address) {
-    assertThatThrownBy(() -> InstanceRecord.parseAddress(address)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(address.replace("\t", "\\u0009"));
+  @MethodSource("io.boltgen.runtime.support.HostAndPortTest#notHostAndPort")
+  void refusesAddressesThatAreNotHostAndPortNamingTheField(String address) {
     assertThatThrownBy(() -> read("{\"address\":" + quoted(address) + "}"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("\"address\": ");
   }
@@ -158,9 +157,7 @@ class InstanceRecordJsonTest {
     assertThatThrownBy(() -> read("{\"address\":\"a:1\",\"metadata\":{\"k\":2}}"))
         .hasMessage("\"metadata\" value of \"k\" must be a string");
     assertThatThrownBy(() -> read("{\"address\":\"a:1\",}"))
-        .hasMessage("malformed JSON at offset 17: expected a string key");
-    assertThatThrownBy(() -> InstanceRecord.parseAddress("h".repeat(200)))
-        .hasMessage("\"" + "h".repeat(80) + "…(200 characters)\" is not host:port");
+        .hasMessageStartingWith("malformed JSON at offset 17: ").hasMessageContaining("'}'");
   }
 
   @Test
@@ -182,6 +179,6 @@ class InstanceRecordJsonTest {
   }
 
   private static String quoted(String s) {
-    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\t", "\\t") + "\"";
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\t", "\\t").replace("\n", "\\n") + "\"";
   }
 }

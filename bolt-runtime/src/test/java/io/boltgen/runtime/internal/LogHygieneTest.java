@@ -10,6 +10,7 @@ import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.boltgen.testing.RawFrames;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;

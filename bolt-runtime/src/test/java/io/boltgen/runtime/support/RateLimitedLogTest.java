@@ -1,6 +1,7 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,10 @@ import org.slf4j.event.Level;
 import org.slf4j.helpers.LegacyAbstractLogger;
 import org.slf4j.helpers.MessageFormatter;
 
-/** Lines per cause are bounded, and the lines left out are counted in the next line written. */
+/**
+ * Lines per cause are bounded, and the lines left out are counted in the next line written; per key, each key
+ * is a cause, and the keys remembered are bounded.
+ */
 class RateLimitedLogTest {
 
   /** A logger that keeps what it is given. */
@@ -92,14 +96,49 @@ class RateLimitedLogTest {
   }
 
   @Test
-  void longPeerTextIsCut() {
-    String className = "x".repeat(32 * 1024);
-    String shortened = LogText.shorten(className);
-    assertThat(shortened).startsWith("x".repeat(LogText.MAX_CHARS)).endsWith("…(32568 more chars)");
-    assertThat(LogText.shorten("short")).isEqualTo("short");
-    assertThat(LogText.shorten(null)).isEqualTo("null");
-    // a surrogate pair is never split
-    String emoji = "a".repeat(LogText.MAX_CHARS - 1) + "\uD83D\uDE00" + "tail";
-    assertThat(LogText.shorten(emoji)).startsWith("a".repeat(LogText.MAX_CHARS - 1) + "…");
+  void perKeyEachKeyIsACauseOfItsOwn() {
+    RecordingLogger logger = new RecordingLogger();
+    AtomicLong clock = new AtomicLong();
+    RateLimitedLog.PerKey log = new RateLimitedLog.PerKey(logger, 1, TimeUnit.MINUTES.toNanos(1), clock::get);
+    for (int i = 0; i < 3; i++) {
+      log.warn("node:/a", "skipping node {}: {}", "/a", "garbled");
+      log.warn("node:/b", "skipping node {}: {}", "/b", "garbled");
+    }
+    assertThat(logger.lines).containsExactly("WARN skipping node /a: garbled", "WARN skipping node /b: garbled");
+
+    clock.addAndGet(TimeUnit.MINUTES.toNanos(1));
+    log.warn("node:/a", "skipping node {}: {}", "/a", "still garbled");
+    log.info("node:/c", "node {} is back", "/c");
+    assertThat(logger.lines).containsExactly("WARN skipping node /a: garbled", "WARN skipping node /b: garbled",
+        "WARN skipping node /a: still garbled (2 more line(s) of this kind were left out before this one)",
+        "INFO node /c is back");
+  }
+
+  @Test
+  void perKeyForgetsItsKeysPastTheBoundSoMemoryStaysBounded() {
+    RecordingLogger logger = new RecordingLogger();
+    RateLimitedLog.PerKey log = new RateLimitedLog.PerKey(logger, 1, TimeUnit.MINUTES.toNanos(1), () -> 0);
+    log.warn("first", "first");
+    log.warn("first", "first again"); // left out: one line a minute
+    for (int i = 1; i < RateLimitedLog.PerKey.MAX_KEYS; i++) {
+      log.warn("key-" + i, "key {}", i);
+    }
+    assertThat(logger.lines).hasSize(RateLimitedLog.PerKey.MAX_KEYS);
+    log.warn("one more", "one more"); // the bound is reached: every key is forgotten
+    log.warn("first", "first once more");
+    assertThat(logger.lines).hasSize(RateLimitedLog.PerKey.MAX_KEYS + 2).last().isEqualTo("WARN first once more");
+  }
+
+  @Test
+  void limitsMustBePositive() {
+    RecordingLogger logger = new RecordingLogger();
+    assertThatThrownBy(() -> new RateLimitedLog(logger, 0, 1, () -> 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RateLimitedLog.perKey(logger, 1, 0)).isInstanceOf(IllegalArgumentException.class);
+    RateLimitedLog five = RateLimitedLog.of(logger, 5);
+    for (int i = 0; i < 7; i++) {
+      five.warn("line {}", i);
+    }
+    assertThat(logger.lines).hasSize(5);
+    assertThat(five.suppressed()).isEqualTo(2);
   }
 }
