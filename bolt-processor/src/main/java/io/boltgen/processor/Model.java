@@ -96,8 +96,8 @@ final class Model {
 
   /**
    * A protobuf-java generated message, carried as an embedded message. Declared in the {@code .proto} as
-   * {@code protoName} (fully qualified, leading dot) importing {@code protoFile} when the processor knows
-   * them (the well-known types, {@link WellKnownTypes}), else as {@code bytes}; both {@code null} then.
+   * {@code protoName} (fully qualified, leading dot) importing {@code protoFile}: known for the well-known
+   * types ({@link WellKnownTypes}), read from the class's descriptor for others ({@link ProtoDescriptors}).
    */
   record ProtoMessageType(ClassName className, String protoName, String protoFile) implements Type {
     @Override
