@@ -52,7 +52,7 @@ final class ProtoFileWriter {
     for (Method m : service.methods()) {
       comment(out, m.javadoc(), "  ");
       out.append("  // className ").append(m.wireName(service.serviceName(), service.version()))
-          .append(", method code ").append(m.methodCode()).append(", ")
+          .append(", ")
           .append(HolderWriter.style(m.style())).append(".\n");
       out.append("  rpc ").append(m.wireMethodName()).append(" (").append(m.request().protoName())
           .append(") returns (").append(m.response().protoName()).append(");\n");
