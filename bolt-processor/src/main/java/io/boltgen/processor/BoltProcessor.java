@@ -76,7 +76,7 @@ public final class BoltProcessor extends AbstractProcessor {
   public synchronized void init(ProcessingEnvironment env) {
     super.init(env);
     sourceFiles = new SourceFiles(env);
-    protoDescriptors = new ProtoDescriptors(env);
+    protoDescriptors = new ProtoDescriptors(env, sourceTypes);
   }
 
   @Override

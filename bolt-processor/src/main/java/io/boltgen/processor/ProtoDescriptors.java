@@ -4,17 +4,16 @@ import com.sun.source.util.Trees;
 import java.lang.reflect.InvocationTargetException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.annotation.processing.ProcessingEnvironment;
-import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
-import javax.tools.StandardLocation;
 
 /**
  * The proto identity (full name and {@code .proto} file) of a protoc-generated message class, so that the
@@ -56,10 +55,11 @@ final class ProtoDescriptors {
   /** Class loaders by top-level class compiled here; {@code null} key: the class path alone. */
   private final Map<String, CompilationClassLoader> loaders = new HashMap<>();
 
-  ProtoDescriptors(ProcessingEnvironment env) {
+  /** {@code sourceTypes}: the top-level types compiled from source in this compilation, filled as rounds go. */
+  ProtoDescriptors(ProcessingEnvironment env, Set<String> sourceTypes) {
     this.env = env;
     Trees trees = SourceFiles.trees(env);
-    this.compiler = new SourceCompiler(env.getElementUtils(), env.getFiler(), trees);
+    this.compiler = new SourceCompiler(env.getElementUtils(), env.getFiler(), trees, sourceTypes);
   }
 
   /** The identity of the generated message class {@code message}, or the problem that kept it unknown. */
@@ -71,7 +71,7 @@ final class ProtoDescriptors {
     String name = message.getQualifiedName().toString();
     boolean generated = ElementFilter.methodsIn(message.getEnclosedElements()).stream().anyMatch(m ->
         m.getSimpleName().contentEquals("getDescriptor") && m.getParameters().isEmpty()
-            && m.getModifiers().containsAll(java.util.Set.of(Modifier.PUBLIC, Modifier.STATIC))
+            && m.getModifiers().containsAll(Set.of(Modifier.PUBLIC, Modifier.STATIC))
             && m.getReturnType().toString().equals(DESCRIPTOR));
     if (!generated) {
       return problem(name + " is not a message class protoc generated: it has no public static getDescriptor()"
@@ -83,15 +83,12 @@ final class ProtoDescriptors {
       top = (TypeElement) top.getEnclosingElement();
     }
     String topName = env.getElementUtils().getBinaryName(top).toString();
-    boolean onClassPath = false;
-    if (compiler.sourceOf(top) == null) {
-      onClassPath = classFileExists(top);
-      if (!onClassPath) {
-        return problem(name + " is compiled in this compilation, and this compiler gives annotation processors no"
-            + " access to its source (javac's tree API), so it cannot be compiled on its own to read its proto"
-            + " descriptor; compile protoc's Java output before the service (in a module of its own, on the"
-            + " service module's class path)");
-      }
+    boolean onClassPath = !compiler.fromSource(top);
+    if (!onClassPath && compiler.sourceOf(top) == null) {
+      return problem(name + " is compiled in this compilation, and this compiler gives annotation processors no"
+          + " access to its source (javac's tree API), so it cannot be compiled on its own to read its proto"
+          + " descriptor; compile protoc's Java output before the service (in a module of its own, on the"
+          + " service module's class path)");
     }
     CompilationClassLoader loader = loaders.get(onClassPath ? null : topName);
     if (loader == null) {
@@ -105,18 +102,6 @@ final class ProtoDescriptors {
       loaders.put(onClassPath ? null : topName, loader);
     }
     return describe(env.getElementUtils().getBinaryName(message).toString(), loader, name);
-  }
-
-  private boolean classFileExists(TypeElement top) {
-    String binary = env.getElementUtils().getBinaryName(top).toString();
-    int dot = binary.lastIndexOf('.');
-    try {
-      env.getFiler().getResource(StandardLocation.CLASS_PATH, dot < 0 ? "" : binary.substring(0, dot),
-          binary.substring(dot + 1) + ".class").getLastModified();
-      return true;
-    } catch (java.io.IOException | IllegalArgumentException e) {
-      return false;
-    }
   }
 
   /** Asks protobuf-java, on a thread of its own and within the time limit, for the descriptor of the class. */

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -58,16 +59,26 @@ final class SourceCompiler {
   private final Elements elements;
   private final Filer filer;
   private final Trees trees;
+  /** The qualified names of the top-level types compiled from source in this compilation, so far. */
+  private final Set<String> sourceTypes;
+  /** The class-path roots of each package listed so far: the class path does not change in a compilation. */
+  private final Map<String, Set<Path>> packageRoots = new HashMap<>();
 
-  SourceCompiler(Elements elements, Filer filer, Trees trees) {
+  SourceCompiler(Elements elements, Filer filer, Trees trees, Set<String> sourceTypes) {
     this.elements = elements;
     this.filer = filer;
     this.trees = trees;
+    this.sourceTypes = sourceTypes;
   }
 
-  /** The source file {@code type} is declared in, when it is compiled in this compilation. */
+  /** Whether the top-level type {@code type} is compiled from source in this compilation. */
+  boolean fromSource(TypeElement type) {
+    return sourceTypes.contains(type.getQualifiedName().toString());
+  }
+
+  /** The source file of {@code type}, a top-level type compiled in this compilation, or {@code null}. */
   JavaFileObject sourceOf(TypeElement type) {
-    TreePath path = trees == null ? null : trees.getPath(type);
+    TreePath path = trees == null || !fromSource(type) ? null : trees.getPath(type);
     return path == null ? null : path.getCompilationUnit().getSourceFile();
   }
 
@@ -130,32 +141,53 @@ final class SourceCompiler {
       }
       PackageElement p = elements.getPackageElement(pkg);
       List<JavaFileObject> found = new ArrayList<>();
-      if (p == null) {
+      if (p == null || !elements.getModuleOf(p).isUnnamed()) {
+        return found; // unknown, or the platform's: javac finds those in its system modules
+      }
+      if (location == StandardLocation.SOURCE_PATH) {
+        for (Element e : kinds.contains(Kind.SOURCE) ? p.getEnclosedElements() : List.<Element>of()) {
+          JavaFileObject source = e instanceof TypeElement type ? sourceOf(type) : null;
+          if (source != null && source.isNameCompatible(e.getSimpleName().toString(), Kind.SOURCE)) {
+            found.add(source(source, pkg.isEmpty() ? e.getSimpleName().toString() : pkg + "." + e.getSimpleName()));
+          }
+        }
         return found;
       }
-      Set<Path> classRoots = new LinkedHashSet<>();
+      if (kinds.contains(Kind.CLASS)) {
+        for (Path root : classRoots(p)) {
+          rootFiles(root).list(StandardLocation.CLASS_PATH, pkg, Set.of(Kind.CLASS), false).forEach(found::add);
+        }
+      }
+      return found;
+    }
+
+    /**
+     * The class-path roots holding the class files of package {@code p}'s types that are not compiled from
+     * source here: one Filer look-up finds a root, whose listing then accounts for the other types in it.
+     */
+    private Set<Path> classRoots(PackageElement p) throws IOException {
+      String pkg = p.getQualifiedName().toString();
+      Set<Path> found = packageRoots.get(pkg);
+      if (found != null) {
+        return found;
+      }
+      found = new LinkedHashSet<>();
+      Set<String> listed = new HashSet<>();
       for (Element e : p.getEnclosedElements()) {
-        if (!(e instanceof TypeElement type)) {
+        String file = e.getSimpleName() + ".class";
+        if (!(e instanceof TypeElement type) || fromSource(type) || listed.contains(file)) {
           continue;
         }
-        JavaFileObject source = sourceOf(type);
-        if (source != null && location == StandardLocation.SOURCE_PATH && kinds.contains(Kind.SOURCE)) {
-          String binary = pkg.isEmpty() ? type.getSimpleName().toString() : pkg + "." + type.getSimpleName();
-          if (source.isNameCompatible(type.getSimpleName().toString(), Kind.SOURCE)) {
-            found.add(source(source, binary));
-          }
-        } else if (source == null && location == StandardLocation.CLASS_PATH && kinds.contains(Kind.CLASS)) {
-          Path root = root(pkg, type.getSimpleName() + ".class");
-          if (root != null) {
-            classRoots.add(root);
+        Path root = root(pkg, file);
+        if (root != null && found.add(root)) {
+          StandardJavaFileManager files = rootFiles(root);
+          for (JavaFileObject f : files.list(StandardLocation.CLASS_PATH, pkg, Set.of(Kind.CLASS), false)) {
+            String binary = files.inferBinaryName(StandardLocation.CLASS_PATH, f);
+            listed.add(binary.substring(binary.lastIndexOf('.') + 1) + ".class");
           }
         }
       }
-      for (Path root : classRoots) {
-        for (JavaFileObject f : rootFiles(root).list(StandardLocation.CLASS_PATH, pkg, Set.of(Kind.CLASS), false)) {
-          found.add(f);
-        }
-      }
+      packageRoots.put(pkg, found);
       return found;
     }
 
