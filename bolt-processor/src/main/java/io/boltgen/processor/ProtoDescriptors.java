@@ -28,7 +28,7 @@ import javax.lang.model.util.ElementFilter;
  *   <li>only for a class shaped as protoc generates it: a public static {@code getDescriptor()} returning
  *       {@code com.google.protobuf.Descriptors.Descriptor}, checked on the element before anything loads;</li>
  *   <li>in a {@link CompilationClassLoader} of their own, which sees the compilation's class path (and
- *       nothing of the processor or javac) and is dropped afterwards;</li>
+ *       nothing of the processor or javac) and lives as long as this compilation's processor;</li>
  *   <li>on a daemon thread, for at most {@value #TIME_LIMIT_SECONDS} seconds.</li>
  * </ul>
  * A class compiled in this compilation (protoc's Java output beside the service) has no class file yet:

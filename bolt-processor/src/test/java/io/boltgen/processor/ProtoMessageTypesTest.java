@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A protobuf-java message of the user's own {@code .proto} is typed by its proto name in the emitted
  * {@code .proto}, with the import of its file, whether protoc's Java output is compiled with the service or
- * comes from the class path; protoc then compiles the emitted file against the user's.
+ * comes from the class path; protoc then compiles the emitted file against the user's. What protobuf-java
+ * cannot describe is an error on the element that uses the class, saying why.
  */
 class ProtoMessageTypesTest {
 
