@@ -26,7 +26,7 @@ import javax.tools.StandardLocation;
 
 /**
  * The boltgen annotation processor: turns every {@code @BoltService} interface into a holder
- * ({@code XxxBolt}: descriptors, method codes, factories), a client stub, a server skeleton, protobuf
+ * ({@code XxxBolt}: descriptors, method ids, factories), a client stub, a server skeleton, protobuf
  * wire-format codecs, a {@code GeneratedService} provider and a {@code .proto} description; with
  * jakarta.inject on the class path also a {@code jakarta.inject.Provider} of clients.
  *
@@ -76,7 +76,7 @@ public final class BoltProcessor extends AbstractProcessor {
   public synchronized void init(ProcessingEnvironment env) {
     super.init(env);
     sourceFiles = new SourceFiles(env);
-    protoDescriptors = new ProtoDescriptors(env);
+    protoDescriptors = new ProtoDescriptors(env, sourceTypes);
   }
 
   @Override

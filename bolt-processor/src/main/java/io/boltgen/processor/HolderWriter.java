@@ -37,6 +37,14 @@ final class HolderWriter {
     return "METHOD_" + Names.upperSnake(m.wireMethodName());
   }
 
+  /**
+   * The method id constant of {@code m}, {@code METHODID_} and its wire name in upper snake case: the key
+   * of the skeleton's {@code switch}, the method's position in the service (0, 1, 2…).
+   */
+  static String methodIdName(Method m) {
+    return "METHODID_" + descriptorName(m).substring("METHOD_".length());
+  }
+
   /** The codecs' marshaller constant of {@code m}'s request or response: {@code GET_REQUEST}. */
   static String marshallerName(Method m, boolean request) {
     return descriptorName(m).substring("METHOD_".length()) + (request ? "_REQUEST" : "_RESPONSE");
@@ -58,6 +66,14 @@ final class HolderWriter {
         .addJavadoc("The service name on the wire.\n").initializer("$S", service.serviceName()).build());
     type.addField(FieldSpec.builder(String.class, "SERVICE_VERSION", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
         .addJavadoc("The service version on the wire.\n").initializer("$S", service.version()).build());
+    for (int i = 0; i < service.methods().size(); i++) {
+      Method m = service.methods().get(i);
+      type.addField(FieldSpec.builder(int.class, methodIdName(m), Modifier.STATIC, Modifier.FINAL)
+          .addJavadoc("The method id of {@link $T#$L}: the key of the skeleton's switch, never on the wire.\n",
+              service.iface(), m.javaName())
+          .initializer("$L", i)
+          .build());
+    }
     for (Method m : service.methods()) {
       type.addField(descriptor(m));
     }
@@ -136,7 +152,7 @@ final class HolderWriter {
         .add(".methodName($S)\n", m.wireMethodName())
         .add(".responseClassName($S)\n", service.protoPackage() + "." + m.response().protoName())
         .add(".alias($S)\n", request.reflectionName())
-        .add(".methodCode($L)\n", m.methodCode())
+        .add(".methodCode($L)\n", methodIdName(m))
         .add(".type($T.$L)\n", Names.METHOD_TYPE, m.style() == Style.ONEWAY ? "ONEWAY" : "REQUEST_RESPONSE")
         .add(".timeoutMillis($LL)\n", m.timeoutMillis());
     if (m.idempotent()) {
@@ -148,8 +164,8 @@ final class HolderWriter {
     init.add(".build()").unindent().unindent();
     return FieldSpec.builder(ParameterizedTypeName.get(Names.METHOD_DESCRIPTOR, request, m.resultType()),
             descriptorName(m), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-        .addJavadoc("{@link $T#$L}: className {@code $L}, method code $L, $L$L.\n", service.iface(), m.javaName(),
-            m.wireName(service.serviceName(), service.version()), m.methodCode(), style(m.style()),
+        .addJavadoc("{@link $T#$L}: className {@code $L}, $L$L.\n", service.iface(), m.javaName(),
+            m.wireName(service.serviceName(), service.version()), style(m.style()),
             m.idempotent() ? ", idempotent" : "")
         .initializer(init.build())
         .build();

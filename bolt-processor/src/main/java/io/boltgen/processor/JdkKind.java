@@ -2,8 +2,11 @@ package io.boltgen.processor;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.TypeName;
 import io.boltgen.processor.Model.Jdk;
 import io.boltgen.processor.Model.JdkType;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The wire kinds of the JDK value types ({@link Jdk}), all delegating to the runtime's {@code ProtoTypes}:
@@ -13,6 +16,51 @@ import io.boltgen.processor.Model.JdkType;
 final class JdkKind {
 
   static final ClassName PROTO_TYPES = ClassName.get(Names.RUNTIME + ".codec.protobuf", "ProtoTypes");
+
+  /**
+   * A static method of the runtime's {@code ProtoTypes} that generated code calls: its name, result and
+   * parameter types. Every call generated code makes is one of {@link #calls()}, which bolt-processor's
+   * {@code RuntimeCallsTest} checks against the runtime itself.
+   */
+  record Call(String name, TypeName returns, List<TypeName> parameters) {
+    Call(String name, TypeName returns, TypeName... parameters) {
+      this(name, returns, List.of(parameters));
+    }
+  }
+
+  /** {@code BigDecimal}'s text, bounded. */
+  static final Call DECIMAL_TEXT = new Call("decimalText", ClassName.get(String.class), Jdk.BIG_DECIMAL.className);
+  /** {@code BigInteger}'s text, bounded. */
+  static final Call INTEGER_TEXT = new Call("integerText", ClassName.get(String.class), Jdk.BIG_INTEGER.className);
+
+  /** The encoded size of a well-known message's fields: {@code sizeTimestamp(Instant)}. */
+  static Call sizeCall(Jdk jdk) {
+    return new Call("size" + jdk.runtimeName, TypeName.INT, jdk.className);
+  }
+
+  /** Writes a well-known message's fields: {@code writeTimestamp(Instant, ProtoEncoder)}. */
+  static Call writeCall(Jdk jdk) {
+    return new Call("write" + jdk.runtimeName, TypeName.VOID, jdk.className, Names.PROTO_ENCODER);
+  }
+
+  /** Reads a well-known message's fields: {@code readTimestamp(ProtoDecoder)}, a {@code MessageReader}. */
+  static Call readCall(Jdk jdk) {
+    return new Call("read" + jdk.runtimeName, jdk.className, Names.PROTO_DECODER);
+  }
+
+  /** Parses a value carried as text: {@code parseUuid(String)}. */
+  static Call parseCall(Jdk jdk) {
+    return new Call("parse" + jdk.runtimeName, jdk.className, ClassName.get(String.class));
+  }
+
+  /** Every {@code ProtoTypes} method generated code may call. */
+  static List<Call> calls() {
+    List<Call> calls = new ArrayList<>(List.of(DECIMAL_TEXT, INTEGER_TEXT));
+    for (Jdk jdk : Jdk.values()) {
+      calls.addAll(jdk.message() ? List.of(sizeCall(jdk), writeCall(jdk), readCall(jdk)) : List.of(parseCall(jdk)));
+    }
+    return calls;
+  }
 
   private JdkKind() {}
 
@@ -89,17 +137,17 @@ final class JdkKind {
 
     @Override
     CodeBlock size(CodeBlock x) {
-      return CodeBlock.of("e.nested(e.reserve(), $T.size$L($L))", PROTO_TYPES, jdk.runtimeName, x);
+      return CodeBlock.of("e.nested(e.reserve(), $T.$L($L))", PROTO_TYPES, sizeCall(jdk).name(), x);
     }
 
     @Override
     CodeBlock write(CodeBlock x) {
-      return CodeBlock.of("e.writeLength();\n$T.write$L($L, e);\n", PROTO_TYPES, jdk.runtimeName, x);
+      return CodeBlock.of("e.writeLength();\n$T.$L($L, e);\n", PROTO_TYPES, writeCall(jdk).name(), x);
     }
 
     @Override
     CodeBlock read() {
-      return CodeBlock.of("d.readMessage($T::read$L)", PROTO_TYPES, jdk.runtimeName);
+      return CodeBlock.of("d.readMessage($T::$L)", PROTO_TYPES, readCall(jdk).name());
     }
 
     /** The message's default: the epoch, or a zero duration. */
@@ -129,10 +177,10 @@ final class JdkKind {
 
     private CodeBlock text(CodeBlock x) {
       if (jdk == Jdk.BIG_DECIMAL) {
-        return CodeBlock.of("$T.decimalText($L)", PROTO_TYPES, x);
+        return CodeBlock.of("$T.$L($L)", PROTO_TYPES, DECIMAL_TEXT.name(), x);
       }
       if (jdk == Jdk.BIG_INTEGER) {
-        return CodeBlock.of("$T.integerText($L)", PROTO_TYPES, x);
+        return CodeBlock.of("$T.$L($L)", PROTO_TYPES, INTEGER_TEXT.name(), x);
       }
       return CodeBlock.of("$L.toString()", x);
     }
@@ -149,7 +197,7 @@ final class JdkKind {
 
     @Override
     CodeBlock read() {
-      return CodeBlock.of("$T.parse$L(d.readString())", PROTO_TYPES, jdk.runtimeName);
+      return CodeBlock.of("$T.$L(d.readString())", PROTO_TYPES, parseCall(jdk).name());
     }
 
     /** A placeholder: the default, an empty string, is parsed once the entry was read. */
@@ -161,7 +209,7 @@ final class JdkKind {
     /** The empty string parsed like any other text: a decode error except for {@code URI}. */
     @Override
     CodeBlock missingInEntry() {
-      return CodeBlock.of("$T.parse$L(\"\")", PROTO_TYPES, jdk.runtimeName);
+      return CodeBlock.of("$T.$L(\"\")", PROTO_TYPES, parseCall(jdk).name());
     }
   }
 }

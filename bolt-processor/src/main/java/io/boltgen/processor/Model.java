@@ -96,8 +96,8 @@ final class Model {
 
   /**
    * A protobuf-java generated message, carried as an embedded message. Declared in the {@code .proto} as
-   * {@code protoName} (fully qualified, leading dot) importing {@code protoFile} when the processor knows
-   * them (the well-known types, {@link WellKnownTypes}), else as {@code bytes}; both {@code null} then.
+   * {@code protoName} (fully qualified, leading dot) importing {@code protoFile}: known for the well-known
+   * types ({@link WellKnownTypes}), read from the class's descriptor for others ({@link ProtoDescriptors}).
    */
   record ProtoMessageType(ClassName className, String protoName, String protoFile) implements Type {
     @Override
@@ -222,9 +222,6 @@ final class Model {
       String javaName,
       String wireMethodName,
       Site nameSite,
-      int explicitMethodCode,
-      Site methodCodeSite,
-      int methodCode,
       Style style,
       boolean idempotent,
       List<Param> params,
@@ -242,13 +239,6 @@ final class Model {
 
     String wireName(String service, String version) {
       return service + ':' + version + '/' + wireMethodName;
-    }
-
-    /** This method with its method code assigned. */
-    Method withMethodCode(int code) {
-      return new Method(element, javaName, wireMethodName, nameSite, explicitMethodCode, methodCodeSite, code, style,
-          idempotent, params, callbackName, returnType, resultType, thrownTypes, exceptions, timeoutMillis, timeoutSite,
-          request, response, javadoc, deprecated);
     }
 
     /**
@@ -285,12 +275,6 @@ final class Model {
     /** Whether every method is {@linkplain Method#complete() complete}. */
     boolean complete() {
       return methods.stream().allMatch(Method::complete);
-    }
-
-    /** This service with {@code methods} instead of its own. */
-    Service withMethods(List<Method> methods) {
-      return new Service(element, iface, serviceName, nameSite, version, versionSite, timeoutMillis, timeoutSite,
-          protoPackage, protoServiceName, methods, messages, enums, javadoc, usesDeprecated);
     }
   }
 }

@@ -194,10 +194,8 @@ final class ModelReader {
     if (wireMethod.isEmpty()) {
       wireMethod = javaName;
     }
-    int methodCode = boltMethod == null ? 0 : (int) Annotations.longValue(elements, boltMethod, "code");
     long timeout = boltMethod == null ? 0 : Annotations.longValue(elements, boltMethod, "timeoutMillis");
     Site nameSite = boltMethod == null ? Site.of(method) : new Site(method, boltMethod, Annotations.explicitValue(boltMethod, "name"));
-    Site methodCodeSite = boltMethod == null ? Site.of(method) : new Site(method, boltMethod, Annotations.explicitValue(boltMethod, "code"));
     Site timeoutSite =
         boltMethod == null ? Site.of(method) : new Site(method, boltMethod, Annotations.explicitValue(boltMethod, "timeoutMillis"));
     boolean deprecated = elements.isDeprecated(method);
@@ -351,7 +349,7 @@ final class ModelReader {
           null, Site.of(method));
     }
     String callbackName = callbackIndex < 0 ? null : params.get(callbackIndex).getSimpleName().toString();
-    return new Model.Method(method, javaName, wireMethod, nameSite, methodCode, methodCodeSite, 0, style,
+    return new Model.Method(method, javaName, wireMethod, nameSite, style,
         idempotent != null && style != Style.ONEWAY, List.copyOf(javaParams),
         callbackName, TypeName.get(returnType), resultType, List.copyOf(thrown), List.copyOf(mapped),
         timeout == 0 ? serviceTimeout : timeout, timeoutSite, request, response, Annotations.doc(elements, method), deprecated);

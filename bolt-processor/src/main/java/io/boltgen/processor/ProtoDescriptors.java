@@ -1,197 +1,145 @@
 package io.boltgen.processor;
 
-import com.sun.source.tree.BinaryTree;
-import com.sun.source.tree.BlockTree;
-import com.sun.source.tree.ClassTree;
-import com.sun.source.tree.ExpressionTree;
-import com.sun.source.tree.LiteralTree;
-import com.sun.source.tree.MemberSelectTree;
-import com.sun.source.tree.MethodTree;
-import com.sun.source.tree.NewArrayTree;
-import com.sun.source.tree.ReturnTree;
-import com.sun.source.tree.StatementTree;
-import com.sun.source.tree.Tree;
-import com.sun.source.tree.VariableTree;
-import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
-import java.net.URI;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.lang.reflect.InvocationTargetException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import javax.annotation.processing.ProcessingEnvironment;
-import javax.lang.model.element.Element;
-import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
-import javax.tools.FileObject;
-import javax.tools.StandardLocation;
 
 /**
- * The proto identity (full name and {@code .proto} file) of a protobuf-java generated message class, so
- * that the {@code .proto} can type its fields and import its file. protoc's Java output keeps both in the
- * serialized {@code FileDescriptorProto} of the outer class ({@code descriptorData}) and points every
- * message's {@code getDescriptor()} at a field named after the message's full name. Two ways to read them:
+ * The proto identity (full name and {@code .proto} file) of a protoc-generated message class, so that the
+ * {@code .proto} can type its fields and import its file, read through protobuf-java's own API: the class's
+ * static {@code getDescriptor()} returns its {@code Descriptors.Descriptor}, whose {@code getFullName()} and
+ * {@code getFile().getName()} are what protoc compiled.
+ *
+ * <p>That API needs the class loaded and initialized: protobuf-java builds the descriptor in the static
+ * initializers protoc generates (the message class's, its file's outer class's, and those of the outer
+ * classes of the files it imports). Those run, inside the compiler, and are bounded:
  * <ul>
- *   <li>a class compiled in this compilation (protoc's sources beside the service): from its source, through
- *       javac's tree API, without running anything;</li>
- *   <li>a class from the class path (a dependency's jar): by loading it, with protobuf-java from the same
- *       class path, in a class loader of its own, and asking its descriptor.</li>
+ *   <li>only for a class shaped as protoc generates it: a public static {@code getDescriptor()} returning
+ *       {@code com.google.protobuf.Descriptors.Descriptor}, checked on the element before anything loads;</li>
+ *   <li>in a {@link CompilationClassLoader} of their own, which sees the compilation's class path (and
+ *       nothing of the processor or javac) and lives as long as this compilation's processor;</li>
+ *   <li>on a daemon thread, for at most {@value #TIME_LIMIT_SECONDS} seconds.</li>
  * </ul>
- * Anything unexpected means "unknown": the field is then declared {@code bytes}, wire-identical.
+ * A class compiled in this compilation (protoc's Java output beside the service) has no class file yet:
+ * its source file is compiled first, on its own and in memory ({@link SourceCompiler}). What cannot be read
+ * is a {@link Result#problem() problem} saying what failed and what to do, reported as an error on the
+ * element that uses the message.
  */
 final class ProtoDescriptors {
+
+  /** How long the static initializers of one message class may take. */
+  static final int TIME_LIMIT_SECONDS = 20;
 
   /** A message's full proto name (no leading dot) and the name of its {@code .proto} file. */
   record Identity(String fullName, String file) {}
 
+  /** The identity of a message class, or why it could not be read (then {@code identity} is null). */
+  record Result(Identity identity, String problem) {}
+
+  private static final String DESCRIPTOR = "com.google.protobuf.Descriptors.Descriptor";
+
   private final ProcessingEnvironment env;
-  private final Trees trees;
-  private final Map<String, Identity> known = new HashMap<>();
+  private final SourceCompiler compiler;
+  private final Map<String, Result> known = new HashMap<>();
+  /** Class loaders by top-level class compiled here; {@code null} key: the class path alone. */
+  private final Map<String, CompilationClassLoader> loaders = new HashMap<>();
 
-  ProtoDescriptors(ProcessingEnvironment env) {
+  /** {@code sourceTypes}: the top-level types compiled from source in this compilation, filled as rounds go. */
+  ProtoDescriptors(ProcessingEnvironment env, Set<String> sourceTypes) {
     this.env = env;
-    this.trees = SourceFiles.trees(env);
+    Trees trees = SourceFiles.trees(env);
+    this.compiler = new SourceCompiler(env.getElementUtils(), env.getFiler(), trees, sourceTypes);
   }
 
-  /** The identity of the generated message {@code message}, or {@code null} when it cannot be known. */
-  Identity of(TypeElement message) {
-    String key = message.getQualifiedName().toString();
-    if (known.containsKey(key)) {
-      return known.get(key);
+  /** The identity of the generated message class {@code message}, or the problem that kept it unknown. */
+  Result of(TypeElement message) {
+    return known.computeIfAbsent(message.getQualifiedName().toString(), k -> read(message));
+  }
+
+  private Result read(TypeElement message) {
+    String name = message.getQualifiedName().toString();
+    boolean generated = ElementFilter.methodsIn(message.getEnclosedElements()).stream().anyMatch(m ->
+        m.getSimpleName().contentEquals("getDescriptor") && m.getParameters().isEmpty()
+            && m.getModifiers().containsAll(Set.of(Modifier.PUBLIC, Modifier.STATIC))
+            && m.getReturnType().toString().equals(DESCRIPTOR));
+    if (!generated) {
+      return problem(name + " is not a message class protoc generated: it has no public static getDescriptor()"
+          + " returning " + DESCRIPTOR + ", so its proto name and file cannot be read; use protoc's Java output"
+          + " (java_out) for it, or a record");
     }
-    Identity identity;
-    try {
-      identity = fromSource(message);
-      if (identity == null) {
-        identity = fromClassPath(message);
+    TypeElement top = message;
+    while (!(top.getEnclosingElement() instanceof PackageElement)) {
+      top = (TypeElement) top.getEnclosingElement();
+    }
+    String topName = env.getElementUtils().getBinaryName(top).toString();
+    boolean onClassPath = !compiler.fromSource(top);
+    if (!onClassPath && compiler.sourceOf(top) == null) {
+      return problem(name + " is compiled in this compilation, and this compiler gives annotation processors no"
+          + " access to its source (javac's tree API), so it cannot be compiled on its own to read its proto"
+          + " descriptor; compile protoc's Java output before the service (in a module of its own, on the"
+          + " service module's class path)");
+    }
+    CompilationClassLoader loader = loaders.get(onClassPath ? null : topName);
+    if (loader == null) {
+      try {
+        loader = new CompilationClassLoader(env.getFiler(), onClassPath ? Map.of() : compiler.compile(top));
+      } catch (SourceCompiler.Failure e) {
+        return problem("compiling " + top.getQualifiedName() + " on its own, to read the proto descriptor of "
+            + name + ", failed: " + e.getMessage() + "; compile protoc's Java output before the service (in a"
+            + " module of its own, on the service module's class path)");
       }
-    } catch (RuntimeException | LinkageError | ReflectiveOperationException | java.io.IOException e) {
-      identity = null;
+      loaders.put(onClassPath ? null : topName, loader);
     }
-    known.put(key, identity);
-    return identity;
+    return describe(env.getElementUtils().getBinaryName(message).toString(), loader, name);
   }
 
-  // ------------------------------------------------------------------ from source
-
-  private Identity fromSource(TypeElement message) {
-    if (trees == null) {
-      return null;
-    }
-    ExecutableElement getDescriptor = ElementFilter.methodsIn(message.getEnclosedElements()).stream()
-        .filter(m -> m.getSimpleName().contentEquals("getDescriptor") && m.getParameters().isEmpty()
-            && m.getModifiers().contains(Modifier.STATIC))
-        .findFirst().orElse(null);
-    TreePath method = getDescriptor == null ? null : trees.getPath(getDescriptor);
-    if (method == null) {
-      return null; // not compiled from source here
-    }
-    // return com.shop.OrderProto.internal_static_shop_v1_Order_descriptor;
-    List<? extends StatementTree> body = ((MethodTree) method.getLeaf()).getBody().getStatements();
-    if (body.size() != 1 || !(body.get(0) instanceof ReturnTree ret)
-        || !(ret.getExpression() instanceof MemberSelectTree select)) {
-      return null;
-    }
-    String field = select.getIdentifier().toString();
-    Element outer = trees.getElement(new TreePath(new TreePath(method, ret), select.getExpression()));
-    ClassTree outerTree = outer instanceof TypeElement outerType ? trees.getTree(outerType) : null;
-    byte[] descriptor = outerTree == null ? null : descriptorData(outerTree);
-    if (descriptor == null) {
-      return null;
-    }
-    FileDescriptorReader.File file = FileDescriptorReader.read(descriptor);
-    for (String fullName : file.messages()) {
-      if (field.equals("internal_static_" + fullName.replace('.', '_') + "_descriptor")) {
-        return new Identity(fullName, file.name());
-      }
-    }
-    return null;
-  }
-
-  /** The bytes of the {@code String[] descriptorData = {...}} in the outer class's static initializer. */
-  private static byte[] descriptorData(ClassTree outer) {
-    for (Tree member : outer.getMembers()) {
-      if (member instanceof BlockTree block && block.isStatic()) {
-        for (StatementTree s : block.getStatements()) {
-          if (s instanceof VariableTree v && v.getName().contentEquals("descriptorData")
-              && v.getInitializer() instanceof NewArrayTree array) {
-            StringBuilder all = new StringBuilder();
-            for (ExpressionTree part : array.getInitializers()) {
-              String text = constant(part);
-              if (text == null) {
-                return null;
-              }
-              all.append(text);
-            }
-            return all.toString().getBytes(StandardCharsets.ISO_8859_1);
-          }
-        }
-      }
-    }
-    return null;
-  }
-
-  /** A string literal, or a concatenation of them, as protoc writes them. */
-  private static String constant(ExpressionTree e) {
-    if (e instanceof LiteralTree literal && literal.getValue() instanceof String s) {
-      return s;
-    }
-    if (e instanceof BinaryTree plus && plus.getKind() == Tree.Kind.PLUS) {
-      String left = constant(plus.getLeftOperand());
-      String right = constant(plus.getRightOperand());
-      return left == null || right == null ? null : left + right;
-    }
-    return null;
-  }
-
-  // ------------------------------------------------------------------ from the class path
-
-  private Identity fromClassPath(TypeElement message) throws ReflectiveOperationException, java.io.IOException {
-    String binaryName = env.getElementUtils().getBinaryName(message).toString();
-    URL messageRoot = root(binaryName);
-    URL protobufRoot = root("com.google.protobuf.Descriptors");
-    if (messageRoot == null || protobufRoot == null) {
-      return null;
-    }
-    List<URL> roots = new ArrayList<>(List.of(messageRoot));
-    if (!protobufRoot.equals(messageRoot)) {
-      roots.add(protobufRoot);
-    }
-    try (URLClassLoader loader = new URLClassLoader(roots.toArray(new URL[0]), ClassLoader.getPlatformClassLoader())) {
+  /** Asks protobuf-java, on a thread of its own and within the time limit, for the descriptor of the class. */
+  private Result describe(String binaryName, CompilationClassLoader loader, String name) {
+    FutureTask<Identity> task = new FutureTask<>(() -> {
       Class<?> type = Class.forName(binaryName, true, loader);
       Object descriptor = type.getMethod("getDescriptor").invoke(null);
-      String fullName = (String) descriptor.getClass().getMethod("getFullName").invoke(descriptor);
       Object file = descriptor.getClass().getMethod("getFile").invoke(descriptor);
-      String fileName = (String) file.getClass().getMethod("getName").invoke(file);
-      return new Identity(fullName, fileName);
+      return new Identity((String) descriptor.getClass().getMethod("getFullName").invoke(descriptor),
+          (String) file.getClass().getMethod("getName").invoke(file));
+    });
+    Thread thread = new Thread(task, "boltgen-protobuf-descriptor");
+    thread.setDaemon(true);
+    thread.setContextClassLoader(loader);
+    thread.start();
+    String failed = "reading the proto descriptor of " + name + " with protobuf-java (" + name + ".getDescriptor())";
+    try {
+      return new Result(task.get(TIME_LIMIT_SECONDS, TimeUnit.SECONDS), null);
+    } catch (TimeoutException e) {
+      loader.close();
+      loaders.values().remove(loader);
+      return problem(failed + " did not finish within " + TIME_LIMIT_SECONDS + " s: the static initializers of"
+          + " its classes did not return");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return problem(failed + " was interrupted");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      while ((cause instanceof InvocationTargetException || cause instanceof ExceptionInInitializerError)
+          && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      return problem(failed + " failed: " + cause + "; the class path of this compilation needs the"
+          + " protobuf-java version protoc's output was generated for, and the classes of the files it imports");
     }
   }
 
-  /** The class-path root (a jar or a directory) holding the class {@code binaryName}, or {@code null}. */
-  private URL root(String binaryName) throws java.io.IOException {
-    int dot = binaryName.lastIndexOf('.');
-    String pkg = dot < 0 ? "" : binaryName.substring(0, dot);
-    String file = binaryName.substring(dot + 1) + ".class";
-    FileObject found;
-    try {
-      found = env.getFiler().getResource(StandardLocation.CLASS_PATH, pkg, file);
-    } catch (IllegalArgumentException | java.io.IOException e) {
-      return null;
-    }
-    URI uri = found.toUri();
-    String s = uri.toString();
-    if (s.startsWith("jar:")) {
-      return new URL(s.substring(4, s.indexOf("!/")));
-    }
-    String relative = binaryName.replace('.', '/') + ".class";
-    if ("file".equals(uri.getScheme()) && s.endsWith(relative)) {
-      return new URL(s.substring(0, s.length() - relative.length()));
-    }
-    return null;
+  private static Result problem(String problem) {
+    return new Result(null, problem);
   }
 }

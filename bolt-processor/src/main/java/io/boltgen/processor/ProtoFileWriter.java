@@ -52,7 +52,7 @@ final class ProtoFileWriter {
     for (Method m : service.methods()) {
       comment(out, m.javadoc(), "  ");
       out.append("  // className ").append(m.wireName(service.serviceName(), service.version()))
-          .append(", method code ").append(m.methodCode()).append(", ")
+          .append(", ")
           .append(HolderWriter.style(m.style())).append(".\n");
       out.append("  rpc ").append(m.wireMethodName()).append(" (").append(m.request().protoName())
           .append(") returns (").append(m.response().protoName()).append(");\n");
@@ -152,7 +152,7 @@ final class ProtoFileWriter {
   private static boolean isMessage(Type t) {
     return t instanceof MessageType
         || (t instanceof JdkType j && j.jdk().message())
-        || (t instanceof ProtoMessageType p && p.protoName() != null);
+        || t instanceof ProtoMessageType;
   }
 
   /** The files the messages' field types are declared in, sorted. */
@@ -171,7 +171,7 @@ final class ProtoFileWriter {
             : t instanceof OptionalType o ? o.value() : t;
         if (inner instanceof JdkType j && JdkKind.protoFile(j.jdk()) != null) {
           files.add(JdkKind.protoFile(j.jdk()));
-        } else if (inner instanceof ProtoMessageType p && p.protoFile() != null) {
+        } else if (inner instanceof ProtoMessageType p) {
           files.add(p.protoFile());
         }
       }
@@ -201,9 +201,6 @@ final class ProtoFileWriter {
       inner = m.value();
     } else if (t instanceof OptionalType o) {
       inner = o.value();
-    }
-    if (inner instanceof ProtoMessageType p && p.protoName() == null) {
-      return "an embedded " + p.className().canonicalName() + " message";
     }
     if (inner instanceof JdkType j) {
       return JdkKind.note(j.jdk());

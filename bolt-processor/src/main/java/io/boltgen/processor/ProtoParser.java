@@ -37,7 +37,8 @@ final class ProtoParser {
   }
 
   private static final Pattern HEADER = Pattern.compile("Bolt service (\\S+), version ([^;\\s]+);");
-  private static final Pattern CLASS_NAME = Pattern.compile("className (\\S+), method code (\\d+), (\\w+)\\.");
+  /** An rpc's comment; baselines recorded by earlier versions also name a method code, which is skipped. */
+  private static final Pattern CLASS_NAME = Pattern.compile("className (\\S+), (?:method code \\d+, )?(\\w+)\\.");
   private static final Pattern JAVA = Pattern.compile("^Java: (\\S+)");
 
   /** A token and the comments right before it. */
@@ -124,17 +125,15 @@ final class ProtoParser {
       expect(";");
     }
     String className = null;
-    int code = 0;
     String style = null;
     for (String c : first.comments) {
       Matcher m = CLASS_NAME.matcher(c);
       if (m.find()) {
         className = m.group(1);
-        code = Integer.parseInt(m.group(2));
-        style = m.group(3);
+        style = m.group(2);
       }
     }
-    out.rpcs.add(new Rpc(name, request, response, className, code, style, first.line));
+    out.rpcs.add(new Rpc(name, request, response, className, style, first.line));
   }
 
   private String streamable() {

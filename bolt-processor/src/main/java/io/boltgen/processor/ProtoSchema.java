@@ -37,11 +37,10 @@ record ProtoSchema(
    * One rpc.
    *
    * @param className the Bolt className ({@code service:version/method}) from the rpc's comment, or null
-   * @param methodCode the method code from that comment, or 0
    * @param style the call style from that comment ({@code sync}, {@code future}, {@code callback},
    *     {@code oneway}), or null
    */
-  record Rpc(String name, String request, String response, String className, int methodCode, String style, int line) {
+  record Rpc(String name, String request, String response, String className, String style, int line) {
 
     /** The method part of the className (the Bolt identity within the service), else the rpc name. */
     String method() {

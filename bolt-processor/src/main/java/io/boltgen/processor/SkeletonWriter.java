@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
-/** Writes {@code XxxBoltSkeleton}: the server side, a {@code switch} on the method code. */
+/** Writes {@code XxxBoltSkeleton}: the server side, a {@code switch} on the holder's method ids. */
 final class SkeletonWriter {
 
   private final Service service;
@@ -27,7 +27,7 @@ final class SkeletonWriter {
         .addSuperinterface(Names.SERVICE_INVOKER)
         .addAnnotation(Writers.generated())
         .addJavadoc("Server skeleton of {@link $T}: runs each request's method on the implementation,"
-            + " dispatching on the method's method code.\n", service.iface());
+            + " dispatching on the method id of its descriptor.\n", service.iface());
     Writers.suppressDeprecation(type, service);
     type.addField(service.iface(), "implementation", Modifier.PRIVATE, Modifier.FINAL);
     type.addMethod(MethodSpec.constructorBuilder()
@@ -37,14 +37,14 @@ final class SkeletonWriter {
     MethodSpec.Builder invoke = MethodSpec.methodBuilder("invoke")
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PUBLIC)
-        .addParameter(int.class, "methodCode")
+        .addParameter(int.class, "methodId")
         .addParameter(Object.class, "request")
         .addParameter(Names.SERVER_CALL, "call")
         .addException(Exception.class)
-        .beginControlFlow("switch (methodCode)");
+        .beginControlFlow("switch (methodId)");
     for (Method m : service.methods()) {
       ClassName request = (ClassName) m.request().javaType();
-      invoke.addCode("case $L: {\n$>", m.methodCode());
+      invoke.addCode("case $T.$L: {\n$>", names.holder(), HolderWriter.methodIdName(m));
       invoke.addComment("$L", m.wireName(service.serviceName(), service.version()));
       String args = m.params().stream().map(p -> "args." + p.name() + "()").collect(Collectors.joining(", "));
       if (!m.params().isEmpty()) {
@@ -75,8 +75,8 @@ final class SkeletonWriter {
       invoke.addCode("$<}\n");
     }
     invoke.addCode("default:\n$>");
-    invoke.addStatement("throw new $T($S + methodCode)", IllegalArgumentException.class,
-        "no method of " + service.serviceName() + ":" + service.version() + " has method code ");
+    invoke.addStatement("throw new $T($S + methodId)", IllegalArgumentException.class,
+        "no method of " + service.serviceName() + ":" + service.version() + " has method id ");
     invoke.addCode("$<");
     invoke.endControlFlow();
     type.addMethod(invoke.build());

@@ -253,9 +253,17 @@ final class TypeReader {
       if (file != null) {
         return new ProtoMessageType(ClassName.get(e), WellKnownTypes.protoName(name), file);
       }
-      ProtoDescriptors.Identity identity = protoDescriptors.of(e);
-      return identity == null ? new ProtoMessageType(ClassName.get(e), null, null)
-          : new ProtoMessageType(ClassName.get(e), "." + identity.fullName(), identity.file());
+      ProtoDescriptors.Result read = protoDescriptors.of(e);
+      if (read.identity() == null) {
+        // one error per message class, on the first element that uses it
+        if (checkedTypes.put("proto:" + name, false) == null) {
+          report.error(site, "ProtoDescriptorUnreadable", "cannot type " + path + " (" + context + ") in the .proto: "
+              + read.problem());
+        }
+        scope.failed = true;
+        return null;
+      }
+      return new ProtoMessageType(ClassName.get(e), "." + read.identity().fullName(), read.identity().file());
     }
     String problem;
     if (name.equals("java.lang.Object")) {

@@ -4,7 +4,6 @@ import io.boltgen.processor.Model.Field;
 import io.boltgen.processor.Model.Message;
 import io.boltgen.processor.Model.Method;
 import io.boltgen.processor.Model.Service;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,7 +15,7 @@ import java.util.regex.Pattern;
 
 /**
  * The rules that work on the model: names, versions, timeouts, unique method names, names
- * that clash with the stub, method codes, field numbers and message names. Every problem is reported on
+ * that clash with the stub, field numbers and message names. Every problem is reported on
  * its exact element; validation goes on after an error so that one compile shows every problem.
  * Pure: no {@code Elements}, no {@code Types}.
  */
@@ -25,8 +24,6 @@ final class Validator {
   static final Pattern SERVICE_NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*(\\.[A-Za-z][A-Za-z0-9_-]*)*");
   static final Pattern VERSION = Pattern.compile("[0-9]+(\\.[0-9]+)*");
   static final Pattern METHOD_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  static final int MIN_CODE = 1;
-  static final int MAX_CODE = 32767;
   static final int MAX_FIELD = (1 << 29) - 1;
 
   private final Report report;
@@ -41,10 +38,7 @@ final class Validator {
     this.checkedOnce = checkedOnce;
   }
 
-  /**
-   * Checks {@code service} and returns it with every method's method code assigned, or {@code null} if
-   * it has errors.
-   */
+  /** Checks {@code service} and returns it, or {@code null} if it has errors. */
   Service validate(Service service) {
     int before = report.errorCount();
     if (service.serviceName().isEmpty() || !SERVICE_NAME.matcher(service.serviceName()).matches()) {
@@ -92,81 +86,15 @@ final class Validator {
             + Integer.MAX_VALUE + ", not " + m.timeoutMillis());
       }
     }
-    List<Method> coded = methodCodes(service);
     checkMessages(service);
     if (report.errorCount() > before) {
       return null;
     }
-    return service.withMethods(coded);
+    return service;
   }
 
   private static String describe(Method m) {
     return m.element().getEnclosingElement().getSimpleName() + "." + m.javaName() + "()";
-  }
-
-  /**
-   * Method codes: explicit ones all-or-nothing, in range and unique; derived ones must not collide. Methods
-   * sharing a name (reported already) share a derived code too: that is not reported again.
-   */
-  private List<Method> methodCodes(Service service) {
-    List<Method> methods = service.methods();
-    Method anExplicit = methods.stream().filter(m -> m.explicitMethodCode() != 0).findFirst().orElse(null);
-    if (anExplicit != null) {
-      List<String> without = methods.stream().filter(m -> m.explicitMethodCode() == 0).map(m -> m.javaName() + "()")
-          .distinct().toList();
-      if (!without.isEmpty()) {
-        report.error(anExplicit.methodCodeSite(), "MixedMethodCodes", "method codes are all-or-nothing: "
-            + describe(anExplicit) + " sets @BoltMethod(code = " + anExplicit.explicitMethodCode() + "), but "
-            + String.join(", ", without) + " set" + (without.size() == 1 ? "s" : "")
-            + " none; set a code on every method, or on none");
-        return methods;
-      }
-    }
-    List<Method> out = new ArrayList<>();
-    Map<Integer, Method> byCode = new HashMap<>();
-    for (Method m : methods) {
-      int code;
-      if (anExplicit != null) {
-        code = m.explicitMethodCode();
-        if (code < MIN_CODE || code > MAX_CODE) {
-          report.error(m.methodCodeSite(), "MethodCodeOutOfRange", "method code " + code + " is outside "
-              + MIN_CODE + ".." + MAX_CODE);
-          continue;
-        }
-        Method same = byCode.putIfAbsent(code, m);
-        if (same != null) {
-          report.error(m.methodCodeSite(), "DuplicateMethodCode", "method code " + code + " of " + describe(m)
-              + " is also the code of " + describe(same));
-          continue;
-        }
-      } else {
-        code = hashCode(m.wireName(service.serviceName(), service.version()));
-        Method same = byCode.putIfAbsent(code, m);
-        if (same != null) {
-          if (!same.wireMethodName().equals(m.wireMethodName())) {
-            report.error(m.nameSite(), "MethodCodeCollision", "the derived method code " + code + " of " + describe(m)
-                + " collides with that of " + describe(same) + "; rename one of them on the wire"
-                + " (@BoltMethod(name)) or set @BoltMethod(code) on every method of the service");
-          }
-          continue;
-        }
-      }
-      out.add(m.withMethodCode(code));
-    }
-    return out;
-  }
-
-  /**
-   * The derived method code of a method: FNV-1a (32 bit) over the UTF-8 bytes of its wire name
-   * ({@code service:version/method}), folded into 1..32767 as {@code 1 + (hash >>> 1) % 32767}.
-   */
-  static int hashCode(String wireName) {
-    int hash = 0x811c9dc5;
-    for (byte b : wireName.getBytes(StandardCharsets.UTF_8)) {
-      hash ^= b & 0xff;
-      hash *= 0x01000193;
-    }
-    return 1 + (hash >>> 1) % MAX_CODE;
   }
 
   /** Unique message and enum names in the {@code .proto}, then the field rules of every record. */

@@ -434,10 +434,10 @@ abstract class WireKind {
       return LENGTH_DELIMITED;
     }
 
-    /** Its message type where the processor knows it (the well-known types), else {@code bytes}. */
+    /** Its message type, fully qualified. */
     @Override
     String protoType() {
-      return type.protoName() != null ? type.protoName() : "bytes";
+      return type.protoName();
     }
 
     // protobuf-java is optional at run time: only ProtoMessages refers to it, and only this kind refers to

@@ -8,7 +8,8 @@
  * interface into the immutable {@code Model}; {@code Validator} checks it; pure writers
  * ({@code HolderWriter}, {@code StubWriter}, {@code SkeletonWriter}, {@code CodecWriter},
  * {@code ProviderWriter}, {@code ProtoFileWriter}) turn it into JavaPoet files and text; only the
- * processor touches the {@code Filer}. Everything but the processors is an implementation detail. See
- * docs/generated-code.md for what is generated and the wire mapping.
+ * processor writes through the {@code Filer} ({@code ProtoDescriptors} reads classes through it).
+ * Everything but the processors is an implementation detail. See docs/generated-code.md for what is
+ * generated and the wire mapping.
  */
 package io.boltgen.processor;

@@ -33,7 +33,7 @@ class FirstDayTest {
     return Compiler.javac().withProcessors(new BoltProcessor()).withOptions("-Xlint:all", "-Werror").compile(sources);
   }
 
-  private static String generated(Compilation c, String path) throws IOException {
+  static String generated(Compilation c, String path) throws IOException {
     return c.generatedFile(StandardLocation.SOURCE_OUTPUT, path).orElseThrow().getCharContent(true).toString();
   }
 

@@ -61,9 +61,9 @@ class IdempotentTest {
     assertThat(descriptor(holder, "METHOD_PUT")).doesNotContain("idempotent");
     assertThat(descriptor(holder, "METHOD_FIRE")).doesNotContain("idempotent");
     // and their javadoc
-    assertThat(holder).containsPattern("\\{@link Svc#get}: className \\{@code test.Svc:1.0/get}, method code \\d+, sync,"
-        + " idempotent\\.\n").contains(", future, idempotent.\n").contains(", callback, idempotent.\n")
-        .containsPattern("/put}, method code \\d+, sync\\.\n").containsPattern("/fire}, method code \\d+, oneway\\.\n")
+    assertThat(holder).contains("{@link Svc#get}: className {@code test.Svc:1.0/get}, sync, idempotent.\n")
+        .contains(", future, idempotent.\n").contains(", callback, idempotent.\n")
+        .contains("/put}, sync.\n").contains("/fire}, oneway.\n")
         .doesNotContain("idempotent(false)");
     // nothing of it reaches the .proto: it is the client's retry policy, not the wire
     assertThat(c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/boltgen/test.Svc.proto")

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A protobuf-java message of the user's own {@code .proto} is typed by its proto name in the emitted
  * {@code .proto}, with the import of its file, whether protoc's Java output is compiled with the service or
- * comes from the class path; protoc then compiles the emitted file against the user's.
+ * comes from the class path; protoc then compiles the emitted file against the user's. What protobuf-java
+ * cannot describe is an error on the element that uses the class, saying why.
  */
 class ProtoMessageTypesTest {
 
@@ -78,15 +79,7 @@ class ProtoMessageTypesTest {
   }
 
   private List<JavaFileObject> generatedJava() throws IOException {
-    List<JavaFileObject> files = new ArrayList<>();
-    try (Stream<Path> walk = Files.walk(javaOut)) {
-      for (Path p : walk.filter(f -> f.toString().endsWith(".java")).toList()) {
-        String relative = javaOut.relativize(p).toString();
-        files.add(JavaFileObjects.forSourceString(relative.replace(".java", "").replace(File.separatorChar, '.'),
-            Files.readString(p)));
-      }
-    }
-    return files;
+    return javaSources(javaOut);
   }
 
   private static String proto(Compilation c) throws IOException {
@@ -118,23 +111,135 @@ class ProtoMessageTypesTest {
 
   @Test
   void aMessageFromTheClassPathIsTypedFromItsDescriptor() throws Exception {
-    Path classes = dir.resolve("classes");
+    Compilation c = Compiler.javac().withProcessors(new BoltProcessor()).withClasspath(classPathWith(compiled(javaOut)))
+        .compile(JavaFileObjects.forSourceString("test.Shop", SERVICE));
+    assertThat(c).succeeded();
+    assertTypedAndCompilable(proto(c));
+  }
+
+  @Test
+  void aMessageCompiledWithTheServiceMayImportFilesFromTheClassPath() throws Exception {
+    Files.writeString(protoRoot.resolve("shop/v1/money.proto"), String.join("\n",
+        "syntax = \"proto3\";",
+        "package shop.v1;",
+        "option java_package = \"com.example.money\";",
+        "message Money { int64 cents = 1; }",
+        ""));
+    Files.writeString(protoRoot.resolve("shop/v1/price.proto"), String.join("\n",
+        "syntax = \"proto3\";",
+        "package shop.v1;",
+        "import \"google/protobuf/timestamp.proto\";",
+        "import \"shop/v1/money.proto\";",
+        "option java_package = \"com.example.price\";",
+        "message Price { Money amount = 1; google.protobuf.Timestamp since = 2; }",
+        ""));
+    Path timestamp = protoRoot.resolve("google/protobuf/timestamp.proto");
+    Files.createDirectories(timestamp.getParent());
+    try (var in = com.google.protobuf.Timestamp.class.getResourceAsStream("/google/protobuf/timestamp.proto")) {
+      Files.write(timestamp, in.readAllBytes());
+    }
+    Path moneyJava = dir.resolve("money-java");
+    Path priceJava = dir.resolve("price-java");
+    Files.createDirectories(moneyJava);
+    Files.createDirectories(priceJava);
+    run(PROTOC.toString(), "-I" + protoRoot, "--java_out=" + moneyJava, "shop/v1/money.proto");
+    run(PROTOC.toString(), "-I" + protoRoot, "--java_out=" + priceJava, "shop/v1/price.proto");
+    // Money comes compiled from the class path; Price (protoc's nested class in PriceOuterClass) is compiled
+    // with the service, and the descriptor of its file needs Money's and Timestamp's
+    List<JavaFileObject> sources = new ArrayList<>(javaSources(priceJava));
+    sources.add(JavaFileObjects.forSourceString("test.Prices", String.join("\n",
+        "package test;",
+        "import com.example.price.PriceOuterClass.Price;",
+        "@io.boltgen.annotation.BoltService(name = \"test.Prices\")",
+        "public interface Prices {",
+        "  Price current(String sku);",
+        "}")));
+    Compilation c = Compiler.javac().withProcessors(new BoltProcessor())
+        .withClasspath(classPathWith(compiled(moneyJava))).compile(sources);
+    assertThat(c).succeeded();
+    String proto = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/boltgen/test.Prices.proto").orElseThrow()
+        .getCharContent(true).toString();
+    assertThat(proto).contains("import \"shop/v1/price.proto\";").contains(".shop.v1.Price value = 1;");
+  }
+
+  @Test
+  void aClassProtocDidNotGenerateIsAnErrorOnTheElementUsingIt() {
+    JavaFileObject raw = JavaFileObjects.forSourceString("test.Raw", String.join("\n",
+        "package test;",
+        "@io.boltgen.annotation.BoltService(name = \"test.Raw\")",
+        "public interface Raw {",
+        "  void put(String key,",
+        "      com.google.protobuf.DynamicMessage value);",
+        "}"));
+    Compilation c = Compiler.javac().withProcessors(new BoltProcessor()).compile(raw);
+    assertThat(c).hadErrorContaining("[Bolt/ProtoDescriptorUnreadable] cannot type DynamicMessage (parameter value of"
+        + " put()) in the .proto: com.google.protobuf.DynamicMessage is not a message class protoc generated: it has"
+        + " no public static getDescriptor() returning com.google.protobuf.Descriptors.Descriptor, so its proto name"
+        + " and file cannot be read; use protoc's Java output (java_out) for it, or a record")
+        .inFile(raw).onLineContaining("DynamicMessage value");
+    assertThat(c.errors()).hasSize(1);
+  }
+
+  /** protoc's output for a newer protobuf-java than the one on the class path: its static initializer throws. */
+  @Test
+  void aDescriptorProtobufJavaCannotBuildIsAnErrorSayingWhy() throws Exception {
+    try (Stream<Path> walk = Files.walk(javaOut)) {
+      for (Path p : walk.filter(f -> f.toString().endsWith(".java")).toList()) {
+        Files.writeString(p, Files.readString(p).replaceAll("/\\* major= \\*/ \\d+", "/* major= */ 99"));
+      }
+    }
+    for (boolean fromSource : new boolean[] {true, false}) {
+      List<JavaFileObject> sources = new ArrayList<>(fromSource ? generatedJava() : List.of());
+      JavaFileObject service = JavaFileObjects.forSourceString("test.Shop", SERVICE);
+      sources.add(service);
+      Compilation c = Compiler.javac().withProcessors(new BoltProcessor())
+          .withClasspath(fromSource ? classPathWith() : classPathWith(compiled(javaOut))).compile(sources);
+      assertThat(c).hadErrorContaining("[Bolt/ProtoDescriptorUnreadable] cannot type Order (parameter order of"
+          + " first()) in the .proto: reading the proto descriptor of com.example.shop.Order with protobuf-java"
+          + " (com.example.shop.Order.getDescriptor()) failed: com.google.protobuf.RuntimeVersion$"
+          + "ProtobufRuntimeVersionException: ").inFile(service).onLineContaining("Order.Line first(");
+      assertThat(c).hadErrorContaining("the class path of this compilation needs the protobuf-java version protoc's"
+          + " output was generated for");
+      // one error for Order and one for Order.Line, each on its first use only
+      assertThat(c.errors()).as("from source: %s", fromSource).hasSize(2);
+    }
+  }
+
+  private List<JavaFileObject> javaSources(Path root) throws IOException {
+    List<JavaFileObject> files = new ArrayList<>();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path p : walk.filter(f -> f.toString().endsWith(".java")).toList()) {
+        String relative = root.relativize(p).toString();
+        files.add(JavaFileObjects.forSourceString(relative.replace(".java", "").replace(File.separatorChar, '.'),
+            Files.readString(p)));
+      }
+    }
+    return files;
+  }
+
+  /** protoc's Java output under {@code java}, compiled into a directory of its own. */
+  private Path compiled(Path java) throws IOException {
+    Path classes = dir.resolve("classes-" + java.getFileName());
     Files.createDirectories(classes);
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     try (StandardJavaFileManager files = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8);
-        Stream<Path> walk = Files.walk(javaOut)) {
-      List<Path> java = walk.filter(f -> f.toString().endsWith(".java")).toList();
+        Stream<Path> walk = Files.walk(java)) {
+      List<Path> sources = walk.filter(f -> f.toString().endsWith(".java")).toList();
       assertThat(javac.getTask(null, files, null, List.of("-d", classes.toString(), "-proc:none"), null,
-          files.getJavaFileObjectsFromPaths(java)).call()).isTrue();
+          files.getJavaFileObjectsFromPaths(sources)).call()).isTrue();
     }
+    return classes;
+  }
+
+  /** This test's class path (the runtime, protobuf-java) and {@code more}. */
+  private static List<File> classPathWith(Path... more) {
     List<File> classPath = new ArrayList<>();
     for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
       classPath.add(new File(entry));
     }
-    classPath.add(classes.toFile());
-    Compilation c = Compiler.javac().withProcessors(new BoltProcessor()).withClasspath(classPath)
-        .compile(JavaFileObjects.forSourceString("test.Shop", SERVICE));
-    assertThat(c).succeeded();
-    assertTypedAndCompilable(proto(c));
+    for (Path p : more) {
+      classPath.add(p.toFile());
+    }
+    return classPath;
   }
 }

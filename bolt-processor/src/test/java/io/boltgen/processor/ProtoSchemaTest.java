@@ -48,7 +48,7 @@ class ProtoSchemaTest {
     assertThat(s.version()).isEqualTo("1.0");
     assertThat(s.protoService()).isEqualTo("Inventory");
     assertThat(s.rpcs()).extracting(Rpc::name).containsExactly("get", "reserve", "watch", "audit", "search");
-    assertThat(s.rpc("get")).isEqualTo(new Rpc("get", "GetRequest", "GetResponse", "demo.Inventory:1.0/get", 4686,
+    assertThat(s.rpc("get")).isEqualTo(new Rpc("get", "GetRequest", "GetResponse", "demo.Inventory:1.0/get",
         "sync", lineOf(golden, "service", "  rpc get (GetRequest) returns (GetResponse);")));
     assertThat(s.rpc("audit").oneway()).isTrue();
     assertThat(s.rpc("reserve").style()).isEqualTo("future");
@@ -122,7 +122,9 @@ class ProtoSchemaTest {
     assertThat(s.rpcs()).extracting(Rpc::name, Rpc::request, Rpc::response).containsExactly(
         org.assertj.core.groups.Tuple.tuple("publish", "PublishRequest", "PublishResponse"),
         org.assertj.core.groups.Tuple.tuple("tail", "TailRequest", "Event"));
+    // a baseline recorded when the comment also named a method code
     assertThat(s.rpc("publish").oneway()).isTrue();
+    assertThat(s.rpc("publish").className()).isEqualTo("demo.Events:2.1/publish");
     assertThat(s.rpc("tail").className()).isNull();
     ProtoSchema.Message event = s.messages().get("Event");
     assertThat(event.field("at").type()).isEqualTo("google.protobuf.Timestamp");
