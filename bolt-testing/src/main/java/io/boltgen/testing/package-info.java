@@ -10,6 +10,6 @@
  * Surefire runs with {@code -Dio.netty.leakDetection.level=paranoid}, so every buffer is tracked.
  *
  * <p>For TLS tests, {@link io.boltgen.testing.TestCertificates} generates CAs, server and client certificates
- * (PEM, PKCS12, JKS) into a test's temporary directory with the JDK's own {@code keytool}.
+ * (PEM, PKCS12, JKS) into a test's temporary directory, in the test's JVM with Netty's {@code netty-pkitesting}.
  */
 package io.boltgen.testing;
