@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -18,11 +19,14 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ReadyProcess implements AutoCloseable {
 
-  private final Process process;
+  /** How long {@link #stop} waits for the process to exit after SIGTERM. */
+  private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+  private final ChildProcess process;
   private final int port;
   private final Path log;
 
-  private ReadyProcess(Process process, int port, Path log) {
+  private ReadyProcess(ChildProcess process, int port, Path log) {
     this.process = process;
     this.port = port;
     this.log = log;
@@ -40,9 +44,9 @@ public final class ReadyProcess implements AutoCloseable {
   /** Starts {@code command} and waits until it prints {@code READY <port>}; fails with its log if it exits first. */
   public static ReadyProcess start(List<String> command) throws Exception {
     Path log = Files.createTempFile("ready-process", ".log");
-    Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
+    ChildProcess process = ChildProcess.startReadingOutput(command, log);
     try {
-      BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader lines = new BufferedReader(new InputStreamReader(process.output(), StandardCharsets.UTF_8));
       String ready = CompletableFuture.supplyAsync(() -> {
         try {
           for (String line; (line = lines.readLine()) != null; ) {
@@ -60,7 +64,7 @@ public final class ReadyProcess implements AutoCloseable {
       }
       return new ReadyProcess(process, Integer.parseInt(ready.substring("READY ".length()).trim()), log);
     } catch (Exception e) {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      process.kill();
       Files.deleteIfExists(log);
       throw e;
     }
@@ -83,15 +87,7 @@ public final class ReadyProcess implements AutoCloseable {
 
   /** Sends {@code signal} (STOP, CONT, …) with {@code kill}. */
   public void signal(String signal) throws IOException, InterruptedException {
-    if (!kill(signal)) {
-      throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
-    }
-  }
-
-  private boolean kill(String signal) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    return kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0;
+    process.signal(signal);
   }
 
   /** What it logged so far. */
@@ -101,29 +97,19 @@ public final class ReadyProcess implements AutoCloseable {
 
   /** SIGTERM (a shutdown hook closes the server); true if it exited within 30 s, else it is killed. */
   public boolean stop() throws InterruptedException {
-    process.destroy();
-    boolean exited = process.waitFor(30, TimeUnit.SECONDS);
-    if (!exited) {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // never outlive the test
-    }
-    return exited;
+    return process.stop(STOP_GRACE);
   }
 
   /** SIGKILL, and waits until it is gone. */
   public void kill() throws InterruptedException {
-    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    process.kill();
   }
 
+  /** Continues it if it was frozen, {@link #stop stops} it if it runs, and deletes its log. */
   @Override
   public void close() throws IOException {
     try {
-      if (process.isAlive()) {
-        kill("CONT"); // a stopped process does not act on SIGTERM
-        stop();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
+      process.close(STOP_GRACE);
     } finally {
       Files.deleteIfExists(log);
     }
