@@ -181,6 +181,71 @@ class ZooKeeperRegistryTest {
   }
 
   @Test
+  void aNodeDeletedBySomeoneElseIsCreatedAgainAtOnceWithItsData() throws Exception {
+    CuratorFramework own = curator(server);
+    CuratorFramework raw = curator(server);
+    ZooKeeperRegistry servers = closer.track(ZooKeeperRegistry.builder().client(own).build());
+    String service = service();
+    String path = "/boltgen/services/" + service + "/127.0.0.1:20125";
+    Registration registration = servers.register(service, instance(20125).withZone("z9"));
+    long created = raw.checkExists().forPath(path).getCzxid();
+
+    raw.delete().forPath(path);
+
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+      Stat stat = raw.checkExists().forPath(path);
+      assertThat(stat.getCzxid()).as("a new node").isNotEqualTo(created);
+      assertThat(stat.getEphemeralOwner()).isEqualTo(own.getZookeeperClient().getZooKeeper().getSessionId());
+    });
+    assertThat(InstanceRecord.read(raw.getData().forPath(path)).zone()).isEqualTo("z9");
+    registration.close();
+    assertThat(raw.checkExists().forPath(path)).isNull();
+  }
+
+  @Test
+  void registeringAnAddressAgainRewritesItsNodeInPlaceAndOnlyTheLatestRegistrationDeletesIt() throws Exception {
+    CuratorFramework raw = curator(server);
+    ZooKeeperRegistry servers = registry(server);
+    String service = service();
+    String path = "/boltgen/services/" + service + "/127.0.0.1:20127";
+    Registration first = servers.register(service, instance(20127).withWeight(1));
+    Stat before = raw.checkExists().forPath(path);
+
+    Registration second = servers.register(service, instance(20127).withWeight(2));
+
+    Stat after = new Stat();
+    assertThat(InstanceRecord.read(raw.getData().storingStatIn(after).forPath(path)).weight()).isEqualTo(2);
+    assertThat(after.getCzxid()).as("the same node").isEqualTo(before.getCzxid());
+    assertThat(after.getEphemeralOwner()).isEqualTo(before.getEphemeralOwner());
+    first.close();
+    assertThat(raw.checkExists().forPath(path)).as("replaced: its close leaves the node").isNotNull();
+    assertThat(first.toString()).endsWith("(closed)");
+    second.close();
+    assertThat(raw.checkExists().forPath(path)).isNull();
+  }
+
+  @Test
+  void aNodeOfAnotherSessionAtTheAddressIsReplacedByTheRegistrysOwn() throws Exception {
+    CuratorFramework own = curator(server);
+    CuratorFramework stranger = curator(server);
+    String service = service();
+    String path = "/boltgen/services/" + service + "/127.0.0.1:20129";
+    stranger.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+        .forPath(path, InstanceRecord.write(instance(20129).withZone("stranger")));
+    ZooKeeperRegistry servers = closer.track(ZooKeeperRegistry.builder().client(own).build());
+
+    servers.register(service, instance(20129).withZone("ours"));
+
+    Stat stat = new Stat();
+    assertThat(InstanceRecord.read(own.getData().storingStatIn(stat).forPath(path)).zone()).isEqualTo("ours");
+    assertThat(stat.getEphemeralOwner()).isEqualTo(own.getZookeeperClient().getZooKeeper().getSessionId());
+    stranger.close(); // its session ends: nothing of ours goes with it
+    Recorder seen = watch(registry(server), service);
+    seen.awaitPorts(20129);
+    assertThat(own.checkExists().forPath(path).getEphemeralOwner()).isEqualTo(stat.getEphemeralOwner());
+  }
+
+  @Test
   void watchesRecoverWhenTheServerRestarts() throws Exception {
     TestingServer restarting = closer.track(new TestingServer(true));
     ZooKeeperRegistry servers = closer.track(ZooKeeperRegistry.builder()
