@@ -71,6 +71,11 @@ class ZooKeeperRegistryTest {
     return ServiceInstance.of(new InetSocketAddress("127.0.0.1", port));
   }
 
+  /** The node of {@code instance(port)} under the default root. */
+  private static String instanceNode(String service, int port) {
+    return ZooKeeperRegistry.DEFAULT_ROOT + "/" + service + "/127.0.0.1:" + port;
+  }
+
   private ZooKeeperRegistry registry(TestingServer on) {
     return closer.track(ZooKeeperRegistry.builder().connectString(on.getConnectString()).build());
   }
@@ -186,7 +191,7 @@ class ZooKeeperRegistryTest {
     CuratorFramework raw = curator(server);
     ZooKeeperRegistry servers = closer.track(ZooKeeperRegistry.builder().client(own).build());
     String service = service();
-    String path = "/boltgen/services/" + service + "/127.0.0.1:20125";
+    String path = instanceNode(service, 20125);
     Registration registration = servers.register(service, instance(20125).withZone("z9"));
     long created = raw.checkExists().forPath(path).getCzxid();
 
@@ -207,7 +212,7 @@ class ZooKeeperRegistryTest {
     CuratorFramework raw = curator(server);
     ZooKeeperRegistry servers = registry(server);
     String service = service();
-    String path = "/boltgen/services/" + service + "/127.0.0.1:20127";
+    String path = instanceNode(service, 20127);
     Registration first = servers.register(service, instance(20127).withWeight(1));
     Stat before = raw.checkExists().forPath(path);
 
@@ -229,7 +234,7 @@ class ZooKeeperRegistryTest {
     CuratorFramework own = curator(server);
     CuratorFramework stranger = curator(server);
     String service = service();
-    String path = "/boltgen/services/" + service + "/127.0.0.1:20129";
+    String path = instanceNode(service, 20129);
     stranger.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
         .forPath(path, InstanceRecord.write(instance(20129).withZone("stranger")));
     ZooKeeperRegistry servers = closer.track(ZooKeeperRegistry.builder().client(own).build());
