@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -25,8 +26,9 @@ import org.awaitility.core.ConditionTimeoutException;
  * A real etcd member for tests: loopback client and peer ports picked free, a temporary data dir, started and
  * waited for until it answers, stopped and its directory deleted on {@link #close}. It can be stopped and
  * started again on the same ports and data, paused (SIGSTOP) and resumed (SIGCONT). Members of a cluster are
- * made by {@link EtcdCluster}. The process is a {@link ChildProcess}, as every child of a test here; its output
- * goes to {@code <name>.log} in its directory, whose tail a failure to start shows.
+ * made by {@link EtcdCluster}. It is started, signalled and stopped as every child of a test here
+ * ({@link ChildProcess}); its output goes to {@code <name>.log} in its directory, whose tail a failure to start
+ * shows.
  *
  * <p>It runs the {@code etcd} on the PATH; without one, {@link #start} and {@link #create} fail saying how to
  * get it.
@@ -36,8 +38,8 @@ public final class EtcdProcess implements AutoCloseable {
   /** How long a member may take to answer after start (typically 0.5 s). */
   public static final Duration START_BOUND = Duration.ofSeconds(30);
 
-  /** How long {@link #stop} waits for the process to exit after SIGTERM. */
-  private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+  /** How long {@link #stop} waits for the process to exit after SIGTERM, in seconds. */
+  private static final long STOP_GRACE_SECONDS = 10;
 
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .proxy(HttpClient.Builder.NO_PROXY).connectTimeout(Duration.ofSeconds(1)).build();
@@ -49,7 +51,7 @@ public final class EtcdProcess implements AutoCloseable {
   private final Path dir;
   private final Path log;
   private List<String> command;
-  private ChildProcess process;
+  private Process process;
 
   private EtcdProcess(String name, Path executable, int clientPort, int peerPort, Path dir) {
     this.name = name;
@@ -149,23 +151,31 @@ public final class EtcdProcess implements AutoCloseable {
   /** Stops it (continued if paused, SIGTERM, then SIGKILL after 10 s), keeping its data. */
   public void stop() {
     if (process != null) {
-      unchecked(() -> process.close(STOP_GRACE));
+      unchecked(() -> ChildProcess.close(process, STOP_GRACE_SECONDS, TimeUnit.SECONDS));
     }
   }
 
   /** Kills it at once (SIGKILL), as a crash would. */
   public void kill() {
-    unchecked(process::kill);
+    unchecked(() -> ChildProcess.kill(process));
   }
 
   /** Freezes it (SIGSTOP): connections stay open, nothing is answered. */
   public void pause() {
-    unchecked(() -> process.signal("STOP"));
+    signal("STOP");
   }
 
   /** Lets a paused member run again (SIGCONT). */
   public void resume() {
-    unchecked(() -> process.signal("CONT"));
+    signal("CONT");
+  }
+
+  private void signal(String signal) {
+    unchecked(() -> {
+      if (!ChildProcess.signal(process, signal)) {
+        throw new IllegalStateException("kill -" + signal + " " + process.pid() + " (etcd " + name + ") failed");
+      }
+    });
   }
 
   /** Stops it and deletes its directory. */

@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,14 +18,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ReadyProcess implements AutoCloseable {
 
-  /** How long {@link #stop} waits for the process to exit after SIGTERM. */
-  private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-
-  private final ChildProcess process;
+  private final Process process;
   private final int port;
   private final Path log;
 
-  private ReadyProcess(ChildProcess process, int port, Path log) {
+  private ReadyProcess(Process process, int port, Path log) {
     this.process = process;
     this.port = port;
     this.log = log;
@@ -44,9 +40,9 @@ public final class ReadyProcess implements AutoCloseable {
   /** Starts {@code command} and waits until it prints {@code READY <port>}; fails with its log if it exits first. */
   public static ReadyProcess start(List<String> command) throws Exception {
     Path log = Files.createTempFile("ready-process", ".log");
-    ChildProcess process = ChildProcess.startReadingOutput(command, log);
+    Process process = new ProcessBuilder(command).redirectError(log.toFile()).start();
     try {
-      BufferedReader lines = new BufferedReader(new InputStreamReader(process.output(), StandardCharsets.UTF_8));
+      BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
       String ready = CompletableFuture.supplyAsync(() -> {
         try {
           for (String line; (line = lines.readLine()) != null; ) {
@@ -64,7 +60,7 @@ public final class ReadyProcess implements AutoCloseable {
       }
       return new ReadyProcess(process, Integer.parseInt(ready.substring("READY ".length()).trim()), log);
     } catch (Exception e) {
-      process.kill();
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       Files.deleteIfExists(log);
       throw e;
     }
@@ -87,7 +83,13 @@ public final class ReadyProcess implements AutoCloseable {
 
   /** Sends {@code signal} (STOP, CONT, …) with {@code kill}. */
   public void signal(String signal) throws IOException, InterruptedException {
-    process.signal(signal);
+    if (!kill(signal)) {
+      throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+    }
+  }
+
+  private boolean kill(String signal) throws IOException, InterruptedException {
+    return ChildProcess.signal(process, signal);
   }
 
   /** What it logged so far. */
@@ -97,19 +99,24 @@ public final class ReadyProcess implements AutoCloseable {
 
   /** SIGTERM (a shutdown hook closes the server); true if it exited within 30 s, else it is killed. */
   public boolean stop() throws InterruptedException {
-    return process.stop(STOP_GRACE);
+    return ChildProcess.stop(process, 30, TimeUnit.SECONDS);
   }
 
   /** SIGKILL, and waits until it is gone. */
   public void kill() throws InterruptedException {
-    process.kill();
+    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
   }
 
-  /** Continues it if it was frozen, {@link #stop stops} it if it runs, and deletes its log. */
   @Override
   public void close() throws IOException {
     try {
-      process.close(STOP_GRACE);
+      if (process.isAlive()) {
+        kill("CONT"); // a stopped process does not act on SIGTERM
+        stop();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
     } finally {
       Files.deleteIfExists(log);
     }
