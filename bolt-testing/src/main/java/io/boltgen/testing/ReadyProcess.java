@@ -260,9 +260,7 @@ public final class ReadyProcess implements AutoCloseable {
   }
 
   private boolean kill(String signal) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    return kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0;
+    return ChildProcess.signal(process, signal);
   }
 
   /** What it logged so far. */
@@ -272,12 +270,7 @@ public final class ReadyProcess implements AutoCloseable {
 
   /** SIGTERM (a shutdown hook closes the server); true if it exited within 30 s, else it is killed. */
   public boolean stop() throws InterruptedException {
-    process.destroy();
-    boolean exited = process.waitFor(30, TimeUnit.SECONDS);
-    if (!exited) {
-      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // never outlive the test
-    }
-    return exited;
+    return ChildProcess.stop(process, 30, TimeUnit.SECONDS);
   }
 
   /** SIGKILL, and waits until it is gone. */

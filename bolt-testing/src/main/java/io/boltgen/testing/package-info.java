@@ -10,6 +10,11 @@
  * Surefire runs with {@code -Dio.netty.leakDetection.level=paranoid}, so every buffer is tracked.
  *
  * <p>For TLS tests, {@link io.boltgen.testing.TestCertificates} generates CAs, server and client certificates
- * (PEM, PKCS12, JKS) into a test's temporary directory with the JDK's own {@code keytool}.
+ * (PEM, PKCS12, JKS) into a test's temporary directory, in the test's JVM with Netty's {@code netty-pkitesting}.
+ *
+ * <p>Tests run child processes one way: {@link io.boltgen.testing.ReadyProcess}, a server that prints
+ * {@code READY <port>}, and {@link io.boltgen.testing.EtcdProcess} / {@link io.boltgen.testing.EtcdCluster},
+ * real etcd members from the {@code etcd} on the PATH, are started, signalled, stopped (SIGTERM, then SIGKILL)
+ * and never outlive the test.
  */
 package io.boltgen.testing;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.boltgen.registry.etcd.EtcdRegistry;
-import io.boltgen.registry.tck.EtcdProcess;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.PeerAllowList;
 import io.boltgen.runtime.PeerNotAuthorizedException;
 import io.boltgen.runtime.Tls;
+import io.boltgen.testing.EtcdProcess;
 import io.boltgen.testing.TestCertificates;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -3,10 +3,10 @@ package io.boltgen.cluster.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.registry.etcd.EtcdRegistry;
-import io.boltgen.registry.tck.EtcdCluster;
-import io.boltgen.registry.tck.EtcdProcess;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.cluster.Registry;
+import io.boltgen.testing.EtcdCluster;
+import io.boltgen.testing.EtcdProcess;
 import io.boltgen.testing.ReadyProcess;
 import java.time.Duration;
 import java.util.Arrays;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.registry.etcd.EtcdRegistry;
-import io.boltgen.registry.tck.EtcdCluster;
 import io.boltgen.registry.zookeeper.ZooKeeperRegistry;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.testing.EtcdCluster;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,10 @@
 package io.boltgen.registry.etcd;
 
-import io.boltgen.registry.tck.EtcdProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.cluster.NameResolver;
+import io.boltgen.testing.EtcdProcess;
 import java.time.Duration;
 import java.util.Arrays;
 import org.junit.jupiter.api.AfterAll;

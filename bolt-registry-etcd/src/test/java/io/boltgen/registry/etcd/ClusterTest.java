@@ -1,11 +1,11 @@
 package io.boltgen.registry.etcd;
 
-import io.boltgen.registry.tck.EtcdProcess;
-import io.boltgen.registry.tck.EtcdCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.testing.EtcdCluster;
+import io.boltgen.testing.EtcdProcess;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;

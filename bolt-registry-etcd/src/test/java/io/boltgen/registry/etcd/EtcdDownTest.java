@@ -1,12 +1,12 @@
 package io.boltgen.registry.etcd;
 
-import io.boltgen.registry.tck.EtcdProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.testing.EtcdProcess;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,8 +1,8 @@
 package io.boltgen.registry.etcd;
 
-import io.boltgen.registry.tck.EtcdProcess;
 import io.boltgen.registry.tck.RegistryContract;
 import io.boltgen.runtime.cluster.Registry;
+import io.boltgen.testing.EtcdProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

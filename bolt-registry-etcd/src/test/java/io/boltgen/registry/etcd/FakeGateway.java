@@ -1,8 +1,8 @@
 package io.boltgen.registry.etcd;
 
-import io.boltgen.registry.tck.EtcdProcess;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.boltgen.testing.EtcdProcess;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

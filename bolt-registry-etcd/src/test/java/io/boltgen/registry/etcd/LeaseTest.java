@@ -1,22 +1,16 @@
 package io.boltgen.registry.etcd;
 
-import io.boltgen.registry.tck.EtcdProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.ServiceInstance;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
+import io.boltgen.testing.EtcdProcess;
+import io.boltgen.testing.ReadyProcess;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -144,52 +138,25 @@ class LeaseTest {
   void theLeaseExpiresWhileTheRegisteringProcessIsFrozenAndIsReplacedWhenItRunsAgain() throws Exception {
     String service = "lease.Frozen-" + System.nanoTime();
     Recorder seen = watch(registry(Duration.ofSeconds(2)), service);
-    Path stderr = Files.createTempFile("registering-main", ".log");
-    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-        RegisteringMain.class.getName(), etcd.endpoint(), service, "20041", "2")
-        .redirectError(stderr.toFile()).start();
-    List<String> out = new CopyOnWriteArrayList<>();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader lines = new BufferedReader(new InputStreamReader(child.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        for (String line; (line = lines.readLine()) != null; ) {
-          out.add(line);
-        }
-      } catch (IOException ended) {
-        // the child is gone
-      }
-    }, "registering-main-stdout");
-    reader.setDaemon(true);
-    reader.start();
-    try {
-      await().atMost(Duration.ofSeconds(30)).until(() -> out.contains("REGISTERED") || !child.isAlive());
-      assertThat(out).as("child stdout; stderr:\n%s", Files.readString(stderr)).contains("REGISTERED");
+    try (ReadyProcess child = ReadyProcess.start(ReadyProcess.java(RegisteringMain.class.getName(),
+        etcd.endpoint(), service, "20041", "2"))) {
       seen.awaitPorts(Duration.ofSeconds(1), 20041);
 
-      EtcdProcess.signal("-STOP", child.pid());
+      child.signal("STOP");
       // no keep-alive while frozen: the 2 s lease expires (etcd checks expiry every 500 ms)
       seen.awaitPorts(Duration.ofSeconds(5));
 
-      EtcdProcess.signal("-CONT", child.pid());
+      child.signal("CONT");
       // its next keep-alive finds the lease gone, grants another and registers again
       seen.awaitPorts(Duration.ofSeconds(5), 20041);
 
-      child.getOutputStream().close(); // RegisteringMain closes its registry at the end of its input
-      assertThat(child.waitFor(20, TimeUnit.SECONDS)).isTrue();
-      assertThat(child.exitValue()).isZero();
+      assertThat(child.stop()).as("closes its registry on SIGTERM and exits").isTrue();
       seen.awaitPorts(Duration.ofSeconds(1));
-      String log = Files.readString(stderr);
+      String log = child.log();
       assertThat(log.lines().filter(l -> l.contains("is gone")))
           .as("one line about the lost lease in:\n%s", log).hasSize(1);
       assertThat(log).doesNotContain("Exception");
       assertThat(seen.errors).isEmpty();
-    } finally {
-      if (child.isAlive()) {
-        EtcdProcess.signal("-CONT", child.pid());
-        child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-      Files.deleteIfExists(stderr);
     }
   }
 

@@ -6,10 +6,8 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -28,12 +27,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The ephemeral nodes of one registry. Every write to ZooKeeper runs on one thread ({@code ops}), in the
- * order asked, so a registration, its replacement, its deregistration and a re-registration after a lost
- * session never race for a node. Callers wait for their write a bounded time.
+ * The ephemeral nodes of one registry, each kept by a Curator {@link PersistentNode}: it creates the node (and
+ * its parents, as containers), watches it, creates it again whenever it is gone (deleted by someone else, or
+ * with a lost session once a new one starts) with the latest data, and deletes it when closed (retried after
+ * a reconnection if the connection is down: Curator's guaranteed delete).
  *
- * <p>A node is "ours" when its ephemeral owner is the client's current session: only those are updated
- * or deleted. A node left by our previous session (ZooKeeper has not expired it yet) is replaced.
+ * <p>One thing {@link PersistentNode} does not do: a node that exists when it creates one (left by the
+ * registry's previous session, which ZooKeeper has not expired yet, or another process's at the same address)
+ * is taken over as it is, with its owner, and so vanishes when that owner's session ends. Registering and
+ * every reconnection therefore <em>claim</em> each node: one of another session is deleted and created again
+ * as this session's, which its {@link PersistentNode} then finds and keeps.
+ *
+ * <p>Every write runs on one thread ({@code ops}), in the order asked, so a registration, its replacement, its
+ * deregistration and the claims after a reconnection never race for a node. Callers wait a bounded time. Only
+ * closing the registry does not wait: it deletes every node in the background.
  */
 final class Registrations {
 
@@ -44,36 +51,34 @@ final class Registrations {
   private final ExecutorService ops;
   private final Duration registerBound;
   private final Duration deregisterBound;
+  private final RateLimitedWarn warn;
   private final String where;
-  /** The registration each node path stands for now. Written on the ops thread only. */
-  private final Map<String, Entry> current = new ConcurrentHashMap<>();
-  /** Paths whose deletion failed; retried after a reconnection. Written on the ops thread only. */
-  private final Set<String> orphans = ConcurrentHashMap.newKeySet();
+  /** The node of each registered path. Written on the ops thread, and by {@link #closeAll}. */
+  private final Map<String, Node> nodes = new ConcurrentHashMap<>();
+  private volatile boolean closed;
 
-  Registrations(CuratorFramework client, ExecutorService ops, Duration connectionTimeout, String where) {
+  Registrations(CuratorFramework client, ExecutorService ops, Duration connectionTimeout, RateLimitedWarn warn,
+      String where) {
     this.client = client;
     this.ops = ops;
     this.registerBound = connectionTimeout.multipliedBy(2);
     this.deregisterBound = connectionTimeout;
+    this.warn = warn;
     this.where = where;
   }
 
   /** How many instances are registered. */
   int size() {
-    return current.size();
+    return nodes.size();
   }
 
-  /** Creates (or takes over, or updates) the node at {@code path}; returns once ZooKeeper has it. */
+  /** Creates (or updates, or claims) the node at {@code path}; returns once ZooKeeper has it, owned by this session. */
   Registration register(String service, String path, ServiceInstance instance, byte[] data) {
     Entry entry = new Entry(service, path, instance, data);
     Future<Void> write;
     try {
       write = ops.submit(() -> {
-        ensure(entry);
-        Entry replaced = current.put(path, entry);
-        if (replaced != null) {
-          replaced.replaced = true;
-        }
+        put(entry);
         return null;
       });
     } catch (RejectedExecutionException e) {
@@ -108,35 +113,109 @@ final class Registrations {
     }
   }
 
-  /** After a failed or abandoned registration: the node is what the current registration says, or gone. */
+  /**
+   * On the ops thread: the node at the entry's path exists with its data, owned by this session, and stands
+   * for it. A node this registry keeps already gets the new data in place (the earlier registration is
+   * replaced); otherwise a {@link PersistentNode} is started for it.
+   */
+  private void put(Entry entry) throws Exception {
+    Node node = nodes.get(entry.path);
+    if (node != null && !node.confirmed) { // left by a registration that failed: start afresh
+      nodes.remove(entry.path);
+      close(node);
+      node = null;
+    }
+    if (node == null) {
+      node = new Node(entry);
+      nodes.put(entry.path, node);
+      if (closed) { // closeAll may have missed it
+        nodes.remove(entry.path);
+        node.closeInBackground();
+        throw new IllegalStateException("the ZooKeeper registry is closed");
+      }
+      // it creates the node in the background; if that takes too long, claim creates it (the caller stops
+      // waiting first, and cancels this)
+      node.waitForInitialCreate(registerBound.toNanos(), TimeUnit.NANOSECONDS);
+    } else {
+      write(node, entry.data);
+    }
+    claim(node);
+    Entry replaced = node.current;
+    node.current = entry;
+    node.confirmed = true;
+    if (replaced != entry) {
+      replaced.replaced = true;
+    }
+  }
+
+  /**
+   * New data for a node, kept by its {@link PersistentNode} for when it creates the node again and written in
+   * the background: a later request of this session (the claim that follows) finds it written.
+   */
+  private void write(Node node, byte[] data) throws Exception {
+    node.waitForInitialCreate(registerBound.toNanos(), TimeUnit.NANOSECONDS); // setData needs it done
+    node.setData(data);
+  }
+
+  /** Makes the node owned by this session: one of another session is deleted and created again. */
+  private void claim(Node node) throws Exception {
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      if (closed) {
+        throw new IllegalStateException("the ZooKeeper registry is closed");
+      }
+      long session = sessionId();
+      Stat stat = client.checkExists().forPath(node.path);
+      if (stat != null && stat.getEphemeralOwner() == session) {
+        node.ownedIn = session;
+        return;
+      }
+      try {
+        if (stat != null) {
+          client.delete().withVersion(stat.getVersion()).forPath(node.path);
+        }
+        client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+            .forPath(node.path, node.getData());
+      } catch (KeeperException.NoNodeException | KeeperException.NodeExistsException
+          | KeeperException.BadVersionException changed) {
+        // changed meanwhile (its PersistentNode may have created it first): look again
+      }
+    }
+    throw new IOException("the node " + node.path + " kept changing while it was being claimed");
+  }
+
+  /** After a failed or abandoned registration: the node is what the registration it stands for says, or gone. */
   private void undo(Entry failed) {
     failed.closed.set(true);
     submitQuietly(() -> {
-      current.remove(failed.path, failed);
-      Entry now = current.get(failed.path);
-      if (now != null) {
-        ensure(now);
-      } else {
-        deleteOrRemember(failed.path);
+      Node node = nodes.get(failed.path);
+      if (node != null && node.current == failed) {
+        nodes.remove(failed.path);
+        close(node);
+      } else if (node != null && node.confirmed) {
+        write(node, node.current.data); // a replacement that failed: the replaced registration keeps its data
       }
       return null;
     });
   }
 
   /**
-   * After a reconnection: every registered node exists under this session with its data (after a new session
-   * it was deleted with the old one, or still belongs to it), and what failed to be deleted is deleted.
+   * After a reconnection: every registered node is claimed for this session, and once after a lost session,
+   * one line says how many were registered again (or failed to be).
    */
   void reassertLater() {
     submitQuietly(() -> {
-      int recreated = 0;
+      long session = sessionId();
+      int again = 0;
       int failed = 0;
       Exception firstFailure = null;
-      for (Entry entry : List.copyOf(current.values())) {
+      for (Node node : List.copyOf(nodes.values())) {
+        if (!node.confirmed) {
+          continue; // its registration failed; undone next
+        }
+        boolean lost = node.ownedIn != session;
         try {
-          if (current.get(entry.path) == entry && ensure(entry)) {
-            recreated++;
-          }
+          claim(node);
+          again += lost ? 1 : 0;
         } catch (InterruptedException e) {
           throw e;
         } catch (Exception e) {
@@ -144,47 +223,39 @@ final class Registrations {
           firstFailure = firstFailure == null ? e : firstFailure;
         }
       }
-      if (recreated > 0) {
+      if (again > 0) {
         log.info("registered {} instance(s) again in ZooKeeper at {}: the session that held them was lost",
-            recreated, where);
+            again, where);
       }
       if (failed > 0) {
         log.warn("could not register {} instance(s) again in ZooKeeper at {} ({}); trying again on the next "
             + "reconnection", failed, where, describe(firstFailure));
       }
-      for (String path : List.copyOf(orphans)) {
-        if (!current.containsKey(path)) {
-          deleteOurs(path);
-        }
-        orphans.remove(path);
-      }
       return null;
     });
   }
 
-  /** Deletes every node still registered, waiting at most the deregistration bound; later calls do nothing. */
+  /**
+   * Deletes every node still registered, in the background (Curator's guaranteed delete: retried after a
+   * reconnection), and registers nothing more. Later calls do nothing.
+   */
   void closeAll() {
-    int count = current.size();
-    if (count == 0 && orphans.isEmpty()) {
-      return; // nothing to wait for (a write still under way is abandoned: the session ends with its client)
+    closed = true;
+    for (Node node : List.copyOf(nodes.values())) {
+      node.current.closed.set(true);
+      nodes.remove(node.path);
+      node.closeInBackground();
     }
-    Future<Void> deletes;
+  }
+
+  /** Closes the node's {@link PersistentNode}, which deletes the node; a failure is logged in one line. */
+  private void close(Node node) {
     try {
-      deletes = ops.submit(() -> {
-        for (Entry entry : List.copyOf(current.values())) {
-          entry.closed.set(true);
-          current.remove(entry.path, entry);
-          deleteOrRemember(entry.path);
-        }
-        for (String path : List.copyOf(orphans)) {
-          deleteOrRemember(path);
-        }
-        return null;
-      });
-    } catch (RejectedExecutionException e) {
-      return;
+      node.close();
+    } catch (IOException e) {
+      log.warn("could not delete {} in ZooKeeper at {}: {}; it leaves when the session ends, or after the next "
+          + "reconnection", node.path, where, describe(e.getCause() != null ? e.getCause() : e));
     }
-    await(deletes, "deregister " + count + " instance(s)");
   }
 
   /** Waits for {@code task} a bounded time; a failure or a timeout is logged in one line. */
@@ -196,6 +267,8 @@ final class Registrations {
           what, where, deregisterBound.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (CancellationException e) {
+      // the registry closed first, deleting every node
     } catch (ExecutionException e) {
       log.warn("could not {} in ZooKeeper at {}: {}; ephemeral nodes leave when the session ends",
           what, where, describe(e.getCause()));
@@ -221,72 +294,21 @@ final class Registrations {
   }
 
   /**
-   * Makes the node of {@code entry} exist, owned by this session, with its data.
-   *
-   * @return whether the node had to be created
+   * Each time a {@link PersistentNode} creates its node (on Curator's event thread): a second creation in one
+   * session, which means that someone else deleted the node, is logged.
    */
-  private boolean ensure(Entry entry) throws Exception {
-    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      long session = sessionId();
-      try {
-        client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
-            .forPath(entry.path, entry.data);
-        return true;
-      } catch (KeeperException.NoNodeException parentGone) {
-        // ZooKeeper removed an empty parent container between Curator creating it and our node: again
-        continue;
-      } catch (KeeperException.NodeExistsException exists) {
-        Stat stat = new Stat();
-        byte[] data;
-        try {
-          data = client.getData().storingStatIn(stat).forPath(entry.path);
-        } catch (KeeperException.NoNodeException gone) {
-          continue;
-        }
-        try {
-          if (stat.getEphemeralOwner() != session) {
-            // our previous session's node (or a stranger's at the same address): ours is the live one
-            client.delete().withVersion(stat.getVersion()).forPath(entry.path);
-            continue;
-          }
-          if (!Arrays.equals(data, entry.data)) {
-            client.setData().withVersion(stat.getVersion()).forPath(entry.path, entry.data);
-          }
-          return false;
-        } catch (KeeperException.NoNodeException | KeeperException.BadVersionException changed) {
-          // changed meanwhile: look again
-        }
-      }
-    }
-    throw new IOException("the node " + entry.path + " kept changing while it was being written");
-  }
-
-  /** Deletes the node at {@code path} if this session owns it. */
-  private void deleteOurs(String path) throws Exception {
-    Stat stat = client.checkExists().forPath(path);
-    if (stat == null || stat.getEphemeralOwner() != sessionId()) {
-      return;
-    }
+  private void nodeCreated(Node node) {
+    long session;
     try {
-      client.delete().withVersion(stat.getVersion()).forPath(path);
-    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException changed) {
-      // gone, or rewritten by a registration that now owns it
-    }
-  }
-
-  /** {@link #deleteOurs}, remembering the path for the next reconnection if ZooKeeper cannot be reached. */
-  private void deleteOrRemember(String path) throws InterruptedException {
-    try {
-      deleteOurs(path);
-      orphans.remove(path);
-    } catch (InterruptedException e) {
-      orphans.add(path);
-      throw e;
+      session = sessionId();
     } catch (Exception e) {
-      orphans.add(path);
-      log.warn("could not delete {} in ZooKeeper at {}: {}; it leaves when the session ends, or after the next "
-          + "reconnection", path, where, describe(e));
+      return; // no ZooKeeper handle now: the connection is being re-established
     }
+    if (node.createdIn == session) {
+      warn.warn(node.path, "the node {} in ZooKeeper at {} was deleted by someone else while registered; it "
+          + "was created again", node.path, where);
+    }
+    node.createdIn = session;
   }
 
   private long sessionId() throws Exception {
@@ -299,6 +321,45 @@ final class Registrations {
       return k.code() + (k.getPath() != null ? " at " + k.getPath() : "");
     }
     return t.getMessage() != null ? t.getClass().getSimpleName() + ": " + t.getMessage() : t.toString();
+  }
+
+  /** A registered node: a {@link PersistentNode} that knows the registration it stands for now. */
+  private final class Node extends PersistentNode {
+    final String path;
+    /** The registration it stands for; until {@link #confirmed}, the one creating it. Ops thread only. */
+    Entry current;
+    /** Whether a registration of it completed. */
+    volatile boolean confirmed;
+    /** The session that owned it when last claimed. Ops thread only. */
+    long ownedIn;
+    /** The session in which it last created the node itself. Curator's event thread only. */
+    long createdIn;
+    private volatile boolean deleteInBackground;
+
+    /** Starts creating {@code entry}'s node, with its data. */
+    Node(Entry entry) {
+      super(client, CreateMode.EPHEMERAL, false, entry.path, entry.data);
+      this.path = entry.path;
+      this.current = entry;
+      getListenable().addListener(createdPath -> nodeCreated(this));
+      start();
+    }
+
+    /** Closes it without waiting for ZooKeeper: the node is deleted in the background. */
+    void closeInBackground() {
+      deleteInBackground = true;
+      Registrations.this.close(this);
+    }
+
+    @Override
+    protected void deleteNode() throws Exception {
+      String actual = getActualPath();
+      if (!deleteInBackground) {
+        super.deleteNode();
+      } else if (actual != null) {
+        client.delete().guaranteed().inBackground().forPath(actual);
+      }
+    }
   }
 
   /** One registered instance; closing it deletes its node unless a later registration replaced it. */
@@ -330,8 +391,10 @@ final class Registrations {
       Future<Void> delete;
       try {
         delete = ops.submit(() -> {
-          if (current.remove(path, this)) {
-            deleteOrRemember(path);
+          Node node = nodes.get(path);
+          if (node != null && node.current == this) {
+            nodes.remove(path);
+            Registrations.this.close(node);
           }
           return null;
         });

@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>The registry keeps its nodes while its ZooKeeper session lives. When the session expires, ZooKeeper
- * deletes them; once a new session starts the registry creates every node still registered again. While the
+ * deletes them; once a new session starts every node still registered is created again (each is kept by a
+ * Curator {@code PersistentNode}, which also creates it again if someone else deletes it). While the
  * connection is lost, each watch reports one {@link NameResolver.Listener#onError error} and its listener
  * keeps the last set.
  *
@@ -103,7 +104,7 @@ public final class ZooKeeperRegistry implements Registry {
     timer.setRemoveOnCancelPolicy(true);
     this.delivery = timer;
     this.ops = Executors.newSingleThreadExecutor(daemon("boltgen-zookeeper-register-" + id));
-    this.registrations = new Registrations(client, ops, connectionTimeout, where);
+    this.registrations = new Registrations(client, ops, connectionTimeout, warn, where);
     client.getConnectionStateListenable().addListener(stateListener);
   }
 
@@ -207,9 +208,9 @@ public final class ZooKeeperRegistry implements Registry {
   /**
    * {@inheritDoc}
    *
-   * <p>Closes every watch, deletes every node still registered (waiting at most the connection timeout),
-   * then closes the Curator client if this registry created it. A client given to {@link Builder#client}
-   * stays open.
+   * <p>Closes every watch, deletes every node still registered (in the background: Curator retries a delete
+   * that fails for the connection after a reconnection), then closes the Curator client if this registry
+   * created it. A client given to {@link Builder#client} stays open.
    */
   @Override
   public void close() {

@@ -71,6 +71,11 @@ class ZooKeeperRegistryTest {
     return ServiceInstance.of(new InetSocketAddress("127.0.0.1", port));
   }
 
+  /** The node of {@code instance(port)} under the default root. */
+  private static String instanceNode(String service, int port) {
+    return ZooKeeperRegistry.DEFAULT_ROOT + "/" + service + "/127.0.0.1:" + port;
+  }
+
   private ZooKeeperRegistry registry(TestingServer on) {
     return closer.track(ZooKeeperRegistry.builder().connectString(on.getConnectString()).build());
   }
@@ -178,6 +183,71 @@ class ZooKeeperRegistryTest {
       assertThat(own.checkExists().forPath(path).getEphemeralOwner()).isEqualTo(now);
     });
     assertThat(InstanceRecord.read(own.getData().forPath(path)).weight()).isEqualTo(3);
+  }
+
+  @Test
+  void aNodeDeletedBySomeoneElseIsCreatedAgainAtOnceWithItsData() throws Exception {
+    CuratorFramework own = curator(server);
+    CuratorFramework raw = curator(server);
+    ZooKeeperRegistry servers = closer.track(ZooKeeperRegistry.builder().client(own).build());
+    String service = service();
+    String path = instanceNode(service, 20125);
+    Registration registration = servers.register(service, instance(20125).withZone("z9"));
+    long created = raw.checkExists().forPath(path).getCzxid();
+
+    raw.delete().forPath(path);
+
+    await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+      Stat stat = raw.checkExists().forPath(path);
+      assertThat(stat.getCzxid()).as("a new node").isNotEqualTo(created);
+      assertThat(stat.getEphemeralOwner()).isEqualTo(own.getZookeeperClient().getZooKeeper().getSessionId());
+    });
+    assertThat(InstanceRecord.read(raw.getData().forPath(path)).zone()).isEqualTo("z9");
+    registration.close();
+    assertThat(raw.checkExists().forPath(path)).isNull();
+  }
+
+  @Test
+  void registeringAnAddressAgainRewritesItsNodeInPlaceAndOnlyTheLatestRegistrationDeletesIt() throws Exception {
+    CuratorFramework raw = curator(server);
+    ZooKeeperRegistry servers = registry(server);
+    String service = service();
+    String path = instanceNode(service, 20127);
+    Registration first = servers.register(service, instance(20127).withWeight(1));
+    Stat before = raw.checkExists().forPath(path);
+
+    Registration second = servers.register(service, instance(20127).withWeight(2));
+
+    Stat after = new Stat();
+    assertThat(InstanceRecord.read(raw.getData().storingStatIn(after).forPath(path)).weight()).isEqualTo(2);
+    assertThat(after.getCzxid()).as("the same node").isEqualTo(before.getCzxid());
+    assertThat(after.getEphemeralOwner()).isEqualTo(before.getEphemeralOwner());
+    first.close();
+    assertThat(raw.checkExists().forPath(path)).as("replaced: its close leaves the node").isNotNull();
+    assertThat(first.toString()).endsWith("(closed)");
+    second.close();
+    assertThat(raw.checkExists().forPath(path)).isNull();
+  }
+
+  @Test
+  void aNodeOfAnotherSessionAtTheAddressIsReplacedByTheRegistrysOwn() throws Exception {
+    CuratorFramework own = curator(server);
+    CuratorFramework stranger = curator(server);
+    String service = service();
+    String path = instanceNode(service, 20129);
+    stranger.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL)
+        .forPath(path, InstanceRecord.write(instance(20129).withZone("stranger")));
+    ZooKeeperRegistry servers = closer.track(ZooKeeperRegistry.builder().client(own).build());
+
+    servers.register(service, instance(20129).withZone("ours"));
+
+    Stat stat = new Stat();
+    assertThat(InstanceRecord.read(own.getData().storingStatIn(stat).forPath(path)).zone()).isEqualTo("ours");
+    assertThat(stat.getEphemeralOwner()).isEqualTo(own.getZookeeperClient().getZooKeeper().getSessionId());
+    stranger.close(); // its session ends: nothing of ours goes with it
+    Recorder seen = watch(registry(server), service);
+    seen.awaitPorts(20129);
+    assertThat(own.checkExists().forPath(path).getEphemeralOwner()).isEqualTo(stat.getEphemeralOwner());
   }
 
   @Test

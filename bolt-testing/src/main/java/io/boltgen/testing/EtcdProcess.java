@@ -1,4 +1,4 @@
-package io.boltgen.registry.tck;
+package io.boltgen.testing;
 
 import static org.awaitility.Awaitility.await;
 
@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
@@ -25,14 +24,22 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A real etcd member for tests: loopback client and peer ports picked free, a temporary data dir, started and
- * waited for until it answers, stopped by its PID and its directory deleted on {@link #close}. It can be
- * stopped and started again on the same ports and data, paused (SIGSTOP) and resumed (SIGCONT). Members of a
- * cluster are made by {@link EtcdCluster}.
+ * waited for until it answers, stopped and its directory deleted on {@link #close}. It can be stopped and
+ * started again on the same ports and data, paused (SIGSTOP) and resumed (SIGCONT). Members of a cluster are
+ * made by {@link EtcdCluster}. It is started, signalled and stopped as every child of a test here
+ * ({@link ChildProcess}); its output goes to {@code <name>.log} in its directory, whose tail a failure to start
+ * shows.
+ *
+ * <p>It runs the {@code etcd} on the PATH; without one, {@link #start} and {@link #create} fail saying how to
+ * get it.
  */
 public final class EtcdProcess implements AutoCloseable {
 
   /** How long a member may take to answer after start (typically 0.5 s). */
   public static final Duration START_BOUND = Duration.ofSeconds(30);
+
+  /** How long {@link #stop} waits for the process to exit after SIGTERM, in seconds. */
+  private static final long STOP_GRACE_SECONDS = 10;
 
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .proxy(HttpClient.Builder.NO_PROXY).connectTimeout(Duration.ofSeconds(1)).build();
@@ -40,14 +47,15 @@ public final class EtcdProcess implements AutoCloseable {
   final String name;
   final int clientPort;
   final int peerPort;
+  private final Path executable;
   private final Path dir;
   private final Path log;
   private List<String> command;
   private Process process;
-  private boolean paused;
 
-  private EtcdProcess(String name, int clientPort, int peerPort, Path dir) {
+  private EtcdProcess(String name, Path executable, int clientPort, int peerPort, Path dir) {
     this.name = name;
+    this.executable = executable;
     this.clientPort = clientPort;
     this.peerPort = peerPort;
     this.dir = dir;
@@ -75,9 +83,7 @@ public final class EtcdProcess implements AutoCloseable {
   public static EtcdProcess create(String name) {
     Path etcd = findEtcd();
     try {
-      EtcdProcess member = new EtcdProcess(name, freePort(), freePort(), Files.createTempDirectory("etcd-test-"));
-      member.command = List.of(etcd.toString());
-      return member;
+      return new EtcdProcess(name, etcd, freePort(), freePort(), Files.createTempDirectory("etcd-test-"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -85,8 +91,7 @@ public final class EtcdProcess implements AutoCloseable {
 
   /** Starts the process of a member of {@code initialCluster} (name=peerUrl,…); does not wait for it. */
   public void launch(String initialCluster, String token) {
-    List<String> args = new ArrayList<>(command);
-    args.addAll(List.of(
+    command = List.of(executable.toString(),
         "--name", name,
         "--data-dir", dir.resolve("data").toString(),
         "--listen-client-urls", clientUrl(),
@@ -97,27 +102,16 @@ public final class EtcdProcess implements AutoCloseable {
         "--initial-cluster-token", token,
         "--initial-cluster-state", "new",
         "--logger", "zap",
-        "--log-level", "warn"));
-    command = args;
-    startProcess();
-  }
-
-  private void startProcess() {
-    try {
-      process = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-      paused = false;
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not start " + command.get(0), e);
-    }
+        "--log-level", "warn");
+    restart();
   }
 
   /** Starts the stopped process again: same name, ports and data. Does not wait for it. */
   public void restart() {
-    if (process != null && process.isAlive()) {
+    if (isAlive()) {
       throw new IllegalStateException(name + " is running");
     }
-    startProcess();
+    unchecked(() -> process = ChildProcess.start(command, log));
   }
 
   /** Waits until this member answers a linearizable read (so the cluster has a leader). */
@@ -154,62 +148,34 @@ public final class EtcdProcess implements AutoCloseable {
     return process != null && process.isAlive();
   }
 
-  /** Stops it (SIGTERM, then SIGKILL after 10 s), keeping its data. */
+  /** Stops it (continued if paused, SIGTERM, then SIGKILL after 10 s), keeping its data. */
   public void stop() {
-    if (process == null) {
-      return;
-    }
-    if (paused) {
-      resume();
-    }
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
+    if (process != null) {
+      unchecked(() -> ChildProcess.close(process, STOP_GRACE_SECONDS, TimeUnit.SECONDS));
     }
   }
 
   /** Kills it at once (SIGKILL), as a crash would. */
   public void kill() {
-    process.destroyForcibly();
-    try {
-      process.waitFor(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    unchecked(() -> ChildProcess.kill(process));
   }
 
   /** Freezes it (SIGSTOP): connections stay open, nothing is answered. */
   public void pause() {
-    signal("-STOP", process.pid());
-    paused = true;
+    signal("STOP");
   }
 
   /** Lets a paused member run again (SIGCONT). */
   public void resume() {
-    signal("-CONT", process.pid());
-    paused = false;
+    signal("CONT");
   }
 
-  /** Sends {@code signal} ({@code -STOP}, {@code -CONT}) to {@code pid} with kill(1). */
-  public static void signal(String signal, long pid) {
-    try {
-      Process kill = new ProcessBuilder("kill", signal, Long.toString(pid)).redirectErrorStream(true).start();
-      if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        throw new IllegalStateException("kill " + signal + " " + pid + " failed: "
-            + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+  private void signal(String signal) {
+    unchecked(() -> {
+      if (!ChildProcess.signal(process, signal)) {
+        throw new IllegalStateException("kill -" + signal + " " + process.pid() + " (etcd " + name + ") failed");
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    });
   }
 
   /** Stops it and deletes its directory. */
@@ -221,6 +187,24 @@ public final class EtcdProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A step on the process, its checked failures made unchecked (an interrupt is kept, as the thread's status). */
+  private static void unchecked(ProcessStep step) {
+    try {
+      step.run();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    }
+  }
+
+  /** What {@link #unchecked} runs. */
+  @FunctionalInterface
+  private interface ProcessStep {
+    void run() throws IOException, InterruptedException;
   }
 
   // ---- raw access, as another tool would write etcd
@@ -339,7 +323,11 @@ public final class EtcdProcess implements AutoCloseable {
 
   /** The etcd executable on the PATH, or a failure that says how to get one. */
   public static Path findEtcd() {
-    String path = System.getenv().getOrDefault("PATH", "");
+    return findEtcd(System.getenv().getOrDefault("PATH", ""));
+  }
+
+  /** The etcd executable in one of {@code path}'s directories (a PATH), or a failure that says how to get one. */
+  static Path findEtcd(String path) {
     for (String entry : path.split(File.pathSeparator)) {
       if (entry.isEmpty()) {
         continue;

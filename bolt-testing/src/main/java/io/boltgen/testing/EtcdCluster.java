@@ -1,4 +1,4 @@
-package io.boltgen.registry.tck;
+package io.boltgen.testing;
 
 import java.util.ArrayList;
 import java.util.List;

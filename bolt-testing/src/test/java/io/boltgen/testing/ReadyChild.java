@@ -1,0 +1,29 @@
+package io.boltgen.testing;
+
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A stand-in server for {@link ReadyProcessTest}, run in a child JVM: {@code ReadyChild PORT} logs that it started,
+ * prints {@code READY PORT} and waits until SIGTERM, on which its shutdown hook logs {@code stopping}; with no
+ * argument it logs {@code no port given} and exits with status 3 before it is ready.
+ */
+public final class ReadyChild {
+
+  private ReadyChild() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    if (args.length == 0) {
+      System.err.println("no port given");
+      System.exit(3);
+    }
+    System.err.println("started");
+    CountDownLatch stopping = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      System.err.println("stopping");
+      stopping.countDown();
+    }, "ready-child-shutdown"));
+    System.out.println("READY " + args[0]);
+    System.out.flush();
+    stopping.await();
+  }
+}
