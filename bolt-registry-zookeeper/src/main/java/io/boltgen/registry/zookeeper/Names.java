@@ -1,5 +1,6 @@
 package io.boltgen.registry.zookeeper;
 
+import io.boltgen.runtime.support.MessageText;
 import java.util.Objects;
 
 /** Checks of the names that become ZooKeeper node names, and their quoting in messages. Stateless. */
@@ -7,8 +8,6 @@ final class Names {
 
   /** The longest service name. */
   static final int MAX_SERVICE_NAME = 512;
-
-  private static final int MAX_QUOTED = 120;
 
   private Names() {}
 
@@ -23,7 +22,7 @@ final class Names {
         ? "is longer than " + MAX_SERVICE_NAME + " characters"
         : nodeNameProblem(service);
     if (problem != null) {
-      throw new IllegalArgumentException("service name " + quote(service) + " " + problem);
+      throw new IllegalArgumentException("service name " + MessageText.quote(service) + " " + problem);
     }
     return service;
   }
@@ -36,7 +35,7 @@ final class Names {
   static String instanceNode(String hostAndPort) {
     String problem = nodeNameProblem(hostAndPort);
     if (problem != null) {
-      throw new IllegalArgumentException("instance address " + quote(hostAndPort) + " " + problem);
+      throw new IllegalArgumentException("instance address " + MessageText.quote(hostAndPort) + " " + problem);
     }
     return hostAndPort;
   }
@@ -49,7 +48,7 @@ final class Names {
   static String root(String root) {
     Objects.requireNonNull(root, "root");
     if (!root.startsWith("/")) {
-      throw new IllegalArgumentException("root " + quote(root) + " must start with '/'");
+      throw new IllegalArgumentException("root " + MessageText.quote(root) + " must start with '/'");
     }
     String trimmed = root;
     while (trimmed.length() > 1 && trimmed.endsWith("/")) {
@@ -59,12 +58,12 @@ final class Names {
       for (String part : trimmed.substring(1).split("/", -1)) {
         String problem = nodeNameProblem(part);
         if (problem != null) {
-          throw new IllegalArgumentException("root " + quote(root) + ": a part " + problem);
+          throw new IllegalArgumentException("root " + MessageText.quote(root) + ": a part " + problem);
         }
       }
     }
     if (trimmed.equals("/zookeeper") || trimmed.startsWith("/zookeeper/")) {
-      throw new IllegalArgumentException("root " + quote(root) + " is ZooKeeper's own subtree");
+      throw new IllegalArgumentException("root " + MessageText.quote(root) + " is ZooKeeper's own subtree");
     }
     return trimmed;
   }
@@ -90,22 +89,5 @@ final class Names {
       }
     }
     return null;
-  }
-
-  /** {@code s} in quotes for a message: control characters escaped, long text cut. */
-  static String quote(String s) {
-    StringBuilder out = new StringBuilder(Math.min(s.length(), MAX_QUOTED) + 8).append('"');
-    for (int i = 0; i < s.length() && i < MAX_QUOTED; i++) {
-      char c = s.charAt(i);
-      if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    if (s.length() > MAX_QUOTED) {
-      out.append("…(").append(s.length()).append(" characters)");
-    }
-    return out.append('"').toString();
   }
 }

@@ -2,6 +2,8 @@ package io.boltgen.registry.zookeeper;
 
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.MessageText;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
@@ -51,13 +53,13 @@ final class Registrations {
   private final ExecutorService ops;
   private final Duration registerBound;
   private final Duration deregisterBound;
-  private final RateLimitedWarn warn;
+  private final RateLimitedLog.PerKey warn;
   private final String where;
   /** The node of each registered path. Written on the ops thread, and by {@link #closeAll}. */
   private final Map<String, Node> nodes = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
-  Registrations(CuratorFramework client, ExecutorService ops, Duration connectionTimeout, RateLimitedWarn warn,
+  Registrations(CuratorFramework client, ExecutorService ops, Duration connectionTimeout, RateLimitedLog.PerKey warn,
       String where) {
     this.client = client;
     this.ops = ops;
@@ -91,16 +93,16 @@ final class Registrations {
       write.cancel(true);
       undo(entry);
       throw new UncheckedIOException(new IOException("ZooKeeper at " + where + " did not confirm registering "
-          + Names.quote(service) + " at " + instance.hostAndPort() + " within " + registerBound.toMillis()
+          + MessageText.quote(service) + " at " + instance.hostAndPort() + " within " + registerBound.toMillis()
           + " ms"));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       write.cancel(true);
       undo(entry);
       throw new UncheckedIOException(new InterruptedIOException("interrupted while registering "
-          + Names.quote(service) + " at " + instance.hostAndPort()));
+          + MessageText.quote(service) + " at " + instance.hostAndPort()));
     } catch (CancellationException e) {
-      throw new IllegalStateException("the ZooKeeper registry closed while registering " + Names.quote(service)
+      throw new IllegalStateException("the ZooKeeper registry closed while registering " + MessageText.quote(service)
           + " at " + instance.hostAndPort());
     } catch (ExecutionException e) {
       undo(entry);
@@ -108,7 +110,7 @@ final class Registrations {
       if (cause instanceof RuntimeException r && !(cause instanceof UncheckedIOException)) {
         throw r;
       }
-      throw new UncheckedIOException(new IOException("could not register " + Names.quote(service) + " at "
+      throw new UncheckedIOException(new IOException("could not register " + MessageText.quote(service) + " at "
           + instance.hostAndPort() + " in ZooKeeper at " + where + ": " + describe(cause), cause));
     }
   }
@@ -401,12 +403,12 @@ final class Registrations {
       } catch (RejectedExecutionException registryClosed) {
         return; // the registry deleted it when it closed
       }
-      await(delete, "deregister " + Names.quote(service) + " at " + instance.hostAndPort());
+      await(delete, "deregister " + MessageText.quote(service) + " at " + instance.hostAndPort());
     }
 
     @Override
     public String toString() {
-      return "ZooKeeper registration of " + Names.quote(service) + " at " + instance.hostAndPort()
+      return "ZooKeeper registration of " + MessageText.quote(service) + " at " + instance.hostAndPort()
           + (closed.get() ? " (closed)" : replaced ? " (replaced)" : "");
     }
   }

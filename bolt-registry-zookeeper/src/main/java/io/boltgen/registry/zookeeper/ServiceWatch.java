@@ -3,6 +3,8 @@ package io.boltgen.registry.zookeeper;
 import io.boltgen.runtime.cluster.InstanceRecord;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.MessageText;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +44,7 @@ final class ServiceWatch implements NameResolver.Watch {
   private final String servicePath;
   private final NameResolver.Listener listener;
   private final ScheduledExecutorService delivery;
-  private final RateLimitedWarn warn;
+  private final RateLimitedLog.PerKey warn;
   private final String where;
   private final Duration connectionTimeout;
   private final Consumer<ServiceWatch> onClose;
@@ -62,7 +64,7 @@ final class ServiceWatch implements NameResolver.Watch {
   private Map<String, Parsed> parsed = new HashMap<>();
 
   ServiceWatch(CuratorFramework client, String service, String servicePath, NameResolver.Listener listener,
-      ScheduledExecutorService delivery, RateLimitedWarn warn, String where, Duration connectionTimeout,
+      ScheduledExecutorService delivery, RateLimitedLog.PerKey warn, String where, Duration connectionTimeout,
       Consumer<ServiceWatch> onClose) {
     this.service = service;
     this.servicePath = servicePath;
@@ -99,11 +101,11 @@ final class ServiceWatch implements NameResolver.Watch {
       startCheck = delivery.schedule(() -> {
         try {
           if (!initialized) {
-            connectionLost("could not read " + Names.quote(service) + " from ZooKeeper at " + where + " within "
+            connectionLost("could not read " + MessageText.quote(service) + " from ZooKeeper at " + where + " within "
                 + connectionTimeout.toMillis() + " ms");
           }
         } catch (Throwable t) {
-          log.warn("watch of {} failed: {}", Names.quote(service), Registrations.describe(t));
+          log.warn("watch of {} failed: {}", MessageText.quote(service), Registrations.describe(t));
         }
       }, connectionTimeout.toNanos(), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException registryClosed) {
@@ -150,7 +152,7 @@ final class ServiceWatch implements NameResolver.Watch {
         try {
           task.run();
         } catch (Throwable t) {
-          log.warn("watch of {} failed: {}", Names.quote(service), Registrations.describe(t));
+          log.warn("watch of {} failed: {}", MessageText.quote(service), Registrations.describe(t));
         }
       });
     } catch (RejectedExecutionException registryClosed) {
@@ -229,7 +231,7 @@ final class ServiceWatch implements NameResolver.Watch {
 
   private void listenerFailed(Throwable t) {
     // a bug in the application, not an expected failure: with its stack trace (once a minute at most)
-    warn.warn("listener:" + servicePath, "a listener of {} threw", Names.quote(service), t);
+    warn.warn("listener:" + servicePath, "a listener of {} threw", MessageText.quote(service), t);
   }
 
   @Override
@@ -246,14 +248,14 @@ final class ServiceWatch implements NameResolver.Watch {
     try {
       cache.close();
     } catch (Throwable t) {
-      log.warn("closing the watch of {} failed: {}", Names.quote(service), Registrations.describe(t));
+      log.warn("closing the watch of {} failed: {}", MessageText.quote(service), Registrations.describe(t));
     }
     // a call under way finishes before close returns (at once on the delivery thread: the lock is reentrant)
     try {
       if (calling.tryLock(connectionTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
         calling.unlock();
       } else {
-        log.warn("a listener of {} is still running {} ms after its watch was closed", Names.quote(service),
+        log.warn("a listener of {} is still running {} ms after its watch was closed", MessageText.quote(service),
             connectionTimeout.toMillis());
       }
     } catch (InterruptedException e) {

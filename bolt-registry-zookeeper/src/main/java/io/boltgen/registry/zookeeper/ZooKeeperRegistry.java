@@ -5,14 +5,17 @@ import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.support.HostAndPort;
+import io.boltgen.runtime.support.MessageText;
+import io.boltgen.runtime.support.RateLimitedLog;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
@@ -86,7 +89,7 @@ public final class ZooKeeperRegistry implements Registry {
   private final String deliveryThreadName;
   private final ExecutorService ops;
   private final Registrations registrations;
-  private final RateLimitedWarn warn = new RateLimitedWarn(log);
+  private final RateLimitedLog.PerKey warn = RateLimitedLog.perKey(log, 1, RateLimitedLog.DEFAULT_PERIOD_NANOS);
   private final Set<ServiceWatch> watches = ConcurrentHashMap.newKeySet();
   private final ConnectionStateListener stateListener = (c, state) -> stateChanged(state);
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -131,22 +134,21 @@ public final class ZooKeeperRegistry implements Registry {
     Objects.requireNonNull(uri, "uri");
     String prefix = SCHEME + "://";
     if (!uri.regionMatches(true, 0, prefix, 0, prefix.length())) {
-      throw new IllegalArgumentException("not a " + prefix + "host:port URI: " + Names.quote(uri));
+      throw new IllegalArgumentException("not a " + prefix + "host:port URI: " + MessageText.quote(uri));
     }
     String rest = uri.substring(prefix.length());
     if (rest.indexOf('?') >= 0 || rest.indexOf('#') >= 0) {
-      throw new IllegalArgumentException("a " + prefix + " URI takes no query or fragment: " + Names.quote(uri));
+      throw new IllegalArgumentException("a " + prefix + " URI takes no query or fragment: " + MessageText.quote(uri));
     }
     int slash = rest.indexOf('/');
     String hosts = slash < 0 ? rest : rest.substring(0, slash);
     String path = slash < 0 || slash == rest.length() - 1 ? DEFAULT_ROOT : rest.substring(slash);
     for (String host : hosts.split(",", -1)) {
-      int colon = host.lastIndexOf(':');
-      boolean portOk = colon > 0 && colon < host.length() - 1
-          && host.substring(colon + 1).chars().allMatch(ch -> ch >= '0' && ch <= '9');
-      if (!portOk) {
-        throw new IllegalArgumentException("expected host:port in " + Names.quote(uri) + ", got "
-            + Names.quote(host));
+      try {
+        HostAndPort.parse(host); // the runtime's one rule for host:port
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("expected host:port in " + MessageText.quote(uri) + ", got "
+            + MessageText.quote(host) + ": " + e.getMessage(), e);
       }
     }
     return builder().connectString(hosts).root(path).build();
@@ -175,7 +177,7 @@ public final class ZooKeeperRegistry implements Registry {
     String node = Names.instanceNode(instance.hostAndPort());
     byte[] data = InstanceRecord.write(instance);
     if (data.length > MAX_NODE_DATA) {
-      throw new IllegalArgumentException("the instance " + node + " of " + Names.quote(service) + " takes "
+      throw new IllegalArgumentException("the instance " + node + " of " + MessageText.quote(service) + " takes "
           + data.length + " bytes of JSON, more than " + MAX_NODE_DATA);
     }
     checkOpen();
