@@ -15,7 +15,7 @@ import io.boltgen.bench.scenario.Scenario.Setup;
 import io.boltgen.bench.scenario.Sweep;
 import io.boltgen.bench.system.EchoSystem;
 import io.boltgen.bench.system.Systems;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -180,12 +180,12 @@ public final class Main {
 
     @Override
     Bench.Plan plan(String command) {
-      List<LoadBalancer> chosen = new ArrayList<>();
+      List<BalancingPolicy> chosen = new ArrayList<>();
       for (String name : policies) {
-        LoadBalancer policy = Arrays.stream(LoadBalancer.values())
+        BalancingPolicy policy = Arrays.stream(BalancingPolicy.values())
             .filter(p -> p.name().equals(name.trim().toUpperCase(Locale.ROOT).replace('-', '_'))).findFirst()
             .orElseThrow(() -> new IllegalArgumentException("unknown policy " + name + "; known: "
-                + List.of(LoadBalancer.values())));
+                + List.of(BalancingPolicy.values())));
         if (!chosen.contains(policy)) {
           chosen.add(policy);
         }

@@ -3,7 +3,7 @@ package io.boltgen.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.bench.run.Window;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -34,7 +34,7 @@ class ClusterBenchmarkSmokeTest {
             + " -Dio.netty.leakDetection.level=disabled",
         "--quiet-repeats", "0", "--log-dir", dir.resolve("logs").toString()};
     Bench.Plan plan = Main.plan(argv);
-    assertThat(plan.cluster().policies()).containsExactly(LoadBalancer.ROUND_ROBIN, LoadBalancer.LEAST_PENDING);
+    assertThat(plan.cluster().policies()).containsExactly(BalancingPolicy.ROUND_ROBIN, BalancingPolicy.LEAST_PENDING);
 
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(tee(bytes, System.out), true, StandardCharsets.UTF_8);

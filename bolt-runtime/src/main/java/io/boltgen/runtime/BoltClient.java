@@ -3,7 +3,7 @@ package io.boltgen.runtime;
 import io.boltgen.runtime.RuntimeProvider.Balancing;
 import io.boltgen.runtime.RuntimeProvider.ClientConfig;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import java.net.InetSocketAddress;
@@ -53,7 +53,7 @@ public final class BoltClient implements AutoCloseable {
   /**
    * A channel to {@code target}: {@code host:port}, one address; or {@code scheme:///service}, a service
    * running as several instances, found by the client's resolver of that scheme ({@code static:///host:port,
-   * host:port} needs none) and balanced by the client's {@link Builder#loadBalancer policy}. Connections are
+   * host:port} needs none) and balanced by the client's {@link Builder#balancingPolicy policy}. Connections are
    * made on the first call. Asking twice for one target gives the same channel.
    *
    * @throws IllegalArgumentException if the target is malformed or names a scheme without resolver
@@ -64,10 +64,10 @@ public final class BoltClient implements AutoCloseable {
 
   /**
    * A channel to the cluster {@code target} ({@code scheme:///service}) that balances by {@code policy}
-   * (a call may still choose another with {@link CallOptions#withLoadBalancer}). For {@code host:port} the
+   * (a call may still choose another with {@link CallOptions#withBalancingPolicy}). For {@code host:port} the
    * policy is ignored.
    */
-  public BoltChannel channel(String target, LoadBalancer policy) {
+  public BoltChannel channel(String target, BalancingPolicy policy) {
     return runtime.channel(Objects.requireNonNull(target, "target"), Objects.requireNonNull(policy, "policy"));
   }
 
@@ -159,7 +159,7 @@ public final class BoltClient implements AutoCloseable {
     private long maxBackoffMillis = 1_000;
     private long shutdownTimeoutMillis = 5_000;
     private final List<NameResolver> resolvers = new ArrayList<>();
-    private LoadBalancer loadBalancer = LoadBalancer.LEAST_PENDING;
+    private BalancingPolicy balancingPolicy = BalancingPolicy.LEAST_PENDING;
     private int maxAttempts = 3;
     private int retryBudget = 100;
     private double retryRefill = 0.2;
@@ -317,9 +317,9 @@ public final class BoltClient implements AutoCloseable {
       return this;
     }
 
-    /** How channels to clusters pick an instance per call; {@link LoadBalancer#LEAST_PENDING} unless set. */
-    public Builder loadBalancer(LoadBalancer policy) {
-      this.loadBalancer = Objects.requireNonNull(policy, "policy");
+    /** How channels to clusters pick an instance per call; {@link BalancingPolicy#LEAST_PENDING} unless set. */
+    public Builder balancingPolicy(BalancingPolicy policy) {
+      this.balancingPolicy = Objects.requireNonNull(policy, "policy");
       return this;
     }
 
@@ -382,7 +382,7 @@ public final class BoltClient implements AutoCloseable {
               frameTimeoutMillis),
           callbackExecutor, callbackThreads, reconnect, minBackoffMillis, maxBackoffMillis, shutdownTimeoutMillis,
           services, listeners, new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
-          new Balancing(resolvers, loadBalancer, maxAttempts, retryBudget, retryRefill, failuresToEject,
+          new Balancing(resolvers, balancingPolicy, maxAttempts, retryBudget, retryRefill, failuresToEject,
               minEjectionMillis, maxEjectionMillis), tls);
       return new BoltClient(Runtimes.PROVIDER.newClient(config));
     }

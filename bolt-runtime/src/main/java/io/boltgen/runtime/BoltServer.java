@@ -1,7 +1,7 @@
 package io.boltgen.runtime;
 
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
-import io.boltgen.runtime.RuntimeProvider.Registration;
+import io.boltgen.runtime.RuntimeProvider.ServedService;
 import io.boltgen.runtime.RuntimeProvider.ServerConfig;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
@@ -109,7 +109,7 @@ public final class BoltServer implements AutoCloseable {
   public static final class Builder {
     private String host = "0.0.0.0";
     private int port = 12200;
-    private final List<Registration> services = new ArrayList<>();
+    private final List<ServedService> services = new ArrayList<>();
     private final List<ConnectionListener> listeners = new ArrayList<>();
     private final List<ClientInterceptor> clientInterceptors = new ArrayList<>();
     private final List<ServerInterceptor> serverInterceptors = new ArrayList<>();
@@ -152,7 +152,7 @@ public final class BoltServer implements AutoCloseable {
 
     /** Serves {@code service} on the server's executor. */
     public Builder service(ServiceDefinition service) {
-      services.add(new Registration(Objects.requireNonNull(service, "service"), null));
+      services.add(new ServedService(Objects.requireNonNull(service, "service"), null));
       return this;
     }
 
@@ -161,7 +161,7 @@ public final class BoltServer implements AutoCloseable {
      * executor ({@code Runnable::run}) runs the handlers on the IO thread: only for handlers that never block.
      */
     public Builder service(ServiceDefinition service, Executor executor) {
-      services.add(new Registration(Objects.requireNonNull(service, "service"), Objects.requireNonNull(executor, "executor")));
+      services.add(new ServedService(Objects.requireNonNull(service, "service"), Objects.requireNonNull(executor, "executor")));
       return this;
     }
 

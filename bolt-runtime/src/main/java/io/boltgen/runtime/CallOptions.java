@@ -1,6 +1,6 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,16 +29,16 @@ public final class CallOptions {
   private final long timeoutMillis;
   private final Map<String, String> headers;
   private final Executor callbackExecutor;
-  private final LoadBalancer loadBalancer;
+  private final BalancingPolicy balancingPolicy;
   private final int maxAttempts;
   private final Boolean idempotent;
 
   private CallOptions(long timeoutMillis, Map<String, String> headers, Executor callbackExecutor,
-      LoadBalancer loadBalancer, int maxAttempts, Boolean idempotent) {
+      BalancingPolicy balancingPolicy, int maxAttempts, Boolean idempotent) {
     this.timeoutMillis = timeoutMillis;
     this.headers = headers;
     this.callbackExecutor = callbackExecutor;
-    this.loadBalancer = loadBalancer;
+    this.balancingPolicy = balancingPolicy;
     this.maxAttempts = maxAttempts;
     this.idempotent = idempotent;
   }
@@ -54,7 +54,7 @@ public final class CallOptions {
     if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("timeout must be 1.." + Integer.MAX_VALUE + " ms: " + timeoutMillis);
     }
-    return new CallOptions(timeoutMillis, headers, callbackExecutor, loadBalancer, maxAttempts, idempotent);
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent);
   }
 
   /**
@@ -66,7 +66,7 @@ public final class CallOptions {
     Objects.requireNonNull(value, "value");
     Map<String, String> copy = new LinkedHashMap<>(headers);
     copy.put(key, value);
-    return new CallOptions(timeoutMillis, Collections.unmodifiableMap(copy), callbackExecutor, loadBalancer,
+    return new CallOptions(timeoutMillis, Collections.unmodifiableMap(copy), callbackExecutor, balancingPolicy,
         maxAttempts, idempotent);
   }
 
@@ -75,7 +75,7 @@ public final class CallOptions {
    * executor ({@code Runnable::run}) runs them on the IO thread: only for callbacks that never block.
    */
   public CallOptions withCallbackExecutor(Executor executor) {
-    return new CallOptions(timeoutMillis, headers, Objects.requireNonNull(executor, "executor"), loadBalancer,
+    return new CallOptions(timeoutMillis, headers, Objects.requireNonNull(executor, "executor"), balancingPolicy,
         maxAttempts, idempotent);
   }
 
@@ -83,7 +83,7 @@ public final class CallOptions {
    * A copy that picks the instance of a cluster by {@code policy} instead of its channel's policy; channels
    * to one address ignore it.
    */
-  public CallOptions withLoadBalancer(LoadBalancer policy) {
+  public CallOptions withBalancingPolicy(BalancingPolicy policy) {
     return new CallOptions(timeoutMillis, headers, callbackExecutor, Objects.requireNonNull(policy, "policy"),
         maxAttempts, idempotent);
   }
@@ -97,7 +97,7 @@ public final class CallOptions {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
     }
-    return new CallOptions(timeoutMillis, headers, callbackExecutor, loadBalancer, maxAttempts, idempotent);
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent);
   }
 
   /**
@@ -106,7 +106,7 @@ public final class CallOptions {
    * failed. Only a request-response call can be idempotent; other calls ignore it.
    */
   public CallOptions withIdempotent(boolean idempotent) {
-    return new CallOptions(timeoutMillis, headers, callbackExecutor, loadBalancer, maxAttempts, idempotent);
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent);
   }
 
   /** The attempt limit override, or 0 for the client's. */
@@ -120,8 +120,8 @@ public final class CallOptions {
   }
 
   /** The load-balancing override, or {@code null} for the channel's. */
-  public LoadBalancer loadBalancer() {
-    return loadBalancer;
+  public BalancingPolicy balancingPolicy() {
+    return balancingPolicy;
   }
 
   /** The timeout override in milliseconds, or 0 for the method's own. */
@@ -142,7 +142,7 @@ public final class CallOptions {
   @Override
   public String toString() {
     return "CallOptions{timeoutMillis=" + timeoutMillis + ", headers=" + headers
-        + ", callbackExecutor=" + callbackExecutor + (loadBalancer != null ? ", loadBalancer=" + loadBalancer : "")
+        + ", callbackExecutor=" + callbackExecutor + (balancingPolicy != null ? ", balancingPolicy=" + balancingPolicy : "")
         + (maxAttempts != 0 ? ", maxAttempts=" + maxAttempts : "") + (idempotent != null ? ", idempotent=" + idempotent : "")
         + '}';
   }

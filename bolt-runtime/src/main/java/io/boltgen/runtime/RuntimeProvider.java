@@ -1,6 +1,6 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
@@ -45,8 +45,8 @@ public interface RuntimeProvider {
     /** See {@link BoltClient#channel(InetSocketAddress)}. */
     BoltChannel channel(InetSocketAddress address);
 
-    /** See {@link BoltClient#channel(String, LoadBalancer)}; {@code policy} null for the client's. */
-    BoltChannel channel(String target, LoadBalancer policy);
+    /** See {@link BoltClient#channel(String, BalancingPolicy)}; {@code policy} null for the client's. */
+    BoltChannel channel(String target, BalancingPolicy policy);
 
     /** See {@link BoltClient#stub(Class, String)}: a client stub of {@code serviceInterface} over {@code channel}. */
     <T> T stub(Class<T> serviceInterface, BoltChannel channel);
@@ -120,7 +120,7 @@ public interface RuntimeProvider {
   /** How a client resolves, balances and fails over clusters; see {@link BoltClient.Builder} for each. */
   record Balancing(
       List<NameResolver> resolvers,
-      LoadBalancer loadBalancer,
+      BalancingPolicy balancingPolicy,
       int maxAttempts,
       int retryBudget,
       double retryRefill,
@@ -160,7 +160,7 @@ public interface RuntimeProvider {
       String host,
       int port,
       int backlog,
-      List<Registration> services,
+      List<ServedService> services,
       Executor executor,
       ExecutorSelector selector,
       int minThreads,
@@ -198,7 +198,7 @@ public interface RuntimeProvider {
   }
 
   /** A service of a server, with its own executor or {@code null} for the server's. */
-  record Registration(ServiceDefinition service, Executor executor) {}
+  record ServedService(ServiceDefinition service, Executor executor) {}
 
   /** The frame and memory limits both builders share; see their methods for each. */
   record FrameLimits(

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.testing.Closer;
 import java.net.InetSocketAddress;
@@ -129,7 +129,7 @@ class ClusterTest {
     Node b = node();
     Node c = node();
     publish(SERVICE, a.instance(), b.instance(), c.instance());
-    BoltChannel channel = client(BoltClient.builder()).channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET, BalancingPolicy.ROUND_ROBIN);
     for (int i = 0; i < 300; i++) {
       assertThat(string(channel.invokeSync(ECHO, bytes("x" + i), CallOptions.DEFAULT))).isEqualTo("x" + i);
     }
@@ -144,7 +144,7 @@ class ClusterTest {
     Node idle = node();
     publish(SERVICE, a.instance().withWeight(100), b.instance().withWeight(200), c.instance().withWeight(700),
         idle.instance().withWeight(0));
-    BoltChannel channel = client(BoltClient.builder().loadBalancer(LoadBalancer.WEIGHTED_RANDOM)).channel(TARGET);
+    BoltChannel channel = client(BoltClient.builder().balancingPolicy(BalancingPolicy.WEIGHTED_RANDOM)).channel(TARGET);
     int calls = 4000;
     for (int i = 0; i < calls; i++) {
       channel.invokeSync(ECHO, bytes("w"), CallOptions.DEFAULT);
@@ -184,7 +184,7 @@ class ClusterTest {
       return (status, error, nanos) -> outcomes.add(status);
     };
     BoltChannel channel = client(BoltClient.builder().clientInterceptor(counting))
-        .channel(TARGET, LoadBalancer.ROUND_ROBIN);
+        .channel(TARGET, BalancingPolicy.ROUND_ROBIN);
     for (int i = 0; i < 4; i++) {
       channel.invokeSync(ECHO, bytes("i"), CallOptions.DEFAULT);
     }
@@ -225,7 +225,7 @@ class ClusterTest {
     assertThat(stuck.echo.slowStarted.get()).isLessThanOrEqualTo(1);
     assertThat(b.echo.slowStarted.get() + c.echo.slowStarted.get()).isGreaterThanOrEqualTo(59);
     // round robin, by contrast, keeps sending it every third call
-    BoltChannel roundRobin = client(BoltClient.builder()).channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    BoltChannel roundRobin = client(BoltClient.builder()).channel(TARGET, BalancingPolicy.ROUND_ROBIN);
     int before = stuck.echo.slowStarted.get();
     List<CompletableFuture<byte[]>> more = new ArrayList<>();
     for (int i = 0; i < 30; i++) {
@@ -242,8 +242,8 @@ class ClusterTest {
     Node a = node();
     Node b = node();
     publish(SERVICE, a.instance(), b.instance());
-    BoltChannel channel = client(BoltClient.builder().loadBalancer(LoadBalancer.WEIGHTED_RANDOM)).channel(TARGET);
-    CallOptions roundRobin = CallOptions.DEFAULT.withLoadBalancer(LoadBalancer.ROUND_ROBIN);
+    BoltChannel channel = client(BoltClient.builder().balancingPolicy(BalancingPolicy.WEIGHTED_RANDOM)).channel(TARGET);
+    CallOptions roundRobin = CallOptions.DEFAULT.withBalancingPolicy(BalancingPolicy.ROUND_ROBIN);
     for (int i = 0; i < 10; i++) {
       channel.invokeSync(ECHO, bytes("p"), roundRobin);
     }
@@ -257,7 +257,7 @@ class ClusterTest {
     Node b = node();
     publish(SERVICE, a.instance());
     BoltClient client = client(BoltClient.builder());
-    BoltChannel channel = client.channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    BoltChannel channel = client.channel(TARGET, BalancingPolicy.ROUND_ROBIN);
     channel.invokeSync(ECHO, bytes("1"), CallOptions.DEFAULT);
     assertThat(client.instances(TARGET)).containsExactly(a.instance());
 
@@ -300,7 +300,7 @@ class ClusterTest {
     int deadPort = deadPort();
     publish(SERVICE, a.instance(), b.instance(),
         ServiceInstance.of(new InetSocketAddress("127.0.0.1", deadPort)));
-    BoltChannel channel = client(BoltClient.builder()).channel(TARGET, LoadBalancer.ROUND_ROBIN);
+    BoltChannel channel = client(BoltClient.builder()).channel(TARGET, BalancingPolicy.ROUND_ROBIN);
     for (int i = 0; i < 100; i++) {
       assertThat(string(channel.invokeSync(ECHO, bytes("d" + i), CallOptions.DEFAULT))).isEqualTo("d" + i);
     }
@@ -313,7 +313,7 @@ class ClusterTest {
     Node healthy = node();
     dropping.dropping = true;
     publish("test.Drop:1.0", dropping.instance(), healthy.instance());
-    BoltChannel channel = client(BoltClient.builder()).channel("mem:///test.Drop:1.0", LoadBalancer.ROUND_ROBIN);
+    BoltChannel channel = client(BoltClient.builder()).channel("mem:///test.Drop:1.0", BalancingPolicy.ROUND_ROBIN);
 
     int failed = 0;
     for (int i = 0; i < 10; i++) {
@@ -344,7 +344,7 @@ class ClusterTest {
     publish("test.Drop:1.0", a.instance(), b.instance());
     String target = "mem:///test.Drop:1.0";
     BoltChannel twoAttempts = client(BoltClient.builder().retries(2, 1000, 0)
-        .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1))).channel(target, LoadBalancer.ROUND_ROBIN);
+        .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1))).channel(target, BalancingPolicy.ROUND_ROBIN);
     for (int i = 0; i < 5; i++) {
       assertThatThrownBy(() -> twoAttempts.invokeSync(DROP_IDEMPOTENT, bytes("x"), CallOptions.DEFAULT))
           .isInstanceOfSatisfying(BoltException.class,
@@ -353,7 +353,7 @@ class ClusterTest {
     assertThat(a.refused.get() + b.refused.get()).isEqualTo(10);
 
     BoltChannel budgetOfThree = client(BoltClient.builder().retries(5, 3, 0)
-        .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1))).channel(target, LoadBalancer.ROUND_ROBIN);
+        .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1))).channel(target, BalancingPolicy.ROUND_ROBIN);
     int before = a.refused.get() + b.refused.get();
     for (int i = 0; i < 5; i++) {
       assertThatThrownBy(() -> budgetOfThree.invokeSync(DROP_IDEMPOTENT, bytes("y"), CallOptions.DEFAULT))
@@ -369,7 +369,7 @@ class ClusterTest {
     publish("test.Drop:1.0", a.instance(), b.instance());
     BoltChannel channel = client(BoltClient.builder().retries(2, 1000, 0)
         .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1)))
-        .channel("mem:///test.Drop:1.0", LoadBalancer.ROUND_ROBIN);
+        .channel("mem:///test.Drop:1.0", BalancingPolicy.ROUND_ROBIN);
 
     assertThat(attempts(a, b, () -> channel.invokeSync(DROP_IDEMPOTENT, bytes("x"),
         CallOptions.DEFAULT.withMaxAttempts(4)))).as("four attempts instead of the client's two").isEqualTo(4);
@@ -442,7 +442,7 @@ class ClusterTest {
         .hasMessageContaining("three slashes");
     assertThatThrownBy(() -> client.channel("static:///")).isInstanceOf(IllegalArgumentException.class);
     BoltChannel fixed = client.channel("static:///127.0.0.1:" + a.server.port() + ", 127.0.0.1:" + b.server.port(),
-        LoadBalancer.ROUND_ROBIN);
+        BalancingPolicy.ROUND_ROBIN);
     for (int i = 0; i < 4; i++) {
       fixed.invokeSync(ECHO, bytes("s"), CallOptions.DEFAULT);
     }

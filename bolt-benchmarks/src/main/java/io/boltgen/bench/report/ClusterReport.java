@@ -3,7 +3,7 @@ package io.boltgen.bench.report;
 import io.boltgen.bench.run.Measured;
 import io.boltgen.bench.run.Window;
 import io.boltgen.bench.scenario.ClusterBalancing;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -26,7 +26,7 @@ public final class ClusterReport {
 
   public ClusterReport(ClusterBalancing cluster, List<Window> windows) {
     this.cluster = cluster;
-    Row.fold(windows, cluster.policies().stream().map(LoadBalancer::name).toList(), List.of("cluster"))
+    Row.fold(windows, cluster.policies().stream().map(BalancingPolicy::name).toList(), List.of("cluster"))
         .forEach((policy, bySystem) -> {
           if (bySystem.containsKey("cluster")) {
             rows.put(policy, bySystem.get("cluster"));

@@ -12,7 +12,7 @@ import io.boltgen.bench.system.EchoSystem.ClientGroup;
 import io.boltgen.bench.system.EchoSystem.EchoClient;
 import io.boltgen.bench.system.Systems;
 import io.boltgen.runtime.BoltClient;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -193,7 +193,7 @@ public record ClientMain(String system, String host, Map<String, String> server,
     @Override
     public List<Caller> open(Point point) {
       ClusterEchoService stub = stubs.computeIfAbsent(point.policy(),
-          p -> ClusterEchoServiceBolt.newClient(client.channel(target, LoadBalancer.valueOf(p))));
+          p -> ClusterEchoServiceBolt.newClient(client.channel(target, BalancingPolicy.valueOf(p))));
       return List.of(new Caller() {
         @Override
         public int call(byte[] payload) throws Exception {

@@ -1,7 +1,7 @@
 package io.boltgen.bench.scenario;
 
 import io.boltgen.bench.report.Fmt;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,13 +18,13 @@ import java.util.Locale;
  * @param slowMillis the extra delay of every answer of the slow instance
  * @param concurrency async callers, each keeping one call in flight
  */
-public record ClusterBalancing(List<LoadBalancer> policies, int rounds, long slowMillis, int concurrency, Setup setup)
+public record ClusterBalancing(List<BalancingPolicy> policies, int rounds, long slowMillis, int concurrency, Setup setup)
     implements Scenario {
 
   /** Instances in the cluster; the first is the slow one (every policy treats instances alike). */
   public static final int INSTANCES = 3;
   public static final int PAYLOAD_BYTES = 100;
-  public static final List<LoadBalancer> DEFAULT_POLICIES = List.of(LoadBalancer.ROUND_ROBIN, LoadBalancer.LEAST_PENDING);
+  public static final List<BalancingPolicy> DEFAULT_POLICIES = List.of(BalancingPolicy.ROUND_ROBIN, BalancingPolicy.LEAST_PENDING);
   public static final int DEFAULT_ROUNDS = 5;
   public static final int DEFAULT_SECONDS = 10;
   public static final long DEFAULT_SLOW_MILLIS = 5;
@@ -38,7 +38,7 @@ public record ClusterBalancing(List<LoadBalancer> policies, int rounds, long slo
   }
 
   /** The window of {@code policy}. */
-  public Point point(LoadBalancer policy) {
+  public Point point(BalancingPolicy policy) {
     return new Point(policy.name(), false, 1, concurrency, PAYLOAD_BYTES, policy.name());
   }
 
@@ -74,7 +74,7 @@ public record ClusterBalancing(List<LoadBalancer> policies, int rounds, long slo
   }
 
   /** {@code ROUND_ROBIN,LEAST_PENDING}. */
-  public static String names(List<LoadBalancer> policies) {
-    return String.join(",", policies.stream().map(LoadBalancer::name).toList());
+  public static String names(List<BalancingPolicy> policies) {
+    return String.join(",", policies.stream().map(BalancingPolicy::name).toList());
   }
 }

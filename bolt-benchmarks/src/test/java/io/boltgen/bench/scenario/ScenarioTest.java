@@ -9,7 +9,7 @@ import io.boltgen.bench.scenario.Scenario.Setup;
 import io.boltgen.bench.scenario.Scenario.Slot;
 import io.boltgen.bench.scenario.Scenario.Stage;
 import io.boltgen.bench.system.Systems;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -71,7 +71,7 @@ class ScenarioTest {
 
   @Test
   void theClusterLoadMeasuresEveryPolicyInEachRoundOnOnePair() {
-    ClusterBalancing cluster = new ClusterBalancing(List.of(LoadBalancer.ROUND_ROBIN, LoadBalancer.LEAST_PENDING), 3, 5,
+    ClusterBalancing cluster = new ClusterBalancing(List.of(BalancingPolicy.ROUND_ROBIN, BalancingPolicy.LEAST_PENDING), 3, 5,
         64, SETUP);
     List<Stage> stages = cluster.stages();
     assertThat(stages).hasSize(1);
@@ -80,7 +80,7 @@ class ScenarioTest {
         "1 ROUND_ROBIN", "1 LEAST_PENDING", "2 ROUND_ROBIN", "2 LEAST_PENDING", "3 ROUND_ROBIN", "3 LEAST_PENDING");
     // the warm-up pass: every policy once, for a window's warm-up each
     assertThat(stages.get(0).pairs().get(0).warmUp()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(cluster.point(LoadBalancer.LEAST_PENDING).inflight()).isEqualTo(64);
+    assertThat(cluster.point(BalancingPolicy.LEAST_PENDING).inflight()).isEqualTo(64);
   }
 
   @Test

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.testing.Closer;
@@ -96,11 +96,11 @@ abstract class ClusterContract {
     awaitInstances(client, target, Duration.ofSeconds(10), light, middle, heavy);
     assertThat(client.instances(target)).extracting(ServiceInstance::version).containsOnly("1.0");
 
-    Counter roundRobin = CounterBolt.newClient(client.channel(target, LoadBalancer.ROUND_ROBIN));
+    Counter roundRobin = CounterBolt.newClient(client.channel(target, BalancingPolicy.ROUND_ROBIN));
     assertThat(spread(roundRobin, 300).values()).containsOnly(100);
 
     int calls = 3000; // each share within 0.04 of its weight's: over 4.5 standard deviations
-    for (LoadBalancer policy : List.of(LoadBalancer.WEIGHTED_RANDOM, LoadBalancer.LEAST_PENDING)) {
+    for (BalancingPolicy policy : List.of(BalancingPolicy.WEIGHTED_RANDOM, BalancingPolicy.LEAST_PENDING)) {
       Map<Integer, Integer> byPort = spread(CounterBolt.newClient(client.channel(target, policy)), calls);
       assertThat(byPort.getOrDefault(light.port(), 0) / (double) calls).as(policy + " to weight 100")
           .isCloseTo(0.1, within(0.04));
@@ -203,7 +203,7 @@ abstract class ClusterContract {
 
     frozen.signal("CONT");
     awaitInstances(client, target, Duration.ofSeconds(15), frozen, other);
-    Counter roundRobin = CounterBolt.newClient(client.channel(target, LoadBalancer.ROUND_ROBIN));
+    Counter roundRobin = CounterBolt.newClient(client.channel(target, BalancingPolicy.ROUND_ROBIN));
     await().atMost(Duration.ofSeconds(10)).until(() -> roundRobin.port() == frozen.port());
   }
 }

@@ -1,11 +1,11 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Picks the instance a call goes to, by a {@link LoadBalancer} policy, among the members that are not
+ * Picks the instance a call goes to, by a {@link BalancingPolicy} policy, among the members that are not
  * ejected, weigh more than 0, and are not the one a retry avoids. When no member is left it picks among all
  * of them (better a call to an instance that may have recovered than no call at all). Allocates nothing.
  *
@@ -19,7 +19,7 @@ final class Balancer {
    * The member a call goes to, or {@code null} if there is none. {@code avoid} (may be null) is taken only
    * if nothing else is available.
    */
-  ClusterMember pick(LoadBalancer policy, ClusterMember[] members, ClusterMember avoid, long nowNanos) {
+  ClusterMember pick(BalancingPolicy policy, ClusterMember[] members, ClusterMember avoid, long nowNanos) {
     int n = members.length;
     if (n == 0) {
       return null;

@@ -8,7 +8,7 @@ import io.boltgen.runtime.RuntimeProvider.ClientConfig;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
 import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServiceDefinition;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.service.BoltServices;
@@ -85,11 +85,11 @@ final class ClientRuntime implements RuntimeProvider.Client {
     this.failover = new ClusterTarget.Failover(b.maxAttempts(), b.retryBudget(), b.retryRefill(),
         new ClusterMember.Ejection(b.failuresToEject(), TimeUnit.MILLISECONDS.toNanos(b.minEjectionMillis()),
             TimeUnit.MILLISECONDS.toNanos(b.maxEjectionMillis())));
-    ServiceRegistry.Builder registry = ServiceRegistry.builder();
+    MethodTable.Builder table = MethodTable.builder();
     for (ServiceDefinition service : config.services()) {
-      registry.add(service, null);
+      table.add(service, null);
     }
-    ServiceRegistry services = registry.build(); // checks the services before any thread starts
+    MethodTable services = table.build(); // checks the services before any thread starts
     Executor executor = config.callbackExecutor();
     if (executor == null) {
       ThreadPoolExecutor pool = new ThreadPoolExecutor(config.callbackThreads(), config.callbackThreads(), 60,
@@ -128,11 +128,11 @@ final class ClientRuntime implements RuntimeProvider.Client {
   }
 
   @Override
-  public BoltChannel channel(String target, LoadBalancer policy) {
+  public BoltChannel channel(String target, BalancingPolicy policy) {
     if (!Targets.isCluster(target)) {
       return channel(Targets.address(target));
     }
-    return cluster(target).channel(policy != null ? policy : config.balancing().loadBalancer());
+    return cluster(target).channel(policy != null ? policy : config.balancing().balancingPolicy());
   }
 
   @Override

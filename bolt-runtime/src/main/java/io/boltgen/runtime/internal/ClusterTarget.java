@@ -4,7 +4,7 @@ import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.cluster.LoadBalancer;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.support.RateLimitedLog;
@@ -65,7 +65,7 @@ final class ClusterTarget {
   private final Balancer balancer = new Balancer();
   private final RetryBudget budget;
   private final SocketAddress serviceAddress; // what interceptors see as a cluster call's remote address
-  private final Map<LoadBalancer, CallChannel> channels = new EnumMap<>(LoadBalancer.class);
+  private final Map<BalancingPolicy, CallChannel> channels = new EnumMap<>(BalancingPolicy.class);
   private final CompletableFuture<Void> resolved = new CompletableFuture<>();
   private final ConcurrentLinkedQueue<Waiting> unresolved = new ConcurrentLinkedQueue<>();
   private final NameResolver.Watch watch;
@@ -81,7 +81,7 @@ final class ClusterTarget {
     this.env = env;
     this.failover = failover;
     this.budget = new RetryBudget(failover.retryBudget(), failover.retryRefill());
-    for (LoadBalancer policy : LoadBalancer.values()) {
+    for (BalancingPolicy policy : BalancingPolicy.values()) {
       channels.put(policy, new CallChannel(new Balanced(policy), env));
     }
     this.watch = resolver.watch(service, new NameResolver.Listener() {
@@ -99,15 +99,15 @@ final class ClusterTarget {
   }
 
   /** The channel sending over this cluster, balancing by {@code policy} unless a call chooses another. */
-  BoltChannel channel(LoadBalancer policy) {
+  BoltChannel channel(BalancingPolicy policy) {
     return channels.get(policy);
   }
 
   /** Where the channel of one policy sends. */
   private final class Balanced implements CallTarget {
-    private final LoadBalancer policy;
+    private final BalancingPolicy policy;
 
-    Balanced(LoadBalancer policy) {
+    Balanced(BalancingPolicy policy) {
       this.policy = policy;
     }
 
@@ -131,12 +131,12 @@ final class ClusterTarget {
     return list;
   }
 
-  private void send(PendingCall<?> call, LoadBalancer channelPolicy) {
+  private void send(PendingCall<?> call, BalancingPolicy channelPolicy) {
     budget.onCall();
     call.retainRequest();
     call.timeWhileWaiting(); // the call itself waits in no call table (its attempts do, without timers)
-    LoadBalancer chosen = call.options().loadBalancer();
-    LoadBalancer policy = chosen != null ? chosen : channelPolicy;
+    BalancingPolicy chosen = call.options().balancingPolicy();
+    BalancingPolicy policy = chosen != null ? chosen : channelPolicy;
     if (resolved.isDone()) {
       attempt(call, policy, null, 1);
       return;
@@ -155,7 +155,7 @@ final class ClusterTarget {
   }
 
   /** A call waiting for the first resolution, with the policy it is to be balanced by. */
-  private record Waiting(PendingCall<?> call, LoadBalancer policy) {}
+  private record Waiting(PendingCall<?> call, BalancingPolicy policy) {}
 
   /** Sends the calls that waited for the first resolution. */
   private void sendWaiting() {
@@ -166,7 +166,7 @@ final class ClusterTarget {
     }
   }
 
-  private <R> void attempt(PendingCall<R> call, LoadBalancer policy, ClusterMember avoid, int number) {
+  private <R> void attempt(PendingCall<R> call, BalancingPolicy policy, ClusterMember avoid, int number) {
     if (env.isClosed()) {
       call.fail(env.closedError());
       return;
@@ -184,7 +184,7 @@ final class ClusterTarget {
     }
   }
 
-  private <R> void onAttemptDone(PendingCall<R> call, LoadBalancer policy, ClusterMember member, int number,
+  private <R> void onAttemptDone(PendingCall<R> call, BalancingPolicy policy, ClusterMember member, int number,
       R value, Throwable error) {
     if (error == null) {
       member.succeeded();

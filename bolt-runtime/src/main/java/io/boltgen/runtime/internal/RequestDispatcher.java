@@ -44,14 +44,14 @@ final class RequestDispatcher implements RequestHandler {
   /** How long a shared task may be stuck in one handler before its other requests run elsewhere. */
   static final long STALL_MILLIS = 10;
 
-  private final ServiceRegistry registry;
+  private final MethodTable methods;
   private final Executor defaultExecutor;
   private final ExecutorSelector selector;
   private final Timer timer;
 
-  /** A dispatcher over {@code registry}; {@code selector} may be {@code null}; {@code timer} is the process's. */
-  RequestDispatcher(ServiceRegistry registry, Executor defaultExecutor, ExecutorSelector selector, Timer timer) {
-    this.registry = registry;
+  /** A dispatcher over {@code methods}; {@code selector} may be {@code null}; {@code timer} is the process's. */
+  RequestDispatcher(MethodTable methods, Executor defaultExecutor, ExecutorSelector selector, Timer timer) {
+    this.methods = methods;
     this.defaultExecutor = defaultExecutor;
     this.selector = selector;
     this.timer = timer;
@@ -68,7 +68,7 @@ final class RequestDispatcher implements RequestHandler {
     try {
       for (; i < n; i++) {
         BoltFrame frame = frames.get(i);
-        MethodEntry entry = registry.lookup(frame);
+        MethodEntry entry = methods.lookup(frame);
         if (entry == null) {
           refuseUnknown(connection, frame);
           continue;

@@ -2,7 +2,7 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
-import io.boltgen.runtime.RuntimeProvider.Registration;
+import io.boltgen.runtime.RuntimeProvider.ServedService;
 import io.boltgen.runtime.RuntimeProvider.ServerConfig;
 import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServiceDescriptor;
@@ -54,11 +54,11 @@ final class ServerRuntime implements RuntimeProvider.Server {
   ServerRuntime(ServerConfig config) {
     this.config = config;
     this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), true); // fails before any thread starts
-    ServiceRegistry.Builder registry = ServiceRegistry.builder();
-    for (Registration r : config.services()) {
-      registry.add(r.service(), r.executor());
+    MethodTable.Builder table = MethodTable.builder();
+    for (ServedService r : config.services()) {
+      table.add(r.service(), r.executor());
     }
-    ServiceRegistry services = registry.build(); // checks the services before any thread starts
+    MethodTable services = table.build(); // checks the services before any thread starts
     Executor executor = config.executor();
     if (executor == null) {
       WorkerPool pool = WorkerPool.create("boltgen-worker", config.minThreads(), config.maxThreads(),
@@ -113,7 +113,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
       throw new IllegalStateException("the server was closed while it started");
     }
     List<String> served = new ArrayList<>();
-    for (Registration r : config.services()) {
+    for (ServedService r : config.services()) {
       served.add(r.service().descriptor().name() + ":" + r.service().descriptor().version());
     }
     log.info("boltgen server listening on {} ({}), serving {}", serverChannel.localAddress(),
@@ -136,7 +136,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
       throw new IllegalStateException("cannot tell which address to register: " + e, e);
     }
     try {
-      for (Registration r : config.services()) {
+      for (ServedService r : config.services()) {
         ServiceDescriptor d = r.service().descriptor();
         ServiceInstance instance = new ServiceInstance(address, a.weight(), d.version(), a.zone(), a.metadata());
         io.boltgen.runtime.cluster.Registration made = a.registry().register(d.name() + ":" + d.version(), instance);

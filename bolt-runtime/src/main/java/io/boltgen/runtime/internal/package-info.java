@@ -13,7 +13,7 @@
  *       {@code ConnectionPool}, {@code ConnectionRefusal}, {@code AcceptErrors}, {@code OutboundMemory};
  *   <li>calls sent: {@code CallChannel}, {@code PendingCall}, {@code CallFuture}, {@code CallTable},
  *       {@code CallEnvironment}, {@code RemoteErrors};
- *   <li>requests served: {@code RequestDispatcher}, {@code ServiceRegistry}, {@code MethodEntry},
+ *   <li>requests served: {@code RequestDispatcher}, {@code MethodTable}, {@code MethodEntry},
  *       {@code InboundRequest}, {@code InboundAnswer}, {@code InboundCall}, {@code WorkerPool};
  *   <li>helpers: {@code LogText}, {@code Shutdown} (and, shared with the registries,
  *       {@code io.boltgen.runtime.support}).

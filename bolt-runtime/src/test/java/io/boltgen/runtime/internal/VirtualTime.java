@@ -25,11 +25,11 @@ final class VirtualTime implements AutoCloseable {
   final BoltConnection connection;
 
   private VirtualTime(EndpointSettings settings, Executor executor, List<ServiceDefinition> services) {
-    ServiceRegistry.Builder registry = ServiceRegistry.builder();
-    services.forEach(s -> registry.add(s, null));
+    MethodTable.Builder table = MethodTable.builder();
+    services.forEach(s -> table.add(s, null));
     this.calls = new CallEnvironment(time, time.ticker(), Runnable::run, settings.client() ? "client" : "server");
     this.endpoint = new Endpoint(settings, shared, calls,
-        new RequestDispatcher(registry.build(), executor, null, time), new ConnectionEvents(List.of(), "test"), null);
+        new RequestDispatcher(table.build(), executor, null, time), new ConnectionEvents(List.of(), "test"), null);
     this.channel = EmbeddedChannel.builder().ticker(time.ticker()).register(true).build();
     this.connection = endpoint.initChannel(channel);
     channel.pipeline().fireChannelActive();

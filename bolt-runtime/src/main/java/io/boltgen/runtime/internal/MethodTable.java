@@ -13,7 +13,7 @@ import java.util.concurrent.Executor;
  * The methods an endpoint serves, keyed by their wire className (and aliases). Immutable once built;
  * lookups hash and compare the className bytes of the frame, so dispatch allocates no String.
  */
-final class ServiceRegistry {
+final class MethodTable {
 
   private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
     @Override
@@ -26,7 +26,7 @@ final class ServiceRegistry {
   private final MethodEntry[] entries;
   private final int mask;
 
-  private ServiceRegistry(List<MethodEntry> all) {
+  private MethodTable(List<MethodEntry> all) {
     int keyCount = 0;
     for (MethodEntry entry : all) {
       keyCount += 1 + entry.method().aliases().size();
@@ -106,8 +106,8 @@ final class ServiceRegistry {
     }
 
     /** The registry. */
-    public ServiceRegistry build() {
-      return new ServiceRegistry(entries);
+    public MethodTable build() {
+      return new MethodTable(entries);
     }
   }
 }

@@ -4,7 +4,7 @@ package io.boltgen.runtime.cluster;
  * How a client picks the instance of a service a call goes to, among those not ejected for failing.
  * Chosen per client, per channel or per call.
  */
-public enum LoadBalancer {
+public enum BalancingPolicy {
 
   /** Each instance in turn. Ignores weights. */
   ROUND_ROBIN,
