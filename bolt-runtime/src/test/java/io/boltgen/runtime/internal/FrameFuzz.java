@@ -36,9 +36,13 @@ final class FrameFuzz {
   /** What to run: {@code frames} in all, over {@code threads} threads, from {@code seed}. */
   record Settings(long seed, long frames, int threads, Duration stallTimeout, long probeEvery) {
 
-    /** {@code frames} frames from {@code seed} over {@code threads} threads; a probe call every 1,000 frames. */
+    /**
+     * {@code frames} frames from {@code seed} over {@code threads} threads; each thread makes a probe call
+     * every 1,000 frames, or once at its end if it sends fewer.
+     */
     static Settings of(long seed, long frames, int threads) {
-      return new Settings(seed, frames, threads, Duration.ofSeconds(10), 1_000);
+      return new Settings(seed, frames, threads, Duration.ofSeconds(10),
+          Math.max(1, Math.min(1_000, frames / threads)));
     }
   }
 
