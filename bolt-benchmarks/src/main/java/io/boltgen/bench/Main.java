@@ -1,7 +1,6 @@
 package io.boltgen.bench;
 
 import io.boltgen.bench.compile.CompileCost;
-import io.boltgen.bench.fuzz.FrameFuzz;
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.run.ClientMain;
 import io.boltgen.bench.run.Protocol;
@@ -45,7 +44,7 @@ public final class Main {
   /** The command line: {@code all} at the top, with every command under it. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new All()).setCommandName("java -jar bolt-benchmarks.jar");
-    for (Object sub : List.of(new All(), new Load(), new Scaling(), new Jmh(), new Cluster(), new Fuzz(), new Compile(),
+    for (Object sub : List.of(new All(), new Load(), new Scaling(), new Jmh(), new Cluster(), new Compile(),
         new Server(), new SystemList(), new Help(), new Client())) {
       cl.addSubcommand(sub);
     }
@@ -202,22 +201,6 @@ public final class Main {
           children.logDir());
       ClusterBalancing cluster = new ClusterBalancing(chosen, rounds, slowMillis, concurrency, setup);
       return new Bench.Plan(null, null, null, cluster, null, null, command, caveats, children.logDir());
-    }
-  }
-
-  @Command(name = "fuzz", description = {"The decoder fuzzer against a boltgen server (docs/reliability.md); exits 1"
-      + " on a stall, a failed probe call, a connection left open or a buffer leak."})
-  static final class Fuzz implements Callable<Integer> {
-    @Option(names = "--frames", paramLabel = "N", description = "frames in all (default 1000000)")
-    long frames = 1_000_000;
-    @Option(names = "--seed", paramLabel = "S", description = "(default 1)")
-    long seed = 1;
-    @Option(names = "--threads", paramLabel = "T", description = "(default 4)")
-    int threads = 4;
-
-    @Override
-    public Integer call() throws Exception {
-      return FrameFuzz.main(seed, frames, threads, new PrintStream(System.out, true, StandardCharsets.UTF_8));
     }
   }
 

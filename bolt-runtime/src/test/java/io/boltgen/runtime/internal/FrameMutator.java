@@ -1,15 +1,9 @@
-package io.boltgen.bench.fuzz;
+package io.boltgen.runtime.internal;
 
-import io.boltgen.bench.codec.OrderFixtures;
-import io.boltgen.bench.codec.model.OrderServiceBolt;
-import io.boltgen.bench.service.EchoServiceBolt;
+import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.testing.RawFrames;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
-import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,16 +13,16 @@ import java.util.Random;
 import java.util.zip.CRC32;
 
 /**
- * Bolt frames for a fuzzer, from one seed: valid frames of every kind the server meets (requests in V1,
- * V2 and V2 with CRC, oneways, heartbeats, headers, an unknown className, a foreign codec, a stray
- * response, the generated Order codec's request), and mutations of them (bit flips, interesting values in
- * the length, id and timeout fields, bytes inserted, removed or cut off, two frames spliced). Half of the
- * mutated V2 frames with a CRC get a CRC recomputed over their new bytes, so that the mutation gets past
- * the CRC check and reaches the decoder of the content. The same seed gives the same frames.
+ * Bolt frames for {@link FrameFuzz}, from one seed: valid frames of every kind the server meets (requests
+ * in V1, V2 and V2 with CRC, oneways, heartbeats, headers, an unknown className, a foreign codec, a stray
+ * response, the request the generated Order codec wrote), and mutations of them (bit flips, interesting
+ * values in the length, id and timeout fields, bytes inserted, removed or cut off, two frames spliced). Half
+ * of the mutated V2 frames with a CRC get a CRC recomputed over their new bytes, so that the mutation gets
+ * past the CRC check and reaches the decoder of the content. The same seed gives the same frames.
  *
  * <p>Not thread-safe: one per fuzzing thread.
  */
-public final class FrameMutator {
+final class FrameMutator {
 
   private static final int[] INTERESTING_INTS = {0, 1, -1, 7, 8, 16, 22, 24, 127, 128, 255, 256, 32767, 32768,
       65535, 65536, Integer.MAX_VALUE, Integer.MIN_VALUE, 1 << 24, (1 << 24) + 1};
@@ -39,63 +33,57 @@ public final class FrameMutator {
   private int nextId = 1;
 
   /** Frames from {@code seed}. */
-  public FrameMutator(long seed) {
+  FrameMutator(long seed) {
     this.random = new Random(seed);
     this.seeds = seeds();
   }
 
-  /** The valid frames mutations start from. */
-  public static List<byte[]> seeds() {
-    List<byte[]> s = new ArrayList<>();
-    MethodDescriptor<Object, Object> echo = cast(EchoServiceBolt.METHOD_ECHO);
-    MethodDescriptor<Object, Object> echoAsync = cast(EchoServiceBolt.METHOD_ECHO_ASYNC);
-    MethodDescriptor<Object, Object> order = cast(OrderServiceBolt.METHOD_ECHO_ORDER);
+  /**
+   * The valid frames mutations start from: requests to {@link EchoService}'s raw-bytes echo and sink, and
+   * the order request the generated codec wrote ({@link FuzzOrders}), whose content the server decodes as
+   * protobuf.
+   */
+  static List<byte[]> seeds() {
     byte[] payload = new byte[100];
     Arrays.fill(payload, (byte) 'p');
-    Object echoRequest = new EchoServiceBolt.EchoRequest(payload);
-    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_REQUEST, echoRequest, Map.of()));
-    s.add(request(echoAsync, RawFrames.PROTOCOL_V2, (byte) 1, (byte) 0, RawFrames.TYPE_REQUEST,
-        new EchoServiceBolt.EchoAsyncRequest(payload), Map.of()));
-    s.add(request(echo, RawFrames.PROTOCOL_V1, (byte) 0, (byte) 0, RawFrames.TYPE_REQUEST, echoRequest, Map.of()));
-    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_ONEWAY, echoRequest, Map.of()));
-    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, (byte) 0, RawFrames.TYPE_REQUEST, echoRequest,
+    byte[] order = FuzzOrders.capturedContent();
+    MethodDescriptor<byte[], byte[]> echo = EchoService.ECHO;
+    List<byte[]> s = new ArrayList<>();
+    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_REQUEST, payload,
+        Map.of()));
+    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 1, (byte) 0, RawFrames.TYPE_REQUEST, payload, Map.of()));
+    s.add(request(echo, RawFrames.PROTOCOL_V1, (byte) 0, (byte) 0, RawFrames.TYPE_REQUEST, payload, Map.of()));
+    // a oneway frame for a request-response method, and one for a oneway method
+    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_ONEWAY, payload,
+        Map.of()));
+    s.add(request(EchoService.SINK, RawFrames.PROTOCOL_V1, (byte) 0, (byte) 0, RawFrames.TYPE_ONEWAY, payload,
+        Map.of()));
+    s.add(request(echo, RawFrames.PROTOCOL_V2, (byte) 2, (byte) 0, RawFrames.TYPE_REQUEST, payload,
         Map.of("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tier", "gold")));
-    s.add(request(order, RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_REQUEST,
-        new OrderServiceBolt.EchoOrderRequest(OrderFixtures.order()), Map.of()));
-    s.add(request(order, RawFrames.PROTOCOL_V1, (byte) 0, (byte) 0, RawFrames.TYPE_REQUEST,
-        new OrderServiceBolt.EchoOrderRequest(OrderFixtures.order()), Map.of()));
+    s.add(FuzzOrders.capturedRequest());
+    s.add(request(FuzzOrders.ECHO_ORDER, RawFrames.PROTOCOL_V1, (byte) 0, (byte) 0, RawFrames.TYPE_REQUEST, order,
+        Map.of()));
     s.add(RawFrames.heartbeat(RawFrames.PROTOCOL_V1, (byte) 0, 3));
     s.add(RawFrames.heartbeat(RawFrames.PROTOCOL_V2, (byte) 2, 4));
     s.add(RawFrames.request(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, RawFrames.TYPE_REQUEST, 5, 3000,
         RawFrames.CODEC_PROTOBUF, "no.such.Service:1.0/nothing", Map.of(), payload));
-    s.add(RawFrames.request(RawFrames.PROTOCOL_V2, (byte) 2, (byte) 0, RawFrames.TYPE_REQUEST, 6, 3000, RawFrames.CODEC_HESSIAN2,
-        echo.wireName(), Map.of(), payload));
+    s.add(RawFrames.request(RawFrames.PROTOCOL_V2, (byte) 2, (byte) 0, RawFrames.TYPE_REQUEST, 6, 3000,
+        RawFrames.CODEC_HESSIAN2, echo.wireName(), Map.of(), payload));
     s.add(RawFrames.response(RawFrames.PROTOCOL_V2, (byte) 2, RawFrames.SWITCH_CRC, 7, RawFrames.CODEC_PROTOBUF,
         ResponseStatus.SUCCESS.code(), "", Map.of(), payload));
     return List.copyOf(s);
   }
 
-  @SuppressWarnings("unchecked")
-  private static MethodDescriptor<Object, Object> cast(MethodDescriptor<?, ?> method) {
-    return (MethodDescriptor<Object, Object>) method;
-  }
-
-  private static byte[] request(MethodDescriptor<Object, Object> method, byte protocolCode, byte version, byte switchFlags,
-      byte type, Object value, Map<String, String> header) {
-    Marshaller<Object> marshaller = method.requestMarshaller();
-    ByteBuf content = Unpooled.buffer(marshaller.encodedSize(value));
-    try {
-      marshaller.write(value, content);
-      return RawFrames.request(protocolCode, version, switchFlags, type, 1,
-          type == RawFrames.TYPE_ONEWAY ? RawFrames.NO_TIMEOUT : 3000, marshaller.codecId(), method.wireName(), header,
-          ByteBufUtil.getBytes(content));
-    } finally {
-      content.release();
-    }
+  /** A request (or oneway) of {@code method} with {@code content} as it is on the wire. */
+  private static byte[] request(MethodDescriptor<?, ?> method, byte protocolCode, byte version, byte switchFlags,
+      byte type, byte[] content, Map<String, String> header) {
+    return RawFrames.request(protocolCode, version, switchFlags, type, 1,
+        type == RawFrames.TYPE_ONEWAY ? RawFrames.NO_TIMEOUT : 3000, method.requestMarshaller().codecId(),
+        method.wireName(), header, content);
   }
 
   /** How many frames the next connection sends (1 to 30). */
-  public int framesPerConnection() {
+  int framesPerConnection() {
     return 1 + random.nextInt(30);
   }
 
@@ -103,7 +91,7 @@ public final class FrameMutator {
    * Whether the next connection sends only frames whose content is mutated (one in three): they pass the
    * frame decoder, so the server must decode garbage content, answer each one, and keep the connection.
    */
-  public boolean contentOnlyConnection() {
+  boolean contentOnlyConnection() {
     return random.nextInt(3) == 0;
   }
 
@@ -111,10 +99,11 @@ public final class FrameMutator {
    * A valid frame whose content bytes are partly random: the header, lengths and CRC (recomputed) are
    * right, so it reaches the content's decoder.
    */
-  public byte[] nextWithBadContent() {
+  byte[] nextWithBadContent() {
     byte[] frame = seeds.get(random.nextInt(seeds.size())).clone();
     setRequestId(frame, nextId++);
-    int header = RawFrames.fixedHeaderLength(frame[0], frame[frame[0] == RawFrames.PROTOCOL_V2 ? 2 : 1] != RawFrames.TYPE_RESPONSE);
+    int header = RawFrames.fixedHeaderLength(frame[0],
+        frame[frame[0] == RawFrames.PROTOCOL_V2 ? 2 : 1] != RawFrames.TYPE_RESPONSE);
     ByteBuffer b = ByteBuffer.wrap(frame);
     int lengths = header - 8;
     int content = b.getInt(lengths + 4);
@@ -127,7 +116,7 @@ public final class FrameMutator {
   }
 
   /** The next frame: a valid one (a fresh request id) three times in ten, a mutated one otherwise. */
-  public byte[] next() {
+  byte[] next() {
     byte[] frame = seeds.get(random.nextInt(seeds.size())).clone();
     setRequestId(frame, nextId++);
     if (random.nextInt(10) < 3) {
@@ -230,7 +219,8 @@ public final class FrameMutator {
 
   /** Recomputes the CRC32 trailer of a V2 version-2 frame that has the CRC switch, if its lengths add up. */
   private static void fixCrc(byte[] f) {
-    if (f.length < RawFrames.V2_REQUEST_HEADER || f[0] != RawFrames.PROTOCOL_V2 || f[1] != 2 || (f[11] & RawFrames.SWITCH_CRC) == 0) {
+    if (f.length < RawFrames.V2_REQUEST_HEADER || f[0] != RawFrames.PROTOCOL_V2 || f[1] != 2
+        || (f[11] & RawFrames.SWITCH_CRC) == 0) {
       return;
     }
     boolean request = f[2] != RawFrames.TYPE_RESPONSE;

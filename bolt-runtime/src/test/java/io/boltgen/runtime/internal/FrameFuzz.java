@@ -1,13 +1,13 @@
-package io.boltgen.bench.fuzz;
+package io.boltgen.runtime.internal;
 
-import io.boltgen.bench.codec.model.OrderServiceBolt;
-import io.boltgen.bench.service.EchoService;
-import io.boltgen.bench.service.EchoServiceBolt;
-import io.boltgen.bench.service.EchoServiceImpl;
+import static org.awaitility.Awaitility.await;
+
+import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
-import io.boltgen.testing.LeakRecorder;
-import io.netty.util.ResourceLeakDetector;
+import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.EchoService;
+import io.boltgen.runtime.ServiceDefinition;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,35 +16,38 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * A decoder fuzzer against a real boltgen server over real sockets: several threads each open connection
+ * A frame decoder fuzzer against a real server over real sockets: several threads each open connection
  * after connection, send 1 to 30 frames from a {@link FrameMutator}, half-close, and read whatever comes back
  * until the server closes. A connection the server neither answers nor closes within the stall timeout
  * counts as a stall. Meanwhile one ordinary client keeps calling the same server over one connection; a
  * failed call there counts as a probe failure (fuzzing must never close or stall other connections).
  */
-public final class FrameFuzz {
+final class FrameFuzz {
 
   /** What to run: {@code frames} in all, over {@code threads} threads, from {@code seed}. */
-  public record Settings(long seed, long frames, int threads, Duration stallTimeout, long probeEvery) {
+  record Settings(long seed, long frames, int threads, Duration stallTimeout, long probeEvery) {
 
-    /** The settings of the test suite's run. */
-    public static Settings of(long seed, long frames) {
-      return new Settings(seed, frames, 4, Duration.ofSeconds(10), 1_000);
+    /**
+     * {@code frames} frames from {@code seed} over {@code threads} threads; each thread makes a probe call
+     * every 1,000 frames, or once at its end if it sends fewer.
+     */
+    static Settings of(long seed, long frames, int threads) {
+      return new Settings(seed, frames, threads, Duration.ofSeconds(10),
+          Math.max(1, Math.min(1_000, frames / threads)));
     }
   }
 
   /** What happened. */
-  public record Report(
+  record Report(
       Settings settings,
       long frames,
       long connections,
@@ -57,7 +60,7 @@ public final class FrameFuzz {
       int serverConnectionsAfter) {
 
     /** Frames sent per second. */
-    public double framesPerSecond() {
+    double framesPerSecond() {
       return frames / Math.max(1e-9, elapsed.toNanos() / 1e9);
     }
 
@@ -72,19 +75,31 @@ public final class FrameFuzz {
 
   private FrameFuzz() {}
 
-  /** Runs the fuzzer against a server of its own; prints progress to {@code progress} (may be null). */
-  public static Report run(Settings settings, PrintStream progress) throws Exception {
-    BoltServer server = BoltServer.builder()
+  /**
+   * The fuzzed server's services: {@link EchoService}'s echo and sink (raw bytes), and the order service of
+   * {@link FuzzOrders}, whose content is decoded as protobuf.
+   */
+  static BoltServer server() {
+    ServiceDefinition echo = ServiceDefinition.builder("test.Echo", "1.0")
+        .method(EchoService.ECHO, (request, call) -> call.respond(request))
+        .method(EchoService.SINK, (request, call) -> {})
+        .build();
+    return BoltServer.builder()
         .bind("127.0.0.1", 0)
-        .service(EchoServiceBolt.bind(new EchoServiceImpl()))
-        .service(OrderServiceBolt.bind(order -> order))
+        .service(echo)
+        .service(FuzzOrders.definition())
         .build()
         .start();
+  }
+
+  /** Runs the fuzzer against a server of its own; prints progress to {@code progress}. */
+  static Report run(Settings settings, PrintStream progress) throws Exception {
+    BoltServer server = server();
     BoltClient probeClient = BoltClient.builder().build();
     ExecutorService threads = Executors.newFixedThreadPool(settings.threads());
     try {
-      EchoService probe = EchoServiceBolt.newClient(probeClient.channel("127.0.0.1:" + server.port()));
-      probe.echo(new byte[] {1});
+      BoltChannel probe = probeClient.channel("127.0.0.1:" + server.port());
+      probe.invokeSync(EchoService.ECHO, new byte[] {1}, CallOptions.DEFAULT);
       AtomicLong frames = new AtomicLong();
       AtomicLong connections = new AtomicLong();
       AtomicLong sent = new AtomicLong();
@@ -123,18 +138,16 @@ public final class FrameFuzz {
               nextProbe += settings.probeEvery();
               probes.incrementAndGet();
               try {
-                byte[] answer = probe.echo(new byte[] {(byte) done});
+                byte[] answer = probe.invokeSync(EchoService.ECHO, new byte[] {(byte) done}, CallOptions.DEFAULT);
                 if (answer.length != 1) {
                   probeFailures.incrementAndGet();
                 }
               } catch (RuntimeException e) {
                 probeFailures.incrementAndGet();
-                if (progress != null) {
-                  progress.println("probe call failed: " + e);
-                }
+                progress.println("probe call failed: " + e);
               }
             }
-            if (progress != null && c % 20_000 == 0) {
+            if (c % 20_000 == 0) {
               progress.printf(Locale.ROOT, "  %,d frames, %,d connections, %d stalls, %d probe failures%n",
                   frames.get(), c, stalls.get(), probeFailures.get());
             }
@@ -147,12 +160,13 @@ public final class FrameFuzz {
       }
       Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
       probeClient.close(); // its connection is the one that must stay: now every other one must be gone
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (!server.connections().isEmpty() && System.nanoTime() < deadline) {
-        TimeUnit.MILLISECONDS.sleep(10); // the last closes are on their way through the IO threads
+      try {
+        // the last closes are on their way through the IO threads
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.connections().isEmpty());
+      } catch (ConditionTimeoutException e) {
+        // counted below
       }
       int left = server.connections().size();
-      server.close();
       return new Report(settings, frames.get(), connections.get(), sent.get(), received.get(), stalls.get(),
           probes.get(), probeFailures.get(), elapsed, left);
     } finally {
@@ -189,27 +203,5 @@ public final class FrameFuzz {
       }
       return total;
     }
-  }
-
-  /**
-   * The {@code fuzz} command: {@code frames} frames from {@code seed} over {@code threads} threads, with
-   * Netty's leak detector at paranoid (every buffer tracked) and every leak it reports counted. Call it
-   * before anything touches a Netty buffer: the detector is installed first.
-   */
-  public static int main(long seed, long frames, int threads, PrintStream out) throws Exception {
-    ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.PARANOID);
-    LeakRecorder.install();
-    Settings settings = new Settings(seed, frames, threads, Duration.ofSeconds(10), 1_000);
-    out.printf(Locale.ROOT, "fuzzing a boltgen server with %,d frames (seed %d, %d threads, leak detection %s)%n",
-        frames, seed, threads, ResourceLeakDetector.getLevel());
-    Report report = run(settings, out);
-    out.println(report);
-    int leaks = LeakRecorder.collect().size();
-    out.println(leaks + " buffer leak(s) reported");
-    boolean ok = report.stalls() == 0 && report.probeFailures() == 0 && report.serverConnectionsAfter() == 0
-        && leaks == 0;
-    out.println(ok ? "OK" : "FAILED: " + Arrays.asList(report.stalls() + " stalls", report.probeFailures()
-        + " probe failures", report.serverConnectionsAfter() + " connections left", leaks + " leaks"));
-    return ok ? 0 : 1;
   }
 }
