@@ -19,7 +19,7 @@ public final class LeakRecorder {
 
   /**
    * Installs the recording factory; must run before the first {@code ByteBuf} class is initialised. The
-   * test launcher does it for tests; a tool (the benchmark module's fuzzer) may call it itself.
+   * test launcher does it for tests; a tool (the runtime tests' frame fuzzer) calls it itself.
    */
   public static synchronized void install() {
     if (installed) {
