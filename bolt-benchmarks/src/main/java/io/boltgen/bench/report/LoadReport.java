@@ -61,7 +61,7 @@ public final class LoadReport {
   /** One result, for a progress line. */
   public static String describe(Window w) {
     Measured m = w.m();
-    return String.format(Locale.ROOT, "%9s/s  p50 %8s  p99 %8s  p99.9 %8s  cpu %6s µs/call  others %s%s%s%s",
+    return String.format(Locale.ROOT, "%9s/s  p50 %8s  p99 %8s  p99.9 %8s  cpu %6s µs/call  others %s%s%s%s%s",
         Fmt.rate(m.throughput()), Fmt.micros(m.p50Us()), Fmt.micros(m.p99Us()), Fmt.micros(m.p999Us()),
         Fmt.num(m.cpuUs(), 1), Fmt.percent(m.otherCpuPercent()), m.attempts() > 1 ? "  [" + m.attempts() + " attempts]" : "",
         m.noisy() ? "  [NOISY]" : "", m.clientJitPercent() > JIT_WARNING_PERCENT

@@ -175,6 +175,14 @@ class GoldenOutputTest {
   }
 
   @Test
+  void aLoadProgressLineEndsWithTheWindowsErrors() {
+    Window w = new Window("netty", "async-256/1KiB", 1, false, new Measured(1234, 5, "java.io.IOException: boom",
+        10.0, 1.5, 20.25, 300, 4000, 3.25, 4.5, 1000, 7, 512.5, 512.5, 1, 6.5, 2, true, List.of(), List.of()));
+    assertThat(LoadReport.describe(w)).endsWith("  [2 attempts]  [NOISY]  [client JIT 10% of window]"
+        + "  ERRORS 5 (java.io.IOException: boom)");
+  }
+
+  @Test
   void theWholeOfBenchmarksMdAndAReportOfASubsetThatFailed() throws IOException {
     LoadReport report = new LoadReport(LOAD.cases(), LOAD.systems(), loadWindows(), loadRuns());
     ScalingReport scaling = new ScalingReport(CURVES, scalingWindows());
