@@ -60,7 +60,7 @@ class ReadyProcessTest {
   void aProcessThatExitsBeforeItIsReadyFailsTheStartWithItsLog() {
     assertThatThrownBy(() -> ReadyProcess.start(ReadyProcess.java(ReadyChild.class.getName())))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("exited before it was ready")
+        .hasMessageContaining("the process exited, or was not ready within")
         .hasMessageContaining("no port given");
   }
 }
