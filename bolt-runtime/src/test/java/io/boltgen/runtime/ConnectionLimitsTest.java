@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -118,7 +119,7 @@ class ConnectionLimitsTest {
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       OutputStream out = socket.getOutputStream();
       // one byte every 20 ms: never idle for the 200 ms idle timeout, never finishing the frame
-      trickle.scheduleAtFixedRate(() -> {
+      ScheduledFuture<?> trickling = trickle.scheduleAtFixedRate(() -> {
         try {
           out.write(frame[sent.getAndIncrement() % frame.length]);
           out.flush();
@@ -127,6 +128,7 @@ class ConnectionLimitsTest {
         }
       }, 0, 20, TimeUnit.MILLISECONDS);
       assertClosedByPeer(socket);
+      trickling.cancel(false);
     }
     assertThat(sent.get()).as("bytes trickled before the close").isLessThan(frame.length);
     // the server still serves others

@@ -111,7 +111,7 @@ class FaultToleranceTest {
         .service(io.boltgen.runtime.ServiceDefinition.builder("test.Echo", "1.0")
             .method(delayed, (request, call) -> {
               CompletableFuture<byte[]> later = new CompletableFuture<>();
-              delays.schedule(() -> later.complete(request), 50, TimeUnit.MILLISECONDS);
+              later.completeAsync(() -> request, CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS, delays));
               call.respondWith(later);
             }).build())
         .build().start());

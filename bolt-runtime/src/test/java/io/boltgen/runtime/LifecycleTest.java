@@ -91,6 +91,7 @@ class LifecycleTest {
   }
 
   @Test
+  @SuppressWarnings("FutureReturnValueIgnored") // the callback hands its own failure to closedOn
   void aClientClosedFromACallbackOnTheTimerThreadClosesCompletely() throws Exception {
     try (ServerSocket deaf = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       BoltClient client = BoltClient.builder().build();

@@ -30,13 +30,12 @@ final class AcceptErrors extends ChannelInboundHandlerAdapter {
   }
 
   @Override
+  @SuppressWarnings("FutureReturnValueIgnored") // the scheduled task sets a flag: it cannot fail
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     ChannelConfig config = ctx.channel().config();
     if (config.isAutoRead()) {
       config.setAutoRead(false);
-      ctx.executor().schedule(() -> {
-        config.setAutoRead(true);
-      }, PAUSE_MILLIS, TimeUnit.MILLISECONDS);
+      ctx.executor().schedule(() -> config.setAutoRead(true), PAUSE_MILLIS, TimeUnit.MILLISECONDS);
       failures.warn("could not accept a connection on {} ({}): accepting paused for {} ms, {} connections open",
           ctx.channel().localAddress(), cause.getMessage() != null ? cause.getMessage() : cause.toString(),
           PAUSE_MILLIS, openConnections.getAsInt());

@@ -426,12 +426,12 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   /**
-   * Fails every pending call with CONNECTION_CLOSED at once, then closes the channel; the future
-   * completes once it is closed.
+   * Fails every pending call with CONNECTION_CLOSED at once, then starts closing the channel; {@link
+   * #inactiveFuture()} says when it is closed.
    */
-  ChannelFuture closeAsync() {
+  void closeAsync() {
     failPending("connection to " + remoteAddress() + " was closed by this side");
-    return nettyChannel.close();
+    Channels.close(nettyChannel);
   }
 
   private void failPending(String why) {

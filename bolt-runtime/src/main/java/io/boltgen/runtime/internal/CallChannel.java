@@ -111,6 +111,7 @@ final class CallChannel implements BoltChannel {
   }
 
   /** {@link #start} through the endpoint's interceptors: they may add headers, refuse, and listen. */
+  @SuppressWarnings("FutureReturnValueIgnored") // Outgoing.complete logs a listener's failure: nothing to lose
   private <Q, R> PendingCall<R> startIntercepted(ClientInterceptor[] interceptors, MethodDescriptor<Q, R> method,
       Q request, CallOptions options, PendingCall.Listener<R> listener) {
     Interception.Outgoing intercepted = new Interception.Outgoing(interceptors, method, options,

@@ -131,6 +131,7 @@ final class ClusterTarget {
     return list;
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // removing from a concurrent queue cannot fail
   private void send(PendingCall<?> call, BalancingPolicy channelPolicy) {
     budget.onCall();
     call.retainRequest();

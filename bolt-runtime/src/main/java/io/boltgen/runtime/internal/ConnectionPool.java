@@ -118,6 +118,7 @@ final class ConnectionPool implements CallTarget {
     }
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // the action settles the call on every path, a bug included
   private void sendNow(PendingCall<?> call) {
     if (idleCloseWanted) {
       // the instance left its cluster: refuse before anything is written, so that the call goes elsewhere
@@ -136,24 +137,37 @@ final class ConnectionPool implements CallTarget {
     boolean fresh = attemptsStarted.get() != attemptsBefore;
     Thread caller = Thread.currentThread();
     connecting.whenComplete((c, error) -> {
-      if (call.isDone()) {
-        return; // timed out while it waited for the connection
-      }
-      if (error == null) {
-        c.send(call);
-      } else if (fresh && Thread.currentThread() == caller) {
-        // an attempt this call started failed before send returned (a refused loopback connect can): fail
-        // the call from another thread, as when it fails later, so that it never counts as refused at once
-        // (only a pool backing off refuses at once)
-        try {
-          env.callbackExecutor().execute(() -> call.fail(connectError(error)));
-        } catch (RejectedExecutionException e) {
-          call.fail(connectError(error)); // the client is closing
-        }
-      } else {
-        call.fail(connectError(error));
+      try {
+        sendConnected(call, c, error, fresh && Thread.currentThread() == caller);
+      } catch (Throwable e) {
+        // a bug: nobody watches the future whenComplete returns, so the call would wait for its deadline unanswered
+        call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "could not send " + call.method().wireName()
+            + " to " + address + ": " + e, null, null, address, 0, e));
       }
     });
+  }
+
+  /**
+   * Sends {@code call}, which waited for a connection: over {@code c}, or fails it with the connect's {@code error}.
+   * {@code failedAtOnce}: an attempt this call started failed before send returned.
+   */
+  private void sendConnected(PendingCall<?> call, BoltConnection c, Throwable error, boolean failedAtOnce) {
+    if (call.isDone()) {
+      return; // timed out while it waited for the connection
+    }
+    if (error == null) {
+      c.send(call);
+    } else if (failedAtOnce) {
+      // failed before send returned (a refused loopback connect can): fail the call from another thread, as when
+      // it fails later, so that it never counts as refused at once (only a pool backing off refuses at once)
+      try {
+        env.callbackExecutor().execute(() -> call.fail(connectError(error)));
+      } catch (RejectedExecutionException e) {
+        call.fail(connectError(error)); // the client is closing
+      }
+    } else {
+      call.fail(connectError(error));
+    }
   }
 
   /**
@@ -197,6 +211,7 @@ final class ConnectionPool implements CallTarget {
    * (every call has its own timeout, so this ends): an instance that left its cluster, whose calls in
    * flight are answered as usual.
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // closeWhenIdle, run when the calls complete, does not throw
   void closeWhenIdle() {
     assert !pinned : "a pinned pool lives as long as its client";
     idleCloseWanted = true;
@@ -224,6 +239,7 @@ final class ConnectionPool implements CallTarget {
   }
 
   /** Refuses new connections and closes the current ones (their pending calls fail). */
+  @SuppressWarnings("FutureReturnValueIgnored") // a failed attempt has no connection to close: nothing to see
   void close() {
     closed = true;
     for (int i = 0; i < size; i++) {
@@ -300,30 +316,43 @@ final class ConnectionPool implements CallTarget {
     }
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // the action completes the attempt on every path, a bug included
   private void start(int slot, CompletableFuture<BoltConnection> attempt) {
     attemptsStarted.incrementAndGet();
     connector.connect(address).whenComplete((connection, error) -> {
-      if (error == null) {
-        if (closed) {
-          connection.close();
-        }
-        connection.closeFuture().addListener(f -> onClosed(slot, attempt, connection));
-        attempt.complete(connection);
-      } else {
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-        if (closed) {
-          attempt.completeExceptionally(cause); // an attempt the close overtook: no next attempt to announce
-          return;
-        }
-        long backoff = backoffNanos(failures.incrementAndGet(slot));
-        retryAtNanos.set(slot, env.ticker().nanoTime() + backoff);
-        connectFailures.info("could not connect to {}: {} (next attempt in {} ms)", address, cause.toString(),
-            TimeUnit.NANOSECONDS.toMillis(backoff));
-        events.connectFailed(address, cause);
-        attempt.completeExceptionally(cause);
-        scheduleReconnect(slot, attempt, backoff);
+      try {
+        connected(slot, attempt, connection, error);
+      } catch (Throwable e) {
+        // a bug: an attempt that never completes would hold its slot, and the calls waiting on it, for good
+        reconnectFailures.warn("connecting to {} failed unexpectedly: {}", address, e.toString(), e);
+        attempt.completeExceptionally(e);
       }
     });
+  }
+
+  /** The connect of {@code attempt} in {@code slot} ended: with {@code connection}, or with {@code error}. */
+  private void connected(int slot, CompletableFuture<BoltConnection> attempt, BoltConnection connection,
+      Throwable error) {
+    if (error == null) {
+      if (closed) {
+        connection.close();
+      }
+      connection.closeFuture().addListener(f -> onClosed(slot, attempt, connection));
+      attempt.complete(connection);
+    } else {
+      Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+      if (closed) {
+        attempt.completeExceptionally(cause); // an attempt the close overtook: no next attempt to announce
+        return;
+      }
+      long backoff = backoffNanos(failures.incrementAndGet(slot));
+      retryAtNanos.set(slot, env.ticker().nanoTime() + backoff);
+      connectFailures.info("could not connect to {}: {} (next attempt in {} ms)", address, cause.toString(),
+          TimeUnit.NANOSECONDS.toMillis(backoff));
+      events.connectFailed(address, cause);
+      attempt.completeExceptionally(cause);
+      scheduleReconnect(slot, attempt, backoff);
+    }
   }
 
   /**
@@ -368,6 +397,7 @@ final class ConnectionPool implements CallTarget {
     scheduleReconnect(slot, failed, backoff);
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // the attempt's failure is start's to log and back off from
   private void scheduleReconnect(int slot, CompletableFuture<BoltConnection> attempt, long delayNanos) {
     if (!reconnect || closed) {
       return;

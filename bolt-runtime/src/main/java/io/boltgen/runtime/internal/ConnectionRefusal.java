@@ -41,12 +41,11 @@ final class ConnectionRefusal extends ChannelInboundHandlerAdapter {
   }
 
   @Override
+  @SuppressWarnings("FutureReturnValueIgnored") // the scheduled close cannot fail (see Channels.close)
   public void channelActive(ChannelHandlerContext ctx) {
     refused.warn("refused connection from {}: {} connections are open and the limit (maxConnections) is {}",
         ctx.channel().remoteAddress(), open, limit);
-    ctx.executor().schedule(() -> {
-      ctx.close();
-    }, LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    ctx.executor().schedule(() -> Channels.close(ctx), LINGER_MILLIS, TimeUnit.MILLISECONDS);
     ctx.fireChannelActive();
   }
 
@@ -72,6 +71,6 @@ final class ConnectionRefusal extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-    ctx.close(); // a refused connection gets no second chance, and no log line of its own
+    Channels.close(ctx); // a refused connection gets no second chance, and no log line of its own
   }
 }

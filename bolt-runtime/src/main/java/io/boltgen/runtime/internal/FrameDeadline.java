@@ -108,7 +108,7 @@ final class FrameDeadline implements TimerTask {
           requestId, ResponseStatus.SERVER_DESERIAL_EXCEPTION, null, why, "frame timeout"))
           .addListener(ChannelFutureListener.CLOSE);
     } else {
-      channel.close();
+      Channels.close(channel);
     }
   }
 }

@@ -167,7 +167,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       } else if (!connection.endpoint().settings().client()) {
         idleClosed.info("closing connection from {}: idle for {} ms", connection.remoteAddress(),
             connection.endpoint().settings().idleTimeoutMillis());
-        ctx.close();
+        Channels.close(ctx);
       }
       return;
     }
@@ -185,14 +185,14 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     }
     closing = true;
     if (connection.endpoint().settings().client() && !handshaken) {
-      ctx.close(); // a failed connect: the connection pool's line says why, with its next attempt
+      Channels.close(ctx); // a failed connect: the connection pool's line says why, with its next attempt
       return;
     }
     String why = reason instanceof NotSslRecordException ? "the peer does not speak TLS"
         : reason.getMessage() != null ? reason.getMessage() : reason.toString();
     tlsFailures.warn("TLS with {} failed, closing the connection: {}", connection.remoteAddress(),
         LogText.shorten(why));
-    ctx.close();
+    Channels.close(ctx);
   }
 
   @Override
@@ -219,6 +219,6 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       unexpected.warn("closing connection {} -> {}: unexpected {}", ctx.channel().localAddress(),
           connection.remoteAddress(), reason.toString(), reason);
     }
-    ctx.close();
+    Channels.close(ctx);
   }
 }

@@ -109,7 +109,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
     }
     serverChannel = bind.channel();
     if (closed.get()) {
-      bind.channel().close(); // closed while it was binding
+      Channels.close(bind.channel()); // closed while it was binding
       throw new IllegalStateException("the server was closed while it started");
     }
     List<String> served = new ArrayList<>();

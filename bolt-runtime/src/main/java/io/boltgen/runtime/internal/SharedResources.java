@@ -16,6 +16,7 @@ import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timer;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -151,10 +152,10 @@ final class SharedResources {
 
   private void stopThreads() {
     timer.stop();
-    ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-    ioGroup.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS);
-    bossGroup.terminationFuture().awaitUninterruptibly(10, TimeUnit.SECONDS);
+    Future<?> io = ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    Future<?> boss = bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    io.awaitUninterruptibly(10, TimeUnit.SECONDS);
+    boss.awaitUninterruptibly(10, TimeUnit.SECONDS);
   }
 
   /** Whether the calling thread is one of this instance's IO, boss or timer threads. */

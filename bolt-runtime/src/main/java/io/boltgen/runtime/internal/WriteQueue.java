@@ -172,7 +172,7 @@ final class WriteQueue implements Runnable {
       } catch (Throwable e) {
         // a bug: the queue must not stall, and the callers on this connection must not wait for timeouts
         drainFailures.warn("closing connection to {}: writing failed unexpectedly", channel.remoteAddress(), e);
-        channel.close();
+        Channels.close(channel);
       } finally {
         scheduled.set(false);
       }
@@ -196,7 +196,7 @@ final class WriteQueue implements Runnable {
         if (item instanceof ByteBuf) {
           ByteBuf frame = (ByteBuf) item;
           bytes += frame.readableBytes();
-          channel.write(frame, voidPromise);
+          write(frame, voidPromise);
         } else if (item instanceof DeferredFrame) {
           writeDeferred((DeferredFrame) item);
         } else {
@@ -212,7 +212,7 @@ final class WriteQueue implements Runnable {
           }
           // no promise per request: a failed write fires exceptionCaught, which closes the connection and
           // fails every call waiting on it (this one included) with CONNECTION_CLOSED
-          channel.write(frame, requestPromise);
+          write(frame, requestPromise);
         }
         if (++sinceFlush == FLUSH_EVERY) {
           queuedBytes.addAndGet(-bytes);
@@ -245,10 +245,20 @@ final class WriteQueue implements Runnable {
       encodeFailures.warn("closing connection to {}: could not encode an answer ({}) and not even an error"
           + " answer; the callers waiting on this connection fail with CONNECTION_CLOSED", channel.remoteAddress(),
           e.toString());
-      channel.close();
+      Channels.close(channel);
       return;
     }
-    channel.write(frame, voidPromise);
+    write(frame, voidPromise);
+  }
+
+  /**
+   * Hands {@code frame} to the channel. Its future is the void promise passed in, which is why it is not watched:
+   * {@link #voidPromise} drops a failure (the channel is dead and closes anyway), {@link #requestPromise} fires it
+   * through the pipeline, which closes the connection and so fails its calls.
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // returns the void promise passed in: see above
+  private void write(ByteBuf frame, VoidChannelPromise promise) {
+    channel.write(frame, promise);
   }
 
   /** Reports this queue's outbound bytes to the process-wide account (event loop). */
@@ -278,7 +288,7 @@ final class WriteQueue implements Runnable {
   /** Closes the channel: the process holds too many outbound bytes, and this queue holds the most. */
   void shed() {
     shed = true;
-    channel.close();
+    Channels.close(channel);
   }
 
   Channel channel() {

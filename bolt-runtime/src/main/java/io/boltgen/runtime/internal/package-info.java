@@ -15,7 +15,7 @@
  *       {@code CallEnvironment}, {@code RemoteErrors};
  *   <li>requests served: {@code RequestDispatcher}, {@code MethodTable}, {@code MethodEntry},
  *       {@code InboundRequest}, {@code InboundAnswer}, {@code InboundCall}, {@code WorkerPool};
- *   <li>helpers: {@code LogText}, {@code Shutdown} (and, shared with the registries,
+ *   <li>helpers: {@code LogText}, {@code Channels}, {@code Shutdown} (and, shared with the registries,
  *       {@code io.boltgen.runtime.support}).
  * </ul>
  */

@@ -61,6 +61,7 @@ class BackPressureTest {
   }
 
   /** Samples {@code value} every few milliseconds and keeps the peak (a measurement, not a wait). */
+  @SuppressWarnings("FutureReturnValueIgnored") // sampling a counter cannot fail; the closer stops it
   private AtomicLong peakOf(java.util.function.LongSupplier value) {
     AtomicLong peak = new AtomicLong(value.getAsLong());
     ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();

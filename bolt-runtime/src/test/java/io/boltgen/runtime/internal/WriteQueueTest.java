@@ -99,7 +99,7 @@ class WriteQueueTest {
     Answer answer = new Answer(3);
     queue.enqueue(answer);
     queue.enqueue(Unpooled.buffer(5).writeZero(5));
-    channel.close();
+    assertThat(channel.close().isSuccess()).isTrue();
     queue.discardAll();
     assertThat(answer.discarded).isEqualTo(1);
     assertThat(answer.encoded).isZero();
