@@ -73,6 +73,7 @@ public final class EtcdRegistry implements Registry {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final String name;
 
+  @SuppressWarnings("FutureReturnValueIgnored") // probe catches everything, so its schedule never ends early
   private EtcdRegistry(Builder builder) {
     int id = IDS.incrementAndGet();
     this.name = "boltgen-etcd-" + id;
@@ -221,6 +222,7 @@ public final class EtcdRegistry implements Registry {
   }
 
   /** Asks each endpoint a watch streams from for a linearizable read: one that cannot answer is failed. */
+  @SuppressWarnings("FutureReturnValueIgnored") // the gateway itself marks an endpoint failed that does not answer
   private void probe() {
     try {
       Set<Integer> inUse = new java.util.TreeSet<>();

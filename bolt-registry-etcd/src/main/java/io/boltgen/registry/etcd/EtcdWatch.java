@@ -106,6 +106,7 @@ final class EtcdWatch implements NameResolver.Watch {
     });
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // guarded handles every failure; rejected: the registry closed
   private void range() {
     if (closed) {
       return;
@@ -300,6 +301,7 @@ final class EtcdWatch implements NameResolver.Watch {
   }
 
   /** Drops the stream and reads the set again after {@code delayMillis}. */
+  @SuppressWarnings("FutureReturnValueIgnored") // guarded handles every failure of the scheduled read
   private void restart(long delayMillis) {
     generation++;
     if (createdCheck != null) {

@@ -114,6 +114,7 @@ final class Gateway {
     }
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // the action completes r's result whatever fails
   private void send(Request r, int index, int tried, String failures) {
     long remaining = r.deadline() - System.nanoTime();
     if (tried >= endpoints.size() || remaining <= 0) {
@@ -190,6 +191,7 @@ final class Gateway {
    * then {@code onEnd} hears once how it ended (null: etcd closed it). Nothing is heard after
    * {@link Stream#cancel}. The reply's headers must arrive within {@code timeout}.
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // the action only hands the outcome to the stream's own ends
   Stream stream(String path, String body, Duration timeout, Consumer<String> onLine, Consumer<Throwable> onEnd) {
     int index = current.get();
     URI endpoint = endpoints.get(index);

@@ -159,6 +159,7 @@ final class LeaseKeeper {
     }
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // keepAlive catches everything, so its schedule never ends early
   private void startKeepAlive() {
     ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, threads);
     executor.setRemoveOnCancelPolicy(true);

@@ -279,15 +279,13 @@ final class Registrations {
 
   private void submitQuietly(Callable<Void> task) {
     try {
-      ops.submit(() -> {
+      ops.execute(() -> {
         try {
-          return task.call();
+          task.call();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return null;
         } catch (Throwable t) {
           log.warn("a ZooKeeper write at {} failed: {}", where, describe(t));
-          return null;
         }
       });
     } catch (RejectedExecutionException closed) {
