@@ -201,6 +201,7 @@ public record ClientMain(String system, String host, Map<String, String> server,
         }
 
         @Override
+        @SuppressWarnings("FutureReturnValueIgnored") // done takes the outcome, failures included, and does not throw
         public void call(byte[] payload, Outcome done) {
           stub.echo(payload).whenComplete((reply, error) -> done.done(reply == null ? -1 : reply.instance(),
               reply == null || reply.payload() == null ? -1 : reply.payload().length, error));

@@ -27,6 +27,7 @@ public final class ClusterEchoServiceImpl implements ClusterEchoService {
   }
 
   @Override
+  @SuppressWarnings("FutureReturnValueIgnored") // completing the answer cannot fail
   public CompletableFuture<ClusterEchoReply> echo(byte[] payload) {
     ClusterEchoReply reply = new ClusterEchoReply(instance, payload);
     if (delayMillis <= 0) {

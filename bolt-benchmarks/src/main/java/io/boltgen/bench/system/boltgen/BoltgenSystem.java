@@ -186,6 +186,7 @@ public final class BoltgenSystem implements EchoSystem {
       }
 
       @Override
+      @SuppressWarnings("FutureReturnValueIgnored") // done takes the outcome, failures included, and does not throw
       public void call(byte[] payload, Completion done) {
         CompletableFuture<byte[]> future;
         try {
