@@ -40,7 +40,7 @@ public interface ServerContext {
   /** The request id on the wire. */
   int requestId();
 
-  /** The request's header entries (SOFARPC layout); empty when it had none. */
+  /** The request's header entries (SOFARPC layout), read-only; empty when it had none. */
   Map<String, String> headers();
 
   /** Whether the caller expects no response. */

@@ -42,7 +42,7 @@ final class HeadersCodec {
   }
 
   /**
-   * Reads a header from all readable bytes of {@code in}.
+   * Reads a header from all readable bytes of {@code in}: a read-only map in wire order.
    *
    * @throws IllegalArgumentException if the bytes are not in this layout
    */
@@ -56,7 +56,7 @@ final class HeadersCodec {
       String value = readString(in);
       header.put(key, value);
     }
-    return header;
+    return Collections.unmodifiableMap(header);
   }
 
   private static int utf8Length(String s) {
