@@ -1,5 +1,6 @@
 package io.boltgen.processor;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
@@ -16,6 +17,7 @@ final class CompilationClassLoader extends ClassLoader {
 
   private final Filer filer;
   private final Map<String, byte[]> compiled;
+  @GuardedBy("this")
   private boolean closed;
 
   CompilationClassLoader(Filer filer, Map<String, byte[]> compiled) {

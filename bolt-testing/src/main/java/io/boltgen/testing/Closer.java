@@ -1,5 +1,6 @@
 package io.boltgen.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,6 +13,7 @@ import java.util.List;
 @SuppressWarnings("try") // it closes AutoCloseables, whose close() may throw anything, InterruptedException too
 public final class Closer implements AutoCloseable {
 
+  @GuardedBy("this")
   private final List<AutoCloseable> resources = new ArrayList<>();
 
   /** Closes {@code resource} when this closes (after everything tracked later); returns it. */

@@ -1,5 +1,6 @@
 package io.boltgen.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.ResourceLeakDetector;
 import io.netty.util.ResourceLeakDetectorFactory;
@@ -12,6 +13,7 @@ import java.util.List;
  */
 public final class LeakRecorder {
 
+  @GuardedBy("LEAKS")
   private static final List<String> LEAKS = new ArrayList<>();
   private static volatile boolean installed;
 

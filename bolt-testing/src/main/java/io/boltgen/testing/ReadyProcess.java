@@ -1,5 +1,6 @@
 package io.boltgen.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -41,7 +42,9 @@ public final class ReadyProcess implements AutoCloseable {
   private final Launcher launch;
   private final Path log;
   private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+  @GuardedBy("tail")
   private final Deque<String> tail = new ArrayDeque<>();
+  @GuardedBy("stdin")
   private final Writer stdin;
   private final Thread pump;
   private String ready;

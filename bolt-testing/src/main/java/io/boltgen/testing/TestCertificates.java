@@ -1,5 +1,6 @@
 package io.boltgen.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.netty.pkitesting.CertificateBuilder;
 import io.netty.pkitesting.CertificateBuilder.KeyUsage;
 import io.netty.pkitesting.X509Bundle;
@@ -56,6 +57,7 @@ public final class TestCertificates {
   private static final String PASSWORD = "boltgen-test";
   private static final String ALIAS = "identity";
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
+  @GuardedBy("TestCertificates.class")
   private static final Map<Path, TestCertificates> BY_DIRECTORY = new HashMap<>();
 
   private final Path dir;
@@ -69,6 +71,7 @@ public final class TestCertificates {
   private final Identity serverRotated;
   private final Identity expiredClient;
   private final Identity untrustedClient;
+  @GuardedBy("this")
   private final Map<String, Identity> clients = new HashMap<>();
 
   private TestCertificates(Path dir) throws Exception {

@@ -1,5 +1,6 @@
 package io.boltgen.example;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.ServerContext;
@@ -167,6 +168,7 @@ public final class InventoryService implements Inventory {
     private final SkuId sku;
     private final Map<String, Integer> byWarehouse;
     private final int shelved;
+    @GuardedBy("this")
     private final List<Hold> holds = new ArrayList<>();
 
     Item(SkuId sku, Map<String, Integer> byWarehouse) {
@@ -187,6 +189,7 @@ public final class InventoryService implements Inventory {
     }
 
     /** Units not held, once the holds of closed connections and past their expiry are given back. */
+    @GuardedBy("this")
     private int available() {
       long now = System.currentTimeMillis();
       holds.removeIf(hold -> !hold.isHeld(now));

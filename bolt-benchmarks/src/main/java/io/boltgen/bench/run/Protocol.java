@@ -1,5 +1,6 @@
 package io.boltgen.bench.run;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -31,6 +32,7 @@ public final class Protocol {
   /** Asks a child to finish. */
   public static final String STOP = "stop";
 
+  @GuardedBy("Protocol.class")
   private static FileOutputStream out;
 
   private Protocol() {}

@@ -1,5 +1,6 @@
 package io.boltgen.registry.etcd;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpResponse.BodySubscriber;
@@ -95,8 +96,9 @@ final class BodyReaders {
     private final Consumer<Throwable> onEnd;
     private final CompletableFuture<Void> body = new CompletableFuture<>();
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
-    // guarded by this
+    @GuardedBy("this")
     private Flow.Subscription subscription;
+    @GuardedBy("this")
     private boolean done;
 
     private Lines(int limit, Consumer<String> onLine, Consumer<Throwable> onEnd) {

@@ -1,5 +1,6 @@
 package io.boltgen.registry.etcd;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.support.RateLimitedLog;
@@ -41,12 +42,17 @@ final class LeaseKeeper {
   private final RateLimitedLog unexpected = EtcdRegistry.limitedLog();
 
   private final Object lock = new Object();
-  // guarded by lock
+  @GuardedBy("lock")
   private long lease;
+  @GuardedBy("lock")
   private boolean restorePending;
+  @GuardedBy("lock")
   private boolean closed;
+  @GuardedBy("lock")
   private ScheduledExecutorService keeper;
+  @GuardedBy("lock")
   private final Map<String, Entry> registered = new LinkedHashMap<>();
+  @GuardedBy("lock")
   private final Set<String> toDelete = new LinkedHashSet<>();
   // only the keeper thread
   private boolean failing;
@@ -159,6 +165,7 @@ final class LeaseKeeper {
     }
   }
 
+  @GuardedBy("lock")
   @SuppressWarnings("FutureReturnValueIgnored") // keepAlive catches everything, so its schedule never ends early
   private void startKeepAlive() {
     ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, threads);
@@ -237,7 +244,8 @@ final class LeaseKeeper {
     return GatewayJson.int64(GatewayJson.object(reply, "result"), "TTL") > 0;
   }
 
-  /** Grants a new lease in place of {@code old} and puts every registered key on it. Under the lock. */
+  /** Grants a new lease in place of {@code old} and puts every registered key on it. */
+  @GuardedBy("lock")
   private void replaceLease(long old, long deadline) throws IOException {
     long fresh = grant(deadline);
     lease = fresh;
@@ -249,7 +257,8 @@ final class LeaseKeeper {
     restore(deadline);
   }
 
-  /** Puts every registered key on the current lease. Under the lock. */
+  /** Puts every registered key on the current lease. */
+  @GuardedBy("lock")
   private void restore(long deadline) throws IOException {
     for (Map.Entry<String, Entry> e : registered.entrySet()) {
       put(e.getKey(), e.getValue().value(), lease, deadline);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;
@@ -229,6 +230,7 @@ public abstract class RegistryContract {
     private final List<List<ServiceInstance>> updates = new CopyOnWriteArrayList<>();
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
     private boolean inside;
+    @GuardedBy("this")
 
     @Override
     public void onInstances(List<ServiceInstance> instances) {

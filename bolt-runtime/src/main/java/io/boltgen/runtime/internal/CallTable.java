@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
@@ -61,7 +62,8 @@ final class CallTable {
   private volatile Supplier<BoltException> closedError;
   // the deadline (ticker nanos) the sweep is armed for, NOT_ARMED when it is not; changed under `sweep`
   private volatile long armedFor = NOT_ARMED;
-  private Timeout armed; // guarded by `sweep`
+  @GuardedBy("sweep")
+  private Timeout armed;
 
   /** A table whose deadlines are measured on {@code ticker} and swept on {@code timer}. */
   CallTable(Timer timer, Ticker ticker) {
@@ -136,7 +138,7 @@ final class CallTable {
   private final class Sweep implements TimerTask {
     @Override
     public void run(Timeout timeout) {
-      synchronized (this) {
+      synchronized (sweep) { // this very object: the lock of `armed`
         if (armed != timeout) {
           return; // replaced by an earlier deadline
         }

@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,7 @@ final class ClusterMember {
   private final ConnectionPool pool;
   private final Ejection rules;
   private volatile int failuresInARow; // read without the lock by succeeded()
+  @GuardedBy("this")
   private int ejectionsInARow;
   private volatile long ejectedUntilNanos;
   private volatile boolean ejected;

@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.MethodType;
@@ -69,7 +70,8 @@ final class ClusterTarget {
   private final CompletableFuture<Void> resolved = new CompletableFuture<>();
   private final ConcurrentLinkedQueue<Waiting> unresolved = new ConcurrentLinkedQueue<>();
   private final NameResolver.Watch watch;
-  private volatile ClusterMember[] members = new ClusterMember[0];
+  private volatile ClusterMember[] members = new ClusterMember[0]; // written under this, read without a lock
+  @GuardedBy("this")
   private boolean closed;
 
   ClusterTarget(String target, NameResolver resolver, String service, Pools pools, CallEnvironment env,

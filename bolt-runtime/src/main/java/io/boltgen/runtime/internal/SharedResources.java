@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
@@ -41,9 +42,9 @@ final class SharedResources {
 
   private static final Logger log = LoggerFactory.getLogger(SharedResources.class);
   private static final Object LOCK = new Object();
-  // guarded by LOCK
+  @GuardedBy("LOCK")
   private static SharedResources current;
-  // guarded by LOCK
+  @GuardedBy("LOCK")
   private static int references;
 
   private final boolean epoll;

@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.Tls;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBufAllocator;
@@ -33,6 +34,7 @@ final class TlsMaterial {
   private final Tls tls;
   private final boolean server;
   private volatile SslContext context;
+  @GuardedBy("this")
   private List<FileTime> stamps;
   private volatile Timeout watch;
   private volatile boolean closed;

@@ -1,5 +1,6 @@
 package io.boltgen.runtime.support;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -31,10 +32,13 @@ public final class RateLimitedLog {
   private final int lines;
   private final long periodNanos;
   private final LongSupplier nanoClock;
-  // guarded by this
+  @GuardedBy("this")
   private long periodStart;
+  @GuardedBy("this")
   private int used;
+  @GuardedBy("this")
   private long suppressed;
+  @GuardedBy("this")
   private boolean started;
 
   /**
