@@ -103,6 +103,7 @@ public final class BoltProcessor extends AbstractProcessor {
   }
 
   @Override
+  @SuppressWarnings("DoNotClaimAnnotations") // claims only boltgen's own annotations: see the class javadoc
   public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
     Report report = new Report(processingEnv.getMessager());
     for (Element root : round.getRootElements()) {
@@ -133,7 +134,7 @@ public final class BoltProcessor extends AbstractProcessor {
     Map<String, Boolean> checkedTypes = new HashMap<>();
     for (TypeElement type : todo) {
       try {
-        process(type, report, checkedTypes, round.processingOver());
+        process(type, report, checkedTypes);
       } catch (ModelReader.Unresolved e) {
         if (round.processingOver()) {
           report.error(type, "UnresolvedType", "could not generate the Bolt service " + type.getSimpleName()
@@ -194,8 +195,7 @@ public final class BoltProcessor extends AbstractProcessor {
     return injectAvailable;
   }
 
-  private void process(TypeElement type, Report report, Map<String, Boolean> checkedTypes, boolean lastRound)
-      throws IOException {
+  private void process(TypeElement type, Report report, Map<String, Boolean> checkedTypes) throws IOException {
     ModelReader reader = new ModelReader(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), report,
         checkedTypes, sourceFiles, protoDescriptors);
     Model.Service model = reader.read(type);

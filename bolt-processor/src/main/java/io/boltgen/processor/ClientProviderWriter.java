@@ -38,8 +38,11 @@ final class ClientProviderWriter {
             + " {@link #get()}\nreturns {@code $T.newClient(channel)}, a new stub over the channel bound as\n"
             + "{@code @Named($S)} (the service name, {@link $T#SERVICE_NAME}).\n",
             service.iface(), names.holder(), service.serviceName(), names.holder())
-        .addJavadoc("\n<p>Guice: {@code bind($T.class).toProvider($T.class)}, and a {@link $T} bound with\n"
-            + "{@code @Named($S)}.\n", service.iface(), names.clientProvider(), Names.BOLT_CHANNEL,
+        .addJavadoc("""
+
+            <p>Guice: {@code bind($T.class).toProvider($T.class)}, and a {@link $T} bound with
+            {@code @Named($S)}.
+            """, service.iface(), names.clientProvider(), Names.BOLT_CHANNEL,
             service.serviceName());
     Writers.suppressDeprecation(type, service);
     type.addField(FieldSpec.builder(Names.BOLT_CHANNEL, "channel", Modifier.PRIVATE, Modifier.FINAL).build());

@@ -21,7 +21,6 @@ import io.boltgen.processor.Model.RepeatedType;
 import io.boltgen.processor.Model.Scalar;
 import io.boltgen.processor.Model.ScalarType;
 import io.boltgen.processor.Model.Service;
-import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -60,7 +59,7 @@ final class CodecWriter {
         .addAnnotation(Writers.generated())
         .addModifiers(Modifier.FINAL);
     Writers.suppressDeprecation(type, service);
-    for (Model.Enum en : service.enums()) {
+    for (Model.Enumeration en : service.enums()) {
       if (!en.pinned()) {
         type.addField(FieldSpec.builder(ArrayTypeName.of(en.className()), valuesName(en.protoName()),
                 Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
@@ -81,19 +80,30 @@ final class CodecWriter {
     for (Method m : service.methods()) {
       addFunctions(type, m.request(), List.of());
       List<Message> sameType = responsesByType.get(m.response().javaType());
-      if (sameType.get(0) == m.response()) {
+      if (isFirst(sameType, m.response())) {
         addFunctions(type, m.response(), sameType.subList(1, sameType.size()));
       }
     }
     for (Message message : service.messages()) {
       addFunctions(type, message, List.of());
     }
-    for (Model.Enum en : service.enums()) {
+    for (Model.Enumeration en : service.enums()) {
       if (en.pinned()) {
         type.addMethods(EnumCodec.functions(en, service.protoPackage()));
+      } else {
+        type.addMethod(EnumCodec.ordinalFunction(en, service.protoPackage()));
       }
     }
     return Writers.file(service, type.build());
+  }
+
+  /**
+   * Whether {@code message} is the first of {@code group} (the responses of one Java type): this very object, as
+   * two methods' responses are two messages even when equal.
+   */
+  @SuppressWarnings("ReferenceEquality") // identity is the point: see above
+  private static boolean isFirst(List<Message> group, Message message) {
+    return group.get(0) == message;
   }
 
   static String valuesName(String protoName) {
@@ -222,7 +232,7 @@ final class CodecWriter {
 
   private CodeBlock sizeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", fieldComment(f));
-    Type t = f.type();
+    Model.Type t = f.type();
     int ts = WireKind.tagSize(f.number());
     if (message.kind() != MessageKind.RESPONSE) {
       b.addStatement("$T $L = $L", t.javaType(), local, access(message, f));
@@ -278,7 +288,7 @@ final class CodecWriter {
 
   private CodeBlock writeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", fieldComment(f));
-    Type t = f.type();
+    Model.Type t = f.type();
     if (message.kind() != MessageKind.RESPONSE) {
       b.addStatement("$T $L = $L", t.javaType(), local, access(message, f));
     }
@@ -330,10 +340,10 @@ final class CodecWriter {
 
   private CodeBlock readField(Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder();
-    Type t = f.type();
-    Type single = t instanceof OptionalType o ? o.value() : t;
+    Model.Type t = f.type();
+    Model.Type single = t instanceof OptionalType o ? o.value() : t;
     if (t instanceof RepeatedType r) {
-      Type el = r.element();
+      Model.Type el = r.element();
       if (r.packed()) {
         b.add("case $L: {\n$>", WireKind.tag(f.number(), WireKind.LENGTH_DELIMITED));
         b.addStatement("int outer = d.enter()");
@@ -413,7 +423,7 @@ final class CodecWriter {
     }
   }
 
-  private CodeBlock addElement(Type el, String local) {
+  private CodeBlock addElement(Model.Type el, String local) {
     if (el instanceof EnumType en) {
       return CodeBlock.builder()
           .addStatement("$T constant = $L", en.className(), kind(en).read())
@@ -433,29 +443,29 @@ final class CodecWriter {
     return CodeBlock.of("$L = $T.add($L, $L);\n", local, Names.PROTO_DECODER, local, kind(el).read());
   }
 
-  private static boolean isOneof(Type t) {
+  private static boolean isOneof(Model.Type t) {
     return t instanceof MessageType m && m.oneof();
   }
 
-  private WireKind kind(Type t) {
+  private WireKind kind(Model.Type t) {
     return WireKind.of(t, codecs);
   }
 
-  private static TypeName localType(Type t) {
+  private static TypeName localType(Model.Type t) {
     if (t instanceof OptionalType o) {
       return o.value().javaType().box();
     }
     return t.javaType();
   }
 
-  private static CodeBlock initialValue(Type t) {
+  private static CodeBlock initialValue(Model.Type t) {
     if (t instanceof ScalarType s && !s.boxed()) {
       return s.scalar() == Scalar.BOOLEAN ? CodeBlock.of("false") : CodeBlock.of("0");
     }
     return CodeBlock.of("null");
   }
 
-  private static CodeBlock finalValue(Type t, String local) {
+  private static CodeBlock finalValue(Model.Type t, String local) {
     if (t instanceof OptionalType) {
       return CodeBlock.of("$T.ofNullable($L)", Optional.class, local);
     }

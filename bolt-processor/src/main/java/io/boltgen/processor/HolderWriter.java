@@ -1,5 +1,7 @@
 package io.boltgen.processor;
 
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.FieldSpec;
@@ -187,16 +189,12 @@ final class HolderWriter {
             Names.RESPONSE_STATUS)
         .addStatement("return error")
         .endControlFlow()
-        .beginControlFlow("switch (error.remoteClassName())");
+        .addCode("return switch (error.remoteClassName()) {\n$>");
     for (MappedException ex : m.exceptions()) {
-      b.addCode("case $S:\n$>", ex.binaryName());
-      b.addStatement("return withCause(new $T(error.remoteMessage()), error)", ex.className());
-      b.addCode("$<");
+      b.addCode("case $S -> withCause(new $T(error.remoteMessage()), error);\n", ex.binaryName(), ex.className());
     }
-    b.addCode("default:\n$>");
-    b.addStatement("return error");
-    b.addCode("$<");
-    b.endControlFlow();
+    b.addCode("default -> error;\n");
+    b.addCode("$<};\n");
     return b.build();
   }
 
@@ -216,6 +214,11 @@ final class HolderWriter {
     for (Param p : m.params()) {
       record.addJavadoc("@param $L the argument {@code $L}, field $L\n", p.name(), p.name(),
           m.params().indexOf(p) + 1);
+    }
+    if (m.params().stream().anyMatch(p -> p.javaType() instanceof ArrayTypeName)) {
+      // an argument record only carries the arguments from the stub to the codec; it is never compared or hashed
+      record.addAnnotation(AnnotationSpec.builder(SuppressWarnings.class)
+          .addMember("value", "$S", "ArrayRecordComponent").build());
     }
     return record.recordConstructor(ctor.build()).build();
   }

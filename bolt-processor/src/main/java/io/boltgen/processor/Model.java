@@ -25,6 +25,7 @@ final class Model {
   }
 
   /** The Java scalar kinds (their wire behaviour: {@link WireKind.ScalarKind}). */
+  @SuppressWarnings("ImmutableEnumChecker") // JavaPoet's TypeName is immutable, but not annotated so
   enum Scalar {
     BOOLEAN(TypeName.BOOLEAN),
     BYTE(TypeName.BYTE),
@@ -110,6 +111,7 @@ final class Model {
    * The JDK value types with a fixed protobuf form (runtime: {@code ProtoTypes}): {@code google.protobuf}
    * messages for {@code Instant} and {@code Duration}, canonical text for the others.
    */
+  @SuppressWarnings("ImmutableEnumChecker") // JavaPoet's ClassName is immutable, but not annotated so
   enum Jdk {
     INSTANT(ClassName.get("java.time", "Instant"), "Timestamp"),
     DURATION(ClassName.get("java.time", "Duration"), "Duration"),
@@ -196,7 +198,7 @@ final class Model {
    * A Java enum used as a proto enum; {@code numbers} are the constants' numbers (their ordinals unless
    * {@code pinned} by {@code @BoltEnumValue}).
    */
-  record Enum(String protoName, ClassName className, List<String> constants, List<Integer> numbers, boolean pinned,
+  record Enumeration(String protoName, ClassName className, List<String> constants, List<Integer> numbers, boolean pinned,
       String javadoc, Site site) {}
 
   /** The call style, from the signature. */
@@ -268,7 +270,7 @@ final class Model {
       String protoServiceName,
       List<Method> methods,
       List<Message> messages,
-      List<Enum> enums,
+      List<Enumeration> enums,
       String javadoc,
       boolean usesDeprecated) {
 

@@ -8,7 +8,6 @@ import io.boltgen.processor.Model.MessageKind;
 import io.boltgen.processor.Model.Param;
 import io.boltgen.processor.Model.Site;
 import io.boltgen.processor.Model.Style;
-import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -309,7 +308,7 @@ final class ModelReader {
             + " cannot name a component of the generated request record; rename it");
         scope.failed = true;
       }
-      Type t = typeReader.type(pt, Site.of(p), "parameter " + pname + " of " + javaName + "()", Annotations.render(pt));
+      Model.Type t = typeReader.type(pt, Site.of(p), "parameter " + pname + " of " + javaName + "()", Annotations.render(pt));
       javaParams.add(new Param(pname, TypeName.get(pt)));
       if (t != null) {
         requestFields.add(new Field(pname, requestFields.size() + 1, t, Site.of(p)));
@@ -317,7 +316,7 @@ final class ModelReader {
         requestFields.add(null);
       }
     }
-    Type resultModel = null;
+    Model.Type resultModel = null;
     if (result != null) {
       resultModel = typeReader.type(result, resultSite, context, Annotations.render(result));
     }

@@ -5,7 +5,6 @@ import io.boltgen.processor.Model.Field;
 import io.boltgen.processor.Model.MessageKind;
 import io.boltgen.processor.Model.MessageType;
 import io.boltgen.processor.Model.Site;
-import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -39,7 +38,7 @@ final class OneofReader {
     this.checkedTypes = checkedTypes;
   }
 
-  Type read(TypeElement e, Site site, String context, String path) {
+  Model.Type read(TypeElement e, Site site, String context, String path) {
     String key = e.getQualifiedName().toString();
     String what = "the sealed interface " + e.getSimpleName();
     if (!e.getTypeParameters().isEmpty()) {
@@ -77,7 +76,7 @@ final class OneofReader {
     List<Field> fields = new ArrayList<>();
     Set<String> names = new HashSet<>();
     for (TypeElement c : cases) {
-      Type t = reader.recordType(c, Site.of(c), "case " + c.getSimpleName() + " of " + what,
+      Model.Type t = reader.recordType(c, Site.of(c), "case " + c.getSimpleName() + " of " + what,
           c.getSimpleName().toString());
       AnnotationMirror pin = Annotations.annotation(c, Names.BOLT_FIELD);
       int number = pin == null ? 0 : (int) Annotations.longValue(elements, pin, "value");

@@ -12,7 +12,6 @@ import io.boltgen.processor.Model.RepeatedType;
 import io.boltgen.processor.Model.Scalar;
 import io.boltgen.processor.Model.ScalarType;
 import io.boltgen.processor.Model.Service;
-import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -73,7 +72,7 @@ final class ProtoFileWriter {
       out.append("// Java: ").append(message.javaType()).append('\n');
       message(out, message);
     }
-    for (Model.Enum e : service.enums()) {
+    for (Model.Enumeration e : service.enums()) {
       out.append('\n');
       comment(out, e.javadoc(), "");
       out.append("// Java: ").append(e.className().canonicalName())
@@ -136,20 +135,20 @@ final class ProtoFileWriter {
   }
 
   /** The type part of a field declaration, with its label. */
-  private static String fieldType(Type t) {
+  private static String fieldType(Model.Type t) {
     if (t instanceof RepeatedType r) {
       return "repeated " + protoType(r.element());
     }
     if (t instanceof MapType m) {
       return "map<" + protoType(m.key()) + ", " + protoType(m.value()) + ">";
     }
-    Type single = t instanceof OptionalType o ? o.value() : t;
+    Model.Type single = t instanceof OptionalType o ? o.value() : t;
     boolean presence = !(single instanceof ScalarType s && !s.boxed()) && !isMessage(single);
     return (presence ? "optional " : "") + protoType(single);
   }
 
   /** Whether {@code t} is declared as a message (which has presence without {@code optional}). */
-  private static boolean isMessage(Type t) {
+  private static boolean isMessage(Model.Type t) {
     return t instanceof MessageType
         || (t instanceof JdkType j && j.jdk().message())
         || t instanceof ProtoMessageType;
@@ -166,8 +165,8 @@ final class ProtoFileWriter {
     all.addAll(service.messages());
     for (Message message : all) {
       for (Field f : message.fields()) {
-        Type t = f.type();
-        Type inner = t instanceof RepeatedType r ? r.element() : t instanceof MapType m ? m.value()
+        Model.Type t = f.type();
+        Model.Type inner = t instanceof RepeatedType r ? r.element() : t instanceof MapType m ? m.value()
             : t instanceof OptionalType o ? o.value() : t;
         if (inner instanceof JdkType j && JdkKind.protoFile(j.jdk()) != null) {
           files.add(JdkKind.protoFile(j.jdk()));
@@ -180,7 +179,7 @@ final class ProtoFileWriter {
   }
 
   /** The proto type of {@code t}: its kind's spelling, with the field shape around it. */
-  static String protoType(Type t) {
+  static String protoType(Model.Type t) {
     if (t instanceof RepeatedType r) {
       return "repeated " + protoType(r.element());
     }
@@ -193,8 +192,8 @@ final class ProtoFileWriter {
     return WireKind.of(t, null).protoType();
   }
 
-  private static String note(Type t) {
-    Type inner = t;
+  private static String note(Model.Type t) {
+    Model.Type inner = t;
     if (t instanceof RepeatedType r) {
       inner = r.element();
     } else if (t instanceof MapType m) {

@@ -131,7 +131,7 @@ final class SchemaGuard {
             .map(Model.Field::site).orElse(message.site());
       case ENUM:
       case ENUM_VALUE:
-        Model.Enum e = model.enums().stream().filter(x -> x.protoName().equals(t.type())).findFirst().orElse(null);
+        Model.Enumeration e = model.enums().stream().filter(x -> x.protoName().equals(t.type())).findFirst().orElse(null);
         if (e == null) {
           return service;
         }

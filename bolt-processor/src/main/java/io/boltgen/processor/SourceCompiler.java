@@ -110,7 +110,7 @@ final class SourceCompiler {
   private final class Files extends ForwardingJavaFileManager<StandardJavaFileManager> {
     final Map<String, byte[]> classes = new LinkedHashMap<>();
     /** Binary names of the source files handed out (javac asks, and only we know them). */
-    private final Map<JavaFileObject, String> sourceNames = new IdentityHashMap<>();
+    private final IdentityHashMap<JavaFileObject, String> sourceNames = new IdentityHashMap<>();
     private final Map<JavaFileObject, JavaFileObject> sources = new HashMap<>();
     private final Map<Path, StandardJavaFileManager> roots = new HashMap<>();
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();

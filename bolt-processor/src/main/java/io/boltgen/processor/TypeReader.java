@@ -16,7 +16,6 @@ import io.boltgen.processor.Model.Scalar;
 import io.boltgen.processor.Model.ScalarType;
 import io.boltgen.processor.Model.Site;
 import io.boltgen.processor.Model.StringType;
-import io.boltgen.processor.Model.Type;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -41,7 +40,7 @@ import javax.lang.model.util.Types;
 
 /**
  * Maps the Java types of one service's parameters, results and record components to the model's wire
- * types ({@link Type}), collecting the messages and enums they need into the service's {@link Scope}. Types
+ * types ({@link Model.Type}), collecting the messages and enums they need into the service's {@link Scope}. Types
  * that cannot be serialized are reported on the element that uses them.
  */
 final class TypeReader {
@@ -54,7 +53,7 @@ final class TypeReader {
   static final class Scope {
     final String packageName;
     final Map<String, Model.Message> messages = new LinkedHashMap<>();
-    final Map<String, Model.Enum> enums = new LinkedHashMap<>();
+    final Map<String, Model.Enumeration> enums = new LinkedHashMap<>();
     /** The names of the messages generated for the methods' arguments and results. */
     final Set<String> wrapperNames = new HashSet<>();
     boolean usesDeprecated;
@@ -91,7 +90,7 @@ final class TypeReader {
    * The model of {@code t}, or {@code null} after reporting on {@code site} why it cannot be serialized.
    * {@code path} is the whole declared type, rendered with simple names.
    */
-  Type type(TypeMirror t, Site site, String context, String path) {
+  Model.Type type(TypeMirror t, Site site, String context, String path) {
     String problem;
     switch (t.getKind()) {
       case ERROR:
@@ -132,13 +131,13 @@ final class TypeReader {
     return unsupported(site, context, path, problem);
   }
 
-  Type unsupported(Site site, String context, String path, String problem) {
+  Model.Type unsupported(Site site, String context, String path, String problem) {
     report.error(site, "UnsupportedType", "cannot serialize " + path + " (" + context + "): " + problem);
     scope.failed = true;
     return null;
   }
 
-  private Type declared(DeclaredType t, Site site, String context, String path) {
+  private Model.Type declared(DeclaredType t, Site site, String context, String path) {
     TypeElement e = (TypeElement) t.asElement();
     String name = e.getQualifiedName().toString();
     List<? extends TypeMirror> args = t.getTypeArguments();
@@ -177,7 +176,7 @@ final class TypeReader {
         if (args.isEmpty()) {
           return unsupported(site, context, path, "raw " + simple + ": declare its element type");
         }
-        Type element = type(args.get(0), site, context, path);
+        Model.Type element = type(args.get(0), site, context, path);
         if (element == null) {
           return null;
         }
@@ -191,7 +190,7 @@ final class TypeReader {
         if (args.isEmpty()) {
           return unsupported(site, context, path, "raw Map: declare its key and value types");
         }
-        Type key = type(args.get(0), site, context, path);
+        Model.Type key = type(args.get(0), site, context, path);
         if (key == null) {
           return null;
         }
@@ -202,7 +201,7 @@ final class TypeReader {
           return unsupported(site, context, path, "the Map key " + Annotations.render(args.get(0))
               + " is not an integral type, Boolean, String or a type carried as a string (protobuf map keys)");
         }
-        Type value = type(args.get(1), site, context, path);
+        Model.Type value = type(args.get(1), site, context, path);
         if (value == null) {
           return null;
         }
@@ -216,7 +215,7 @@ final class TypeReader {
         if (args.isEmpty()) {
           return unsupported(site, context, path, "raw Optional: declare its value type");
         }
-        Type value = type(args.get(0), site, context, path);
+        Model.Type value = type(args.get(0), site, context, path);
         if (value == null) {
           return null;
         }
@@ -279,7 +278,7 @@ final class TypeReader {
     return unsupported(site, context, path, problem);
   }
 
-  private Type enumType(TypeElement e, Site site, String context, String path) {
+  private Model.Type enumType(TypeElement e, Site site, String context, String path) {
     String key = e.getQualifiedName().toString();
     String protoName = messageName(e);
     if (!accessible(e)) {
@@ -290,7 +289,7 @@ final class TypeReader {
       return null;
     }
     scope.usesDeprecated |= elements.isDeprecated(e);
-    Model.Enum known = scope.enums.get(key);
+    Model.Enumeration known = scope.enums.get(key);
     if (known == null) {
       if (checkedTypes.containsKey("enum:" + key) && !checkedTypes.get("enum:" + key)) {
         scope.failed = true; // reported already, by the service that met it first
@@ -309,14 +308,14 @@ final class TypeReader {
         scope.failed = true;
         return null;
       }
-      known = new Model.Enum(protoName, ClassName.get(e), numbers.constants(), numbers.numbers(), numbers.pinned(),
+      known = new Model.Enumeration(protoName, ClassName.get(e), numbers.constants(), numbers.numbers(), numbers.pinned(),
           Annotations.doc(elements, e), Site.of(e));
       scope.enums.put(key, known);
     }
     return new EnumType(ClassName.get(e), protoName, known.pinned());
   }
 
-  Type recordType(TypeElement e, Site site, String context, String path) {
+  Model.Type recordType(TypeElement e, Site site, String context, String path) {
     String key = e.getQualifiedName().toString();
     if (!e.getTypeParameters().isEmpty()) {
       return unsupported(site, context, path, "the generic record " + e.getSimpleName()
@@ -367,7 +366,7 @@ final class TypeReader {
           .filter(x -> x.getSimpleName().contentEquals(c.getSimpleName())).findFirst().map(x -> (Element) x).orElse(c);
       Site fieldSite = new Site(at, fieldAnnotation, null);
       TypeMirror ct = c.asType();
-      Type t = type(ct, Site.of(at), "component " + c.getSimpleName() + " of record " + e.getSimpleName(), Annotations.render(ct));
+      Model.Type t = type(ct, Site.of(at), "component " + c.getSimpleName() + " of record " + e.getSimpleName(), Annotations.render(ct));
       scope.usesDeprecated |= elements.isDeprecated(c.getAccessor());
       fields.add(new Field(c.getSimpleName().toString(), number, t, fieldSite));
     }

@@ -118,8 +118,8 @@ final class Validator {
     List<Object> types = new ArrayList<>(service.messages());
     types.addAll(service.enums());
     for (Object type : types) {
-      String protoName = type instanceof Message m ? m.protoName() : ((Model.Enum) type).protoName();
-      Model.Site site = type instanceof Message m ? m.site() : ((Model.Enum) type).site();
+      String protoName = type instanceof Message m ? m.protoName() : ((Model.Enumeration) type).protoName();
+      Model.Site site = type instanceof Message m ? m.site() : ((Model.Enumeration) type).site();
       Object same = names.putIfAbsent(protoName, type);
       if (same == null || !checkedOnce.add("name:" + javaName(type) + "/" + javaName(same))) {
         continue;
@@ -145,7 +145,7 @@ final class Validator {
     if (o instanceof Message m) {
       return m.javaType().toString();
     }
-    return ((Model.Enum) o).className().canonicalName();
+    return ((Model.Enumeration) o).className().canonicalName();
   }
 
   private void checkFields(Message message) {

@@ -10,7 +10,6 @@ import io.boltgen.processor.Model.ProtoMessageType;
 import io.boltgen.processor.Model.Scalar;
 import io.boltgen.processor.Model.ScalarType;
 import io.boltgen.processor.Model.StringType;
-import io.boltgen.processor.Model.Type;
 
 /**
  * How one singular value of a type kind travels in protobuf wire format, all in one place per kind: its
@@ -31,7 +30,7 @@ abstract class WireKind {
   static final int FIXED32 = 5;
 
   /** The kind of the singular type {@code t}; {@code codecs} is the generated codecs class (for records). */
-  static WireKind of(Type t, ClassName codecs) {
+  static WireKind of(Model.Type t, ClassName codecs) {
     if (t instanceof ScalarType s) {
       return new ScalarKind(s);
     }
@@ -316,9 +315,9 @@ abstract class WireKind {
   }
 
   /**
-   * A Java enum: a varint holding the ordinal, or the number pinned by {@code @BoltEnumValue} (then through
-   * the codecs' {@code numberOfXxx}/{@code constantOfXxx} functions); an unknown number reads as
-   * {@code null}.
+   * A Java enum: a varint holding the ordinal, or the number pinned by {@code @BoltEnumValue}, through the codecs'
+   * {@code numberOfXxx} function (and back through {@code constantOfXxx}, or the {@code values()} array for ordinals);
+   * an unknown number reads as {@code null}.
    */
   static final class EnumKind extends WireKind {
     private final EnumType type;
@@ -342,7 +341,7 @@ abstract class WireKind {
       if (type.pinned()) {
         return CodeBlock.of("$T.int32($L($L))", Names.PROTO_SIZES, EnumCodec.numberOfName(type.protoName()), x);
       }
-      return CodeBlock.of("$T.varint32($L.ordinal())", Names.PROTO_SIZES, x);
+      return CodeBlock.of("$T.varint32($L($L))", Names.PROTO_SIZES, EnumCodec.numberOfName(type.protoName()), x);
     }
 
     @Override
@@ -350,7 +349,7 @@ abstract class WireKind {
       if (type.pinned()) {
         return CodeBlock.of("e.writeInt32($L($L));\n", EnumCodec.numberOfName(type.protoName()), x);
       }
-      return CodeBlock.of("e.writeVarint32($L.ordinal());\n", x);
+      return CodeBlock.of("e.writeVarint32($L($L));\n", EnumCodec.numberOfName(type.protoName()), x);
     }
 
     /** The constant, or {@code null} for a number this side does not know (a newer peer's constant). */
