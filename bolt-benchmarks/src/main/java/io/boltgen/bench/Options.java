@@ -17,6 +17,7 @@ import io.boltgen.bench.system.Systems;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +71,7 @@ final class Options {
       if (!quick && n < 3) {
         caveats.add(n + " run(s), fewer than the 3 a report needs for its median and range");
       }
-      if (!quick && (w.getSeconds() < 5 || m.getSeconds() < 5 || pass.compareTo(LoadMatrix.DEFAULT_WARM_UP_PASS) < 0)) {
+      if (!quick && (w.toSeconds() < 5 || m.toSeconds() < 5 || pass.compareTo(LoadMatrix.DEFAULT_WARM_UP_PASS) < 0)) {
         caveats.add("windows shorter than a report needs (5 s warm-up and 5 s measured per case, a "
             + LoadMatrix.DEFAULT_WARM_UP_PASS.toSeconds() + " s warm-up pass)");
       }
@@ -114,7 +115,7 @@ final class Options {
       Duration jvm = seconds("scaling-jvm-warmup", jvmWarmup != null ? jvmWarmup : quick ? 3 : 30);
       Duration w = seconds("scaling-warmup", warmup != null ? warmup : quick ? 1 : 3);
       Duration m = seconds("scaling-measure", measure != null ? measure : quick ? 2 : 5);
-      if (!quick && (jvm.getSeconds() < 30 || w.getSeconds() < 2 || m.getSeconds() < 3)) {
+      if (!quick && (jvm.toSeconds() < 30 || w.toSeconds() < 2 || m.toSeconds() < 3)) {
         caveats.add("scaling windows shorter than a report needs (30 s JVM warm-up, 2 s warm-up and 3 s measured per"
             + " point)");
       }
@@ -180,7 +181,7 @@ final class Options {
       if (logDir == null) {
         Path root = repoRoot();
         Path base = root != null ? root.resolve("bolt-benchmarks/target/bench-logs") : Path.of("bench-logs");
-        logDir = base.resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        logDir = base.resolve(LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
       }
       return logDir;
     }

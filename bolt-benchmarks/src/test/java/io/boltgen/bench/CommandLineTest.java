@@ -66,8 +66,10 @@ class CommandLineTest {
         Main.plan(argv.toArray(String[]::new));
       }
     }
-    assertThat(commands("java -jar bolt-benchmarks/target/bolt-benchmarks.jar load --systems boltgen \\\n"
-        + "    --server-jvm-args \"-XX:StartFlightRecording=filename=s.jfr\" --runs 1   # one run\n"))
+    assertThat(commands("""
+        java -jar bolt-benchmarks/target/bolt-benchmarks.jar load --systems boltgen \\
+            --server-jvm-args "-XX:StartFlightRecording=filename=s.jfr" --runs 1   # one run
+        """))
         .containsExactly(List.of("load", "--systems", "boltgen", "--server-jvm-args",
             "-XX:StartFlightRecording=filename=s.jfr", "--runs", "1"));
   }

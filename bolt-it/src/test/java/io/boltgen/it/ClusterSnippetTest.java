@@ -57,7 +57,8 @@ class ClusterSnippetTest {
   }
 
   private static boolean isFree(int port) {
-    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+    try {
+      new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
       return true;
     } catch (IOException e) {
       return false;

@@ -31,8 +31,8 @@ public final class PeerIdentity {
   public static PeerIdentity of(Certificate[] chain) {
     List<X509Certificate> x509 = new ArrayList<>();
     for (Certificate c : chain == null ? new Certificate[0] : chain) {
-      if (c instanceof X509Certificate) {
-        x509.add((X509Certificate) c);
+      if (c instanceof X509Certificate cert) {
+        x509.add(cert);
       }
     }
     return x509.isEmpty() ? null : new PeerIdentity(x509);
@@ -75,7 +75,7 @@ public final class PeerIdentity {
     for (List<?> entry : names) {
       Object type = entry.get(0);
       Object value = entry.get(1);
-      String prefix = switch (type instanceof Integer ? (Integer) type : -1) {
+      String prefix = switch (type instanceof Integer i ? i : -1) {
         case 1 -> "EMAIL:";
         case 2 -> "DNS:";
         case 6 -> "URI:";

@@ -3,7 +3,6 @@ package io.boltgen.runtime;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -51,7 +50,7 @@ public final class ServiceDefinition {
     private final String name;
     private final String version;
     private final List<MethodDescriptor<?, ?>> methods = new ArrayList<>();
-    private final Map<MethodDescriptor<?, ?>, MethodHandler<Object>> handlers = new IdentityHashMap<>();
+    private final IdentityHashMap<MethodDescriptor<?, ?>, MethodHandler<Object>> handlers = new IdentityHashMap<>();
 
     private Builder(String name, String version) {
       this.name = Objects.requireNonNull(name, "name");
@@ -71,7 +70,7 @@ public final class ServiceDefinition {
 
     /** The definition. */
     public ServiceDefinition build() {
-      Map<MethodDescriptor<?, ?>, MethodHandler<Object>> table = new IdentityHashMap<>(handlers);
+      IdentityHashMap<MethodDescriptor<?, ?>, MethodHandler<Object>> table = new IdentityHashMap<>(handlers);
       return new ServiceDefinition(
           ServiceDescriptor.of(name, version, methods),
           (methodCode, request, call) -> table.get(call.context().method()).handle(request, call));

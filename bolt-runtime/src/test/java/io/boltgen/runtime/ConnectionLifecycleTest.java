@@ -44,7 +44,7 @@ class ConnectionLifecycleTest {
   }
 
   /** A raw peer that accepts one connection and reads frames, optionally acking heartbeats. */
-  private final class RawPeer implements AutoCloseable {
+  private static final class RawPeer implements AutoCloseable {
     final ServerSocket listener;
     final AtomicInteger heartbeats = new AtomicInteger();
     final CountDownLatch eof = new CountDownLatch(1);

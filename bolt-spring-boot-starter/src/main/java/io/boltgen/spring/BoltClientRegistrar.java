@@ -79,7 +79,7 @@ class BoltClientRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
       return service.newClient(configured
           ? new ConfiguredChannel(channel, client.serviceOptions(), client.methodOptions()) : channel);
     });
-    definition.setAttribute(CLIENT_ATTRIBUTE, Boolean.TRUE);
+    definition.setAttribute(CLIENT_ATTRIBUTE, true);
     // made when first injected, so that a target may name a port known only once a server listens
     // (127.0.0.1:${local.boltgen.server.port})
     definition.setLazyInit(true);

@@ -56,6 +56,7 @@ public final class OrderFixtures {
   }
 
   /** The same order as a protoc-generated message. */
+  @SuppressWarnings("EnumOrdinal") // the proto's Status numbers are the ordinals, as boltgen numbers an enum
   public static OrderProto.Order proto(Order o) {
     OrderProto.Order.Builder b = OrderProto.Order.newBuilder()
         .setId(o.id())
@@ -106,6 +107,7 @@ public final class OrderFixtures {
   }
 
   /** A protoc message as records (for equality checks). */
+  @SuppressWarnings("EnumOrdinal") // the proto's Status numbers are the ordinals, as boltgen numbers an enum
   public static Order fromProto(OrderProto.Order p) {
     List<LineItem> items = new ArrayList<>();
     for (OrderProto.LineItem i : p.getItemsList()) {

@@ -186,6 +186,7 @@ public final class CompileCost {
     }
 
     @Override
+    @SuppressWarnings("DoNotClaimAnnotations") // claims what the processor it times claims
     public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
       long start = System.nanoTime();
       try {

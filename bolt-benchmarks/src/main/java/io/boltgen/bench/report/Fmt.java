@@ -70,7 +70,7 @@ public final class Fmt {
 
   /** A duration as {@code 1h 02m}, {@code 12m 30s} or {@code 45s}. */
   public static String duration(Duration d) {
-    long s = Math.max(0, d.getSeconds());
+    long s = Math.max(0, d.toSeconds());
     if (s >= 3600) {
       return String.format(Locale.ROOT, "%dh %02dm", s / 3600, s % 3600 / 60);
     }

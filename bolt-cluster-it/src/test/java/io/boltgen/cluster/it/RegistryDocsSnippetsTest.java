@@ -57,6 +57,7 @@ class RegistryDocsSnippetsTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the probe's watch is never referenced: it only has to stay open while the snippet runs
   void theEtcdSnippetRunsAsWritten() throws Exception {
     assertThat(thisFile()).containsAll(codeLines("registry-etcd.md"));
     try (EtcdCluster cluster = EtcdCluster.start(3)) {

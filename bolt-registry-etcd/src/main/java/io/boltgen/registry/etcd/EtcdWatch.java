@@ -228,7 +228,7 @@ final class EtcdWatch implements NameResolver.Watch {
   }
 
   /** Applies one key-value of a range or an event to {@code into}. */
-  private void apply(TreeMap<String, ServiceInstance> into, Object rawKv, boolean delete) {
+  private void apply(Map<String, ServiceInstance> into, Object rawKv, boolean delete) {
     if (!(rawKv instanceof Map)) {
       throw new IllegalArgumentException("a key-value is " + GatewayJson.typeName(rawKv));
     }

@@ -273,6 +273,6 @@ final class Gateway {
 
   static IOException asIoException(Throwable error) {
     Throwable e = unwrap(error);
-    return e instanceof IOException ? (IOException) e : new IOException(describe(e), e);
+    return e instanceof IOException io ? io : new IOException(describe(e), e);
   }
 }

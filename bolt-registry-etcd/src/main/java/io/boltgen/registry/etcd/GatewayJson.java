@@ -68,8 +68,8 @@ final class GatewayJson {
       case VALUE_NUMBER_INT -> json.getNumberType() == JsonParser.NumberType.BIG_INTEGER
           ? (Object) json.getDoubleValue() : (Object) json.getLongValue();
       case VALUE_NUMBER_FLOAT -> json.getDoubleValue();
-      case VALUE_TRUE -> Boolean.TRUE;
-      case VALUE_FALSE -> Boolean.FALSE;
+      case VALUE_TRUE -> true;
+      case VALUE_FALSE -> false;
       case VALUE_NULL -> null;
       default -> throw new IllegalArgumentException("unexpected " + json.currentToken()); // never from JSON text
     };

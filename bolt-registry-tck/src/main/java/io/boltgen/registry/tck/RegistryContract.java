@@ -51,7 +51,7 @@ public abstract class RegistryContract {
 
   /** A service name no other test of this run used. */
   protected final String uniqueService() {
-    return "tck.Service" + (nextService++) + "-" + System.nanoTime() + ":1.0";
+    return "tck.Service" + nextService++ + "-" + System.nanoTime() + ":1.0";
   }
 
   @AfterEach
@@ -75,6 +75,7 @@ public abstract class RegistryContract {
   }
 
   /** An instance on loopback at {@code port}. */
+  @SuppressWarnings("AddressSelection") // a literal IPv4 address: nothing is resolved, and it reads back as written
   protected static ServiceInstance instance(int port) {
     return ServiceInstance.of(new InetSocketAddress("127.0.0.1", port));
   }
@@ -229,8 +230,8 @@ public abstract class RegistryContract {
   protected static final class Recorder implements NameResolver.Listener {
     private final List<List<ServiceInstance>> updates = new CopyOnWriteArrayList<>();
     private final List<Throwable> errors = new CopyOnWriteArrayList<>();
-    private boolean inside;
     @GuardedBy("this")
+    private boolean inside;
 
     @Override
     public void onInstances(List<ServiceInstance> instances) {

@@ -64,7 +64,7 @@ class ZooKeeperRegistryTest {
   }
 
   private static String service() {
-    return "zk.Service" + (nextService++) + "-" + System.nanoTime() + ":1.0";
+    return "zk.Service" + nextService++ + "-" + System.nanoTime() + ":1.0";
   }
 
   private static ServiceInstance instance(int port) {

@@ -96,8 +96,8 @@ final class CallTable {
     // a call that completed with its answer was taken already: its slot no longer holds it (a plain read
     // spares the locked compare-and-set that would fail), and the overflow map is almost always empty
     int slot = requestId & (RING - 1);
-    if (ring.get(slot) == call && ring.compareAndSet(slot, call, null)
-        || !overflow.isEmpty() && overflow.remove(requestId, call)) {
+    if ((ring.get(slot) == call && ring.compareAndSet(slot, call, null))
+        || (!overflow.isEmpty() && overflow.remove(requestId, call))) {
       waiting.decrement();
       return true;
     }

@@ -59,7 +59,6 @@ final class ClusterTarget {
   record Failover(int maxAttempts, int retryBudget, double retryRefill, ClusterMember.Ejection ejection) {}
 
   private final String target;
-  private final String service;
   private final Pools pools;
   private final CallEnvironment env;
   private final Failover failover;
@@ -77,7 +76,6 @@ final class ClusterTarget {
   ClusterTarget(String target, NameResolver resolver, String service, Pools pools, CallEnvironment env,
       Failover failover) {
     this.target = target;
-    this.service = service;
     this.serviceAddress = InetSocketAddress.createUnresolved(service, 0);
     this.pools = pools;
     this.env = env;
@@ -199,13 +197,12 @@ final class ClusterTarget {
       return;
     }
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (cause instanceof CancellationException || !(cause instanceof BoltException)) {
+    if (cause instanceof CancellationException || !(cause instanceof BoltException failure)) {
       if (!(cause instanceof CancellationException)) {
         call.fail(new BoltException(ResponseStatus.ERROR, "call to " + target + " failed: " + cause));
       }
       return; // cancelled because the call completed first
     }
-    BoltException failure = (BoltException) cause;
     boolean instanceFault = isInstanceFault(failure.status());
     if (instanceFault) {
       member.failed(env.ticker().nanoTime(), target, failure.getMessage());

@@ -431,8 +431,8 @@ final class ConnectionPool implements CallTarget {
 
   private BoltException connectError(Throwable error) {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    if (cause instanceof BoltException) {
-      return (BoltException) cause;
+    if (cause instanceof BoltException boltException) {
+      return boltException;
     }
     return new BoltException(ResponseStatus.ERROR_COMM, "could not connect to " + address + ": " + cause,
         null, null, address, 0, cause);

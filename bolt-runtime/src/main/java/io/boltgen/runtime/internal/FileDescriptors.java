@@ -36,8 +36,7 @@ final class FileDescriptors {
   private static long[] openFiles() {
     try {
       OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-      if (os instanceof com.sun.management.UnixOperatingSystemMXBean) {
-        com.sun.management.UnixOperatingSystemMXBean unix = (com.sun.management.UnixOperatingSystemMXBean) os;
+      if (os instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
         long limit = unix.getMaxFileDescriptorCount();
         long open = unix.getOpenFileDescriptorCount();
         return limit > 0 && open >= 0 ? new long[] {open, limit} : null;

@@ -98,8 +98,8 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
       }
     } catch (Throwable e) {
       fail(e);
-      if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
-        throw (VirtualMachineError) e; // the JVM is in trouble; a deep recursion in one handler is not
+      if (e instanceof VirtualMachineError vmError && !(e instanceof StackOverflowError)) {
+        throw vmError; // the JVM is in trouble; a deep recursion in one handler is not
       }
     } finally {
       ServerInterceptor.Listener[] listeners = handlerListeners;

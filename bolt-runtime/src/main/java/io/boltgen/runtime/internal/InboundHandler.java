@@ -149,8 +149,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-    if (event instanceof SslHandshakeCompletionEvent) {
-      SslHandshakeCompletionEvent handshake = (SslHandshakeCompletionEvent) event;
+    if (event instanceof SslHandshakeCompletionEvent handshake) {
       if (handshake.isSuccess()) {
         handshaken = true;
         connection.onHandshake(ctx.pipeline().get(SslHandler.class).engine().getSession());

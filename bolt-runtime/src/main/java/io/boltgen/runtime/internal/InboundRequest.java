@@ -41,6 +41,7 @@ abstract class InboundRequest implements ServerContext {
   Object request;
   private Map<String, String> headers;
   // 1 once the call no longer counts as open on its connection (0 by default: no store, no fence per call)
+  @SuppressWarnings("UnusedVariable") // read and written through CLOSED, its field updater
   private volatile int closed;
 
   InboundRequest(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {

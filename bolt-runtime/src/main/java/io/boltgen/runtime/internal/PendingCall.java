@@ -344,7 +344,8 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     return PendingCall.<RuntimeException>sneaky(cause);
   }
 
-  @SuppressWarnings("unchecked") // the cast is erased: any Throwable leaves as itself
+  // the cast is erased: any Throwable leaves as itself; T is inferred at the call to let a checked one through
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   private static <T extends Throwable> T sneaky(Throwable cause) throws T {
     throw (T) cause;
   }

@@ -163,6 +163,7 @@ final class RequestDispatcher implements RequestHandler {
     final Executor executor;
     // most reads bring one or two requests: start small, grow up to MAX_BATCH
     InboundCall[] calls = new InboundCall[4];
+    @SuppressWarnings("UnusedVariable") // read and written through NEXT, its field updater
     volatile int next; // the next call to start, claimed by the task or the watchdog
     int size;
     Thread submitter;

@@ -105,7 +105,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
       close();
       Throwable cause = bind.cause();
       throw new UncheckedIOException("could not listen on " + config.host() + ":" + config.port() + ": " + cause,
-          cause instanceof IOException ? (IOException) cause : new IOException(cause));
+          cause instanceof IOException io ? io : new IOException(cause));
     }
     serverChannel = bind.channel();
     if (closed.get()) {

@@ -314,9 +314,9 @@ final class WriteQueue implements Runnable {
     long freed = 0;
     for (Iterator<Object> it = queue.iterator(); it.hasNext(); ) {
       Object item = it.next();
-      if (item instanceof OutboundRequest && ((OutboundRequest) item).call().isDone()) {
+      if (item instanceof OutboundRequest request && request.call().isDone()) {
         it.remove();
-        ByteBuf frame = ((OutboundRequest) item).takeFrame();
+        ByteBuf frame = request.takeFrame();
         freed += frame.readableBytes();
         frame.release();
       }

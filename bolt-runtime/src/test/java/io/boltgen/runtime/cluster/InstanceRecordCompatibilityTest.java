@@ -117,8 +117,11 @@ class InstanceRecordCompatibilityTest {
           + "\"zone\":\"\\u0000\\u001f\\b\\f\\n\\r\\t\\\"\\\\/\",\"metadata\":{\"\":\"\",\"é\":\"😀\\udc00\"}}",
       // as other tools may write them: whitespace, escaped '/', upper-case hex, fields in any order, nulls,
       // fields of a later version
-      " {\n \"metadata\" : { \"rack\" : \"r7\" } ,\"zone\":null, \"version\":\"1\\/2\\u00E9\",\n"
-          + " \"address\": \"10.0.0.7:12200\", \"weight\": 100, \"later\": {\"x\":[1, -2.5e-3, true, null]} }\r\n",
+      """
+       {
+       "metadata" : { "rack" : "r7" } ,"zone":null, "version":"1\\/2\\u00E9",
+       "address": "10.0.0.7:12200", "weight": 100, "later": {"x":[1, -2.5e-3, true, null]} }\r
+      """,
   })
   void readsWhatEarlierVersionsAndOtherToolsWrote(String stored) {
     ServiceInstance instance = read(stored);

@@ -123,6 +123,7 @@ final class FuzzOrders {
     return order;
   }
 
+  @SuppressWarnings("EnumOrdinal") // numbered by ordinal, as the generated codecs number an enum
   private static int sizeOrder(Order v, ProtoEncoder e) {
     int size = 0;
     if (v.id() != 0) {
@@ -155,6 +156,7 @@ final class FuzzOrders {
     return size;
   }
 
+  @SuppressWarnings("EnumOrdinal") // numbered by ordinal, as the generated codecs number an enum
   private static void writeOrder(Order v, ProtoEncoder e) {
     if (v.id() != 0) {
       e.writeTag(8);

@@ -398,7 +398,7 @@ class BoltClientToSofaServerTest {
     try (BoltClient beating = BoltClient.builder().protocol(format)
             .heartbeat(Duration.ofMillis(100), Duration.ofMillis(3000), 3).build();
         BoltClient silent = BoltClient.builder().protocol(format)
-            .heartbeat(Duration.ZERO, Duration.ofMillis(1000), 3).build()) {
+            .heartbeat(Duration.ZERO, Duration.ofSeconds(1), 3).build()) {
       BoltChannel beatingChannel = beating.channel(remote);
       assertThat(string(beatingChannel.invokeSync(ECHO, bytes("hello"), CallOptions.DEFAULT))).isEqualTo("idle:hello");
       Connection beatingConnection = beating.connections(remote).get(0);

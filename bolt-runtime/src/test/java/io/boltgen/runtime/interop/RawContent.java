@@ -49,6 +49,7 @@ class RawContent {
   }
 
   @Override
+  @SuppressWarnings("EqualsGetClass") // a Reply and an EchoRequest with the same bytes are still not equal
   public boolean equals(Object o) {
     return o != null && o.getClass() == getClass() && Arrays.equals(bytes, ((RawContent) o).bytes);
   }

@@ -72,8 +72,8 @@ public final class RawNettySystem implements EchoSystem {
           })
           .bind(host, port).sync().channel();
     } catch (InterruptedException | RuntimeException e) {
-      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
+      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
       throw e;
     }
     return EchoServer.of(((InetSocketAddress) channel.localAddress()).getPort(), () -> {
@@ -130,7 +130,7 @@ public final class RawNettySystem implements EchoSystem {
           .connect(host, port).sync().channel();
     } catch (InterruptedException | RuntimeException e) {
       if (ownsGroup) {
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
       }
       throw e;
     }
@@ -150,6 +150,8 @@ public final class RawNettySystem implements EchoSystem {
       }
 
       @Override
+      // the void promise fires a failed write down the pipeline: exceptionCaught closes, channelInactive fails the calls
+      @SuppressWarnings("FutureReturnValueIgnored")
       public void call(byte[] payload, Completion done) {
         long id = ids.incrementAndGet();
         handler.pending.put(id, done);
@@ -178,6 +180,7 @@ public final class RawNettySystem implements EchoSystem {
   @ChannelHandler.Sharable
   static final class ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // the void promise fires a failure down the pipeline, which closes
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       ByteBuf request = (ByteBuf) msg;
       try {
@@ -196,6 +199,7 @@ public final class RawNettySystem implements EchoSystem {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // a close that fails still counts the channel closed
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       ctx.close();
     }
@@ -224,6 +228,8 @@ public final class RawNettySystem implements EchoSystem {
     }
 
     @Override
+    // a ConcurrentHashMap may be changed while iterated, and remove() says which thread completes the call
+    @SuppressWarnings("ModifyCollectionInEnhancedForLoop")
     public void channelInactive(ChannelHandlerContext ctx) {
       IOException closed = new ClosedChannelException();
       for (Long id : pending.keySet()) {
@@ -236,6 +242,7 @@ public final class RawNettySystem implements EchoSystem {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // a close that fails still counts the channel closed
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
       ctx.close();
     }

@@ -212,7 +212,7 @@ public final class ProtoDecoder extends ProtoInput {
   /** Reads a length prefix and checks that that many bytes remain. */
   public int readLength() {
     int length = readVarint32();
-    if (length < 0 || length > limit - pos && length > end - position()) { // (past the window is fine)
+    if (length < 0 || (length > limit - pos && length > end - position())) { // (past the window is fine)
       throw new ProtoDecodeException("bad length " + (length & 0xFFFFFFFFL) + " at index " + position() + ": "
           + (end - position()) + " bytes remain");
     }

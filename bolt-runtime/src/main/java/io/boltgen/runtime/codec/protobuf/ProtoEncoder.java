@@ -342,6 +342,7 @@ public final class ProtoEncoder {
    * Writes a string: the length recorded by {@link #string} and its UTF-8 bytes (a lone surrogate becomes
    * {@code '?'}). An ASCII string is copied in bulk.
    */
+  @SuppressWarnings("ReferenceEquality") // the very string string() measured: an equal one was not measured
   public void writeString(String value) {
     int slot = cursor++;
     int recorded = lengths[slot];

@@ -234,7 +234,7 @@ public final class ProtoTypes {
     }
     for (int i = 0; i < 36; i++) {
       char c = text.charAt(i);
-      boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-' : Character.digit(c, 16) >= 0 && c < 0x80;
+      boolean ok = (i == 8 || i == 13 || i == 18 || i == 23) ? c == '-' : Character.digit(c, 16) >= 0 && c < 0x80;
       if (!ok) {
         throw malformed("UUID", text, null);
       }

@@ -193,6 +193,7 @@ class ProtoLargeContentTest {
   // ------------------------------------------------------------------ fields across a window edge
 
   /** A top-level field as written on the wire, where its own first field starts in it, and what it decodes to. */
+  @SuppressWarnings("ArrayRecordComponent") // compared by its parts, never as a whole
   private record Item(String name, byte[] bytes, int fieldStart, Sample child) {}
 
   private static Item child(String name, Sample child) throws IOException {
@@ -465,7 +466,7 @@ class ProtoLargeContentTest {
         }
         case 4 -> {
           int field = Math.max(1, random.nextInt(536_870_912) >>> random.nextInt(29));
-          value = field << 3 | random.nextInt(6);
+          value = (long) field << 3 | random.nextInt(6);
           out.writeUInt32NoTag((int) value);
         }
         default -> {

@@ -29,6 +29,7 @@ class ProtoWireTest {
 
   /** What a generated codec would be for: message Sample { int32 a=1; int64 b=2; string s=3; bytes d=4;
    * double x=5; float y=6; bool z=7; repeated Sample children=8; uint32 c=9; Timestamp t=10 (embedded) }. */
+  @SuppressWarnings("ArrayRecordComponent") // the bytes field of a message as a boltgen record holds it
   record Sample(int a, long b, String s, byte[] d, double x, float y, boolean z, List<Sample> children, int c,
       Timestamp t) {}
 
