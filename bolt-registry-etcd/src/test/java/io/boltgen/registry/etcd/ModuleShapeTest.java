@@ -48,13 +48,15 @@ class ModuleShapeTest {
   }
 
   @Test
-  void mainCodeUsesOnlyTheJdkTheClusterSpiTheRuntimesSupportJacksonCoreAndSlf4j() throws IOException {
+  void mainCodeUsesOnlyTheJdkTheClusterSpiTheRuntimesSupportJacksonCoreSlf4jAndCompileTimeAnnotations() throws IOException {
     Pattern imports = Pattern.compile("(?m)^import (static )?([\\w.]+)");
     for (Path file : mainFiles()) {
       Matcher m = imports.matcher(Files.readString(file));
       while (m.find()) {
         assertThat(m.group(2)).as("an import of %s", file).matches("(java\\.|io\\.boltgen\\.runtime\\.cluster\\."
-            + "|io\\.boltgen\\.runtime\\.support\\.|tools\\.jackson\\.core\\.|org\\.slf4j\\.).*");
+            + "|io\\.boltgen\\.runtime\\.support\\.|tools\\.jackson\\.core\\.|org\\.slf4j\\."
+            // @GuardedBy, which only javac reads (a provided dependency)
+            + "|com\\.google\\.errorprone\\.annotations\\.).*");
       }
     }
   }
