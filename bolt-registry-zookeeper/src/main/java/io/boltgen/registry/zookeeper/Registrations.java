@@ -135,9 +135,10 @@ final class Registrations {
         node.closeInBackground();
         throw new IllegalStateException("the ZooKeeper registry is closed");
       }
-      // it creates the node in the background; if that takes too long, claim creates it (the caller stops
-      // waiting first, and cancels this)
-      node.waitForInitialCreate(registerBound.toNanos(), TimeUnit.NANOSECONDS);
+      // it creates the node in the background, retrying whatever fails; after half the caller's bound, claim
+      // creates it instead, so that a failure that lasts (an ACL that forbids it: NOAUTH) reaches the caller
+      // with ZooKeeper's own reason before the caller stops waiting
+      node.waitForInitialCreate(registerBound.toNanos() / 2, TimeUnit.NANOSECONDS);
     } else {
       write(node, entry.data);
     }

@@ -34,6 +34,8 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -406,6 +408,28 @@ class ZooKeeperRegistryTest {
     watch(registry, service).awaitPorts(20185);
     assertThat(netty.getZookeeperClient().getZooKeeper().getClientConfig()
         .getProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET)).isEqualTo(ClientCnxnSocketNetty.class.getName());
+  }
+
+  @Test
+  void aRegistrationThatAnAclForbidsFailsWithZooKeepersReasonWithinItsBound() throws Exception {
+    CuratorFramework raw = curator(server);
+    String root = "/read-only-" + System.nanoTime();
+    // anyone may read it, nobody may create under it (ZooDefs.Ids.READ_ACL_UNSAFE; ZooDefs itself carries
+    // SpotBugs annotations that javac cannot resolve here)
+    raw.create().withACL(List.of(new ACL(1 /* ZooDefs.Perms.READ */, new Id("world", "anyone")))).forPath(root);
+    Duration connectionTimeout = Duration.ofSeconds(2);
+    ZooKeeperRegistry registry = closer.track(ZooKeeperRegistry.builder().connectString(server.getConnectString())
+        .root(root).connectionTimeout(connectionTimeout).build());
+    String service = service();
+
+    // ZooKeeper's reason, not "did not confirm registering … within 4000 ms" when the caller's bound passes
+    assertThatThrownBy(() -> registry.register(service, instance(20190)))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("could not register \"" + service + "\" at 127.0.0.1:20190")
+        .hasMessageContaining("NOAUTH");
+    assertThat(raw.getChildren().forPath(root)).isEmpty();
+    // and the failed registration stops trying: its node is given up
+    await().atMost(WAIT).until(() -> registry.toString().contains(" 0 registered"));
   }
 
   @Test
