@@ -1,6 +1,7 @@
 package io.boltgen.runtime;
 
 import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.codec.json.JsonMarshaller;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +34,9 @@ public final class MethodDescriptor<Q, R> {
   private final ErrorMapper errorMapper;
   private final List<String> aliases;
   private final boolean idempotent;
+  private final JsonMarshaller<Q> requestJson;
+  private final JsonMarshaller<R> responseJson;
+  private final String protoService;
 
   private MethodDescriptor(Builder<Q, R> b) {
     this.serviceName = requireText(b.serviceName, "serviceName");
@@ -51,6 +55,9 @@ public final class MethodDescriptor<Q, R> {
       throw new IllegalArgumentException("only a request-response method can be idempotent: " + methodName);
     }
     this.idempotent = b.idempotent;
+    this.requestJson = b.requestJson;
+    this.responseJson = b.responseJson;
+    this.protoService = b.protoService;
     int wireNameLength = wireName.getBytes(StandardCharsets.UTF_8).length;
     if (wireNameLength == 0 || wireNameLength > Short.MAX_VALUE) {
       throw new IllegalArgumentException("wire name must be 1..32767 UTF-8 bytes: " + wireName);
@@ -151,6 +158,32 @@ public final class MethodDescriptor<Q, R> {
     return idempotent;
   }
 
+  /** The JSON form of the request, or {@code null} when the method has none (it is then not served as JSON). */
+  public JsonMarshaller<Q> requestJson() {
+    return requestJson;
+  }
+
+  /** The JSON form of the response, or {@code null} when the method has none. */
+  public JsonMarshaller<R> responseJson() {
+    return responseJson;
+  }
+
+  /**
+   * The full name of the service in the emitted {@code .proto} ({@code package.Service}), or {@code null} when
+   * the method was built without one; with it, the method's HTTP route is {@link #httpPath()}.
+   */
+  public String protoService() {
+    return protoService;
+  }
+
+  /**
+   * The HTTP route of the method, {@code /<proto package>.<Service>/<rpc name>} (Connect's unary route), or
+   * {@code null} without a {@link #protoService()}.
+   */
+  public String httpPath() {
+    return protoService == null ? null : "/" + protoService + "/" + methodName;
+  }
+
   @Override
   public String toString() {
     return wireName;
@@ -176,6 +209,9 @@ public final class MethodDescriptor<Q, R> {
     private ErrorMapper errorMapper = ErrorMapper.IDENTITY;
     private final List<String> aliases = new ArrayList<>();
     private boolean idempotent;
+    private JsonMarshaller<Q> requestJson;
+    private JsonMarshaller<R> responseJson;
+    private String protoService;
 
     private Builder(Marshaller<Q> requestMarshaller, Marshaller<R> responseMarshaller) {
       this.requestMarshaller = Objects.requireNonNull(requestMarshaller, "requestMarshaller");
@@ -261,6 +297,19 @@ public final class MethodDescriptor<Q, R> {
     }
 
     /** The descriptor. */
+    /** The JSON forms of the request and response (generated beside the protobuf codecs). */
+    public Builder<Q, R> json(JsonMarshaller<Q> requestJson, JsonMarshaller<R> responseJson) {
+      this.requestJson = Objects.requireNonNull(requestJson, "requestJson");
+      this.responseJson = Objects.requireNonNull(responseJson, "responseJson");
+      return this;
+    }
+
+    /** The full name of the service in the {@code .proto}, {@code package.Service}: it makes the HTTP route. */
+    public Builder<Q, R> protoService(String protoService) {
+      this.protoService = requireText(protoService, "protoService");
+      return this;
+    }
+
     public MethodDescriptor<Q, R> build() {
       return new MethodDescriptor<>(this);
     }
