@@ -137,6 +137,7 @@ public final class BoltServer implements AutoCloseable {
     private Map<String, String> metadata = Map.of();
     private long drainMillis = 5_000;
     private Tls tls;
+    private boolean http;
 
     private Builder() {}
 
@@ -365,6 +366,17 @@ public final class BoltServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Also serves HTTP on the server's port: HTTP/1.1 and HTTP/2 (cleartext with prior knowledge, or chosen by
+     * ALPN under TLS), told apart from Bolt by a connection's first bytes, with every method of every service
+     * callable by Connect's unary protocol ({@code POST /<proto package>.<Service>/<method>}, JSON or binary
+     * protobuf bodies). Bolt clients keep working on the same port. Off unless set; see {@code docs/http.md}.
+     */
+    public Builder http(boolean enabled) {
+      this.http = enabled;
+      return this;
+    }
+
     /** The accept backlog; 1024 unless set. */
     public Builder backlog(int backlog) {
       this.backlog = Checks.positive(backlog, "backlog");
@@ -384,7 +396,7 @@ public final class BoltServer implements AutoCloseable {
           new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           registry == null ? null
               : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, metadata, drainMillis),
-          tls);
+          tls, http);
       return new BoltServer(Runtimes.PROVIDER.newServer(config));
     }
   }

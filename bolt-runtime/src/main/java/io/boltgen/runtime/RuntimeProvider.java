@@ -175,7 +175,8 @@ public interface RuntimeProvider {
       List<ConnectionListener> listeners,
       Interceptors interceptors,
       Announcement announcement,
-      Tls tls) {
+      Tls tls,
+      boolean http) {
 
     /** Copies the lists. */
     public ServerConfig {

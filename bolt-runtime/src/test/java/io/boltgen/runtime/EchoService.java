@@ -1,5 +1,11 @@
 package io.boltgen.runtime;
 
+import io.boltgen.runtime.codec.json.JsonMarshaller;
+import io.boltgen.runtime.codec.json.ProtoJsonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ServiceDefinition;
@@ -19,6 +25,39 @@ public final class EchoService {
 
   public static final Marshaller<byte[]> RAW = RawBytesMarshaller.withCodecId(Marshaller.PROTOBUF);
 
+  /** The JSON form of the raw bytes: {@code {"text": "<the bytes as UTF-8>"}}; an empty message is {@code {}}. */
+  public static final JsonMarshaller<byte[]> TEXT_JSON = new JsonMarshaller<>() {
+    @Override
+    public void write(byte[] value, JsonGenerator out) {
+      out.writeStartObject();
+      if (value != null && value.length > 0) {
+        out.writeStringProperty("text", string(value));
+      }
+      out.writeEndObject();
+    }
+
+    @Override
+    public byte[] read(JsonParser in, boolean ignoreUnknownFields) {
+      if (in.currentToken() != JsonToken.START_OBJECT) {
+        throw new ProtoJsonException("expected an object");
+      }
+      byte[] text = new byte[0];
+      for (String name = in.nextName(); name != null; name = in.nextName()) {
+        JsonToken value = in.nextToken();
+        if (!name.equals("text")) {
+          if (!ignoreUnknownFields) {
+            throw new ProtoJsonException("unknown field \"" + name + "\" in test.Echo's message");
+          }
+          in.skipChildren();
+        } else if (value == JsonToken.VALUE_STRING) {
+          text = bytes(in.getString());
+        } else if (value != JsonToken.VALUE_NULL) {
+          throw new ProtoJsonException("field \"text\": expected a string");
+        }
+      }
+      return text;
+    }
+  };
   public static final MethodDescriptor<byte[], byte[]> ECHO = method("echo", 1, MethodType.REQUEST_RESPONSE);
   public static final MethodDescriptor<byte[], byte[]> FAIL = method("fail", 2, MethodType.REQUEST_RESPONSE);
   public static final MethodDescriptor<byte[], byte[]> SLOW = method("slow", 3, MethodType.REQUEST_RESPONSE);
@@ -39,8 +78,12 @@ public final class EchoService {
         .methodCode(code)
         .type(type)
         .timeoutMillis(5_000)
+        .protoService("test.Echo")
+        .json(TEXT_JSON, TEXT_JSON)
         .build();
   }
+
+
 
   public ServiceDefinition definition() {
     return ServiceDefinition.builder("test.Echo", "1.0")

@@ -76,7 +76,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
 
   ClientRuntime(ClientConfig config) {
     this.config = config;
-    this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), false); // fails before any thread starts
+    this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), false, false); // fails before any thread starts
     resolvers.put(StaticResolver.SCHEME, new StaticResolver());
     for (NameResolver resolver : config.balancing().resolvers()) {
       resolvers.put(Objects.requireNonNull(resolver.scheme(), "resolver scheme"), resolver);
@@ -109,7 +109,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
         new EndpointSettings(true, config.protocol(), limits.maxFrameLength(), limits.peerMaxFrameLength(),
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(), Integer.MAX_VALUE,
             limits.frameTimeoutMillis(), config.heartbeatIntervalMillis(), config.heartbeatTimeoutMillis(),
-            config.heartbeatMaxMisses(), 0, config.connectTimeoutMillis(), Integer.MAX_VALUE),
+            config.heartbeatMaxMisses(), 0, config.connectTimeoutMillis(), Integer.MAX_VALUE, false),
         shared, calls, new RequestDispatcher(services, executor, null, calls.timer()), events, tls);
     if (tls != null) {
       tls.watch(calls.timer());

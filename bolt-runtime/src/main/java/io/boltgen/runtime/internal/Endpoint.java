@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What one client or server owns at the transport level: its settings, its live connections, the handler
  * of requests that arrive on them, the environment of calls it sends, and its connection events. Builds
- * the channel pipeline: {@code [SslHandler] → [IdleStateHandler] → FrameDecoder → InboundHandler} (the idle
+ * the channel pipeline: {@code [SslHandler] → [IdleStateHandler] → [ProtocolSniffer] → FrameDecoder → InboundHandler}
+ * (the sniffer on a server that also serves HTTP, see {@link HttpPipelines}; the idle
  * handler on a client with heartbeats only; a server's idle timeout is {@link IdleTimeout}, which adds nothing
  * to a write); there is no encoder: frames are encoded by the thread that makes them, or by the IO thread for
  * a server's answers, and queued as buffers. A server counts the connections
@@ -37,6 +38,7 @@ final class Endpoint {
   private final RequestHandler requests;
   private final ConnectionEvents events;
   private final TlsMaterial tls;
+  private final HttpPipelines http;
   private final Set<BoltConnection> connections = ConcurrentHashMap.newKeySet();
   // accepted channels not yet closed, refused ones included (they hold a file descriptor too)
   private final AtomicInteger accepted = new AtomicInteger();
@@ -49,6 +51,22 @@ final class Endpoint {
       RequestHandler requests,
       ConnectionEvents events,
       TlsMaterial tls) {
+    this(settings, shared, calls, requests, events, tls, null);
+  }
+
+  /**
+   * An endpoint whose connections may also speak HTTP ({@code http} non-null: a server's, when
+   * {@link EndpointSettings#http()}); it takes no ownership of {@code shared}.
+   */
+  Endpoint(
+      EndpointSettings settings,
+      SharedResources shared,
+      CallEnvironment calls,
+      RequestHandler requests,
+      ConnectionEvents events,
+      TlsMaterial tls,
+      HttpPipelines http) {
+    this.http = http;
     this.tls = tls;
     this.settings = settings;
     this.shared = shared;
@@ -125,6 +143,9 @@ final class Endpoint {
         : new FrameDeadline(channel, decoder, calls.timer(), calls.ticker()::nanoTime, settings.frameTimeoutMillis());
     pipeline.addLast("decoder", decoder);
     pipeline.addLast("handler", new InboundHandler(connection, deadline));
+    if (http != null) {
+      pipeline.addBefore("decoder", "protocol", new ProtocolSniffer(http, settings.frameTimeoutMillis()));
+    }
     return connection;
   }
 

@@ -37,4 +37,5 @@ record EndpointSettings(
     int heartbeatMaxMisses,
     long idleTimeoutMillis,
     int connectTimeoutMillis,
-    int maxConnections) {}
+    int maxConnections,
+    boolean http) {}

@@ -21,10 +21,15 @@ final class HandlerMdc {
   private HandlerMdc() {}
 
   static void put(InboundCall call) {
+    put(call.entry.method().wireName(), call.boltConnection().remoteText(), call.requestId);
+  }
+
+  /** Puts a call's method, remote address and request id (an HTTP call's too). */
+  static void put(String wireName, String remote, int requestId) {
     if (ENABLED) {
-      MDC.put(METHOD, call.entry.method().wireName());
-      MDC.put(REMOTE, call.boltConnection().remoteText());
-      MDC.put(REQUEST_ID, Integer.toString(call.requestId));
+      MDC.put(METHOD, wireName);
+      MDC.put(REMOTE, remote);
+      MDC.put(REQUEST_ID, Integer.toString(requestId));
     }
   }
 

@@ -25,8 +25,10 @@ final class MethodTable {
   private final byte[][] keys;
   private final MethodEntry[] entries;
   private final int mask;
+  private final List<MethodEntry> all;
 
   private MethodTable(List<MethodEntry> all) {
+    this.all = List.copyOf(all);
     int keyCount = 0;
     for (MethodEntry entry : all) {
       keyCount += 1 + entry.method().aliases().size();
@@ -87,6 +89,11 @@ final class MethodTable {
   }
 
   /** Starts a registry. */
+  /** Every method, in the order the services were added. */
+  List<MethodEntry> entries() {
+    return all;
+  }
+
   static Builder builder() {
     return new Builder();
   }

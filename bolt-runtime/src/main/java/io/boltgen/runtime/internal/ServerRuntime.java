@@ -53,7 +53,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
 
   ServerRuntime(ServerConfig config) {
     this.config = config;
-    this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), true); // fails before any thread starts
+    this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), true, config.http()); // fails before any thread starts
     MethodTable.Builder table = MethodTable.builder();
     for (ServedService r : config.services()) {
       table.add(r.service(), r.executor());
@@ -80,8 +80,10 @@ final class ServerRuntime implements RuntimeProvider.Server {
         new EndpointSettings(false, config.protocol(), limits.maxFrameLength(), limits.peerMaxFrameLength(),
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(),
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
-            maxConnections),
-        shared, calls, new RequestDispatcher(services, executor, config.selector(), calls.timer()), events, tls);
+            maxConnections, config.http()),
+        shared, calls, new RequestDispatcher(services, executor, config.selector(), calls.timer()), events, tls,
+        config.http() ? new HttpPipelines(new ConnectService(services, executor, config.selector(), calls),
+            limits.maxFrameLength(), limits.frameTimeoutMillis()) : null);
     if (tls != null) {
       tls.watch(calls.timer());
     }

@@ -5,6 +5,8 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,8 +46,11 @@ final class TlsContexts {
     }
   }
 
-  /** A server's context: its key material is required. */
-  static SslContext server(Tls tls) {
+  /**
+   * A server's context: its key material is required. With {@code alpn} it offers {@code h2} and
+   * {@code http/1.1} to clients that ask (Bolt clients do not, and get no protocol chosen).
+   */
+  static SslContext server(Tls tls, boolean alpn) {
     if (!tls.hasKeyMaterial()) {
       throw new IllegalArgumentException("a TLS server needs key material: Tls.Builder.keyPair or keyStore");
     }
@@ -59,6 +64,12 @@ final class TlsContexts {
         case OPTIONAL -> ClientAuth.OPTIONAL;
         case REQUIRE -> ClientAuth.REQUIRE;
       });
+      if (alpn) {
+        builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+            ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+            ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT,
+            ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1));
+      }
       return finish(builder, tls);
     } catch (SSLException | IllegalArgumentException e) {
       throw new IllegalArgumentException("bad TLS key or trust material (" + tls + "): " + e.getMessage(), e);

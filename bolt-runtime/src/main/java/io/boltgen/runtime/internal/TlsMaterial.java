@@ -33,22 +33,27 @@ final class TlsMaterial {
 
   private final Tls tls;
   private final boolean server;
+  private final boolean alpn;
   private volatile SslContext context;
   @GuardedBy("this")
   private List<FileTime> stamps;
   private volatile Timeout watch;
   private volatile boolean closed;
 
-  /** Reads the material now; throws IllegalArgumentException if it is unusable. */
-  TlsMaterial(Tls tls, boolean server) {
+  /**
+   * Reads the material now; throws IllegalArgumentException if it is unusable. {@code alpn}: a server that
+   * also serves HTTP offers {@code h2} and {@code http/1.1} by ALPN.
+   */
+  TlsMaterial(Tls tls, boolean server, boolean alpn) {
     this.tls = tls;
     this.server = server;
+    this.alpn = alpn;
     this.stamps = stamps();
     this.context = build();
   }
 
   private SslContext build() {
-    return server ? TlsContexts.server(tls) : TlsContexts.client(tls);
+    return server ? TlsContexts.server(tls, alpn) : TlsContexts.client(tls);
   }
 
   /** A new channel's handler; {@code peer} is the address a client connects to (its host is verified). */

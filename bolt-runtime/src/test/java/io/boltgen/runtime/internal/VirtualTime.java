@@ -48,7 +48,7 @@ final class VirtualTime implements AutoCloseable {
   private static EndpointSettings settings(boolean client, long heartbeatInterval, long heartbeatTimeout,
       int maxMisses, long idleMillis) {
     return new EndpointSettings(client, WireProtocol.V2_CRC, 1 << 20, 1 << 20, 32 * 1024, 64 * 1024, 64L << 20,
-        1024, 0, heartbeatInterval, heartbeatTimeout, maxMisses, idleMillis, 1000, 10_000);
+        1024, 0, heartbeatInterval, heartbeatTimeout, maxMisses, idleMillis, 1000, 10_000, false);
   }
 
   /** Moves the clock and runs what became due: timer tasks, then the channel's scheduled and queued tasks. */

@@ -1,0 +1,121 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.ResponseStatus;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.ObjectWriteContext;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * Connect's errors: a code, its HTTP status (the Connect protocol's table), and the JSON body
+ * {@code {"code": ..., "message": ..., "details": [...]}}. Also where each Bolt {@link ResponseStatus} gets its
+ * code, so that a call fails the same way over HTTP as over Bolt.
+ */
+final class ConnectErrors {
+
+  static final String CANCELED = "canceled";
+  static final String UNKNOWN = "unknown";
+  static final String INVALID_ARGUMENT = "invalid_argument";
+  static final String DEADLINE_EXCEEDED = "deadline_exceeded";
+  static final String NOT_FOUND = "not_found";
+  static final String PERMISSION_DENIED = "permission_denied";
+  static final String RESOURCE_EXHAUSTED = "resource_exhausted";
+  static final String FAILED_PRECONDITION = "failed_precondition";
+  static final String UNIMPLEMENTED = "unimplemented";
+  static final String INTERNAL = "internal";
+  static final String UNAVAILABLE = "unavailable";
+
+  /** The JSON content type of every error body. */
+  static final String JSON = "application/json";
+
+  private static final JsonFactory FACTORY = JsonFactory.builder().build();
+
+  private ConnectErrors() {}
+
+  /** The Connect code of a Bolt status that is not {@code SUCCESS}. */
+  static String code(ResponseStatus status) {
+    return switch (status) {
+      case SERVER_DESERIAL_EXCEPTION, CODEC_EXCEPTION -> INVALID_ARGUMENT;
+      case TIMEOUT -> DEADLINE_EXCEEDED;
+      case NO_PROCESSOR -> UNIMPLEMENTED;
+      case SERVER_THREADPOOL_BUSY, CONNECTION_CLOSED, CLIENT_SEND_ERROR, ERROR_COMM -> UNAVAILABLE;
+      case SERVER_SERIAL_EXCEPTION, SERVER_EXCEPTION, ERROR -> INTERNAL;
+      default -> UNKNOWN;
+    };
+  }
+
+  /** The HTTP status of a Connect code (the protocol's table). */
+  static HttpResponseStatus httpStatus(String code) {
+    return switch (code) {
+      case CANCELED -> HttpResponseStatus.valueOf(499, "Client Closed Request");
+      case INVALID_ARGUMENT, FAILED_PRECONDITION, "out_of_range" -> HttpResponseStatus.BAD_REQUEST;
+      case DEADLINE_EXCEEDED -> HttpResponseStatus.GATEWAY_TIMEOUT;
+      case NOT_FOUND -> HttpResponseStatus.NOT_FOUND;
+      case "already_exists", "aborted" -> HttpResponseStatus.CONFLICT;
+      case PERMISSION_DENIED -> HttpResponseStatus.FORBIDDEN;
+      case RESOURCE_EXHAUSTED -> HttpResponseStatus.TOO_MANY_REQUESTS;
+      case UNIMPLEMENTED -> HttpResponseStatus.NOT_IMPLEMENTED;
+      case UNAVAILABLE -> HttpResponseStatus.SERVICE_UNAVAILABLE;
+      case "unauthenticated" -> HttpResponseStatus.UNAUTHORIZED;
+      default -> HttpResponseStatus.INTERNAL_SERVER_ERROR; // unknown, internal, data_loss
+    };
+  }
+
+  /** An error answer with the status of {@code code}. */
+  static FullHttpResponse response(ByteBufAllocator alloc, String code, String message) {
+    return response(alloc, httpStatus(code), code, message, null, null);
+  }
+
+  /**
+   * An error answer with an explicit HTTP status (for the transport's own refusals, such as 405 or 413), and
+   * optionally one detail: {@code detailType} (a declared exception's class) with its message as debug JSON.
+   */
+  static FullHttpResponse response(ByteBufAllocator alloc, HttpResponseStatus status, String code, String message,
+      String detailType, String detailMessage) {
+    ByteBuf body = alloc.buffer(64 + (message == null ? 0 : message.length() * 2));
+    try (ByteBufOutputStream out = new ByteBufOutputStream(body);
+        JsonGenerator json = FACTORY.createGenerator(ObjectWriteContext.empty(), (java.io.OutputStream) out)) {
+      json.writeStartObject();
+      json.writeStringProperty("code", code);
+      if (message != null && !message.isEmpty()) {
+        json.writeStringProperty("message", message);
+      }
+      if (detailType != null) {
+        json.writeName("details");
+        json.writeStartArray();
+        json.writeStartObject();
+        json.writeStringProperty("type", detailType);
+        json.writeStringProperty("value", "");
+        json.writeName("debug");
+        json.writeStartObject();
+        json.writeStringProperty("exception", detailType);
+        if (detailMessage != null) {
+          json.writeStringProperty("message", detailMessage);
+        }
+        json.writeEndObject();
+        json.writeEndObject();
+        json.writeEndArray();
+      }
+      json.writeEndObject();
+    } catch (IOException e) {
+      body.release();
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException | Error e) {
+      body.release();
+      throw e;
+    }
+    FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+    response.headers().set(HttpHeaderNames.CONTENT_TYPE, JSON);
+    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+    return response;
+  }
+}

@@ -1,0 +1,245 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.ExecutorSelector;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.support.RateLimitedLog;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where an HTTP request becomes a call: Connect's unary protocol on the server's methods. A request is
+ * {@code POST /<proto package>.<Service>/<method>} with {@code Content-Type: application/json} (the proto3
+ * JSON mapping) or {@code application/proto} (protobuf's binary form); it may carry
+ * {@code Connect-Protocol-Version: 1} and {@code Connect-Timeout-Ms}. Everything else is answered here with
+ * its status and a Connect error: a request HTTP could not frame (400, 414, 431), an unknown route (404,
+ * naming the routes there are), another HTTP method (405), an unsupported content type (415) or encoding.
+ * A well-formed request becomes a {@link ConnectCall} on the method's executor, as a Bolt request would.
+ *
+ * <p>Thread-safe: immutable after construction; {@link #handle} runs on IO threads.
+ */
+final class ConnectService {
+
+  private static final Logger log = LoggerFactory.getLogger(ConnectService.class);
+  private static final RateLimitedLog refused = RateLimitedLog.of(log);
+
+  /** The content type of protobuf's binary form. */
+  static final String PROTO = "application/proto";
+
+  /** The longest Connect-Timeout-Ms the protocol allows, in digits. */
+  private static final int MAX_TIMEOUT_DIGITS = 10;
+
+  /** How many routes a 404 names at most. */
+  private static final int ROUTES_NAMED = 20;
+
+  private final Map<String, MethodEntry> routes;
+  private final Executor defaultExecutor;
+  private final ExecutorSelector selector;
+  private final CallEnvironment calls;
+
+  ConnectService(MethodTable methods, Executor defaultExecutor, ExecutorSelector selector, CallEnvironment calls) {
+    Map<String, MethodEntry> byPath = new LinkedHashMap<>();
+    for (MethodEntry entry : methods.entries()) {
+      String path = entry.method().httpPath();
+      if (path != null && byPath.putIfAbsent(path, entry) != null) {
+        log.warn("HTTP route {} is served by {} (registered first), not by {}", path,
+            byPath.get(path).method().wireName(), entry.method().wireName());
+      }
+    }
+    this.routes = Collections.unmodifiableMap(byPath);
+    this.defaultExecutor = defaultExecutor;
+    this.selector = selector;
+    this.calls = calls;
+  }
+
+  /** The routes, in the order their services were added. */
+  List<String> routes() {
+    return new ArrayList<>(routes.keySet());
+  }
+
+  /** Answers {@code request} (IO thread); the caller releases it afterwards. */
+  void handle(HttpExchanges exchanges, HttpExchanges.Exchange exchange, FullHttpRequest request) {
+    if (!request.decoderResult().isSuccess()) {
+      Throwable cause = request.decoderResult().cause();
+      HttpResponseStatus status = cause instanceof TooLongHttpHeaderException
+          ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+          : cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG
+          : cause instanceof TooLongFrameException ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
+          : HttpResponseStatus.BAD_REQUEST;
+      String why = status.equals(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE)
+          ? "the request's header block is over the server's limit of " + HttpPipelines.MAX_HEADER_BYTES + " bytes"
+          : status.equals(HttpResponseStatus.REQUEST_URI_TOO_LONG)
+              ? "the request line is over the server's limit of " + HttpPipelines.MAX_INITIAL_LINE + " bytes"
+              : "malformed HTTP request: " + (cause == null ? "unknown" : cause.getMessage());
+      refuse(exchanges, exchange, status, status.equals(HttpResponseStatus.BAD_REQUEST)
+          ? ConnectErrors.INVALID_ARGUMENT : ConnectErrors.RESOURCE_EXHAUSTED, why);
+      return;
+    }
+    String uri = request.uri();
+    int query = uri.indexOf('?');
+    String path = query < 0 ? uri : uri.substring(0, query);
+    MethodEntry entry = routes.get(path);
+    if (entry == null) {
+      refuse(exchanges, exchange, HttpResponseStatus.NOT_FOUND, ConnectErrors.NOT_FOUND,
+          "no method at " + LogText.shorten(path) + "; this server's routes: " + routeList());
+      return;
+    }
+    if (!HttpMethod.POST.equals(request.method())) {
+      FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.METHOD_NOT_ALLOWED,
+          ConnectErrors.UNIMPLEMENTED, path + " takes POST, not " + LogText.shorten(request.method().name()), null,
+          null);
+      response.headers().set(HttpHeaderNames.ALLOW, "POST");
+      log(exchanges, exchange, response.status(), "HTTP method " + request.method());
+      exchanges.answer(exchange, response);
+      return;
+    }
+    MethodDescriptor<?, ?> method = entry.method();
+    String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+    Boolean json = codec(contentType);
+    if (json == null) {
+      FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
+          ConnectErrors.UNIMPLEMENTED, (contentType == null ? "no Content-Type" : "Content-Type "
+              + LogText.shorten(contentType) + " is not supported") + ": send application/json or " + PROTO, null, null);
+      response.headers().set("Accept-Post", "application/json, " + PROTO);
+      log(exchanges, exchange, response.status(), "content type " + contentType);
+      exchanges.answer(exchange, response);
+      return;
+    }
+    if (json && method.requestJson() == null) {
+      refuse(exchanges, exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ConnectErrors.UNIMPLEMENTED,
+          method.httpPath() + " has no JSON form (its codecs were not generated by boltgen): send " + PROTO);
+      return;
+    }
+    String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
+    if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
+      FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), ConnectErrors.UNIMPLEMENTED,
+          "Content-Encoding " + LogText.shorten(encoding) + " is not supported: send the body uncompressed");
+      response.headers().set("Accept-Encoding", "identity");
+      log(exchanges, exchange, response.status(), "content encoding " + encoding);
+      exchanges.answer(exchange, response);
+      return;
+    }
+    String version = request.headers().get("connect-protocol-version");
+    if (version != null && !version.equals("1")) {
+      refuse(exchanges, exchange, HttpResponseStatus.BAD_REQUEST, ConnectErrors.INVALID_ARGUMENT,
+          "Connect-Protocol-Version " + LogText.shorten(version) + " is not supported: this server speaks version 1");
+      return;
+    }
+    long timeoutMillis = method.timeoutMillis();
+    String timeout = request.headers().get("connect-timeout-ms");
+    if (timeout != null) {
+      timeoutMillis = parseTimeout(timeout);
+      if (timeoutMillis <= 0) {
+        refuse(exchanges, exchange, HttpResponseStatus.BAD_REQUEST, ConnectErrors.INVALID_ARGUMENT,
+            "Connect-Timeout-Ms must be a positive integer of at most 10 digits, not " + LogText.shorten(timeout));
+        return;
+      }
+    }
+    Map<String, String> headers = headers(request);
+    Executor executor = entry.executor() != null ? entry.executor() : defaultExecutor;
+    if (selector != null) {
+      try {
+        Executor chosen = selector.select(method, headers);
+        if (chosen != null) {
+          executor = chosen;
+        }
+      } catch (Throwable e) {
+        refused.warn("executor selector failed for HTTP request id {} from {} ({}); using the default executor",
+            exchange.requestId, exchanges.connection().remoteText(), LogText.shorten(e.toString()));
+      }
+    }
+    ConnectCall call = new ConnectCall(exchanges, exchange, entry, headers, json,
+        (int) Math.min(Integer.MAX_VALUE, timeoutMillis), request.content().retain(), calls);
+    call.start(executor);
+  }
+
+  /** {@code true} for JSON, {@code false} for binary protobuf, {@code null} for anything else. */
+  static Boolean codec(String contentType) {
+    if (contentType == null) {
+      return null;
+    }
+    String type = contentType;
+    String parameters = "";
+    int semicolon = contentType.indexOf(';');
+    if (semicolon >= 0) {
+      type = contentType.substring(0, semicolon);
+      parameters = contentType.substring(semicolon + 1).trim().toLowerCase(Locale.ROOT);
+    }
+    type = type.trim().toLowerCase(Locale.ROOT);
+    if (type.equals("application/json")) {
+      boolean utf8 = parameters.isEmpty() || parameters.equals("charset=utf-8")
+          || parameters.equals("charset=\"utf-8\"");
+      return utf8 ? Boolean.TRUE : null;
+    }
+    if (type.equals(PROTO) && parameters.isEmpty()) {
+      return Boolean.FALSE;
+    }
+    return null;
+  }
+
+  /** The timeout in milliseconds, or -1 if {@code text} is not 1 to 10 ASCII digits (or is zero). */
+  static long parseTimeout(String text) {
+    if (text.isEmpty() || text.length() > MAX_TIMEOUT_DIGITS) {
+      return -1;
+    }
+    long value = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value == 0 ? -1 : value;
+  }
+
+  /** The request's headers with lower-case names; a repeated header's values joined with ", ". */
+  private static Map<String, String> headers(FullHttpRequest request) {
+    Map<String, String> headers = new HashMap<>();
+    for (Map.Entry<String, String> header : request.headers()) {
+      headers.merge(header.getKey().toLowerCase(Locale.ROOT), header.getValue(), (a, b) -> a + ", " + b);
+    }
+    return headers;
+  }
+
+  private String routeList() {
+    StringBuilder text = new StringBuilder();
+    int named = 0;
+    for (String route : routes.keySet()) {
+      if (named == ROUTES_NAMED) {
+        text.append(", and ").append(routes.size() - named).append(" more");
+        break;
+      }
+      text.append(named == 0 ? "" : ", ").append(route);
+      named++;
+    }
+    return named == 0 ? "none" : text.toString();
+  }
+
+  private void refuse(HttpExchanges exchanges, HttpExchanges.Exchange exchange, HttpResponseStatus status,
+      String code, String message) {
+    log(exchanges, exchange, status, message);
+    exchanges.answer(exchange, ConnectErrors.response(exchanges.alloc(), status, code, message, null, null));
+  }
+
+  private static void log(HttpExchanges exchanges, HttpExchanges.Exchange exchange, HttpResponseStatus status,
+      String why) {
+    refused.warn("HTTP {} for request id {} from {}: {}", status.code(), exchange.requestId,
+        exchanges.connection().remoteText(), LogText.shorten(why));
+  }
+}

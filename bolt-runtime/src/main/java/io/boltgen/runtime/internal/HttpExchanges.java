@@ -1,0 +1,175 @@
+package io.boltgen.runtime.internal;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The HTTP requests of one HTTP/1.1 connection (or of one HTTP/2 stream) and their answers, in order: each
+ * whole request goes to the {@link ConnectService}, and answers, which may complete in any order on any
+ * thread, are written in the order their requests arrived (HTTP/1.1 pipelining). At most
+ * {@value #MAX_PIPELINED} requests are open at once: reading pauses until the oldest is answered. A request
+ * that broke HTTP's framing is answered and the connection closed.
+ *
+ * <p>Confined to the channel's event loop; {@link #answer} may be called from any thread.
+ */
+final class HttpExchanges extends ChannelInboundHandlerAdapter {
+
+  /** The most requests of one HTTP/1.1 connection that are read and not yet answered. */
+  static final int MAX_PIPELINED = 16;
+
+  /** One request's place in the queue, and its answer once there is one. */
+  static final class Exchange {
+    final int requestId;
+    boolean keepAlive;
+    FullHttpResponse response;
+
+    Exchange(int requestId, boolean keepAlive) {
+      this.requestId = requestId;
+      this.keepAlive = keepAlive;
+    }
+  }
+
+  private final ConnectService service;
+  private final BoltConnection connection;
+  private final HttpReadDeadline deadline;
+  private final boolean http2;
+  private final ArrayDeque<Exchange> open = new ArrayDeque<>();
+  private ChannelHandlerContext ctx;
+  private int nextRequestId = 1;
+  private boolean closing;
+
+  /**
+   * Exchanges of {@code connection}; {@code deadline} is null on HTTP/2 streams, and {@code http2} says whether
+   * this serves one HTTP/2 stream (its stream id is then the request id).
+   */
+  HttpExchanges(ConnectService service, BoltConnection connection, HttpReadDeadline deadline, boolean http2) {
+    this.service = service;
+    this.connection = connection;
+    this.deadline = deadline;
+    this.http2 = http2;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (!(msg instanceof FullHttpRequest request)) {
+      ReferenceCountUtil.release(msg);
+      return;
+    }
+    try {
+      if (deadline != null) {
+        deadline.requestComplete();
+      }
+      if (closing) {
+        return; // after a request that broke the framing: nothing more is read from this connection
+      }
+      boolean framed = request.decoderResult().isSuccess();
+      int id = http2 ? streamId(ctx) : nextRequestId++;
+      Exchange exchange = new Exchange(id, !http2 && framed && HttpUtil.isKeepAlive(request));
+      open.add(exchange);
+      if (!framed) {
+        closing = true; // the connection's next bytes cannot be trusted to start a request
+      }
+      if (open.size() >= MAX_PIPELINED) {
+        ctx.channel().config().setAutoRead(false);
+      }
+      service.handle(this, exchange, request);
+    } finally {
+      request.release();
+    }
+  }
+
+  private static int streamId(ChannelHandlerContext ctx) {
+    if (ctx.channel() instanceof io.netty.handler.codec.http2.Http2StreamChannel stream) {
+      return stream.stream().id();
+    }
+    return 0;
+  }
+
+  /** The connection the requests arrive on. */
+  BoltConnection connection() {
+    return connection;
+  }
+
+  /** Whether this is an HTTP/2 stream. */
+  boolean http2() {
+    return http2;
+  }
+
+  /** The channel's allocator. */
+  io.netty.buffer.ByteBufAllocator alloc() {
+    return ctx.alloc();
+  }
+
+  /** Answers {@code exchange} with {@code response} (from any thread); the response is released if it cannot go. */
+  void answer(Exchange exchange, FullHttpResponse response) {
+    if (ctx.executor().inEventLoop()) {
+      complete(exchange, response);
+      return;
+    }
+    try {
+      ctx.executor().execute(() -> complete(exchange, response));
+    } catch (RejectedExecutionException e) {
+      response.release(); // the event loop shut down with the server
+    }
+  }
+
+  @SuppressWarnings("FutureReturnValueIgnored") // a failed write fires exceptionCaught (void promise): it closes
+  private void complete(Exchange exchange, FullHttpResponse response) {
+    if (!ctx.channel().isActive() || exchange.response != null) {
+      response.release();
+      return;
+    }
+    exchange.response = response;
+    boolean wrote = false;
+    while (!open.isEmpty() && open.peek().response != null) {
+      Exchange head = open.poll();
+      FullHttpResponse answer = head.response;
+      head.response = null;
+      if (!http2) {
+        HttpUtil.setKeepAlive(answer, head.keepAlive);
+      }
+      wrote = true;
+      if (!head.keepAlive && !http2) {
+        ctx.writeAndFlush(answer).addListener(ChannelFutureListener.CLOSE);
+        closing = true;
+        releaseOpen();
+        return;
+      }
+      ctx.write(answer, ctx.voidPromise());
+    }
+    if (wrote) {
+      ctx.flush();
+    }
+    if (open.size() < MAX_PIPELINED && !closing && !ctx.channel().config().isAutoRead()) {
+      ctx.channel().config().setAutoRead(true);
+    }
+  }
+
+  private void releaseOpen() {
+    for (Exchange e : open) {
+      if (e.response != null) {
+        e.response.release();
+        e.response = null;
+      }
+    }
+    open.clear();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    releaseOpen();
+    ctx.fireChannelInactive();
+  }
+}

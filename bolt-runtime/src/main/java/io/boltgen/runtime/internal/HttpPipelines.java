@@ -1,0 +1,138 @@
+package io.boltgen.runtime.internal;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequestDecoder;
+import io.netty.handler.codec.http.HttpResponseEncoder;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.util.ReferenceCountUtil;
+
+/**
+ * Turns a server connection that {@link ProtocolSniffer} found to speak HTTP into an HTTP/1.1 or HTTP/2
+ * one: Netty's HTTP codecs with boltgen's limits, then {@link HttpExchanges}. The Bolt pipeline's last
+ * handler stays behind them (it keeps the connection's lifecycle: open and close events, TLS identity,
+ * idle timeout), and a sink in front of it takes whatever the HTTP/2 codec passes on.
+ *
+ * <p>Limits: a request line of {@value #MAX_INITIAL_LINE} bytes, a header block of {@value #MAX_HEADER_BYTES}
+ * bytes (431 beyond, with HTTP/2 as its header list size), a body of the server's maximum frame length (413
+ * beyond, read no further), {@value HttpExchanges#MAX_PIPELINED} pipelined requests per HTTP/1.1 connection
+ * and {@value #MAX_CONCURRENT_STREAMS} concurrent streams per HTTP/2 connection.
+ */
+final class HttpPipelines {
+
+  /** The longest HTTP/1.1 request line, in bytes. */
+  static final int MAX_INITIAL_LINE = 4096;
+
+  /** The largest header block, in bytes (HTTP/2: the header list size it announces). */
+  static final int MAX_HEADER_BYTES = 16 * 1024;
+
+  /** The most concurrent streams of one HTTP/2 connection. */
+  static final int MAX_CONCURRENT_STREAMS = 100;
+
+  private final ConnectService service;
+  private final int maxBodyBytes;
+  private final long requestTimeoutMillis;
+
+  HttpPipelines(ConnectService service, int maxBodyBytes, long requestTimeoutMillis) {
+    this.service = service;
+    this.maxBodyBytes = maxBodyBytes;
+    this.requestTimeoutMillis = requestTimeoutMillis;
+  }
+
+  /** Replaces the Bolt decoder with HTTP/1.1's handlers, after the handler named {@code after}. */
+  void http1(ChannelPipeline pipeline, String after) {
+    BoltConnection connection = pipeline.channel().attr(BoltConnection.KEY).get();
+    pipeline.remove("decoder");
+    HttpReadDeadline deadline = new HttpReadDeadline(connection, requestTimeoutMillis);
+    pipeline.addAfter(after, "http-deadline", deadline);
+    pipeline.addAfter("http-deadline", "http-decoder", new StrictRequestDecoder());
+    pipeline.addAfter("http-decoder", "http-encoder", new HttpResponseEncoder());
+    pipeline.addAfter("http-encoder", "http-continue", new HttpServerExpectContinueHandler());
+    pipeline.addAfter("http-continue", "http-aggregator", new BoundedAggregator(maxBodyBytes));
+    pipeline.addAfter("http-aggregator", "http-exchanges", new HttpExchanges(service, connection, deadline, false));
+    pipeline.addAfter("http-exchanges", "http-sink", new Sink());
+  }
+
+  /** Replaces the Bolt decoder with HTTP/2's handlers (one child channel per stream), after {@code after}. */
+  void http2(ChannelPipeline pipeline, String after) {
+    BoltConnection connection = pipeline.channel().attr(BoltConnection.KEY).get();
+    pipeline.remove("decoder");
+    pipeline.addAfter(after, "http-deadline", new HttpReadDeadline(connection, 0));
+    pipeline.addAfter("http-deadline", "h2-codec", Http2FrameCodecBuilder.forServer()
+        .initialSettings(Http2Settings.defaultSettings()
+            .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
+            .maxHeaderListSize(MAX_HEADER_BYTES))
+        .build());
+    pipeline.addAfter("h2-codec", "h2-streams", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
+      @Override
+      protected void initChannel(Http2StreamChannel stream) {
+        stream.pipeline().addLast(
+            new Http2StreamFrameToHttpObjectCodec(true),
+            new BoundedAggregator(maxBodyBytes),
+            new HttpExchanges(service, connection, null, true));
+      }
+    }));
+    pipeline.addAfter("h2-streams", "http-sink", new Sink());
+  }
+
+  /**
+   * Netty's request decoder, except that a request with both {@code Content-Length} and
+   * {@code Transfer-Encoding} is refused (400, and the connection closes) instead of read as chunked: a
+   * proxy in front may have framed it the other way (request smuggling).
+   */
+  static final class StrictRequestDecoder extends HttpRequestDecoder {
+    StrictRequestDecoder() {
+      super(new io.netty.handler.codec.http.HttpDecoderConfig()
+          .setMaxInitialLineLength(MAX_INITIAL_LINE)
+          .setMaxHeaderSize(MAX_HEADER_BYTES)
+          .setMaxChunkSize(8192));
+    }
+
+    @Override
+    protected void handleTransferEncodingChunkedWithContentLength(HttpMessage message) {
+      throw new IllegalArgumentException("the request has both Content-Length and Transfer-Encoding");
+    }
+  }
+
+  /**
+   * Netty's aggregator with the body limit, answering a request over it with a Connect error (413) and
+   * closing the connection without reading the rest of the body.
+   */
+  static final class BoundedAggregator extends HttpObjectAggregator {
+    private final int maxBodyBytes;
+
+    BoundedAggregator(int maxBodyBytes) {
+      super(maxBodyBytes, true);
+      this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+      FullHttpResponse response = ConnectErrors.response(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+          ConnectErrors.RESOURCE_EXHAUSTED, "the request body is over the server's limit of " + maxBodyBytes + " bytes",
+          null, null);
+      response.headers().set(HttpHeaderNames.CONNECTION, "close");
+      ctx.writeAndFlush(response).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+    }
+  }
+
+  /** Takes what the HTTP handlers pass on (HTTP/2 connection frames): the Bolt handler behind reads frames only. */
+  static final class Sink extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.support.RateLimitedLog;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
+
+/**
+ * On an HTTP connection: counts every read as activity (the idle timeout), and gives a peer the frame
+ * timeout to finish each HTTP/1.1 request once its first byte arrived, headers and body, as the Bolt
+ * decoder gives it for a frame ({@link FrameDeadline}). A peer that trickles a request is closed with one
+ * log line. {@link HttpExchanges} says when a request is complete.
+ *
+ * <p>Confined to the channel's event loop.
+ */
+final class HttpReadDeadline extends ChannelInboundHandlerAdapter {
+
+  private static final RateLimitedLog expired = RateLimitedLog.of(LoggerFactory.getLogger(HttpReadDeadline.class));
+
+  private final BoltConnection connection;
+  private final long timeoutNanos;
+  private ChannelHandlerContext ctx;
+  private boolean inRequest;
+  private long since;
+  private Future<?> armed;
+
+  /** {@code timeoutMillis} 0: activity only, no deadline (HTTP/2, whose streams have their own). */
+  HttpReadDeadline(BoltConnection connection, long timeoutMillis) {
+    this.connection = connection;
+    this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    connection.markReceived();
+    if (timeoutNanos > 0 && !inRequest) {
+      inRequest = true;
+      since = System.nanoTime();
+      if (armed == null) {
+        armed = ctx.executor().schedule(this::check, timeoutNanos, TimeUnit.NANOSECONDS);
+      }
+    }
+    ctx.fireChannelRead(msg);
+  }
+
+  /** The request being read is complete: its time stops. */
+  void requestComplete() {
+    inRequest = false;
+  }
+
+  private void check() {
+    armed = null;
+    if (!inRequest || !ctx.channel().isOpen()) {
+      return;
+    }
+    long left = timeoutNanos - (System.nanoTime() - since);
+    if (left > 0) {
+      armed = ctx.executor().schedule(this::check, left, TimeUnit.NANOSECONDS);
+      return;
+    }
+    expired.warn("closing HTTP connection from {}: a request took longer than {} ms to arrive", connection.remoteText(),
+        TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+    Channels.close(ctx);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (armed != null) {
+      armed.cancel(false);
+      armed = null;
+    }
+    ctx.fireChannelInactive();
+  }
+}
