@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Makes sure the command-line tools the tests run are on the PATH: `curl` (README's HTTP snippet and the HTTP
+# tests call the server with it, over HTTP/1.1, HTTP/2 and TLS). If one is missing, installs its Debian
+# package (apt-get, with sudo unless root). A no-op when all are there. etcd has scripts/ensure-etcd.sh.
+set -euo pipefail
+
+# command:package
+tools=(curl:curl)
+missing=()
+for tool in "${tools[@]}"; do
+  if ! command -v "${tool%%:*}" >/dev/null 2>&1; then
+    missing+=("${tool#*:}")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "ensure-tools: missing ${missing[*]} and no apt-get to install them; install them yourself" >&2
+    exit 1
+  fi
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "ensure-tools: installing ${missing[*]} needs root or sudo" >&2
+      exit 1
+    fi
+    sudo=(sudo)
+  fi
+  echo "ensure-tools: installing Debian's ${missing[*]}" >&2
+  ${sudo[@]+"${sudo[@]}"} apt-get update
+  ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+fi
+
+if ! curl --version 2>&1 | grep -q nghttp2; then
+  echo "ensure-tools: this curl has no HTTP/2 (no nghttp2); the HTTP/2 tests need Debian's curl 7.88 or later" >&2
+  exit 1
+fi
+echo "ensure-tools: $(curl --version | head -n 1 | cut -d' ' -f1-2) at $(command -v curl)"
