@@ -10,6 +10,7 @@ import io.boltgen.runtime.PeerAllowList;
 import io.boltgen.runtime.PeerNotAuthorizedException;
 import io.boltgen.runtime.Tls;
 import io.boltgen.testing.EtcdProcess;
+import io.boltgen.testing.ReadyProcess;
 import io.boltgen.testing.TestCertificates;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -98,6 +100,41 @@ class ReadmeTest {
       }
     } finally {
       reservationWork.shutdownNow();
+    }
+  }
+
+  /** The text of the first {@code language} block under {@code heading}, without its fences. */
+  private static String block(String heading, String language) throws IOException {
+    String readme = Files.readString(README, StandardCharsets.UTF_8);
+    int section = readme.indexOf(heading + "\n");
+    assertThat(section).as("a section %s in README.md", heading).isNotNegative();
+    int next = readme.indexOf("\n## ", section + heading.length());
+    Matcher m = Pattern.compile("```" + language + "\\n(.*?)```", Pattern.DOTALL)
+        .matcher(readme.substring(section, next < 0 ? readme.length() : next));
+    assertThat(m.find()).as("a %s block under %s in README.md", language, heading).isTrue();
+    return m.group(1);
+  }
+
+  @Test
+  void curlCallsTheRunningExampleAsWritten() throws Exception {
+    List<String> lines = block("## Call it over HTTP", "bash").lines().toList();
+    assertThat(lines).hasSize(2);
+    assertThat(lines.get(0)).isEqualTo("java -jar example-service/target/example-service.jar serve --port 8080 &");
+    String answer = block("## Call it over HTTP", "json").strip();
+    // the jar's serve mode, from this module's classes (the jar is built after the tests), on a free port
+    try (ReadyProcess server = ServerProcess.start()) {
+      String curl = lines.get(1).replace("127.0.0.1:8080/", "127.0.0.1:" + server.port() + "/");
+      assertThat(curl).isNotEqualTo(lines.get(1));
+      Process process = new ProcessBuilder("bash", "-c", curl).redirectErrorStream(true).start();
+      try {
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("curl answered within 30 s").isTrue();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.exitValue()).as("curl's exit status; it printed: %s (install curl: apt-get install curl)",
+            output).isZero();
+        assertThat(output.strip()).isEqualTo(answer);
+      } finally {
+        process.destroyForcibly();
+      }
     }
   }
 
