@@ -138,6 +138,7 @@ public final class BoltServer implements AutoCloseable {
     private long drainMillis = 5_000;
     private Tls tls;
     private boolean http;
+    private boolean console;
 
     private Builder() {}
 
@@ -377,6 +378,17 @@ public final class BoltServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Serves a web console at {@code GET /} of the HTTP port (which {@link #http} turns on): every service,
+     * method and message schema, a form pre-filled with an example request that sends it and shows the
+     * answer, and "copy as curl". Static files from the runtime's jar, nothing fetched from elsewhere. Off
+     * unless set; anyone who reaches the port can use it, so turn it on where that is fine.
+     */
+    public Builder console(boolean enabled) {
+      this.console = enabled;
+      return this;
+    }
+
     /** The accept backlog; 1024 unless set. */
     public Builder backlog(int backlog) {
       this.backlog = Checks.positive(backlog, "backlog");
@@ -388,6 +400,9 @@ public final class BoltServer implements AutoCloseable {
      * settings.
      */
     public BoltServer build() {
+      if (console && !http) {
+        throw new IllegalStateException("the console is served over HTTP: call http(true) too");
+      }
       ServerConfig config = new ServerConfig(host, port, backlog, services, executor, selector, minThreads,
           maxThreads, queueSize, protocol,
           new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
@@ -396,7 +411,7 @@ public final class BoltServer implements AutoCloseable {
           new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           registry == null ? null
               : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, metadata, drainMillis),
-          tls, http);
+          tls, http, console);
       return new BoltServer(Runtimes.PROVIDER.newServer(config));
     }
   }

@@ -176,7 +176,8 @@ public interface RuntimeProvider {
       Interceptors interceptors,
       Announcement announcement,
       Tls tls,
-      boolean http) {
+      boolean http,
+      boolean console) {
 
     /** Copies the lists. */
     public ServerConfig {

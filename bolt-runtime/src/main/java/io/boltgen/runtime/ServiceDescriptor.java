@@ -1,5 +1,6 @@
 package io.boltgen.runtime;
 
+import java.net.URL;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,17 @@ public final class ServiceDescriptor {
   private final String name;
   private final String version;
   private final List<MethodDescriptor<?, ?>> methods;
+  private final Class<?> resourceOwner;
+  private final String openApiResource;
 
   private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods) {
+    this(name, version, methods, null, null);
+  }
+
+  private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods,
+      Class<?> resourceOwner, String openApiResource) {
+    this.resourceOwner = resourceOwner;
+    this.openApiResource = openApiResource;
     this.name = Objects.requireNonNull(name, "name");
     this.version = Objects.requireNonNull(version, "version");
     this.methods = List.copyOf(methods);
@@ -36,6 +46,25 @@ public final class ServiceDescriptor {
   /** A descriptor of service {@code name} at {@code version} with these methods. */
   public static ServiceDescriptor of(String name, String version, List<MethodDescriptor<?, ?>> methods) {
     return new ServiceDescriptor(name, version, methods);
+  }
+
+  /**
+   * This descriptor, with the OpenAPI document the processor generated for the service: the class-path
+   * resource {@code resource} (such as {@code META-INF/boltgen/com.example.Inventory.openapi.json}), read
+   * through {@code owner}'s class loader when a server that serves HTTP is asked for {@code /openapi.json}.
+   */
+  public ServiceDescriptor withOpenApi(Class<?> owner, String resource) {
+    return new ServiceDescriptor(name, version, methods, Objects.requireNonNull(owner, "owner"),
+        Objects.requireNonNull(resource, "resource"));
+  }
+
+  /** The service's OpenAPI document, or {@code null} when it has none (a hand-built service). */
+  public URL openApiDocument() {
+    if (resourceOwner == null) {
+      return null;
+    }
+    ClassLoader loader = resourceOwner.getClassLoader();
+    return loader != null ? loader.getResource(openApiResource) : ClassLoader.getSystemResource(openApiResource);
   }
 
   /** The service name. */

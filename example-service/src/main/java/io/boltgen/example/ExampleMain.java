@@ -79,14 +79,16 @@ public final class ExampleMain {
 
   /**
    * Starts the inventory server on 127.0.0.1:{@code port}, registered in {@code registry} unless null. It
-   * also serves HTTP on that port: {@code curl} can call every method (see docs/http.md).
+   * also serves HTTP on that port: {@code curl} can call every method, and a browser opens the console at
+   * {@code http://127.0.0.1:<port>/} (see docs/http.md).
    */
   public static BoltServer startServer(int port, ExecutorService reservationWork, Registry registry) {
     InventoryService inventory = new InventoryService(reservationWork, 1_500);
     BoltServer.Builder builder = BoltServer.builder()
         .bind("127.0.0.1", port)
         .service(InventoryBolt.bind(inventory))
-        .http(true);
+        .http(true)
+        .console(true);
     if (registry != null) {
       builder.registry(registry);
     }

@@ -51,8 +51,11 @@ final class ConnectService {
   private final Executor defaultExecutor;
   private final ExecutorSelector selector;
   private final CallEnvironment calls;
+  private final HttpResources resources;
 
-  ConnectService(MethodTable methods, Executor defaultExecutor, ExecutorSelector selector, CallEnvironment calls) {
+  ConnectService(MethodTable methods, Executor defaultExecutor, ExecutorSelector selector, CallEnvironment calls,
+      HttpResources resources) {
+    this.resources = resources;
     Map<String, MethodEntry> byPath = new LinkedHashMap<>();
     for (MethodEntry entry : methods.entries()) {
       String path = entry.method().httpPath();
@@ -93,6 +96,27 @@ final class ConnectService {
     String uri = request.uri();
     int query = uri.indexOf('?');
     String path = query < 0 ? uri : uri.substring(0, query);
+    if (resources.serves(path)) {
+      if (HttpMethod.GET.equals(request.method())) {
+        FullHttpResponse response;
+        try {
+          response = resources.get(path, exchanges.alloc());
+        } catch (RuntimeException e) {
+          refuse(exchanges, exchange, HttpResponseStatus.INTERNAL_SERVER_ERROR, ConnectErrors.INTERNAL,
+              "cannot serve " + path + ": " + e.getMessage());
+          return;
+        }
+        exchanges.answer(exchange, response);
+        return;
+      }
+      FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.METHOD_NOT_ALLOWED,
+          ConnectErrors.UNIMPLEMENTED, path + " takes GET, not " + LogText.shorten(request.method().name()), null,
+          null);
+      response.headers().set(HttpHeaderNames.ALLOW, "GET");
+      log(exchanges, exchange, response.status(), "HTTP method " + request.method());
+      exchanges.answer(exchange, response);
+      return;
+    }
     MethodEntry entry = routes.get(path);
     if (entry == null) {
       refuse(exchanges, exchange, HttpResponseStatus.NOT_FOUND, ConnectErrors.NOT_FOUND,

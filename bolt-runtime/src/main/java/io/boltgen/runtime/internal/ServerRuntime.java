@@ -82,7 +82,9 @@ final class ServerRuntime implements RuntimeProvider.Server {
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
             maxConnections, config.http()),
         shared, calls, new RequestDispatcher(services, executor, config.selector(), calls.timer()), events, tls,
-        config.http() ? new HttpPipelines(new ConnectService(services, executor, config.selector(), calls),
+        config.http() ? new HttpPipelines(new ConnectService(services, executor, config.selector(), calls,
+            new HttpResources(config.services().stream().map(s -> s.service().descriptor()).toList(),
+                config.console())),
             limits.maxFrameLength(), limits.frameTimeoutMillis()) : null);
     if (tls != null) {
       tls.watch(calls.timer());

@@ -1,0 +1,258 @@
+// The boltgen console: reads /openapi.json from the server that serves this page, lists every method, and
+// sends Connect unary calls (POST, application/json) to it. No framework, nothing fetched from elsewhere.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  let spec = null;
+  let current = null; // { path, operation }
+
+  function resolve(schema) {
+    let s = schema || {};
+    for (let depth = 0; s.$ref && depth < 32; depth++) {
+      const name = decodeURIComponent(s.$ref.replace("#/components/schemas/", ""));
+      s = (spec.components && spec.components.schemas && spec.components.schemas[name]) || {};
+    }
+    return s;
+  }
+
+  function schemaName(schema) {
+    return schema && schema.$ref ? decodeURIComponent(schema.$ref.replace("#/components/schemas/", "")) : "";
+  }
+
+  // An example value built from a schema, for a method whose document gives none.
+  function exampleOf(schema, seen) {
+    const name = schemaName(schema);
+    if (name) {
+      if (seen.has(name)) {
+        return undefined; // a recursive message: stop here
+      }
+      seen = new Set(seen).add(name);
+    }
+    const s = resolve(schema);
+    if (s.example !== undefined) {
+      return s.example;
+    }
+    if (s.examples && s.examples.length) {
+      return s.examples[0];
+    }
+    if (s.enum && s.enum.length) {
+      return s.enum.find((v) => v !== null);
+    }
+    const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+    if (s.oneOf || s.anyOf) {
+      return exampleOf((s.oneOf || s.anyOf)[0], seen);
+    }
+    switch (type) {
+      case "object": {
+        if (s.properties) {
+          const value = {};
+          for (const [key, property] of Object.entries(s.properties)) {
+            const v = exampleOf(property, seen);
+            if (v !== undefined) {
+              value[key] = v;
+            }
+          }
+          return value;
+        }
+        return {};
+      }
+      case "array":
+        return [];
+      case "string":
+        return s.format === "int64" || s.format === "uint64" ? "0" : "";
+      case "integer":
+      case "number":
+        return 0;
+      case "boolean":
+        return false;
+      default:
+        return undefined;
+    }
+  }
+
+  function operationOf(path) {
+    return spec.paths[path].post;
+  }
+
+  function jsonSchemaOf(content) {
+    return content && content["application/json"] ? content["application/json"] : null;
+  }
+
+  function exampleRequest(operation) {
+    const media = jsonSchemaOf(operation.requestBody && operation.requestBody.content);
+    if (!media) {
+      return {};
+    }
+    if (media.example !== undefined) {
+      return media.example;
+    }
+    if (media.examples) {
+      const first = Object.values(media.examples)[0];
+      if (first && first.value !== undefined) {
+        return first.value;
+      }
+    }
+    const built = exampleOf(media.schema, new Set());
+    return built === undefined ? {} : built;
+  }
+
+  function render() {
+    const list = $("methods");
+    list.textContent = "";
+    const filter = $("filter").value.trim().toLowerCase();
+    let lastService = null;
+    for (const path of Object.keys(spec.paths)) {
+      if (!spec.paths[path].post || (filter && !path.toLowerCase().includes(filter))) {
+        continue;
+      }
+      const slash = path.lastIndexOf("/");
+      const service = path.substring(1, slash);
+      if (service !== lastService) {
+        const li = document.createElement("li");
+        li.className = "service";
+        li.textContent = service;
+        list.appendChild(li);
+        lastService = service;
+      }
+      const li = document.createElement("li");
+      li.className = "rpc" + (current && current.path === path ? " selected" : "");
+      li.dataset.path = path;
+      li.textContent = path.substring(slash + 1);
+      li.title = operationOf(path).summary || path;
+      li.addEventListener("click", () => select(path));
+      list.appendChild(li);
+    }
+  }
+
+  function select(path) {
+    const operation = operationOf(path);
+    current = { path, operation };
+    $("method").hidden = false;
+    $("method-path").textContent = "POST " + path;
+    $("method-summary").textContent = operation.summary || "";
+    $("method-description").textContent = operation.description || "";
+    $("request-type").textContent = "application/json";
+    $("request").value = JSON.stringify(exampleRequest(operation), null, 2);
+    const requestMedia = jsonSchemaOf(operation.requestBody && operation.requestBody.content);
+    const responseMedia = jsonSchemaOf(operation.responses && operation.responses["200"]
+        && operation.responses["200"].content);
+    $("request-schema-name").textContent = requestMedia ? schemaName(requestMedia.schema) : "";
+    $("request-schema").textContent = requestMedia ? JSON.stringify(resolve(requestMedia.schema), null, 2) : "";
+    $("response-schema-name").textContent = responseMedia ? schemaName(responseMedia.schema) : "";
+    $("response-schema").textContent = responseMedia ? JSON.stringify(resolve(responseMedia.schema), null, 2) : "";
+    $("status").textContent = "not sent yet";
+    $("status").className = "";
+    $("elapsed").textContent = "";
+    $("response-headers").textContent = "";
+    $("response-body").textContent = "";
+    $("curl").hidden = true;
+    render();
+    history.replaceState(null, "", "#" + path);
+  }
+
+  function requestHeaders() {
+    const headers = { "Content-Type": "application/json", "Connect-Protocol-Version": "1" };
+    for (const line of $("headers").value.split("\n")) {
+      const colon = line.indexOf(":");
+      if (colon > 0) {
+        headers[line.substring(0, colon).trim()] = line.substring(colon + 1).trim();
+      }
+    }
+    return headers;
+  }
+
+  async function send() {
+    if (!current) {
+      return;
+    }
+    const body = $("request").value;
+    $("status").textContent = "sending…";
+    $("status").className = "";
+    const started = performance.now();
+    try {
+      const response = await fetch(current.path, { method: "POST", headers: requestHeaders(), body });
+      const text = await response.text();
+      const elapsed = performance.now() - started;
+      $("status").textContent = response.status + " " + (response.statusText || (response.ok ? "OK" : ""));
+      $("status").className = response.ok ? "ok" : "bad";
+      $("elapsed").textContent = elapsed.toFixed(1) + " ms";
+      const lines = [];
+      response.headers.forEach((value, name) => lines.push(name + ": " + value));
+      $("response-headers").textContent = lines.join("\n");
+      let pretty = text;
+      try {
+        pretty = JSON.stringify(JSON.parse(text), null, 2);
+      } catch (e) {
+        // not JSON: shown as it came
+      }
+      $("response-body").textContent = pretty;
+    } catch (e) {
+      $("status").textContent = "failed: " + e.message;
+      $("status").className = "bad";
+    }
+  }
+
+  function shellQuote(text) {
+    return "'" + text.replace(/'/g, "'\\''") + "'";
+  }
+
+  function curlCommand() {
+    const url = location.origin + current.path;
+    const parts = ["curl", "-s", shellQuote(url)];
+    for (const [name, value] of Object.entries(requestHeaders())) {
+      parts.push("-H", shellQuote(name + ": " + value));
+    }
+    let body = $("request").value;
+    try {
+      body = JSON.stringify(JSON.parse(body)); // one line
+    } catch (e) {
+      // sent as typed
+    }
+    parts.push("-d", shellQuote(body));
+    return parts.join(" ");
+  }
+
+  async function copyCurl() {
+    if (!current) {
+      return;
+    }
+    const command = curlCommand();
+    $("curl").textContent = command;
+    $("curl").hidden = false;
+    try {
+      await navigator.clipboard.writeText(command);
+    } catch (e) {
+      // no clipboard (plain HTTP in some browsers): the command is shown to copy by hand
+    }
+  }
+
+  async function start() {
+    try {
+      const response = await fetch("openapi.json");
+      if (!response.ok) {
+        throw new Error("GET /openapi.json answered " + response.status);
+      }
+      spec = await response.json();
+    } catch (e) {
+      $("loading").textContent = "Cannot read /openapi.json: " + e.message;
+      return;
+    }
+    $("loading").hidden = true;
+    $("server").textContent = (spec.info && spec.info.description) || "";
+    $("filter").addEventListener("input", render);
+    $("send").addEventListener("click", send);
+    $("reset").addEventListener("click", () => current && select(current.path));
+    $("copy-curl").addEventListener("click", copyCurl);
+    render();
+    const wanted = decodeURIComponent(location.hash.substring(1));
+    const first = Object.keys(spec.paths).find((p) => spec.paths[p].post);
+    if (spec.paths[wanted]) {
+      select(wanted);
+    } else if (first) {
+      select(first);
+    }
+  }
+
+  start();
+})();
