@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of every module: `mvn -B verify`, after making sure an `etcd` binary is on the PATH (the
 # cluster tests start their own etcd processes, and etcd is the one thing Maven cannot fetch) and the tools
-# the HTTP tests run (curl). Arguments are passed to Maven.
+# the HTTP tests run (curl, and chromium with chromedriver for the console). Arguments are passed to Maven.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-etcd.sh

@@ -1,0 +1,137 @@
+package io.boltgen.example;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.boltgen.runtime.BoltServer;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web console in a real headless browser (Debian's {@code chromium}, driven through its
+ * {@code chromedriver}): it lists the example's methods from {@code /openapi.json}, pre-fills a request,
+ * sends it and shows the answer, shows an error's status and body, and makes a curl command. With
+ * {@code -Dboltgen.updateScreenshot=true} it also replaces {@code docs/img/console.png}.
+ */
+class ConsoleBrowserTest {
+
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+  private ExecutorService reservationWork;
+  private BoltServer server;
+  private ChromeDriverService driverService;
+  private WebDriver browser;
+
+  @BeforeEach
+  void start() throws Exception {
+    assertThat(CHROMIUM).as("Debian's chromium (install it: apt-get install chromium chromium-driver,"
+        + " or run scripts/test.sh, which does)").isExecutable();
+    assertThat(CHROMEDRIVER).as("Debian's chromedriver (install it: apt-get install chromium-driver)").isExecutable();
+    reservationWork = Executors.newSingleThreadExecutor();
+    server = ExampleMain.startServer(0, reservationWork, null);
+    driverService = new ChromeDriverService.Builder()
+        .usingDriverExecutable(new File(CHROMEDRIVER.toString()))
+        .usingAnyFreePort()
+        .withTimeout(Duration.ofSeconds(30))
+        .build();
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        "--no-first-run", "--disable-extensions", "--window-size=1400,1000");
+    browser = new ChromeDriver(driverService, options);
+    browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30)).scriptTimeout(Duration.ofSeconds(30));
+  }
+
+  @AfterEach
+  void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (driverService != null) {
+      driverService.stop();
+    }
+    if (server != null) {
+      server.close();
+    }
+    reservationWork.shutdownNow();
+  }
+
+  private WebDriverWait waiting() {
+    return new WebDriverWait(browser, Duration.ofSeconds(20));
+  }
+
+  @Test
+  void listsTheMethodsSendsACallAndShowsTheAnswer() throws Exception {
+    String origin = "http://127.0.0.1:" + server.port();
+    browser.get(origin + "/");
+    waiting().until(b -> b.findElements(By.cssSelector("#methods li.rpc")).size() == 5);
+    assertThat(browser.findElements(By.cssSelector("#methods li.rpc")))
+        .extracting(e -> e.getAttribute("data-path"))
+        .containsExactly("/demo.inventory.Inventory/get", "/demo.inventory.Inventory/reserve",
+            "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit", "/demo.inventory.Inventory/report");
+
+    browser.findElement(By.cssSelector("li.rpc[data-path='/demo.inventory.Inventory/get']")).click();
+    WebElement request = browser.findElement(By.id("request"));
+    waiting().until(b -> request.getDomProperty("value").contains("\"sku\""));
+
+    request.clear();
+    request.sendKeys("{\"sku\": {\"value\": \"apple\"}}");
+    browser.findElement(By.id("send")).click();
+    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("200"));
+    String answer = browser.findElement(By.id("response-body")).getText();
+    assertThat(answer).contains("\"available\": 12").contains("\"value\": \"apple\"");
+    assertThat(browser.findElement(By.id("elapsed")).getText()).endsWith(" ms");
+    assertThat(browser.findElement(By.id("response-headers")).getText()).contains("content-type: application/json");
+
+    browser.findElement(By.id("copy-curl")).click();
+    waiting().until(b -> b.findElement(By.id("curl")).isDisplayed());
+    assertThat(browser.findElement(By.id("curl")).getText())
+        .startsWith("curl -s '" + origin + "/demo.inventory.Inventory/get'")
+        .contains("-H 'Content-Type: application/json'")
+        .contains("-d '{\"sku\":{\"value\":\"apple\"}}'");
+
+    screenshot();
+
+    request.clear();
+    request.sendKeys("{\"sku\": {\"value\": \"kiwi\"}}");
+    browser.findElement(By.id("send")).click();
+    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("400"));
+    assertThat(browser.findElement(By.id("response-body")).getText())
+        .contains("\"code\": \"failed_precondition\"")
+        .contains("io.boltgen.example.UnknownSkuException");
+
+    request.clear();
+    request.sendKeys("{\"sku\": 5}");
+    browser.findElement(By.id("send")).click();
+    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("400"));
+    assertThat(browser.findElement(By.id("response-body")).getText()).contains("\"code\": \"invalid_argument\"");
+  }
+
+  private void screenshot() throws Exception {
+    browser.manage().window().setSize(new Dimension(1400, 1000));
+    Path shot = ((ChromeDriver) browser).getScreenshotAs(OutputType.FILE).toPath();
+    Path target = Path.of("target", "console.png");
+    Files.copy(shot, target, StandardCopyOption.REPLACE_EXISTING);
+    assertThat(Files.size(target)).isGreaterThan(10_000);
+    if (Boolean.getBoolean("boltgen.updateScreenshot")) {
+      Files.copy(shot, Path.of("..", "docs", "img", "console.png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+}
