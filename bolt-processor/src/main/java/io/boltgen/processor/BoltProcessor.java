@@ -242,6 +242,11 @@ public final class BoltProcessor extends AbstractProcessor {
     try (Writer out = resource.openWriter()) {
       out.write(proto);
     }
+    FileObject openApi = processingEnv.getFiler()
+        .createResource(StandardLocation.CLASS_OUTPUT, "", OpenApiWriter.fileName(model.iface()), type);
+    try (Writer out = openApi.openWriter()) {
+      out.write(new OpenApiWriter(model).write());
+    }
     servicesFile.add(type);
   }
 }

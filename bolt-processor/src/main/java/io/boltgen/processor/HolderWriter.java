@@ -81,8 +81,10 @@ final class HolderWriter {
     }
     type.addField(FieldSpec.builder(Names.SERVICE_DESCRIPTOR, "DESCRIPTOR", Modifier.PRIVATE, Modifier.STATIC,
             Modifier.FINAL)
-        .initializer("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<", Names.SERVICE_DESCRIPTOR, List.class,
-            service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")))
+        .initializer("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withOpenApi($T.class, $S)$<$<",
+            Names.SERVICE_DESCRIPTOR, List.class,
+            service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),
+            names.holder(), OpenApiWriter.fileName(service.iface()))
         .build());
     type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     type.addMethod(MethodSpec.methodBuilder("descriptor")
@@ -152,6 +154,7 @@ final class HolderWriter {
         .add(".serviceName(SERVICE_NAME)\n")
         .add(".serviceVersion(SERVICE_VERSION)\n")
         .add(".methodName($S)\n", m.wireMethodName())
+        .add(".protoService($S)\n", service.protoPackage() + "." + service.protoServiceName())
         .add(".responseClassName($S)\n", service.protoPackage() + "." + m.response().protoName())
         .add(".alias($S)\n", request.reflectionName())
         .add(".methodCode($L)\n", methodIdName(m))

@@ -20,7 +20,7 @@ import javax.tools.StandardLocation;
 import org.junit.jupiter.api.Test;
 
 /**
- * Golden files: the generated sources, {@code .proto} and service registration of one representative
+ * Golden files: the generated sources, {@code .proto}, OpenAPI document and service registration of one representative
  * service ({@code src/test/resources/golden/input/demo}) must match
  * {@code src/test/resources/golden/expected} byte for byte.
  *
@@ -48,6 +48,9 @@ class GoldenTest {
     FileObject proto = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/boltgen/demo.Inventory.proto")
         .orElseThrow();
     check("expected/META-INF/boltgen/demo.Inventory.proto", proto.getCharContent(true).toString());
+    FileObject openApi = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/boltgen/demo.Inventory.openapi.json")
+        .orElseThrow();
+    check("expected/META-INF/boltgen/demo.Inventory.openapi.json", openApi.getCharContent(true).toString());
     FileObject services = c.generatedFile(StandardLocation.CLASS_OUTPUT,
         "META-INF/services/io.boltgen.runtime.service.GeneratedService").orElseThrow();
     check("expected/META-INF/services/io.boltgen.runtime.service.GeneratedService",
