@@ -56,6 +56,8 @@ final class BoltConnection implements Connection, CallTarget {
   private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
   private String remoteText;
+  // set on the IO thread when the peer turned out to speak HTTP (see ProtocolSniffer), before any request is read
+  private volatile boolean http;
   private volatile SocketAddress localAddress;
   private volatile FrameFormat format;
   private volatile boolean latched;
@@ -92,6 +94,13 @@ final class BoltConnection implements Connection, CallTarget {
    */
   @Override
   public void send(PendingCall<?> call) {
+    if (http) {
+      // a Bolt frame written into an HTTP connection would corrupt it: the peer cannot be called back
+      call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the peer " + remoteAddress()
+          + " reached this server over HTTP: it serves no Bolt calls, so it cannot be called back", null, null,
+          remoteAddress(), 0, null));
+      return;
+    }
     if (!nettyChannel.isActive()) {
       call.fail(new BoltException(ResponseStatus.CONNECTION_CLOSED, "connection to " + remoteAddress() + " is closed",
           null, null, remoteAddress(), 0, null));
@@ -370,6 +379,11 @@ final class BoltConnection implements Connection, CallTarget {
   @Override
   public BoltChannel channel() {
     return callChannel;
+  }
+
+  /** The peer speaks HTTP on this connection: Bolt calls to it fail at once (IO thread, before any request). */
+  void servesHttp() {
+    http = true;
   }
 
   /** Bytes were read from the peer (IO thread): the connection is not idle. */

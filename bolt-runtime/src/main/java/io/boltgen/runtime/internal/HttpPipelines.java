@@ -54,6 +54,7 @@ final class HttpPipelines {
   /** Replaces the Bolt decoder with HTTP/1.1's handlers, after the handler named {@code after}. */
   void http1(ChannelPipeline pipeline, String after) {
     BoltConnection connection = pipeline.channel().attr(BoltConnection.KEY).get();
+    connection.servesHttp();
     pipeline.remove("decoder");
     HttpReadDeadline deadline = new HttpReadDeadline(connection, requestTimeoutMillis);
     pipeline.addAfter(after, "http-deadline", deadline);
@@ -68,6 +69,7 @@ final class HttpPipelines {
   /** Replaces the Bolt decoder with HTTP/2's handlers (one child channel per stream), after {@code after}. */
   void http2(ChannelPipeline pipeline, String after) {
     BoltConnection connection = pipeline.channel().attr(BoltConnection.KEY).get();
+    connection.servesHttp();
     pipeline.remove("decoder");
     pipeline.addAfter(after, "http-deadline", new HttpReadDeadline(connection, 0));
     pipeline.addAfter("http-deadline", "h2-codec", Http2FrameCodecBuilder.forServer()
