@@ -35,6 +35,7 @@ final class TestService {
         .serviceName("test.Echo")
         .serviceVersion("1.0")
         .methodName(name)
+        .protoService("test.Echo")
         .type(MethodType.REQUEST_RESPONSE)
         .timeoutMillis(5_000)
         .build();

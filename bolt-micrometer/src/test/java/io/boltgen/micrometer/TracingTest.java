@@ -32,6 +32,10 @@ import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -105,6 +109,29 @@ class TracingTest {
         .startsWith("00-" + sent.getTraceId() + "-" + sent.getSpanId() + "-");
     assertThat(sent.getAttributes().asMap().toString()).contains("status=SUCCESS", "side=client", "method=header",
         "remote.address=127.0.0.1:" + server.port());
+    assertThat(served.getAttributes().asMap().toString()).contains("status=SUCCESS", "side=server");
+  }
+
+  @Test
+  void anHttpCallsTraceparentHeaderIsTheParentOfTheServersSpan() throws Exception {
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(service.definition())
+        .serverInterceptor(BoltObservations.serverInterceptor(observations)).http(true).build().start());
+    String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    String parentId = "00f067aa0ba902b7";
+    HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + server.port() + "/test.Echo/header"))
+        .timeout(Duration.ofSeconds(10))
+        .header("Content-Type", "application/proto")
+        .header("traceparent", "00-" + traceId + "-" + parentId + "-01")
+        .POST(HttpRequest.BodyPublishers.ofString("traceparent")).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(answer.statusCode()).isEqualTo(200);
+    assertThat(answer.body()).isEqualTo("00-" + traceId + "-" + parentId + "-01");
+
+    await().atMost(Duration.ofSeconds(5)).until(() -> spans.getFinishedSpanItems().size() == 1);
+    SpanData served = span(SpanKind.SERVER, "test.Echo/header");
+    assertThat(served.getTraceId()).isEqualTo(traceId);
+    assertThat(served.getParentSpanId()).isEqualTo(parentId);
+    assertThat(served.getParentSpanContext().isRemote()).isTrue();
     assertThat(served.getAttributes().asMap().toString()).contains("status=SUCCESS", "side=server");
   }
 
