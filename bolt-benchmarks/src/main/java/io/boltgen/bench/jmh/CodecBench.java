@@ -69,8 +69,17 @@ public final class CodecBench {
   /** Runs the benchmark; returns scores by codec, then operation. */
   public static Map<String, Map<String, Score>> run(Settings settings, PrintStream progress, Path log)
       throws RunnerException, IOException {
+    return run(OrderCodecBenchmark.class, settings, progress, log);
+  }
+
+  /**
+   * Runs the methods of {@code benchmark}, a JMH class whose methods are named {@code <codec>_<operation>} (such as
+   * {@link JsonCodecBenchmark}); returns scores by codec, then operation.
+   */
+  public static Map<String, Map<String, Score>> run(Class<?> benchmark, Settings settings, PrintStream progress,
+      Path log) throws RunnerException, IOException {
     ChainedOptionsBuilder options = new OptionsBuilder()
-        .include(OrderCodecBenchmark.class.getName() + "\\." + (settings.include() == null ? ".*" : settings.include()))
+        .include(benchmark.getName() + "\\." + (settings.include() == null ? ".*" : settings.include()))
         .forks(settings.forks())
         .warmupIterations(settings.warmupIterations())
         .warmupTime(TimeValue.milliseconds(settings.iterationMillis()))

@@ -27,7 +27,9 @@ public final class MarkdownReport {
   public static final String CLUSTER_HEADING = "## Cluster: balancing around a slow instance";
   /** The heading of the section on TLS against plain boltgen: pasted by hand, kept like {@link #CLUSTER_HEADING}. */
   public static final String TLS_HEADING = "## TLS: plain boltgen against TLS 1.3";
-  private static final List<String> KEPT_HEADINGS = List.of(CLUSTER_HEADING, TLS_HEADING);
+  /** The heading of the link to the {@code http} command's own report (docs/benchmarks-http.md): kept likewise. */
+  public static final String HTTP_HEADING = "## HTTP";
+  private static final List<String> KEPT_HEADINGS = List.of(CLUSTER_HEADING, TLS_HEADING, HTTP_HEADING);
 
   private MarkdownReport() {}
 
@@ -123,7 +125,7 @@ public final class MarkdownReport {
   }
 
   /**
-   * The hand-kept sections of {@code doc} ({@link #CLUSTER_HEADING}, {@link #TLS_HEADING}), in the order they stand
+   * The hand-kept sections of {@code doc} ({@link #CLUSTER_HEADING}, {@link #TLS_HEADING}, {@link #HTTP_HEADING}), in the order they stand
    * there, each from its heading to the next heading of its level (headings inside fenced code do not count), ending
    * in a blank line; empty if there is none.
    */

@@ -67,7 +67,7 @@ final class JvmPair implements AutoCloseable {
     return started;
   }
 
-  private static ReadyProcess launch(List<String> args, List<String> jvmArgs, Setup setup, Path log, Duration ready,
+  static ReadyProcess launch(List<String> args, List<String> jvmArgs, Setup setup, Path log, Duration ready,
       Pair pair, String stage, PrintStream progress, String failure) throws Failed, InterruptedException {
     List<String> jvm = new ArrayList<>(setup.jvmFlags());
     jvm.add("-Dlogging.path=" + setup.logDir().toAbsolutePath()); // where SOFABolt's own log files go

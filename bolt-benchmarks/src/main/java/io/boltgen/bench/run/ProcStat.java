@@ -74,6 +74,20 @@ public final class ProcStat {
   }
 
   /**
+   * utime + stime + cutime + cstime, in clock ticks, from the text of {@code /proc/<pid>/stat}: the process's CPU and
+   * that of its children it has waited for (a child that ended and was reaped, such as a wrk run).
+   */
+  static long processAndChildrenTicks(String pidStat) {
+    int close = pidStat.lastIndexOf(')');
+    if (close < 0) {
+      throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + pidStat);
+    }
+    String[] f = pidStat.substring(close + 1).trim().split("\\s+");
+    // utime, stime, cutime, cstime: fields 14 to 17
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+  }
+
+  /**
    * How many rows of a {@code /proc/net/tcp} (or {@code tcp6}) table are established connections ({@code st}
    * 01) whose local port is {@code port}: on loopback, the server's ends of the connections to that port.
    */
@@ -108,6 +122,16 @@ public final class ProcStat {
     String text = read(Path.of("/proc", Long.toString(pid), "stat"));
     try {
       return text == null ? -1 : processTicks(text);
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** {@link #processAndChildrenTicks(String)} of process {@code pid} now, or -1 if it cannot be read. */
+  static long readProcessAndChildrenTicks(long pid) {
+    String text = read(Path.of("/proc", Long.toString(pid), "stat"));
+    try {
+      return text == null ? -1 : processAndChildrenTicks(text);
     } catch (RuntimeException e) {
       return -1;
     }

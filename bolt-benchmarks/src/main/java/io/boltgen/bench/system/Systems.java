@@ -2,6 +2,7 @@ package io.boltgen.bench.system;
 
 import io.boltgen.bench.system.boltgen.BoltgenSystem;
 import io.boltgen.bench.system.grpc.GrpcSystem;
+import io.boltgen.bench.system.netty.NettyHttpEchoSystem;
 import io.boltgen.bench.system.netty.RawNettySystem;
 import io.boltgen.bench.system.sofabolt.SofaBoltSystem;
 import java.util.ArrayList;
@@ -24,6 +25,14 @@ public final class Systems {
       new GrpcSystem(true),
       new RawNettySystem());
 
+  /**
+   * Systems of the {@code http} command only (its servers, loaded by wrk over HTTP, and a Bolt client of the same
+   * server): never in {@code all}, nor in a family selection; named by their ids.
+   */
+  private static final List<EchoSystem> HTTP = List.of(
+      new BoltgenSystem(BoltgenSystem.Mode.HTTP),
+      new NettyHttpEchoSystem());
+
   /** The configuration the targets judge boltgen by. */
   public static final String BOLTGEN_DEFAULT = "boltgen";
 
@@ -34,14 +43,22 @@ public final class Systems {
     return ALL;
   }
 
-  /** The one named {@code id}. */
+  /** The systems of the {@code http} command, which {@link #all()} leaves out. */
+  public static List<EchoSystem> http() {
+    return HTTP;
+  }
+
+  /** The one named {@code id}, of {@link #all()} or {@link #http()}. */
   public static EchoSystem byId(String id) {
-    for (EchoSystem s : ALL) {
-      if (s.id().equals(id)) {
-        return s;
+    for (List<EchoSystem> list : List.of(ALL, HTTP)) {
+      for (EchoSystem s : list) {
+        if (s.id().equals(id)) {
+          return s;
+        }
       }
     }
-    throw new IllegalArgumentException("unknown system " + id + "; known: " + ids(ALL));
+    throw new IllegalArgumentException("unknown system " + id + "; known: " + ids(ALL) + " (and " + ids(HTTP)
+        + ", of the http command)");
   }
 
   /** Parses a comma-separated list of ids, or {@code all}; a family name ({@code grpc}) also selects its variants when followed by {@code *}. */

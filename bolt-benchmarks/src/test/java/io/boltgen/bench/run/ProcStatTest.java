@@ -36,6 +36,13 @@ class ProcStatTest {
   }
 
   @Test
+  void processAndChildrenTicksAddTheReapedChildrensCpu() {
+    String plain = "4242 (java) S 1 4242 4242 0 -1 4194560 51 0 0 0 1500 320 7 9 20 0 40 0 100 0 0";
+    assertThat(ProcStat.processAndChildrenTicks(plain)).isEqualTo(1500 + 320 + 7 + 9);
+    assertThat(ProcStat.readProcessAndChildrenTicks(ProcessHandle.current().pid())).isNotNegative();
+  }
+
+  @Test
   void establishedConnectionsAreCountedOnTheLocalPortOnly() {
     String tcp = """
           sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode

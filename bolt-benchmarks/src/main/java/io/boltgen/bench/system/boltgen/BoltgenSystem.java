@@ -32,6 +32,8 @@ import java.util.concurrent.TimeUnit;
  * {@code boltgen-tls} and {@code boltgen-tls-openssl} are {@code boltgen} with TLS 1.3 on both sides, on the
  * JDK's provider and on OpenSSL (BoringSSL through netty-tcnative): the server's certificate is generated when it
  * starts, the client trusts its CA and checks its host name, no client certificate ({@link BenchTls}).
+ * {@code boltgen-http} is {@code boltgen} with {@code http(true)}: the server of the {@code http} command, loaded by
+ * wrk over HTTP and by this Bolt client on the same port; not in the load matrix's default systems.
  */
 public final class BoltgenSystem implements EchoSystem {
 
@@ -42,7 +44,8 @@ public final class BoltgenSystem implements EchoSystem {
     INTERCEPTED("boltgen-intercepted"),
     MICROMETER("boltgen-micrometer"),
     TLS_JDK("boltgen-tls"),
-    TLS_OPENSSL("boltgen-tls-openssl");
+    TLS_OPENSSL("boltgen-tls-openssl"),
+    HTTP("boltgen-http");
 
     final String id;
 
@@ -86,6 +89,9 @@ public final class BoltgenSystem implements EchoSystem {
       case TLS_OPENSSL:
         return "defaults, plus TLS 1.3 on both sides, OpenSSL (BoringSSL) provider; EC P-256 server certificate,"
             + " no client certificate";
+      case HTTP:
+        return "defaults, plus http(true): the server also answers HTTP/1.1 and HTTP/2 (Connect unary, JSON or"
+            + " protobuf) on its Bolt port";
       default:
         return "defaults: handlers on the server's business executor; V2 frames with CRC32";
     }
@@ -114,6 +120,10 @@ public final class BoltgenSystem implements EchoSystem {
       builder.serverInterceptor(call -> (status, error, nanos) -> { });
     } else if (mode == Mode.MICROMETER) {
       builder.serverInterceptor(BoltObservations.serverInterceptor(observations()));
+    }
+    if (mode == Mode.HTTP) {
+      builder.http(true);
+      definition = HttpRoutes.routed(definition);
     }
     if (ioThread) {
       builder.service(definition, Runnable::run);

@@ -1,0 +1,223 @@
+package io.boltgen.bench.run;
+
+import io.boltgen.bench.scenario.Scenario.Pair;
+import io.boltgen.bench.scenario.Scenario.Setup;
+import io.boltgen.testing.ReadyProcess;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One HTTP case of the {@code http} command: a fresh server JVM ({@link ServerMain}, as the load matrix starts them),
+ * one request sent and its answer checked, then wrk for the warm-up (unmeasured), then wrk for the measured window,
+ * the server stopped at the end. Around the measured run this JVM samples the machine's busy ticks, the server's CPU
+ * and its own CPU with its reaped children's (wrk, once it has ended): the server's CPU per call, the machine's CPU
+ * per call, wrk's, and the CPU other processes took. A window in which others took more than the quiet policy allows
+ * is measured again (another wrk run), up to the policy's repeats; then the quietest is kept, marked noisy.
+ */
+public final class WrkLoad {
+
+  /** A case that could not be measured; the message says why and names the log. */
+  public static final class Failed extends Exception {
+    public Failed(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** Checks the answer to the first request: null when it is right, else what is wrong. */
+  @FunctionalInterface
+  public interface Check {
+    String problem(int status, String contentType, byte[] body);
+  }
+
+  /**
+   * What one case sends where.
+   *
+   * @param caseId names the case in tables and its files ({@code <tag>-wrk.txt}, {@code <case>.lua})
+   * @param system the server's system ({@code server --system})
+   * @param description the server's configuration, for the progress line
+   * @param path the request's path
+   * @param contentType the request's {@code Content-Type}
+   * @param body the request's body, the same every time
+   * @param check what the first answer must be
+   */
+  @SuppressWarnings("ArrayRecordComponent") // the body is written once into wrk's script; never compared or hashed
+  public record Target(String caseId, String system, String description, String path, String contentType, byte[] body,
+      Check check) {}
+
+  /**
+   * How wrk loads.
+   *
+   * @param wrk the executable
+   * @param threads wrk's threads
+   * @param connections wrk's keep-alive connections
+   */
+  public record Load(Path wrk, int threads, int connections) {}
+
+  private WrkLoad() {}
+
+  /** Measures {@code target} once, in round {@code round}, as the class says. */
+  public static HttpWindow run(Target target, int round, Load load, Setup setup, List<String> serverJvmArgs,
+      PrintStream progress) throws Failed, InterruptedException {
+    String tag = "round" + round + "-" + target.caseId();
+    Path script = setup.logDir().resolve(target.caseId() + ".lua");
+    try {
+      Files.createDirectories(setup.logDir());
+      Files.writeString(script, Wrk.script(target.contentType(), target.body()), StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      throw new Failed(target.caseId() + ": cannot write " + script + ": " + e);
+    }
+    Path serverLog = setup.logDir().resolve(tag + "-server.log");
+    Pair pair = new Pair(target.system(), tag, target.description(), List.of(), List.of(), Duration.ZERO, serverJvmArgs,
+        List.of());
+    ReadyProcess server;
+    try {
+      server = JvmPair.launch(List.of("server", "--system", target.system(), "--host", setup.host(), "--port", "0"),
+          serverJvmArgs, setup, serverLog, Duration.ofSeconds(90), pair, "round " + round, progress,
+          "server did not start");
+    } catch (JvmPair.Failed e) {
+      throw new Failed(e.getMessage());
+    }
+    try {
+      Map<String, String> ready = Protocol.fields(server.readyLine());
+      long pid = Long.parseLong(ready.get("pid"));
+      String url = "http://" + setup.host() + ":" + ready.get("port") + target.path();
+      progress.printf("  round %d %s: server pid %d, %s (%s)%n", round, target.caseId(), pid, url, target.description());
+      String problem = firstCall(url, target);
+      if (problem != null) {
+        throw new Failed(target.caseId() + ": the first request was not answered right: " + problem + "; server log: "
+            + serverLog);
+      }
+      Wrk.Report warm = wrk(load, setup.warmup(), script, url, setup.logDir().resolve(tag + "-wrk-warmup.txt"),
+          target.caseId());
+      if (warm.errors() > 0) {
+        progress.printf("  round %d %s: warm-up had errors: %s%n", round, target.caseId(), warm.errorText());
+      }
+      HttpWindow kept = null;
+      for (int attempt = 1; ; attempt++) {
+        HttpWindow w = window(target, round, load, setup, script, url, pid,
+            setup.logDir().resolve(tag + "-wrk" + (attempt > 1 ? "-" + attempt : "") + ".txt"));
+        if (!setup.quiet().noisy(w.otherCpuPercent())) {
+          return withAttempts(w, attempt, false);
+        }
+        if (kept == null || w.otherCpuPercent() < kept.otherCpuPercent()) {
+          kept = w;
+        }
+        boolean again = setup.quiet().again(w.otherCpuPercent(), attempt);
+        progress.printf(Locale.ROOT, "  round %d %s: other processes took %.1f%% of a core in the window%s%n", round,
+            target.caseId(), w.otherCpuPercent(), again ? "; measuring again" : "; keeping the quietest, marked noisy");
+        if (!again) {
+          return withAttempts(kept, attempt, true);
+        }
+      }
+    } finally {
+      try {
+        server.close();
+      } catch (IOException e) {
+        progress.println("  closing the " + target.system() + " server (pid " + server.pid() + ") failed: " + e);
+      }
+    }
+  }
+
+  private static HttpWindow withAttempts(HttpWindow w, int attempts, boolean noisy) {
+    return new HttpWindow(w.caseId(), w.round(), w.calls(), w.seconds(), w.callsPerSecond(), w.p50Us(), w.p99Us(),
+        w.serverCpuUs(), w.machineCpuUs(), w.loadCpuUs(), w.errors(), w.errorText(), w.otherCpuPercent(), attempts,
+        noisy);
+  }
+
+  /** One request with the case's body, over HTTP/1.1; null when its answer passes the case's check. */
+  private static String firstCall(String url, Target target) throws InterruptedException {
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(10)).build();
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+        .header("Content-Type", target.contentType()).POST(HttpRequest.BodyPublishers.ofByteArray(target.body())).build();
+    try {
+      HttpResponse<byte[]> answer = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      String type = answer.headers().firstValue("content-type").orElse("");
+      if (answer.statusCode() != 200) {
+        return "HTTP " + answer.statusCode() + " " + type + ": "
+            + new String(answer.body(), StandardCharsets.UTF_8).replace('\n', ' ');
+      }
+      return target.check().problem(answer.statusCode(), type, answer.body());
+    } catch (IOException e) {
+      return "no answer: " + e;
+    }
+  }
+
+  /** One measured wrk run and the CPU around it. */
+  private static HttpWindow window(Target target, int round, Load load, Setup setup, Path script, String url,
+      long serverPid, Path out) throws Failed, InterruptedException {
+    long self = ProcessHandle.current().pid();
+    long busy0 = ProcStat.readBusyTicks();
+    long server0 = ProcStat.readProcessTicks(serverPid);
+    long serverNanos0 = ProcStat.cpuNanos(serverPid);
+    long mine0 = ProcStat.readProcessAndChildrenTicks(self);
+    long t0 = System.nanoTime();
+    Wrk.Report r = wrk(load, setup.measure(), script, url, out, target.caseId());
+    long t1 = System.nanoTime();
+    long mine1 = ProcStat.readProcessAndChildrenTicks(self);
+    long serverNanos1 = ProcStat.cpuNanos(serverPid);
+    long server1 = ProcStat.readProcessTicks(serverPid);
+    long busy1 = ProcStat.readBusyTicks();
+
+    double ticks = ProcStat.clockTicksPerSecond();
+    double seconds = (t1 - t0) / 1e9;
+    long calls = r.requests();
+    double perCall = calls > 0 ? 1.0 / calls : 0;
+    boolean known = busy0 >= 0 && busy1 >= 0 && server0 >= 0 && server1 >= 0 && mine0 >= 0 && mine1 >= 0;
+    double other = known ? Math.max(0, (busy1 - busy0) - (server1 - server0) - (mine1 - mine0)) / ticks / seconds * 100
+        : Double.NaN;
+    double machine = busy0 >= 0 && busy1 >= 0 ? (busy1 - busy0) / ticks * 1e6 * perCall : Double.NaN;
+    double loadCpu = mine0 >= 0 && mine1 >= 0 ? (mine1 - mine0) / ticks * 1e6 * perCall : Double.NaN;
+    double server = serverNanos0 >= 0 && serverNanos1 >= 0 ? (serverNanos1 - serverNanos0) / 1e3 * perCall : Double.NaN;
+    return new HttpWindow(target.caseId(), round, calls, r.seconds(), r.requestsPerSecond(), r.p50Us(), r.p99Us(),
+        server, machine, loadCpu, r.errors(), r.errorText(), other, 1, false);
+  }
+
+  /** Runs wrk for {@code duration}, its output to {@code out}; its report. */
+  private static Wrk.Report wrk(Load load, Duration duration, Path script, String url, Path out, String caseId)
+      throws Failed, InterruptedException {
+    List<String> command = Wrk.command(load.wrk(), load.threads(), load.connections(), duration, script, url);
+    Process p;
+    try {
+      p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    } catch (IOException e) {
+      throw new Failed(caseId + ": wrk did not start (" + String.join(" ", command) + "): " + e + "; " + Wrk.MISSING);
+    }
+    try {
+      if (!p.waitFor(Wrk.seconds(duration) + 30, TimeUnit.SECONDS)) {
+        throw new Failed(caseId + ": wrk did not end 30 s after its duration; output: " + out);
+      }
+    } finally {
+      if (p.isAlive()) {
+        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+    String text;
+    try {
+      text = Files.readString(out, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new Failed(caseId + ": cannot read wrk's output " + out + ": " + e);
+    }
+    if (p.exitValue() != 0) {
+      throw new Failed(caseId + ": wrk exited with " + p.exitValue() + " (" + String.join(" ", command) + "): "
+          + text.strip().replace('\n', ' '));
+    }
+    try {
+      return Wrk.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new Failed(caseId + ": " + e.getMessage().replace('\n', ' ') + " (" + out + ")");
+    }
+  }
+}
