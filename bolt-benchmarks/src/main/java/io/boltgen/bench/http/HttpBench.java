@@ -15,7 +15,6 @@ import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.bench.scenario.Scenario;
 import io.boltgen.bench.service.EchoServiceBolt;
 import io.boltgen.bench.system.Systems;
-import io.boltgen.bench.system.boltgen.HttpRoutes;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.codec.json.JsonMarshaller;
 import io.boltgen.runtime.codec.json.ProtoJson;
@@ -199,9 +198,6 @@ public final class HttpBench {
     out.println("boltgen HTTP benchmark on " + machine.get("CPU") + ", " + machine.get("cores") + "; load average "
         + machine.get("load average at start") + "; child logs: " + s.logDir());
     List<String> caveats = new ArrayList<>(s.caveats());
-    if (HttpRoutes.ADDED) {
-      caveats.add(HttpRoutes.CAVEAT);
-    }
     double busy = ProcStat.otherCpuPercent(Duration.ofSeconds(2));
     if (busy > ProcStat.BUSY_PERCENT) {
       caveats.add(String.format(Locale.ROOT, "the machine was busy when it started (other processes took %.0f%% of a"
@@ -298,7 +294,7 @@ public final class HttpBench {
 
   /** A wrk case's request and the check of its first answer. */
   private static WrkLoad.Target target(Case c, byte[] payload) {
-    String path = HttpRoutes.echoPath();
+    String path = EchoServiceBolt.METHOD_ECHO.httpPath();
     String description = Systems.byId(c.system).description();
     switch (c) {
       case HTTP_JSON: {

@@ -97,7 +97,7 @@ public final class HttpReport {
         .append(" -d<seconds>s --latency -s <case>.lua <url>` (").append(s.connections())
         .append(" keep-alive connections, ").append(s.threads()).append(" threads, each connection sending its next"
             + " request when its answer came: closed loop); the script POSTs one fixed body (below) to `")
-        .append(io.boltgen.bench.system.boltgen.HttpRoutes.echoPath()).append("`. Calls/s is wrk's Requests/sec, p50 and"
+        .append(io.boltgen.bench.service.EchoServiceBolt.METHOD_ECHO.httpPath()).append("`. Calls/s is wrk's Requests/sec, p50 and"
             + " p99 its latency distribution. Before the warm-up one request is sent and its answer checked (status 200,"
             + " the payload echoed).\n");
     md.append("- Bolt case: the load matrix's Bolt client JVM (`").append(s.boltPoint().id()).append("`: ")

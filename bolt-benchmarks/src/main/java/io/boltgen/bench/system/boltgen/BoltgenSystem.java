@@ -123,7 +123,6 @@ public final class BoltgenSystem implements EchoSystem {
     }
     if (mode == Mode.HTTP) {
       builder.http(true);
-      definition = HttpRoutes.routed(definition);
     }
     if (ioThread) {
       builder.service(definition, Runnable::run);
