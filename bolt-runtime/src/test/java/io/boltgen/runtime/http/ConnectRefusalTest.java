@@ -287,6 +287,52 @@ class ConnectRefusalTest {
   }
 
   @Test
+  void a413BehindAPipelinedSlowCallComesAfterItsAnswer() throws Exception {
+    echo.release = new java.util.concurrent.CountDownLatch(1);
+    try (BoltProbe before = BoltProbe.open(server); RawHttp http = RawHttp.connect(server.port())) {
+      http.send(RawHttp.post("/test.Echo/slow", "application/json", "{\"text\":\"first\"}")
+          + "POST /test.Echo/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/proto\r\n"
+          + "Content-Length: 10000000\r\n\r\n" + "x".repeat(100));
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> echo.slowStarted.get() == 1);
+      echo.release.countDown();
+      RawHttp.Response first = http.read();
+      assertThat(first.status()).as("the first answer is the first request's: %s", first.text()).isEqualTo(200);
+      assertThat(first.text()).isEqualTo("{\"text\":\"first\"}");
+      RawHttp.Response second = http.read();
+      assertThat(second.status()).isEqualTo(413);
+      assertThat(second.error()).containsEntry("code", "resource_exhausted");
+      assertThat(http.closedWithin(Duration.ofSeconds(5))).as("closed after the 413").isTrue();
+      before.assertServes("before");
+    } finally {
+      echo.release.countDown();
+    }
+  }
+
+  @Test
+  void anOversizedBodyIsRefusedBeforeA100Continue() throws Exception {
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      http.send(String.join("\r\n", "POST /test.Echo/echo HTTP/1.1", "Host: 127.0.0.1",
+          "Content-Type: application/proto", "Expect: 100-continue", "Content-Length: 10000000", "", ""));
+      RawHttp.Response answer = http.read();
+      assertThat(answer.status()).as("no 100 Continue for a body that will be refused").isEqualTo(413);
+      assertThat(answer.error()).containsEntry("code", "resource_exhausted");
+      assertThat(http.closedWithin(Duration.ofSeconds(5))).as("closed after the 413").isTrue();
+    }
+  }
+
+  @Test
+  void aBodyWithinTheLimitGets100ContinueThenItsAnswer() throws Exception {
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      http.send(String.join("\r\n", "POST /test.Echo/echo HTTP/1.1", "Host: 127.0.0.1",
+          "Content-Type: application/proto", "Expect: 100-continue", "Content-Length: 5", "", ""));
+      assertThat(http.read().status()).isEqualTo(100);
+      RawHttp.Response answer = http.send("hello").read();
+      assertThat(answer.status()).isEqualTo(200);
+      assertThat(answer.text()).isEqualTo("hello");
+    }
+  }
+
+  @Test
   void aChunkedBodyThatGrowsOverTheLimitIs413AndClosed() throws Exception {
     String chunk = Integer.toHexString(1024) + "\r\n" + "x".repeat(1024) + "\r\n";
     byte[] request = bytes("POST /test.Echo/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/proto\r\n"
