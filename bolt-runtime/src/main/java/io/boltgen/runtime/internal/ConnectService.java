@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * JSON mapping) or {@code application/proto} (protobuf's binary form); it may carry
  * {@code Connect-Protocol-Version: 1} and {@code Connect-Timeout-Ms}. Everything else is answered here with
  * its status and a Connect error: a request HTTP could not frame (400, 414, 431), an unknown route (404,
- * naming the routes there are), another HTTP method (405), an unsupported content type (415) or encoding.
+ * naming the routes there are), a body over the limit (413), another HTTP method (405), an unsupported content type (415) or encoding.
  * A well-formed request becomes a {@link ConnectCall} on the method's executor, as a Bolt request would.
  *
  * <p>Thread-safe: immutable after construction; {@link #handle} runs on IO threads.
@@ -79,6 +80,11 @@ final class ConnectService {
   void handle(HttpExchanges exchanges, HttpExchanges.Exchange exchange, FullHttpRequest request) {
     if (!request.decoderResult().isSuccess()) {
       Throwable cause = request.decoderResult().cause();
+      if (cause instanceof TooLongHttpContentException) { // the body limit (HttpPipelines.BoundedAggregator)
+        refuse(exchanges, exchange, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, ConnectErrors.RESOURCE_EXHAUSTED,
+            cause.getMessage());
+        return;
+      }
       HttpResponseStatus status = cause instanceof TooLongHttpHeaderException
           ? HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE
           : cause instanceof TooLongHttpLineException ? HttpResponseStatus.REQUEST_URI_TOO_LONG

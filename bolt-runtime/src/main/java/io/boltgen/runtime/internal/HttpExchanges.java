@@ -127,7 +127,9 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
 
   @SuppressWarnings("FutureReturnValueIgnored") // a failed write fires exceptionCaught (void promise): it closes
   private void complete(Exchange exchange, FullHttpResponse response) {
-    if (!ctx.channel().isActive() || exchange.response != null) {
+    // not open any more: the connection was told to close after an earlier answer (its write may still be
+    // pending, so the channel is active), and nothing will write or release this one
+    if (!ctx.channel().isActive() || exchange.response != null || !open.contains(exchange)) {
       response.release();
       return;
     }

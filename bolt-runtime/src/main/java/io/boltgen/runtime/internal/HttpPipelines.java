@@ -1,17 +1,24 @@
 package io.boltgen.runtime.internal;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestDecoder;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -60,7 +67,7 @@ final class HttpPipelines {
     pipeline.addAfter(after, "http-deadline", deadline);
     pipeline.addAfter("http-deadline", "http-decoder", new StrictRequestDecoder());
     pipeline.addAfter("http-decoder", "http-encoder", new HttpResponseEncoder());
-    pipeline.addAfter("http-encoder", "http-continue", new HttpServerExpectContinueHandler());
+    pipeline.addAfter("http-encoder", "http-continue", new BoundedExpectContinue(maxBodyBytes));
     pipeline.addAfter("http-continue", "http-aggregator", new BoundedAggregator(maxBodyBytes));
     pipeline.addAfter("http-aggregator", "http-exchanges", new HttpExchanges(service, connection, deadline, false));
     pipeline.addAfter("http-exchanges", "http-sink", new Sink());
@@ -110,7 +117,9 @@ final class HttpPipelines {
 
   /**
    * Netty's aggregator with the body limit, answering a request over it with a Connect error (413) and
-   * closing the connection without reading the rest of the body.
+   * closing the connection without waiting for the rest of the body. On HTTP/1.1 the refusal goes on to
+   * {@link HttpExchanges} as a request that failed with {@link TooLongHttpContentException}, so that it is
+   * answered after the requests pipelined before it; on an HTTP/2 stream it is answered at once.
    */
   static final class BoundedAggregator extends HttpObjectAggregator {
     private final int maxBodyBytes;
@@ -122,11 +131,42 @@ final class HttpPipelines {
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+      String why = "the request body is over the server's limit of " + maxBodyBytes + " bytes";
+      if (!(ctx.channel() instanceof Http2StreamChannel) && oversized instanceof HttpRequest request) {
+        // HTTP/1.1: answered in its place among pipelined requests (HttpExchanges, then ConnectService: 413), after
+        // which the connection closes; the rest of the body is dropped meanwhile
+        FullHttpRequest refused = new DefaultFullHttpRequest(request.protocolVersion(), request.method(),
+            request.uri(), Unpooled.EMPTY_BUFFER);
+        refused.setDecoderResult(DecoderResult.failure(new TooLongHttpContentException(why)));
+        ctx.fireChannelRead(refused);
+        return;
+      }
       FullHttpResponse response = ConnectErrors.response(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-          ConnectErrors.RESOURCE_EXHAUSTED, "the request body is over the server's limit of " + maxBodyBytes + " bytes",
-          null, null);
+          ConnectErrors.RESOURCE_EXHAUSTED, why, null, null);
       response.headers().set(HttpHeaderNames.CONNECTION, "close");
       ctx.writeAndFlush(response).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+    }
+  }
+
+  /**
+   * Netty's {@code Expect: 100-continue} handler, except that a request whose Content-Length is already over the
+   * body limit gets no {@code 100 Continue} (which would invite the body): its expectation is dropped and the
+   * aggregator answers it 413.
+   */
+  static final class BoundedExpectContinue extends HttpServerExpectContinueHandler {
+    private final int maxBodyBytes;
+
+    BoundedExpectContinue(int maxBodyBytes) {
+      this.maxBodyBytes = maxBodyBytes;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+      if (msg instanceof HttpRequest request && HttpUtil.is100ContinueExpected(request)
+          && HttpUtil.getContentLength(request, -1L) > maxBodyBytes) {
+        request.headers().remove(HttpHeaderNames.EXPECT);
+      }
+      super.channelRead(ctx, msg);
     }
   }
 
