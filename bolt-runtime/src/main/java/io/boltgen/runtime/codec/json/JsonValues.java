@@ -73,6 +73,11 @@ public final class JsonValues {
     out.writeString(wellFormed(value));
   }
 
+  /** A {@code string} map key, as the name of an object member: lone surrogates as in {@link #writeString}. */
+  public static void writeKey(JsonGenerator out, String key) {
+    out.writeName(wellFormed(key));
+  }
+
   /** {@code text}, with every lone surrogate replaced by {@code ?}. */
   static String wellFormed(String text) {
     int bad = loneSurrogate(text);
