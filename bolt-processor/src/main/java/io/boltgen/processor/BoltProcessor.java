@@ -226,7 +226,8 @@ public final class BoltProcessor extends AbstractProcessor {
       }
     }
     List<JavaFile> files = new ArrayList<>(List.of(new HolderWriter(model).write(), new StubWriter(model).write(),
-        new SkeletonWriter(model).write(), new CodecWriter(model).write(), new ProviderWriter(model).write()));
+        new SkeletonWriter(model).write(), new CodecWriter(model).write(), new JsonCodecWriter(model).write(),
+        new ProviderWriter(model).write()));
     if (injectAvailable()) {
       files.add(new ClientProviderWriter(model).write());
     }

@@ -220,7 +220,7 @@ final class CodecWriter {
 
 
 
-  private String fieldComment(Field f) {
+  static String fieldComment(Field f) {
     return f.number() + ": " + f.name() + " (" + ProtoFileWriter.protoType(f.type()) + ")";
   }
 
@@ -451,21 +451,21 @@ final class CodecWriter {
     return WireKind.of(t, codecs);
   }
 
-  private static TypeName localType(Model.Type t) {
+  static TypeName localType(Model.Type t) {
     if (t instanceof OptionalType o) {
       return o.value().javaType().box();
     }
     return t.javaType();
   }
 
-  private static CodeBlock initialValue(Model.Type t) {
+  static CodeBlock initialValue(Model.Type t) {
     if (t instanceof ScalarType s && !s.boxed()) {
       return s.scalar() == Scalar.BOOLEAN ? CodeBlock.of("false") : CodeBlock.of("0");
     }
     return CodeBlock.of("null");
   }
 
-  private static CodeBlock finalValue(Model.Type t, String local) {
+  static CodeBlock finalValue(Model.Type t, String local) {
     if (t instanceof OptionalType) {
       return CodeBlock.of("$T.ofNullable($L)", Optional.class, local);
     }

@@ -28,10 +28,12 @@ final class HolderWriter {
 
   private final Service service;
   private final Names.Generated names;
+  private final JsonSupport json;
 
   HolderWriter(Service service) {
     this.service = service;
     this.names = Names.Generated.of(service.iface());
+    this.json = new JsonSupport(service);
   }
 
   /** The descriptor constant of {@code m}: {@code METHOD_} and its wire name in upper snake case. */
@@ -150,8 +152,11 @@ final class HolderWriter {
     CodeBlock.Builder init = CodeBlock.builder()
         .add("$T\n", Names.METHOD_DESCRIPTOR)
         .indent().indent()
-        .add(".newBuilder($T.$L, $T.$L)\n", names.codecs(), codecRequest, names.codecs(), codecResponse)
-        .add(".serviceName(SERVICE_NAME)\n")
+        .add(".newBuilder($T.$L, $T.$L)\n", names.codecs(), codecRequest, names.codecs(), codecResponse);
+    if (json.supports(m)) {
+      init.add(".json($T.$L, $T.$L)\n", names.json(), codecRequest, names.json(), codecResponse);
+    }
+    init.add(".serviceName(SERVICE_NAME)\n")
         .add(".serviceVersion(SERVICE_VERSION)\n")
         .add(".methodName($S)\n", m.wireMethodName())
         .add(".protoService($S)\n", service.protoPackage() + "." + service.protoServiceName())

@@ -28,6 +28,10 @@ final class Names {
   static final ClassName PROTO_ENCODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoEncoder");
   static final ClassName PROTO_DECODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoDecoder");
   static final ClassName PROTO_SIZES = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoSizes");
+  static final ClassName JSON_MARSHALLER = ClassName.get(RUNTIME + ".codec.json", "JsonMarshaller");
+  static final ClassName JSON_READER = ClassName.get(RUNTIME + ".codec.json", "JsonReader");
+  static final ClassName JSON_VALUES = ClassName.get(RUNTIME + ".codec.json", "JsonValues");
+  static final ClassName JSON_GENERATOR = ClassName.get("tools.jackson.core", "JsonGenerator");
   static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
 
   static final String INJECT = "jakarta.inject";
@@ -70,19 +74,20 @@ final class Names {
    * client stubs, is generated only when jakarta.inject is on the class path, but its name is reserved
    * always: adding jakarta.inject to a build must not turn a user's class into a name clash.
    */
-  record Generated(ClassName holder, ClassName stub, ClassName skeleton, ClassName codecs, ClassName provider,
-      ClassName clientProvider) {
+  record Generated(ClassName holder, ClassName stub, ClassName skeleton, ClassName codecs, ClassName json,
+      ClassName provider, ClassName clientProvider) {
     static Generated of(ClassName iface) {
       String flat = String.join("_", iface.simpleNames());
       String pkg = iface.packageName();
       return new Generated(ClassName.get(pkg, flat + "Bolt"), ClassName.get(pkg, flat + "BoltStub"),
           ClassName.get(pkg, flat + "BoltSkeleton"), ClassName.get(pkg, flat + "BoltCodecs"),
-          ClassName.get(pkg, flat + "BoltProvider"), ClassName.get(pkg, flat + "BoltClientProvider"));
+          ClassName.get(pkg, flat + "BoltJson"), ClassName.get(pkg, flat + "BoltProvider"),
+          ClassName.get(pkg, flat + "BoltClientProvider"));
     }
 
     /** Every generated class name, the client provider's included. */
     List<ClassName> all() {
-      return List.of(holder, stub, skeleton, codecs, provider, clientProvider);
+      return List.of(holder, stub, skeleton, codecs, json, provider, clientProvider);
     }
   }
 
@@ -111,6 +116,27 @@ final class Names {
   private static String identifier(String s) {
     String id = s.replace('-', '_');
     return id.isEmpty() || Character.isDigit(id.charAt(0)) ? "_" + id : id;
+  }
+
+  /**
+   * The JSON name of the {@code .proto} field {@code fieldName}, by protoc's rule: underscores dropped, the letter
+   * after each one capitalized ({@code hold_millis} → {@code holdMillis}).
+   */
+  static String jsonName(String fieldName) {
+    StringBuilder out = new StringBuilder(fieldName.length());
+    boolean capitalizeNext = false;
+    for (int i = 0; i < fieldName.length(); i++) {
+      char c = fieldName.charAt(i);
+      if (c == '_') {
+        capitalizeNext = true;
+      } else if (capitalizeNext) {
+        out.append(c >= 'a' && c <= 'z' ? (char) (c - 'a' + 'A') : c);
+        capitalizeNext = false;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 
   /** {@code get} → {@code Get}. */

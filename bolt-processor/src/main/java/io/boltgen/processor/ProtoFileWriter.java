@@ -78,7 +78,6 @@ final class ProtoFileWriter {
       out.append("// Java: ").append(e.className().canonicalName())
           .append(e.pinned() ? " (numbers pinned by @BoltEnumValue)\n" : " (numbered by declaration order)\n");
       out.append("enum ").append(e.protoName()).append(" {\n");
-      String prefix = Names.upperSnake(e.protoName()) + "_";
       // proto3 wants the zero value first: pinned numbers are listed zero first, then in number order
       List<Integer> order = new ArrayList<>();
       for (int i = 0; i < e.constants().size(); i++) {
@@ -86,12 +85,17 @@ final class ProtoFileWriter {
       }
       order.sort(Comparator.comparing((Integer i) -> e.numbers().get(i) != 0).thenComparing(e.numbers()::get));
       for (int i : order) {
-        out.append("  ").append(prefix).append(e.constants().get(i)).append(" = ").append(e.numbers().get(i))
+        out.append("  ").append(valueName(e, e.constants().get(i))).append(" = ").append(e.numbers().get(i))
             .append(";\n");
       }
       out.append("}\n");
     }
     return out.toString();
+  }
+
+  /** The name of the value of enum {@code e} for {@code constant}: {@code Color.RED} → {@code COLOR_RED}. */
+  static String valueName(Model.Enumeration e, String constant) {
+    return Names.upperSnake(e.protoName()) + "_" + constant;
   }
 
   private static void comment(StringBuilder out, String javadoc, String indent) {

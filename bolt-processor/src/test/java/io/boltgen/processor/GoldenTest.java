@@ -32,7 +32,8 @@ class GoldenTest {
   private static final List<String> INPUTS =
       List.of("Inventory", "SkuId", "Stock", "StockState", "Reservation", "AuditEvent", "OutOfStockException");
   private static final List<String> GENERATED =
-      List.of("InventoryBolt", "InventoryBoltStub", "InventoryBoltSkeleton", "InventoryBoltCodecs", "InventoryBoltProvider");
+      List.of("InventoryBolt", "InventoryBoltStub", "InventoryBoltSkeleton", "InventoryBoltCodecs", "InventoryBoltJson",
+          "InventoryBoltProvider");
 
   @Test
   void generatedCodeMatchesTheGoldenFiles() throws IOException {

@@ -94,7 +94,7 @@ class InjectProviderTest {
         .withOptions("-Xlint:all", "-Werror", "-Aboltgen.inject=false").compile(orders);
     assertThat(off).succeededWithoutWarnings();
     assertThat(off.generatedSourceFile("test.SvcBoltClientProvider")).isEmpty();
-    assertThat(off.generatedSourceFiles()).hasSize(5);
+    assertThat(off.generatedSourceFiles()).hasSize(6);
   }
 
   @Test
@@ -107,7 +107,7 @@ class InjectProviderTest {
     assertThat(c.generatedSourceFile("test.SvcBolt")).isPresent();
     assertThat(c.generatedSourceFile("test.SvcBoltProvider")).isPresent();
     assertThat(c.generatedSourceFile("test.SvcBoltClientProvider")).isEmpty();
-    assertThat(c.generatedSourceFiles()).hasSize(5);
+    assertThat(c.generatedSourceFiles()).hasSize(6);
   }
 
   @Test

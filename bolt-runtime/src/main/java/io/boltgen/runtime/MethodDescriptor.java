@@ -296,7 +296,6 @@ public final class MethodDescriptor<Q, R> {
       return this;
     }
 
-    /** The descriptor. */
     /** The JSON forms of the request and response (generated beside the protobuf codecs). */
     public Builder<Q, R> json(JsonMarshaller<Q> requestJson, JsonMarshaller<R> responseJson) {
       this.requestJson = Objects.requireNonNull(requestJson, "requestJson");
@@ -310,6 +309,7 @@ public final class MethodDescriptor<Q, R> {
       return this;
     }
 
+    /** The descriptor. */
     public MethodDescriptor<Q, R> build() {
       return new MethodDescriptor<>(this);
     }

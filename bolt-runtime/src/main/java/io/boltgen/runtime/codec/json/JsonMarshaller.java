@@ -1,5 +1,7 @@
 package io.boltgen.runtime.codec.json;
 
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 
@@ -14,7 +16,12 @@ import tools.jackson.core.JsonParser;
  */
 public interface JsonMarshaller<T> {
 
-  /** Writes {@code value} as one JSON value. */
+  /**
+   * Writes {@code value} as one JSON value.
+   *
+   * @throws IllegalArgumentException if the value holds what the mapping cannot express (an instant outside
+   *     {@code google.protobuf.Timestamp}'s range, a {@code null} collection element)
+   */
   void write(T value, JsonGenerator out);
 
   /**
@@ -23,4 +30,14 @@ public interface JsonMarshaller<T> {
    * @throws ProtoJsonException if the value does not follow the mapping
    */
   T read(JsonParser in, boolean ignoreUnknownFields);
+
+  /**
+   * The marshaller of the message {@code messageName} (its full name in the emitted {@code .proto}, for error
+   * messages) from the two functions the processor generates for it: {@code writer} writes the value as a JSON
+   * object, {@code reader} reads it from one through a {@link JsonReader}, which names the field of every error.
+   */
+  static <T> JsonMarshaller<T> of(String messageName, BiConsumer<T, JsonGenerator> writer,
+      Function<JsonReader, T> reader) {
+    return new GeneratedJsonMarshaller<>(messageName, writer, reader);
+  }
 }
