@@ -254,9 +254,11 @@ final class JsonCodecWriter {
       b.add("case $S -> {\n$>", jsonName);
     } else {
       b.add("case $S, $S -> {\n$>", jsonName, f.name());
-      b.addStatement("$L = r.once($L)", seen, seen);
     }
     b.beginControlFlow("if (!r.isNull())");
+    if (seen != null) { // null is no value: the other name may still give one
+      b.addStatement("$L = r.once($L)", seen, seen);
+    }
     Model.Type t = f.type();
     if (t instanceof RepeatedType r) {
       b.beginControlFlow("for (boolean more = r.beginArray(); more; more = r.nextElement())");
