@@ -175,7 +175,7 @@ final class JsonCodecWriter {
           CodecWriter.initialValue(f.type()));
       String flag = null;
       if (!Names.jsonName(f.name()).equals(f.name())) { // two names: the field may come once only
-        flag = Names.unique("seen" + Names.capitalize(locals.get(i)), taken);
+        flag = Names.unique("seen" + Names.capitalize(Names.jsonName(locals.get(i))), taken);
         taken.add(flag);
         read.addStatement("boolean $L = false", flag);
       }
