@@ -175,7 +175,7 @@ final class JsonCodecWriter {
           CodecWriter.initialValue(f.type()));
       String flag = null;
       if (!Names.jsonName(f.name()).equals(f.name())) { // two names: the field may come once only
-        flag = Names.unique("seen" + Names.capitalize(locals.get(i)), taken);
+        flag = Names.unique("seen" + Names.capitalize(Names.jsonName(locals.get(i))), taken);
         taken.add(flag);
         read.addStatement("boolean $L = false", flag);
       }
@@ -254,9 +254,11 @@ final class JsonCodecWriter {
       b.add("case $S -> {\n$>", jsonName);
     } else {
       b.add("case $S, $S -> {\n$>", jsonName, f.name());
-      b.addStatement("$L = r.once($L)", seen, seen);
     }
     b.beginControlFlow("if (!r.isNull())");
+    if (seen != null) { // null is no value: the other name may still give one
+      b.addStatement("$L = r.once($L)", seen, seen);
+    }
     Model.Type t = f.type();
     if (t instanceof RepeatedType r) {
       b.beginControlFlow("for (boolean more = r.beginArray(); more; more = r.nextElement())");

@@ -109,6 +109,33 @@ class ProtoMessageTypesTest {
     assertTypedAndCompilable(proto(c));
   }
 
+  /**
+   * A protobuf-java message's JSON form is its descriptor's, which generated code does not follow: a method that
+   * reaches one has no JSON form, the others keep theirs.
+   */
+  @Test
+  void aMethodReachingAUserMessageHasNoJsonForm() throws Exception {
+    List<JavaFileObject> sources = new ArrayList<>(generatedJava());
+    sources.add(JavaFileObjects.forSourceString("test.Shop", String.join("\n",
+        "package test;",
+        "import com.example.shop.Order;",
+        "import io.boltgen.annotation.BoltService;",
+        "import java.util.List;",
+        "@BoltService(name = \"test.Shop\")",
+        "public interface Shop {",
+        "  Order.Line first(Order order);",
+        "  Basket basket(String id);",
+        "  String name(String id, com.google.protobuf.Timestamp at);",
+        "  record Basket(List<Order> orders) {}",
+        "}")));
+    Compilation c = Compiler.javac().withProcessors(new BoltProcessor()).compile(sources);
+    assertThat(c).succeeded();
+    String holder = c.generatedSourceFile("test.ShopBolt").orElseThrow().getCharContent(true).toString();
+    assertThat(holder).contains(".json(ShopBoltJson.NAME_REQUEST, ShopBoltJson.NAME_RESPONSE)")
+        .doesNotContain("ShopBoltJson.FIRST_", "ShopBoltJson.BASKET_");
+    assertThat(holder.split("\\.protoService\\(\"test\\.shop\\.Shop\"\\)", -1)).hasSize(4);
+  }
+
   @Test
   void aMessageFromTheClassPathIsTypedFromItsDescriptor() throws Exception {
     Compilation c = Compiler.javac().withProcessors(new BoltProcessor()).withClasspath(classPathWith(compiled(javaOut)))
