@@ -23,7 +23,7 @@ class CompileCostTest {
     assertThat(code).as(out).isZero();
     assertThat(out).contains("1 services of 8 methods and 5 records (7 source files), 1 pairs")
         .contains("| first pair (cold JVM) |")
-        // holder, stub, skeleton, codecs, provider
-        .containsPattern("Generated: 5 files, [0-9]+ lines");
+        // holder, stub, skeleton, protobuf codecs, JSON codecs, provider
+        .containsPattern("Generated: 6 files, [0-9]+ lines");
   }
 }
