@@ -10,6 +10,10 @@ import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.testing.TestCertificates;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.parser.OpenAPIV3Parser;
+import io.swagger.v3.parser.core.models.ParseOptions;
+import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -247,6 +251,30 @@ class ExampleHttpTest {
     everyMethodWithTheJdkClient(http, base, HttpClient.Version.HTTP_1_1);
     everyMethodWithCurl(base, "--http2-prior-knowledge");
     bolt.finish();
+  }
+
+  @Test
+  void theServersOpenApiDocumentIsValidAndNamesEveryMethod() throws Exception {
+    server = start(null);
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    HttpResponse<String> document = http.send(HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + server.port() + "/openapi.json")).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    assertThat(document.statusCode()).isEqualTo(200);
+    assertThat(document.headers().firstValue("content-type")).hasValue("application/json");
+    ParseOptions options = new ParseOptions();
+    options.setResolve(false);
+    SwaggerParseResult parsed = new OpenAPIV3Parser().readContents(document.body(), null, options);
+    assertThat(parsed.getMessages()).as("swagger-parser's findings").isEmpty();
+    OpenAPI api = parsed.getOpenAPI();
+    assertThat(api.getOpenapi()).isEqualTo("3.1.0");
+    assertThat(api.getPaths().keySet()).containsExactly("/demo.inventory.Inventory/get",
+        "/demo.inventory.Inventory/reserve", "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit",
+        "/demo.inventory.Inventory/report");
+    assertThat(api.getComponents().getSchemas()).containsKeys("demo.inventory.GetRequest", "demo.inventory.Stock",
+        "demo.inventory.StockLevel", "connect.Error");
+    api.getPaths().forEach((path, item) -> assertThat(item.getPost().getRequestBody().getContent()
+        .get("application/json").getExample()).as("the example request of %s", path).isNotNull());
   }
 
   @Test
