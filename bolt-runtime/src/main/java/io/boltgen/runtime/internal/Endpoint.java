@@ -126,7 +126,8 @@ final class Endpoint {
       int open = accepted.incrementAndGet();
       channel.closeFuture().addListener(f -> accepted.decrementAndGet());
       if (open > settings.maxConnections()) {
-        ConnectionRefusal.install(channel, settings.maxFrameLength(), open - 1, settings.maxConnections());
+        ConnectionRefusal.install(channel, settings.maxFrameLength(), open - 1, settings.maxConnections(),
+            settings.http());
         return null;
       }
     }
