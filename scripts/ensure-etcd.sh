@@ -5,21 +5,7 @@
 set -euo pipefail
 
 if ! command -v etcd >/dev/null 2>&1 || ! command -v etcdctl >/dev/null 2>&1; then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "ensure-etcd: no etcd (or etcdctl) on the PATH and no apt-get to install it; install etcd 3.4 or later yourself" >&2
-    exit 1
-  fi
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then
-    if ! command -v sudo >/dev/null 2>&1; then
-      echo "ensure-etcd: no etcd on the PATH; installing it needs root or sudo" >&2
-      exit 1
-    fi
-    sudo=(sudo)
-  fi
-  echo "ensure-etcd: installing Debian's etcd-server and etcd-client" >&2
-  ${sudo[@]+"${sudo[@]}"} apt-get update
-  ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server etcd-client
+  bash "$(dirname "$0")/apt-install.sh" etcd-server etcd-client
 fi
 
 if ! version="$(etcd --version 2>&1)"; then

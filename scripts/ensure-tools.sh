@@ -15,23 +15,7 @@ for tool in "${tools[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -gt 0 ]; then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "ensure-tools: missing ${missing[*]} and no apt-get to install them; install them yourself" >&2
-    exit 1
-  fi
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then
-    if ! command -v sudo >/dev/null 2>&1; then
-      echo "ensure-tools: installing ${missing[*]} needs root or sudo" >&2
-      exit 1
-    fi
-    sudo=(sudo)
-  fi
-  echo "ensure-tools: installing Debian's ${missing[*]}" >&2
-  ${sudo[@]+"${sudo[@]}"} apt-get update
-  ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
-fi
+bash "$(dirname "$0")/apt-install.sh" ${missing[@]+"${missing[@]}"}
 
 if ! curl --version 2>&1 | grep -q nghttp2; then
   echo "ensure-tools: this curl has no HTTP/2 (no nghttp2); the HTTP/2 tests need Debian's curl 7.88 or later" >&2

@@ -19,11 +19,37 @@ public interface ServerCall {
    */
   void fail(Throwable error);
 
-  /** Answers with the outcome of {@code stage} once it completes. */
-  void respondWith(CompletionStage<?> stage);
+  /**
+   * Answers with the outcome of {@code stage} once it completes: {@link #respond} with its value, or
+   * {@link #fail} with its failure.
+   */
+  default void respondWith(CompletionStage<?> stage) {
+    stage.whenComplete((value, error) -> {
+      if (error != null) {
+        fail(error);
+      } else {
+        respond(value);
+      }
+    });
+  }
 
-  /** A callback that answers this call: for implementations of callback-style methods. */
-  <T> BoltCallback<T> asCallback();
+  /**
+   * A callback that answers this call, {@link #respond} on a response and {@link #fail} on an error: for
+   * implementations of callback-style methods.
+   */
+  default <T> BoltCallback<T> asCallback() {
+    return new BoltCallback<>() {
+      @Override
+      public void onResponse(T result) {
+        respond(result);
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        fail(error);
+      }
+    };
+  }
 
   /** Who called, over which connection, with which headers and deadline. */
   ServerContext context();

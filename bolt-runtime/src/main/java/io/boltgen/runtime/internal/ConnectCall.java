@@ -1,6 +1,5 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
@@ -28,7 +27,6 @@ import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -307,31 +305,6 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
     }
   }
 
-  @Override
-  public void respondWith(CompletionStage<?> stage) {
-    stage.whenComplete((value, error) -> {
-      if (error != null) {
-        fail(error);
-      } else {
-        respond(value);
-      }
-    });
-  }
-
-  @Override
-  public <T> BoltCallback<T> asCallback() {
-    return new BoltCallback<>() {
-      @Override
-      public void onResponse(T result) {
-        respond(result);
-      }
-
-      @Override
-      public void onError(Throwable error) {
-        fail(error);
-      }
-    };
-  }
 
   @Override
   public ServerContext context() {

@@ -1,6 +1,5 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
@@ -9,7 +8,6 @@ import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.ServerInterceptor;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -182,31 +180,6 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
     }
   }
 
-  @Override
-  public void respondWith(CompletionStage<?> stage) {
-    stage.whenComplete((value, error) -> {
-      if (error != null) {
-        fail(error);
-      } else {
-        respond(value);
-      }
-    });
-  }
-
-  @Override
-  public <T> BoltCallback<T> asCallback() {
-    return new BoltCallback<>() {
-      @Override
-      public void onResponse(T result) {
-        respond(result);
-      }
-
-      @Override
-      public void onError(Throwable error) {
-        fail(error);
-      }
-    };
-  }
 
   @Override
   public ServerContext context() {
