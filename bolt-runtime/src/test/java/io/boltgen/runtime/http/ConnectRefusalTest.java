@@ -370,6 +370,33 @@ class ConnectRefusalTest {
   }
 
   @Test
+  void aHeaderBlockJustUnder16KibIsServed() throws Exception {
+    // Host, Content-Type and Content-Length take under 100 of the 16,384 bytes
+    byte[] request = RawHttp.postBytes(ECHO_PATH, "application/json", bytes("{\"text\":\"h\"}"),
+        "X-Big: " + "h".repeat(16 * 1024 - 100));
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      RawHttp.Response answer = http.send(request).read();
+      assertThat(answer.status()).as(answer.text()).isEqualTo(200);
+      assertThat(answer.text()).isEqualTo("{\"text\":\"h\"}");
+    }
+  }
+
+  @Test
+  void aRequestLineOfExactly4096BytesIsServed() throws Exception {
+    String start = "POST /test.Echo/echo?pad=";
+    String end = " HTTP/1.1";
+    String line = start + "p".repeat(4096 - start.length() - end.length()) + end;
+    assertThat(line).hasSize(4096);
+    byte[] request = RawHttp.postBytes(line.substring("POST ".length(), line.length() - end.length()),
+        "application/json", bytes("{\"text\":\"l\"}"));
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      RawHttp.Response answer = http.send(request).read();
+      assertThat(answer.status()).as(answer.text()).isEqualTo(200);
+      assertThat(answer.text()).isEqualTo("{\"text\":\"l\"}");
+    }
+  }
+
+  @Test
   void aRequestLineOver4096BytesIs414AndClosed() throws Exception {
     byte[] request = RawHttp.postBytes("/test.Echo/echo?pad=" + "p".repeat(4200), "application/json", bytes("{}"));
     refused(request, 414, "resource_exhausted", false, "request line", "4096 bytes");
