@@ -166,6 +166,8 @@ public final class BoltClient implements AutoCloseable {
     private int failuresToEject = 3;
     private long minEjectionMillis = 1_000;
     private long maxEjectionMillis = 30_000;
+    private long stallMillis = 1_000;
+    private int capacityQueue = 1_024;
     private Tls tls;
 
     private Builder() {}
@@ -358,6 +360,28 @@ public final class BoltClient implements AutoCloseable {
     }
 
     /**
+     * Stalled instances in clusters: an instance that owes an answer for longer than {@code stall} (1 s
+     * unless set), counting calls given up on, while another instance does answer, takes one call at a time
+     * until it answers again (a frozen process, a host that stopped: its connection looks open). When every
+     * instance owes answers that long, none counts as stalled. Zero turns this off.
+     */
+    public Builder stallTimeout(Duration stall) {
+      this.stallMillis = Checks.nonNegativeMillis(stall, "stallTimeout");
+      return this;
+    }
+
+    /**
+     * How many calls of one cluster may wait for a place when every instance is at its stated capacity
+     * (registry metadata {@code maxConcurrentCalls}): 1,024 unless set. A waiting call goes out as soon as an
+     * answer frees a place, within its own timeout; beyond the queue, calls fail at once with
+     * {@code SERVER_THREADPOOL_BUSY}.
+     */
+    public Builder capacityQueue(int calls) {
+      this.capacityQueue = Checks.positive(calls, "capacityQueue");
+      return this;
+    }
+
+    /**
      * Connects over TLS (see {@link Tls}): the server's certificate must chain to the trust and, unless
      * turned off, name the host connected to; key material makes the client present a certificate (mutual
      * TLS). A connection counts as up once its handshake succeeded; a failed handshake is a failed connect
@@ -383,7 +407,7 @@ public final class BoltClient implements AutoCloseable {
           callbackExecutor, callbackThreads, reconnect, minBackoffMillis, maxBackoffMillis, shutdownTimeoutMillis,
           services, listeners, new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           new Balancing(resolvers, balancingPolicy, maxAttempts, retryBudget, retryRefill, failuresToEject,
-              minEjectionMillis, maxEjectionMillis), tls);
+              minEjectionMillis, maxEjectionMillis, stallMillis, capacityQueue), tls);
       return new BoltClient(Runtimes.PROVIDER.newClient(config));
     }
   }

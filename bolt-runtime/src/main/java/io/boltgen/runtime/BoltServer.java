@@ -135,6 +135,7 @@ public final class BoltServer implements AutoCloseable {
     private int weight = ServiceInstance.DEFAULT_WEIGHT;
     private String zone = "";
     private Map<String, String> metadata = Map.of();
+    private int maxConcurrentCalls;
     private long drainMillis = 5_000;
     private Tls tls;
     private boolean http;
@@ -344,6 +345,21 @@ public final class BoltServer implements AutoCloseable {
     }
 
     /**
+     * How many calls this instance takes at once, published with its registry entry (metadata
+     * {@value ServiceInstance#MAX_CONCURRENT_CALLS}): a boltgen client never has more of its calls waiting on
+     * it, and holds the rest back (see docs/cluster.md, "Capacity"). It states a promise the server keeps with
+     * its executor: size that to match (for example {@code threads(n, n, 1)}), since the server itself does
+     * not count. No limit unless set. Only with a {@link #registry}.
+     */
+    public Builder maxConcurrentCalls(int calls) {
+      if (calls <= 0) {
+        throw new IllegalArgumentException("maxConcurrentCalls must be positive: " + calls);
+      }
+      this.maxConcurrentCalls = calls;
+      return this;
+    }
+
+    /**
      * How long {@link BoltServer#close()} keeps serving after deregistering, while its clients move to other
      * instances (a client closes its connections to an instance that left once their calls are answered);
      * it ends early once no client is connected. 5 s unless set. Only with a {@link #registry}.
@@ -410,9 +426,19 @@ public final class BoltServer implements AutoCloseable {
           maxRequestsPerConnection, maxConnections, idleTimeoutMillis, shutdownTimeoutMillis, listeners,
           new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           registry == null ? null
-              : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, metadata, drainMillis),
+              : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, announced(), drainMillis),
           tls, http, console);
       return new BoltServer(Runtimes.PROVIDER.newServer(config));
+    }
+
+    /** The metadata the instance is registered with: its own, and its capacity when stated. */
+    private Map<String, String> announced() {
+      if (maxConcurrentCalls == 0) {
+        return metadata;
+      }
+      Map<String, String> all = new java.util.LinkedHashMap<>(metadata);
+      all.put(ServiceInstance.MAX_CONCURRENT_CALLS, Integer.toString(maxConcurrentCalls));
+      return ServiceInstance.of(new InetSocketAddress(0)).withMetadata(all).metadata(); // checked: at most 64 entries
     }
   }
 }

@@ -126,7 +126,9 @@ public interface RuntimeProvider {
       double retryRefill,
       int failuresToEject,
       long minEjectionMillis,
-      long maxEjectionMillis) {
+      long maxEjectionMillis,
+      long stallMillis,
+      int capacityQueue) {
 
     /** Copies the list. */
     public Balancing {

@@ -58,6 +58,14 @@ public final class ServiceDescriptor {
         Objects.requireNonNull(resource, "resource"));
   }
 
+  /**
+   * A descriptor of the same service (name, version and OpenAPI document) with other methods, such as a
+   * gateway's forwarding ones.
+   */
+  public ServiceDescriptor withMethods(List<MethodDescriptor<?, ?>> methods) {
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource);
+  }
+
   /** The service's OpenAPI document, or {@code null} when it has none (a hand-built service). */
   public URL openApiDocument() {
     if (resourceOwner == null) {

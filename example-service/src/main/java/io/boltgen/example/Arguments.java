@@ -12,7 +12,8 @@ import java.util.Set;
 record Arguments(String command, int port, String registry) {
 
   static final String USAGE = "usage: example-service.jar [serve --port N [--registry URI]"
-      + " | call --port N | call --registry URI]   (URI: etcd://HOST:PORT or zookeeper://HOST:PORT)";
+      + " | call --port N | call --registry URI | gateway --port N --registry URI]"
+      + "   (URI: etcd://HOST:PORT or zookeeper://HOST:PORT)";
 
   /** A command line that cannot be run; the message names the argument at fault and what is wrong with it. */
   static final class BadArguments extends Exception {
@@ -25,7 +26,8 @@ record Arguments(String command, int port, String registry) {
 
   /**
    * Reads {@code args}: nothing (or {@code demo}) for the demo, {@code serve --port N [--registry URI]},
-   * {@code call --port N}, {@code call --registry URI}, or {@code help} ({@code --help}, {@code -h}).
+   * {@code call --port N}, {@code call --registry URI}, {@code gateway --port N --registry URI}, or
+   * {@code help} ({@code --help}, {@code -h}).
    */
   static Arguments parse(String... args) throws BadArguments {
     if (args.length == 0) {
@@ -36,11 +38,11 @@ record Arguments(String command, int port, String registry) {
       case "help", "--help", "-h" -> {
         return new Arguments("help", -1, null);
       }
-      case "demo", "serve", "call" -> {
+      case "demo", "serve", "call", "gateway" -> {
         // below
       }
-      default -> throw new BadArguments(quote(command) + ": unknown command (expected serve, call, or none for"
-          + " the demo)");
+      default -> throw new BadArguments(quote(command) + ": unknown command (expected serve, call, gateway, or"
+          + " none for the demo)");
     }
     int port = -1;
     String registry = null;
@@ -52,7 +54,7 @@ record Arguments(String command, int port, String registry) {
       }
       if (!option.equals("--port") && !option.equals("--registry")) {
         throw new BadArguments(quote(option) + ": unknown option (" + command + " takes --port N"
-            + (command.equals("serve") ? " and --registry URI)" : " or --registry URI)"));
+            + (command.equals("call") ? " or --registry URI)" : " and --registry URI)"));
       }
       if (i + 1 >= args.length) {
         throw new BadArguments(option + ": the value is missing (" + option
@@ -70,6 +72,9 @@ record Arguments(String command, int port, String registry) {
     }
     if (command.equals("serve") && port < 0) {
       throw new BadArguments("serve: --port N is missing");
+    }
+    if (command.equals("gateway") && (port < 0 || registry == null)) {
+      throw new BadArguments("gateway: " + (port < 0 ? "--port N" : "--registry URI") + " is missing");
     }
     if (command.equals("call") && port < 0 && registry == null) {
       throw new BadArguments("call: --port N or --registry URI is missing");

@@ -1,5 +1,6 @@
 package io.boltgen.example;
 
+import io.boltgen.gateway.BoltGateway;
 import io.boltgen.registry.etcd.EtcdRegistry;
 import io.boltgen.registry.zookeeper.ZooKeeperRegistry;
 import io.boltgen.runtime.BoltClient;
@@ -27,6 +28,8 @@ import java.util.concurrent.Executors;
  * <p>With {@code --registry etcd://HOST:PORT} (or {@code zookeeper://HOST:PORT}), {@code serve} also registers
  * the server there (and on stop deregisters, keeps serving while clients move away, then drains), and
  * {@code call} finds the servers there instead of taking a port: {@code call --registry etcd://HOST:PORT}.
+ * {@code gateway --port N --registry URI} runs the mesh agent: the inventory over HTTP (and its console) on
+ * that port, every call forwarded to the servers registered there; it prints {@code READY <port>}.
  *
  * <p>A command line that cannot be run (a port that is not a number, an option without its value, an unknown
  * command or option, a URI that names no registry) is answered on standard error by what is wrong with which
@@ -56,6 +59,7 @@ public final class ExampleMain {
       case "serve" -> serve(arguments.port(), registry, out);
       case "call" -> System.exit((registry != null ? callCluster(registry, out)
           : call(arguments.port(), out)) ? 0 : 1);
+      case "gateway" -> gateway(arguments.port(), registry, out);
       default -> throw new IllegalStateException(arguments.command());
     }
   }
@@ -157,6 +161,44 @@ public final class ExampleMain {
       stopped.countDown();
     }, "example-shutdown"));
     out.println("READY " + server.port());
+    out.flush();
+    stopped.await();
+  }
+
+  /**
+   * The mesh agent: serves the inventory over HTTP on 127.0.0.1:{@code port} (0 = any free port), forwarding
+   * every call to the instances registered in {@code registry} (which it closes when stopped).
+   */
+  public static BoltGateway startGateway(int port, BoltClient client, Registry registry) {
+    return BoltGateway.builder()
+        .client(client)
+        .service(Inventory.class, registry.scheme() + ":///" + InventoryBolt.SERVICE_NAME + ':' + InventoryBolt.SERVICE_VERSION)
+        .bind("127.0.0.1", port)
+        .console(true)
+        .build()
+        .start();
+  }
+
+  private static void gateway(int port, Registry registry, PrintStream out) throws InterruptedException {
+    BoltClient client = BoltClient.builder().nameResolver(registry).build();
+    BoltGateway gateway;
+    try {
+      gateway = startGateway(port, client, registry);
+    } catch (RuntimeException e) {
+      System.err.println("gateway: " + (e.getMessage() != null ? e.getMessage() : e));
+      client.close();
+      registry.close();
+      System.exit(1);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      gateway.close();
+      client.close();
+      registry.close();
+      stopped.countDown();
+    }, "example-shutdown"));
+    out.println("READY " + gateway.port());
     out.flush();
     stopped.await();
   }

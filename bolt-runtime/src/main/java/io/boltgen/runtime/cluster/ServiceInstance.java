@@ -29,6 +29,12 @@ public record ServiceInstance(
   /** The most metadata entries an instance carries. */
   public static final int MAX_METADATA = 64;
 
+  /**
+   * The metadata key under which an instance states how many calls it takes at once (a decimal number from
+   * 1 to {@value Integer#MAX_VALUE}); a client's balancer never has more of its calls waiting on the instance.
+   */
+  public static final String MAX_CONCURRENT_CALLS = "maxConcurrentCalls";
+
   /** Checks and copies. */
   public ServiceInstance {
     Objects.requireNonNull(address, "address");
@@ -72,6 +78,26 @@ public record ServiceInstance(
   /** A copy with these metadata entries. */
   public ServiceInstance withMetadata(Map<String, String> metadata) {
     return new ServiceInstance(address, weight, version, zone, metadata);
+  }
+
+  /**
+   * How many calls the instance takes at once, from its {@value #MAX_CONCURRENT_CALLS} metadata entry; 0 when
+   * it states none, or states something that is not a number from 1 to {@value Integer#MAX_VALUE} (no limit).
+   */
+  public int maxConcurrentCalls() {
+    String text = metadata.get(MAX_CONCURRENT_CALLS);
+    if (text == null || text.isEmpty() || text.length() > 10) {
+      return 0;
+    }
+    long value = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < '0' || c > '9') {
+        return 0;
+      }
+      value = value * 10 + (c - '0');
+    }
+    return value > Integer.MAX_VALUE ? 0 : (int) value;
   }
 
   /** {@code host:port} of the address, as registries write it ({@code [v6]:port} for IPv6 literals). */

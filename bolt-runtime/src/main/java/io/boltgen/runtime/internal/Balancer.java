@@ -7,7 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Picks the instance a call goes to, by a {@link BalancingPolicy} policy, among the members that are not
  * ejected, weigh more than 0, and are not the one a retry avoids. When no member is left it picks among all
- * of them (better a call to an instance that may have recovered than no call at all). Allocates nothing.
+ * of them (better a call to an instance that may have recovered than no call at all). Whatever the policy,
+ * a member at its capacity (its {@code maxConcurrentCalls}, or one call while it is stalled) is never picked:
+ * when every member is full there is no pick, and the call waits for a place ({@link ClusterTarget}). A
+ * member counts as stalled only while another is not (when all owe answers, the calls are just slow).
+ * Allocates one small record per pick.
  *
  * <p>Thread-safe: the round-robin counter is atomic; everything else reads the members given.
  */
@@ -16,72 +20,101 @@ final class Balancer {
   private final AtomicInteger next = new AtomicInteger();
 
   /**
-   * The member a call goes to, or {@code null} if there is none. {@code avoid} (may be null) is taken only
-   * if nothing else is available.
+   * Whether {@code m} counts as stalled: it owes answers for longer than {@code stallNanos} while some other
+   * member does not ({@code someAnswer}).
    */
-  ClusterMember pick(BalancingPolicy policy, ClusterMember[] members, ClusterMember avoid, long nowNanos) {
+  static boolean stalled(ClusterMember m, boolean someAnswer, long nowNanos, long stallNanos) {
+    return someAnswer && m.isStalled(nowNanos, stallNanos);
+  }
+
+  /** Whether some member of {@code members} is not stalled (with {@code stallNanos} 0, none is). */
+  static boolean someAnswer(ClusterMember[] members, long nowNanos, long stallNanos) {
+    if (stallNanos <= 0) {
+      return false;
+    }
+    for (ClusterMember m : members) {
+      if (!m.isStalled(nowNanos, stallNanos)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The member a call goes to, or {@code null} if every member is full (or there is none). {@code avoid}
+   * (may be null) is taken only if nothing else is available.
+   */
+  ClusterMember pick(BalancingPolicy policy, ClusterMember[] members, ClusterMember avoid, long nowNanos,
+      long stallNanos) {
     int n = members.length;
     if (n == 0) {
       return null;
     }
+    boolean someAnswer = someAnswer(members, nowNanos, stallNanos);
     if (n == 1) {
-      return members[0];
+      ClusterMember only = members[0];
+      return only.hasRoom(stalled(only, someAnswer, nowNanos, stallNanos)) ? only : null;
     }
     int available = 0;
+    int roomy = 0;
     for (ClusterMember m : members) {
-      if (m != avoid && m.isAvailable(nowNanos) && m.instance().weight() > 0) {
-        available++;
+      if (m.hasRoom(stalled(m, someAnswer, nowNanos, stallNanos))) {
+        roomy++;
+        if (m != avoid && m.isAvailable(nowNanos) && m.instance().weight() > 0) {
+          available++;
+        }
       }
     }
-    boolean all = available == 0; // every member ejected, avoided or of weight 0: pick among all
-    if (all) {
-      available = n;
+    if (roomy == 0) {
+      return null;
     }
+    boolean all = available == 0; // every member with room ejected, avoided or of weight 0: pick among them
+    Pick pick = new Pick(all, avoid, nowNanos, stallNanos, someAnswer);
     switch (policy) {
       case ROUND_ROBIN:
-        return nth(members, Math.floorMod(next.getAndIncrement(), available), all, avoid, nowNanos);
+        return nth(members, Math.floorMod(next.getAndIncrement(), all ? roomy : available), pick);
       case WEIGHTED_RANDOM:
-        return weightedRandom(members, all, avoid, nowNanos);
+        return draw(members, pick, null);
       case LEAST_PENDING:
       default:
-        return leastPending(members, all, avoid, nowNanos);
+        return leastPending(members, pick);
     }
   }
 
-  private static boolean eligible(ClusterMember m, boolean all, ClusterMember avoid, long nowNanos) {
-    return all || (m != avoid && m.isAvailable(nowNanos) && m.instance().weight() > 0);
+  /** What one pick takes into account. */
+  private record Pick(boolean all, ClusterMember avoid, long nowNanos, long stallNanos, boolean someAnswer) {
+    boolean eligible(ClusterMember m) {
+      return m.hasRoom(stalled(m, someAnswer, nowNanos, stallNanos))
+          && (all || (m != avoid && m.isAvailable(nowNanos) && m.instance().weight() > 0));
+    }
   }
 
-  private static ClusterMember nth(ClusterMember[] members, int index, boolean all, ClusterMember avoid,
-      long nowNanos) {
+  private static ClusterMember nth(ClusterMember[] members, int index, Pick pick) {
     int seen = 0;
+    ClusterMember first = null;
     for (ClusterMember m : members) {
-      if (eligible(m, all, avoid, nowNanos)) {
+      if (pick.eligible(m)) {
         if (seen == index) {
           return m;
+        }
+        if (first == null) {
+          first = m;
         }
         seen++;
       }
     }
-    return members[0]; // the set of available members changed while we counted
-  }
-
-  private static ClusterMember weightedRandom(ClusterMember[] members, boolean all, ClusterMember avoid,
-      long nowNanos) {
-    ClusterMember drawn = draw(members, all, avoid, null, nowNanos);
-    return drawn != null ? drawn : members[0]; // every candidate was ejected while we drew
+    return first; // the set of available members changed while we counted
   }
 
   /**
    * One eligible member other than {@code except}, with a probability proportional to its weight (uniform
    * when every candidate weighs 0); {@code null} if there is none.
    */
-  private static ClusterMember draw(ClusterMember[] members, boolean all, ClusterMember avoid,
-      ClusterMember except, long nowNanos) {
+  private static ClusterMember draw(ClusterMember[] members, Pick pick, ClusterMember except) {
     long total = 0;
     int count = 0;
     for (ClusterMember m : members) {
-      if (m != except && eligible(m, all, avoid, nowNanos)) {
+      if (m != except && pick.eligible(m)) {
         total += m.instance().weight();
         count++;
       }
@@ -94,7 +127,7 @@ final class Balancer {
     long ticket = uniform ? random.nextInt(count) : random.nextLong(total);
     ClusterMember last = null;
     for (ClusterMember m : members) {
-      if (m != except && eligible(m, all, avoid, nowNanos)) {
+      if (m != except && pick.eligible(m)) {
         ticket -= uniform ? 1 : m.instance().weight();
         last = m;
         if (ticket < 0) {
@@ -109,12 +142,11 @@ final class Balancer {
    * Two distinct eligible members drawn by weight; the one with fewer calls waiting for their answer (the
    * first on a tie). Idle, calls follow the weights; loaded, they avoid the slow.
    */
-  private static ClusterMember leastPending(ClusterMember[] members, boolean all, ClusterMember avoid,
-      long nowNanos) {
-    ClusterMember a = draw(members, all, avoid, null, nowNanos);
-    ClusterMember b = a == null ? null : draw(members, all, avoid, a, nowNanos);
+  private static ClusterMember leastPending(ClusterMember[] members, Pick pick) {
+    ClusterMember a = draw(members, pick, null);
+    ClusterMember b = a == null ? null : draw(members, pick, a);
     if (b == null) {
-      return a != null ? a : members[0];
+      return a;
     }
     if (b.instance().weight() == 0 && a.instance().weight() > 0) {
       return a; // drawn only because nothing else was left to draw

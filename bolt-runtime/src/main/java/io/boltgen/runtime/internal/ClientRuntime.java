@@ -84,7 +84,8 @@ final class ClientRuntime implements RuntimeProvider.Client {
     RuntimeProvider.Balancing b = config.balancing();
     this.failover = new ClusterTarget.Failover(b.maxAttempts(), b.retryBudget(), b.retryRefill(),
         new ClusterMember.Ejection(b.failuresToEject(), TimeUnit.MILLISECONDS.toNanos(b.minEjectionMillis()),
-            TimeUnit.MILLISECONDS.toNanos(b.maxEjectionMillis())));
+            TimeUnit.MILLISECONDS.toNanos(b.maxEjectionMillis())),
+        TimeUnit.MILLISECONDS.toNanos(b.stallMillis()), b.capacityQueue());
     MethodTable.Builder table = MethodTable.builder();
     for (ServiceDefinition service : config.services()) {
       table.add(service, null);

@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -13,6 +14,10 @@ import org.slf4j.LoggerFactory;
  * minimum up to the maximum). Once the backoff passes it takes calls again as a probe: its next success
  * clears its record, its next failure ejects it again at once, for twice as long.
  *
+ * <p>It also counts the attempts on it, against the capacity its instance states
+ * ({@link ServiceInstance#maxConcurrentCalls}), and tells whether it is <em>stalled</em>: owing an answer for
+ * longer than the client's stall timeout.
+ *
  * <p>Thread-safe; the counters are updated under the member's lock (failures are rare, successes only write
  * when there was something to clear).
  */
@@ -21,6 +26,10 @@ final class ClusterMember {
   private static final RateLimitedLog ejections = RateLimitedLog.of(LoggerFactory.getLogger(ClusterMember.class));
 
   private volatile ServiceInstance instance;
+  private volatile int capacity; // the instance's maxConcurrentCalls, 0 for none
+  private final AtomicInteger inFlight = new AtomicInteger(); // attempts sent here and not yet done
+  // when the member was first owed an answer since its last one (0: owes none); see isStalled
+  private volatile long owedSinceNanos;
   private final ConnectionPool pool;
   private final Ejection rules;
   private volatile int failuresInARow; // read without the lock by succeeded()
@@ -34,6 +43,7 @@ final class ClusterMember {
 
   ClusterMember(ServiceInstance instance, ConnectionPool pool, Ejection rules) {
     this.instance = instance;
+    this.capacity = instance.maxConcurrentCalls();
     this.pool = pool;
     this.rules = rules;
   }
@@ -45,6 +55,62 @@ final class ClusterMember {
   /** The resolver said something new of this instance (its weight, say); health and connections stay. */
   void update(ServiceInstance newer) {
     instance = newer;
+    capacity = newer.maxConcurrentCalls();
+  }
+
+  /** The most attempts this member takes at once: its capacity, or 1 while it is stalled; 0 for no limit. */
+  private int limit(boolean stalled) {
+    return stalled ? 1 : capacity;
+  }
+
+  /** Whether another attempt may go to this member now (it is under its limit). */
+  boolean hasRoom(boolean stalled) {
+    int limit = limit(stalled);
+    return limit == 0 || inFlight.get() < limit;
+  }
+
+  /**
+   * Takes a place for one attempt if the member is under its limit; every place taken is given back by
+   * {@link #release} once the attempt is done.
+   */
+  boolean tryAcquire(boolean stalled, long nowNanos) {
+    int limit = limit(stalled);
+    while (true) {
+      int now = inFlight.get();
+      if (limit != 0 && now >= limit) {
+        return false;
+      }
+      if (inFlight.compareAndSet(now, now + 1)) {
+        if (owedSinceNanos == 0) {
+          owedSinceNanos = nowNanos == 0 ? 1 : nowNanos;
+        }
+        return true;
+      }
+    }
+  }
+
+  /** An attempt that took a place is done, answered or not. */
+  void release() {
+    inFlight.decrementAndGet();
+  }
+
+  /** Attempts sent here and not yet done. */
+  int inFlight() {
+    return inFlight.get();
+  }
+
+  /** The instance answered a call (any answer): it owes nothing older than the calls still in flight. */
+  void answered(long nowNanos) {
+    owedSinceNanos = inFlight.get() > 0 ? (nowNanos == 0 ? 1 : nowNanos) : 0;
+  }
+
+  /**
+   * Whether the member owes an answer for longer than {@code stallNanos} (a frozen process, a stuck host):
+   * calls it was sent went unanswered, even those given up on, since its last answer. 0 turns this off.
+   */
+  boolean isStalled(long nowNanos, long stallNanos) {
+    long since = owedSinceNanos;
+    return stallNanos > 0 && since != 0 && nowNanos - since > stallNanos;
   }
 
   ConnectionPool pool() {
@@ -102,6 +168,7 @@ final class ClusterMember {
 
   @Override
   public String toString() {
-    return instance.hostAndPort() + (ejected ? " (ejected)" : "");
+    return instance.hostAndPort() + (ejected ? " (ejected)" : "") + " " + inFlight.get() + "/"
+        + (capacity == 0 ? "unlimited" : Integer.toString(capacity));
   }
 }

@@ -11,6 +11,7 @@ import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -37,6 +38,11 @@ import org.slf4j.LoggerFactory;
  * {@link RetryBudget} has tokens. Nothing else is ever sent twice. Calls made before the first resolution
  * wait for it within their deadline.
  *
+ * <p>Capacity: every attempt takes a place on its member ({@link ClusterMember#tryAcquire}) and gives it back
+ * when it is done, so a member never has more attempts than its stated {@code maxConcurrentCalls} (one while
+ * stalled). When every member is full, calls wait in a queue of at most {@link Failover#capacityQueue},
+ * oldest first, and go out as answers free places, within their own deadline.
+ *
  * <p>Thread-safe: the member set is replaced whole (copy on write) under this object's lock.
  */
 final class ClusterTarget {
@@ -56,7 +62,8 @@ final class ClusterTarget {
   }
 
   /** The failover settings of a client. */
-  record Failover(int maxAttempts, int retryBudget, double retryRefill, ClusterMember.Ejection ejection) {}
+  record Failover(int maxAttempts, int retryBudget, double retryRefill, ClusterMember.Ejection ejection,
+      long stallNanos, int capacityQueue) {}
 
   private final String target;
   private final Pools pools;
@@ -68,6 +75,8 @@ final class ClusterTarget {
   private final Map<BalancingPolicy, CallChannel> channels = new EnumMap<>(BalancingPolicy.class);
   private final CompletableFuture<Void> resolved = new CompletableFuture<>();
   private final ConcurrentLinkedQueue<Waiting> unresolved = new ConcurrentLinkedQueue<>();
+  @GuardedBy("full")
+  private final ArrayDeque<Held> full = new ArrayDeque<>(); // calls waiting for a place, oldest first
   private final NameResolver.Watch watch;
   private volatile ClusterMember[] members = new ClusterMember[0]; // written under this, read without a lock
   @GuardedBy("this")
@@ -172,22 +181,126 @@ final class ClusterTarget {
       call.fail(env.closedError());
       return;
     }
-    ClusterMember member = balancer.pick(policy, members, avoid, env.ticker().nanoTime());
-    if (member == null) {
+    ClusterMember[] now = members;
+    if (now.length == 0) {
       call.fail(new BoltException(ResponseStatus.ERROR_COMM, "no instance of " + target + " is known: the "
           + "resolver lists none (is the service running and registered?)"));
       return;
     }
+    ClusterMember member = acquire(policy, now, avoid);
+    if (member == null) {
+      hold(new Held(call, policy, avoid, number));
+      return;
+    }
+    send(call, policy, member, number);
+  }
+
+  /** Picks a member and takes a place on it; {@code null} if every member is full. */
+  private ClusterMember acquire(BalancingPolicy policy, ClusterMember[] now, ClusterMember avoid) {
+    for (int tries = 0; tries < 3; tries++) { // another call may take the last place between pick and acquire
+      long nanos = env.ticker().nanoTime();
+      long stall = failover.stallNanos();
+      ClusterMember member = balancer.pick(policy, now, avoid, nanos, stall);
+      if (member == null) {
+        return null;
+      }
+      boolean stalled = Balancer.stalled(member, Balancer.someAnswer(now, nanos, stall), nanos, stall);
+      if (member.tryAcquire(stalled, nanos)) {
+        return member;
+      }
+    }
+    return null;
+  }
+
+  private <R> void send(PendingCall<R> call, BalancingPolicy policy, ClusterMember member, int number) {
     PendingCall<R> attempt =
         call.newAttempt((value, error) -> onAttemptDone(call, policy, member, number, value, error));
-    if (attempt != null) {
-      member.pool().send(attempt);
+    if (attempt == null) {
+      member.release(); // the call completed (timed out) meanwhile
+      sendHeld();
+      return;
+    }
+    member.pool().send(attempt);
+  }
+
+  /** A call waiting for a place on a full cluster, with what its next attempt needs. */
+  private record Held(PendingCall<?> call, BalancingPolicy policy, ClusterMember avoid, int number) {}
+
+  /**
+   * Holds {@code held} until an answer frees a place (or its call completes first: its timeout); fails it at
+   * once when {@link Failover#capacityQueue} calls wait already.
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // removing from a queue under its lock cannot fail
+  private void hold(Held held) {
+    PendingCall<?> call = held.call();
+    int waiting;
+    synchronized (full) {
+      waiting = full.size();
+      if (waiting < failover.capacityQueue()) {
+        full.add(held);
+      }
+    }
+    if (waiting >= failover.capacityQueue()) {
+      call.fail(new BoltException(ResponseStatus.SERVER_THREADPOOL_BUSY, "every instance of " + target
+          + " is at its maxConcurrentCalls and " + waiting + " calls wait for a place already (capacityQueue)"));
+      return;
+    }
+    call.whenComplete((value, error) -> {
+      synchronized (full) {
+        full.remove(held);
+      }
+    });
+    sendHeld(); // a place may have come free while we queued
+  }
+
+  /** Sends the calls waiting for a place, oldest first, while places are free. */
+  private void sendHeld() {
+    while (true) {
+      Held held;
+      ClusterMember member;
+      synchronized (full) {
+        held = full.peek();
+        if (held == null) {
+          return;
+        }
+        if (held.call().isDone()) {
+          full.poll();
+          continue;
+        }
+        ClusterMember[] now = members;
+        if (now.length == 0 || env.isClosed()) {
+          full.poll();
+          member = null;
+        } else {
+          member = acquire(held.policy(), now, held.avoid());
+          if (member == null) {
+            return; // still full: the next answer tries again
+          }
+          full.poll();
+        }
+      }
+      if (member == null) {
+        attempt(held.call(), held.policy(), held.avoid(), held.number()); // fails saying why
+      } else {
+        send(held.call(), held.policy(), member, held.number());
+      }
     }
   }
 
   private <R> void onAttemptDone(PendingCall<R> call, BalancingPolicy policy, ClusterMember member, int number,
       R value, Throwable error) {
+    member.release();
+    try {
+      attemptDone(call, policy, member, number, value, error);
+    } finally {
+      sendHeld();
+    }
+  }
+
+  private <R> void attemptDone(PendingCall<R> call, BalancingPolicy policy, ClusterMember member, int number,
+      R value, Throwable error) {
     if (error == null) {
+      member.answered(env.ticker().nanoTime());
       member.succeeded();
       if (call.isOneway()) {
         call.sent();
@@ -204,6 +317,10 @@ final class ClusterTarget {
       return; // cancelled because the call completed first
     }
     boolean instanceFault = isInstanceFault(failure.status());
+    if (failure.status() != ResponseStatus.TIMEOUT && failure.status() != ResponseStatus.ERROR_COMM
+        && failure.status() != ResponseStatus.CONNECTION_CLOSED && failure.status() != ResponseStatus.CLIENT_SEND_ERROR) {
+      member.answered(env.ticker().nanoTime()); // an answer, even "busy": the instance is alive
+    }
     if (instanceFault) {
       member.failed(env.ticker().nanoTime(), target, failure.getMessage());
     } else {

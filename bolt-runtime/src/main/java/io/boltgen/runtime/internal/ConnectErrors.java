@@ -34,6 +34,9 @@ final class ConnectErrors {
   static final String INTERNAL = "internal";
   static final String UNAVAILABLE = "unavailable";
 
+  /** What a 503 asks its client to wait before trying again, in seconds ({@code Retry-After}). */
+  static final String RETRY_AFTER_SECONDS = "1";
+
   /** The JSON content type of every error body. */
   static final String JSON = "application/json";
 
@@ -116,6 +119,9 @@ final class ConnectErrors {
     FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, JSON);
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+    if (status.code() == HttpResponseStatus.SERVICE_UNAVAILABLE.code()) {
+      response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+    }
     return response;
   }
 }

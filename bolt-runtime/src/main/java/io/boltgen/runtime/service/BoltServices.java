@@ -1,5 +1,7 @@
 package io.boltgen.runtime.service;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,6 +34,11 @@ public final class BoltServices {
           + " annotationProcessorPaths (JDK 23+ ignores processors found only on the class path)?");
     }
     return (GeneratedService<T>) service;
+  }
+
+  /** Every generated service {@code loader} finds, in no particular order. */
+  public static List<GeneratedService<?>> all(ClassLoader loader) {
+    return new ArrayList<>(BY_LOADER.computeIfAbsent(loader, BoltServices::load).values());
   }
 
   @SuppressWarnings("rawtypes") // ServiceLoader cannot name a parameterized service type

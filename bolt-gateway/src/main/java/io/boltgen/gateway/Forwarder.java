@@ -1,0 +1,162 @@
+package io.boltgen.gateway;
+
+import io.boltgen.runtime.BoltChannel;
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.ServerCall;
+import io.boltgen.runtime.ServerContext;
+import io.boltgen.runtime.ServiceInvoker;
+import io.boltgen.runtime.support.RateLimitedLog;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a gateway call is forwarded: the {@link ServiceInvoker} of one service's forwarded methods, sending
+ * each request's protobuf bytes over the service's cluster channel with what is left of the caller's
+ * deadline and the trace headers it sent, and answering with whatever comes back (bytes, a Bolt status, a
+ * declared exception). It runs on the IO thread that read the request and never blocks: the answer is
+ * written from the thread that reads the instance's response.
+ *
+ * <p>Thread-safe: stateless but for the gateway's count of calls in flight.
+ */
+final class Forwarder implements ServiceInvoker {
+
+  private static final Logger log = LoggerFactory.getLogger(Forwarder.class);
+  private static final RateLimitedLog unavailable = RateLimitedLog.of(log);
+
+  private final String target;
+  private final BoltChannel channel;
+  private final List<String> forwardedHeaders;
+  private final InFlight inFlight;
+
+  Forwarder(String target, BoltChannel channel, List<String> forwardedHeaders, InFlight inFlight) {
+    this.target = target;
+    this.channel = channel;
+    this.forwardedHeaders = List.copyOf(forwardedHeaders);
+    this.inFlight = inFlight;
+  }
+
+  @Override
+  @SuppressWarnings("FutureReturnValueIgnored") // the stage below catches and answers every outcome itself
+  public void invoke(int methodCode, Object request, ServerCall call) {
+    ServerContext context = call.context();
+    @SuppressWarnings("unchecked") // every method of this service was forwarded as bytes (ForwardedMethods)
+    MethodDescriptor<byte[], byte[]> method = (MethodDescriptor<byte[], byte[]>) context.method();
+    byte[] body = (byte[]) request;
+    if (!inFlight.enter()) {
+      call.fail(new BoltException(ResponseStatus.SERVER_THREADPOOL_BUSY,
+          "the gateway is closing: send " + method.httpPath() + " again"));
+      return;
+    }
+    long remaining = context.remainingMillis();
+    if (remaining <= 0) {
+      inFlight.exit();
+      call.fail(new BoltException(ResponseStatus.TIMEOUT, method.httpPath() + ": the deadline passed before it"
+          + " was forwarded"));
+      return;
+    }
+    CallOptions options = CallOptions.DEFAULT.withTimeoutMillis(Math.min(Integer.MAX_VALUE, remaining));
+    Map<String, String> headers = context.headers();
+    for (String name : forwardedHeaders) {
+      String value = headers.get(name);
+      if (value != null) {
+        options = options.withHeader(name, value);
+      }
+    }
+    if (method.type() == MethodType.ONEWAY) {
+      try {
+        channel.invokeOneway(method, body, options);
+      } finally {
+        inFlight.exit();
+      }
+      return; // the HTTP call answers once this returns
+    }
+    try {
+      channel.invokeFuture(method, body, options).whenComplete((answer, error) -> {
+        try {
+          if (error == null) {
+            call.respond(answer);
+          } else {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+            note(method, context, cause);
+            call.fail(cause);
+          }
+        } finally {
+          inFlight.exit();
+        }
+      });
+    } catch (RuntimeException e) { // refused at once: the client closed
+      inFlight.exit();
+      throw e;
+    }
+  }
+
+  /** One rate-limited line for calls no instance could take (the caller gets 503). */
+  private void note(MethodDescriptor<?, ?> method, ServerContext context, Throwable cause) {
+    if (cause instanceof BoltException bolt && isUnavailable(bolt.status())) {
+      unavailable.warn("{} for request id {} from {} found no instance of {} to take it: {}", method.httpPath(),
+          context.requestId(), context.remoteAddress(), target, bolt.getMessage());
+    } else if (log.isDebugEnabled()) {
+      log.debug("{} for request id {} from {} failed: {}", method.httpPath(), context.requestId(),
+          context.remoteAddress(), cause.toString());
+    }
+  }
+
+  private static boolean isUnavailable(ResponseStatus status) {
+    return status == ResponseStatus.SERVER_THREADPOOL_BUSY || status == ResponseStatus.ERROR_COMM
+        || status == ResponseStatus.CONNECTION_CLOSED || status == ResponseStatus.CLIENT_SEND_ERROR;
+  }
+
+  /** The gateway's calls in flight: counted so that closing can wait for them. */
+  static final class InFlight {
+    private int calls;
+    private boolean closing;
+
+    /** Counts a call in, unless the gateway is closing. */
+    synchronized boolean enter() {
+      if (closing) {
+        return false;
+      }
+      calls++;
+      return true;
+    }
+
+    /** A call was answered. */
+    synchronized void exit() {
+      calls--;
+      if (calls == 0 && closing) {
+        notifyAll();
+      }
+    }
+
+    /** Calls in flight now. */
+    synchronized int calls() {
+      return calls;
+    }
+
+    /**
+     * Refuses new calls, then waits until every call in flight was answered or {@code timeoutMillis} passed;
+     * returns the calls still in flight.
+     */
+    synchronized int closeAndAwait(long timeoutMillis) throws InterruptedException {
+      closing = true;
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+      while (calls > 0) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          break;
+        }
+        TimeUnit.NANOSECONDS.timedWait(this, left);
+      }
+      return calls;
+    }
+  }
+}
