@@ -233,6 +233,34 @@ class GatewayTest {
   }
 
   @Test
+  void theCallersDeadlineAndTraceContextGoAlong() throws Exception {
+    registry = newRegistry();
+    node(0);
+    BoltGateway gateway = gateway(BoltClient.builder());
+    String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    HttpResponse<String> seen = http.send(java.net.http.HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + gateway.port() + WorkBolt.METHOD_CONTEXT.httpPath()))
+        .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json").header("Connect-Timeout-Ms", "1500")
+        .header("traceparent", traceparent).header("x-not-forwarded", "secret")
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"name\": \"traceparent\"}")).build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    assertThat(seen.statusCode()).as(seen.body()).isEqualTo(200);
+    String[] parts = seen.body().replaceAll("^\\{\"value\":\"|\"}$", "").split("\\|");
+    assertThat(parts[0]).isEqualTo(traceparent);
+    assertThat(Integer.parseInt(parts[1])).as("the timeout the instance was given").isBetween(1, 1500);
+
+    long start = System.nanoTime();
+    HttpResponse<String> late = http.send(java.net.http.HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + gateway.port() + WorkBolt.METHOD_HOLD.httpPath()))
+        .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json").header("Connect-Timeout-Ms", "300")
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"millis\": 5000}")).build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    assertThat(late.statusCode()).as(late.body()).isEqualTo(504);
+    assertThat(late.body()).contains("\"code\":\"deadline_exceeded\"");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+  }
+
+  @Test
   void closingDrainsTheCallsInFlightAndRefusesNewOnes() throws Exception {
     registry = newRegistry();
     node(0);

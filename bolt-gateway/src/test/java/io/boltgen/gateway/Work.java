@@ -13,4 +13,7 @@ public interface Work {
   /** The same, marked idempotent: sent again to another instance when its own fails. */
   @Idempotent
   int holdIdempotent(int millis);
+
+  /** The request header {@code name} as the instance received it, then {@code |} and the caller's timeout in ms. */
+  String context(String name);
 }

@@ -33,6 +33,12 @@ public final class WorkNode implements Work {
     return run(millis);
   }
 
+  @Override
+  public String context(String name) {
+    ServerContext call = ServerContext.current();
+    return call.headers().get(name) + "|" + call.clientTimeoutMillis();
+  }
+
   private int run(int millis) {
     calls.incrementAndGet();
     mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);

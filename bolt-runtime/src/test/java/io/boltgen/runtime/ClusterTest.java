@@ -238,6 +238,38 @@ class ClusterTest {
   }
 
   @Test
+  void anInstanceThatStopsAnsweringTakesOneProbeAtATimeWhateverThePolicy() {
+    Node stuck = node();
+    Node b = node();
+    stuck.echo.release = new CountDownLatch(1); // its SLOW calls wait: a frozen process, its sockets still open
+    publish(SERVICE, stuck.instance(), b.instance());
+    BoltChannel channel = client(BoltClient.builder().stallTimeout(Duration.ofMillis(200)))
+        .channel(TARGET, BalancingPolicy.ROUND_ROBIN);
+    CallOptions brief = CallOptions.DEFAULT.withTimeout(Duration.ofMillis(100));
+    long start = System.nanoTime();
+    int timedOut = 0;
+    for (int i = 0; i < 400; i++) {
+      try {
+        channel.invokeSync(SLOW, bytes("s" + i), brief);
+      } catch (BoltException e) {
+        assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT);
+        timedOut++;
+      }
+    }
+    long elapsedMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+    // round robin would have sent it 200 of them; once it owes an answer for 200 ms it gets one per 200 ms
+    assertThat(stuck.echo.slowStarted.get()).isEqualTo(timedOut).isLessThanOrEqualTo(3 + (int) (elapsedMillis / 200));
+    assertThat(b.echo.slowStarted.get()).isEqualTo(400 - timedOut);
+
+    stuck.echo.release.countDown(); // it resumes: its next probe is answered, and it takes its turn again
+    int resumed = stuck.echo.slowStarted.get();
+    await().atMost(Duration.ofSeconds(10)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).until(() -> {
+      channel.invokeSync(SLOW, bytes("again"), CallOptions.DEFAULT);
+      return stuck.echo.slowStarted.get() >= resumed + 5;
+    });
+  }
+
+  @Test
   void aCallMayChooseItsOwnPolicy() {
     Node a = node();
     Node b = node();

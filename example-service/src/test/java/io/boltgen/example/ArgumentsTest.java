@@ -32,6 +32,8 @@ class ArgumentsTest {
     assertThat(Arguments.parse("call", "--port", "12200")).isEqualTo(new Arguments("call", 12200, null));
     assertThat(Arguments.parse("call", "--registry", "etcd://127.0.0.1:2379"))
         .isEqualTo(new Arguments("call", -1, "etcd://127.0.0.1:2379"));
+    assertThat(Arguments.parse("gateway", "--port", "8080", "--registry", "etcd://127.0.0.1:2379"))
+        .isEqualTo(new Arguments("gateway", 8080, "etcd://127.0.0.1:2379"));
     assertThat(Arguments.parse("--help").command()).isEqualTo("help");
   }
 
@@ -49,8 +51,11 @@ class ArgumentsTest {
       "serve                     | serve: --port N is missing",
       "serve --registry etcd://127.0.0.1:2379 | serve: --port N is missing",
       "call                      | call: --port N or --registry URI is missing",
-      "frobnicate --port 1       | 'frobnicate': unknown command (expected serve, call, or none for the demo)",
-      "--port 1                  | '--port': unknown command (expected serve, call, or none for the demo)",
+      "gateway --port 8080       | gateway: --registry URI is missing",
+      "gateway --registry etcd://127.0.0.1:2379 | gateway: --port N is missing",
+      "gateway --port 1 --policy x | '--policy': unknown option (gateway takes --port N and --registry URI)",
+      "frobnicate --port 1       | 'frobnicate': unknown command (expected serve, call, gateway, or none for the demo)",
+      "--port 1                  | '--port': unknown command (expected serve, call, gateway, or none for the demo)",
       "demo --port 1             | demo: takes no option, got '--port'",
       "call --registry http://127.0.0.1:2379 | --registry: 'http://127.0.0.1:2379' is not etcd://HOST:PORT or"
           + " zookeeper://HOST:PORT",
@@ -84,7 +89,7 @@ class ArgumentsTest {
     assertRefused(MainProcess.run(EXIT, "serve", "--port", "0", "--tls", "on"),
         "'--tls': unknown option (serve takes --port N and --registry URI)");
     assertRefused(MainProcess.run(EXIT, "stop"),
-        "'stop': unknown command (expected serve, call, or none for the demo)");
+        "'stop': unknown command (expected serve, call, gateway, or none for the demo)");
     assertRefused(MainProcess.run(EXIT, "call", "--registry", "consul://127.0.0.1:8500"),
         "--registry: 'consul://127.0.0.1:8500' is not etcd://HOST:PORT or zookeeper://HOST:PORT");
     MainProcess.Result noHost = MainProcess.run(EXIT, "serve", "--port", "0", "--registry", "etcd://");

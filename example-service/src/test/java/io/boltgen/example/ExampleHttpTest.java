@@ -135,7 +135,7 @@ class ExampleHttpTest {
   }
 
   /** Calls every method with the JDK client; {@code base} is {@code http://…} or {@code https://…}. */
-  private static void everyMethodWithTheJdkClient(HttpClient http, String base, HttpClient.Version version)
+  static void everyMethodWithTheJdkClient(HttpClient http, String base, HttpClient.Version version)
       throws Exception {
     HttpResponse<String> get = json(http, base + route(InventoryBolt.METHOD_GET), "{\"sku\": {\"value\": \"apple\"}}", null);
     assertThat(get.version()).isEqualTo(version);
@@ -196,7 +196,7 @@ class ExampleHttpTest {
   }
 
   /** Runs curl with {@code args}; its standard output (it must exit 0 within 30 s). */
-  private static String curl(String... args) throws Exception {
+  static String curl(String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("curl", "-sS", "--max-time", "20"));
     command.addAll(List.of(args));
     Process process;
@@ -215,7 +215,8 @@ class ExampleHttpTest {
     }
   }
 
-  private void everyMethodWithCurl(String base, String... transport) throws Exception {
+  /** Calls every method with curl over {@code transport} (its options), keeping files in {@code dir}. */
+  static void everyMethodWithCurl(Path dir, String base, String... transport) throws Exception {
     List<String> args = new ArrayList<>(List.of(transport));
     args.addAll(List.of("-w", "\n%{http_code} %{http_version}", "-H", "Content-Type: application/json", "-d",
         "{\"sku\": {\"value\": \"apple\"}}", base + route(InventoryBolt.METHOD_GET)));
@@ -249,7 +250,7 @@ class ExampleHttpTest {
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     everyMethodWithTheJdkClient(http, base, HttpClient.Version.HTTP_1_1);
-    everyMethodWithCurl(base, "--http2-prior-knowledge");
+    everyMethodWithCurl(dir, base, "--http2-prior-knowledge");
     bolt.finish();
   }
 
@@ -298,7 +299,7 @@ class ExampleHttpTest {
     HttpClient http1 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).sslContext(ssl)
         .connectTimeout(Duration.ofSeconds(5)).build();
     everyMethodWithTheJdkClient(http1, base, HttpClient.Version.HTTP_1_1);
-    everyMethodWithCurl(base, "--cacert", certs.caPem().toString());
+    everyMethodWithCurl(dir, base, "--cacert", certs.caPem().toString());
     bolt.finish();
   }
 }

@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Picks the instance a call goes to, by a {@link BalancingPolicy} policy, among the members that are not
  * ejected, weigh more than 0, and are not the one a retry avoids. When no member is left it picks among all
  * of them (better a call to an instance that may have recovered than no call at all). Whatever the policy,
- * a member at its capacity (its {@code maxConcurrentCalls}, or one call while it is stalled) is never picked:
+ * a member at its capacity (its {@code maxConcurrentCalls}; while it is stalled, one probe per stall timeout) is
+ * never picked:
  * when every member is full there is no pick, and the call waits for a place ({@link ClusterTarget}). A
  * member counts as stalled only while another is not (when all owe answers, the calls are just slow).
  * Allocates one small record per pick.
@@ -53,12 +54,12 @@ final class Balancer {
     boolean someAnswer = someAnswer(members, nowNanos, stallNanos);
     if (n == 1) {
       ClusterMember only = members[0];
-      return only.hasRoom(stalled(only, someAnswer, nowNanos, stallNanos)) ? only : null;
+      return only.hasRoom(stalled(only, someAnswer, nowNanos, stallNanos), nowNanos, stallNanos) ? only : null;
     }
     int available = 0;
     int roomy = 0;
     for (ClusterMember m : members) {
-      if (m.hasRoom(stalled(m, someAnswer, nowNanos, stallNanos))) {
+      if (m.hasRoom(stalled(m, someAnswer, nowNanos, stallNanos), nowNanos, stallNanos)) {
         roomy++;
         if (m != avoid && m.isAvailable(nowNanos) && m.instance().weight() > 0) {
           available++;
@@ -84,7 +85,7 @@ final class Balancer {
   /** What one pick takes into account. */
   private record Pick(boolean all, ClusterMember avoid, long nowNanos, long stallNanos, boolean someAnswer) {
     boolean eligible(ClusterMember m) {
-      return m.hasRoom(stalled(m, someAnswer, nowNanos, stallNanos))
+      return m.hasRoom(stalled(m, someAnswer, nowNanos, stallNanos), nowNanos, stallNanos)
           && (all || (m != avoid && m.isAvailable(nowNanos) && m.instance().weight() > 0));
     }
   }

@@ -30,6 +30,7 @@ final class ClusterMember {
   private final AtomicInteger inFlight = new AtomicInteger(); // attempts sent here and not yet done
   // when the member was first owed an answer since its last one (0: owes none); see isStalled
   private volatile long owedSinceNanos;
+  private volatile long lastSentNanos = Long.MIN_VALUE / 2; // when an attempt last took a place
   private final ConnectionPool pool;
   private final Ejection rules;
   private volatile int failuresInARow; // read without the lock by succeeded()
@@ -58,29 +59,32 @@ final class ClusterMember {
     capacity = newer.maxConcurrentCalls();
   }
 
-  /** The most attempts this member takes at once: its capacity, or 1 while it is stalled; 0 for no limit. */
-  private int limit(boolean stalled) {
-    return stalled ? 1 : capacity;
-  }
-
-  /** Whether another attempt may go to this member now (it is under its limit). */
-  boolean hasRoom(boolean stalled) {
-    int limit = limit(stalled);
-    return limit == 0 || inFlight.get() < limit;
+  /**
+   * Whether another attempt may go to this member at {@code nowNanos}: it is under its capacity, or, while
+   * it is stalled, it has nothing in flight and was sent nothing for {@code stallNanos} (one probe per stall
+   * timeout, which its answer ends).
+   */
+  boolean hasRoom(boolean stalled, long nowNanos, long stallNanos) {
+    int now = inFlight.get();
+    if (stalled) {
+      return now == 0 && nowNanos - lastSentNanos >= stallNanos;
+    }
+    return capacity == 0 || now < capacity;
   }
 
   /**
-   * Takes a place for one attempt if the member is under its limit; every place taken is given back by
+   * Takes a place for one attempt if {@link #hasRoom} says there is one; every place taken is given back by
    * {@link #release} once the attempt is done.
    */
-  boolean tryAcquire(boolean stalled, long nowNanos) {
-    int limit = limit(stalled);
+  boolean tryAcquire(boolean stalled, long nowNanos, long stallNanos) {
+    int limit = stalled ? 1 : capacity;
     while (true) {
       int now = inFlight.get();
-      if (limit != 0 && now >= limit) {
+      if ((limit != 0 && now >= limit) || (stalled && nowNanos - lastSentNanos < stallNanos)) {
         return false;
       }
       if (inFlight.compareAndSet(now, now + 1)) {
+        lastSentNanos = nowNanos;
         if (owedSinceNanos == 0) {
           owedSinceNanos = nowNanos == 0 ? 1 : nowNanos;
         }

@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * wait for it within their deadline.
  *
  * <p>Capacity: every attempt takes a place on its member ({@link ClusterMember#tryAcquire}) and gives it back
- * when it is done, so a member never has more attempts than its stated {@code maxConcurrentCalls} (one while
- * stalled). When every member is full, calls wait in a queue of at most {@link Failover#capacityQueue},
+ * when it is done, so a member never has more attempts than its stated {@code maxConcurrentCalls} (while
+ * stalled: one probe at a time, at most one per stall timeout). When every member is full, calls wait in a queue of at most {@link Failover#capacityQueue},
  * oldest first, and go out as answers free places, within their own deadline.
  *
  * <p>Thread-safe: the member set is replaced whole (copy on write) under this object's lock.
@@ -205,7 +205,7 @@ final class ClusterTarget {
         return null;
       }
       boolean stalled = Balancer.stalled(member, Balancer.someAnswer(now, nanos, stall), nanos, stall);
-      if (member.tryAcquire(stalled, nanos)) {
+      if (member.tryAcquire(stalled, nanos, stall)) {
         return member;
       }
     }

@@ -393,12 +393,18 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     throw new UnsupportedOperationException("a call completes only with its own outcome");
   }
 
-  /** Abandons the call: it leaves its table and its timer now, and a late answer is dropped. */
+  /**
+   * Abandons the call: it leaves its table and its timer now, and a late answer is dropped. An attempt tells
+   * its listener (with a {@link java.util.concurrent.CancellationException}), which gives back its place.
+   */
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
     if (cancelled) {
       forgetEverywhere();
+      if (parent != null && listener != null) {
+        listener.onComplete(null, new java.util.concurrent.CancellationException("the call completed first"));
+      }
     }
     return cancelled;
   }

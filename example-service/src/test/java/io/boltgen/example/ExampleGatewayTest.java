@@ -1,0 +1,75 @@
+package io.boltgen.example;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.boltgen.gateway.BoltGateway;
+import io.boltgen.registry.etcd.EtcdRegistry;
+import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.BoltServer;
+import io.boltgen.testing.Closer;
+import io.boltgen.testing.EtcdProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The example as a mesh agent: two inventory servers registered in a real etcd, and the gateway of
+ * {@code example-service.jar gateway} in front of them. Every method is called through it as a user would: the
+ * JDK's client on HTTP/1.1 and curl on HTTP/2 (prior knowledge), JSON and binary protobuf bodies.
+ */
+class ExampleGatewayTest {
+
+  @TempDir
+  Path dir;
+
+  private final Closer closer = new Closer();
+  private final ExecutorService work = Executors.newFixedThreadPool(2);
+
+  @AfterEach
+  void stop() throws Exception {
+    try {
+      closer.close();
+    } finally {
+      work.shutdownNow();
+    }
+  }
+
+  @Test
+  void everyMethodThroughTheGatewayToInstancesInEtcd() throws Exception {
+    EtcdProcess etcd = closer.track(EtcdProcess.start());
+    EtcdRegistry servers = closer.track(EtcdRegistry.fromUri("etcd://" + URI.create(etcd.clientUrl()).getAuthority()));
+    BoltServer one = closer.track(ExampleMain.startServer(0, work, servers));
+    BoltServer two = closer.track(ExampleMain.startServer(0, work, servers));
+    EtcdRegistry agents = closer.track(EtcdRegistry.fromUri("etcd://" + URI.create(etcd.clientUrl()).getAuthority()));
+    BoltClient client = closer.track(BoltClient.builder().nameResolver(agents).build());
+    BoltGateway gateway = closer.track(ExampleMain.startGateway(0, client, agents));
+    String target = "etcd:///demo.Inventory:1.0";
+    await().atMost(Duration.ofSeconds(10)).until(() -> client.instances(target).size() == 2);
+    assertThat(client.instances(target)).extracting(i -> i.address().getPort())
+        .containsExactlyInAnyOrder(one.port(), two.port());
+
+    String base = "http://127.0.0.1:" + gateway.port();
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).build();
+    ExampleHttpTest.everyMethodWithTheJdkClient(http, base, HttpClient.Version.HTTP_1_1);
+    ExampleHttpTest.everyMethodWithCurl(dir, base, "--http2-prior-knowledge");
+
+    HttpResponse<String> document = http.send(HttpRequest.newBuilder(URI.create(base + "/openapi.json"))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    assertThat(document.statusCode()).isEqualTo(200);
+    assertThat(document.body()).contains("\"/demo.inventory.Inventory/get\"").contains("\"/demo.inventory.Inventory/report\"");
+    assertThat(gateway.routes()).containsExactly("/demo.inventory.Inventory/get", "/demo.inventory.Inventory/reserve",
+        "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit", "/demo.inventory.Inventory/report");
+    assertThat(gateway.callsInFlight()).isZero();
+  }
+}
