@@ -2,7 +2,9 @@ package io.boltgen.example;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.boltgen.gateway.BoltGateway;
 import io.boltgen.registry.etcd.EtcdRegistry;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Java snippets of docs/cluster.md and docs/security.md, as written: every code line of them is a line
+ * The Java snippets of docs/cluster.md, docs/gateway.md and docs/security.md, as written: every code line of them is a line
  * of this module's sources (this file, or the example's own code), and this file runs them, against a real
  * etcd and with certificates made for the run.
  */
@@ -89,6 +92,51 @@ class DocsSnippetsTest {
             assertThat(client.instances("etcd:///demo.Inventory:1.0")).singleElement()
                 .satisfies(i -> assertThat(i.zone()).isEqualTo("zone-a"));
           }
+        }
+        BoltServer capped = BoltServer.builder()
+            .bind("0.0.0.0", port)
+            .service(InventoryBolt.bind(service))
+            .registry(etcd)
+            .maxConcurrentCalls(200)
+            .threads(200, 200, 1)
+            .build()
+            .start();
+        try (capped) {
+          BoltClient client = BoltClient.builder().nameResolver(etcd).build();
+          try (client) {
+            assertThat(client.channel("etcd:///demo.Inventory:1.0")).isNotNull();
+            await().atMost(Duration.ofSeconds(10)).until(() -> client.instances("etcd:///demo.Inventory:1.0").size() == 1);
+            assertThat(client.instances("etcd:///demo.Inventory:1.0")).singleElement()
+                .satisfies(i -> assertThat(i.maxConcurrentCalls()).isEqualTo(200));
+          }
+        }
+      }
+    } finally {
+      reservationWork.shutdownNow();
+    }
+  }
+
+  @Test
+  void gatewaySnippetRunsAsWritten() throws Exception {
+    assertThat(sourceLines()).containsAll(codeLines("gateway.md"));
+    ExecutorService reservationWork = Executors.newSingleThreadExecutor();
+    try (EtcdProcess etcdProcess = EtcdProcess.start()) {
+      String etcdUrl = etcdProcess.clientUrl();
+      int port = 0;
+      EtcdRegistry etcd = EtcdRegistry.builder().endpoints(etcdUrl).build();
+      try (etcd; BoltServer server = ExampleMain.startServer(0, reservationWork, etcd)) {
+        assertThat(server.port()).isPositive();
+        BoltClient client = BoltClient.builder().nameResolver(etcd).build();
+        BoltGateway gateway = BoltGateway.builder()
+            .client(client)
+            .service(Inventory.class, "etcd:///demo.Inventory:1.0")
+            .bind("0.0.0.0", port)
+            .build()
+            .start();
+        try (client; gateway) {
+          String answer = ExampleHttpTest.curl("-H", "Content-Type: application/json", "-d",
+              "{\"sku\": {\"value\": \"apple\"}}", "http://127.0.0.1:" + gateway.port() + "/demo.inventory.Inventory/get");
+          assertThat(answer).startsWith("{\"value\":{\"sku\":{\"value\":\"apple\"},\"available\":12,");
         }
       }
     } finally {
