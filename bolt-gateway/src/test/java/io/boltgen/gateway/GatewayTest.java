@@ -261,6 +261,29 @@ class GatewayTest {
   }
 
   @Test
+  void theProgramForwardsTheServicesNamedOnItsCommandLine() throws Exception {
+    registry = newRegistry();
+    node(0);
+    String uri = "etcd://" + URI.create(etcd.clientUrl()).getAuthority() + prefix;
+    ReadyProcess program = closer.track(ReadyProcess.start(ReadyProcess.java(GatewayMain.class.getName(),
+        "--registry", uri, "--host", "127.0.0.1", "--port", "0", "--service", "gw.Work:1.0")));
+    HttpResponse<String> answer = http.send(java.net.http.HttpRequest.newBuilder(
+            URI.create("http://127.0.0.1:" + program.port() + WorkBolt.METHOD_HOLD.httpPath()))
+        .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"millis\": 1}")).build(),
+        HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    assertThat(program.log()).contains("forwarding [/gw.work.Work/hold, /gw.work.Work/holdIdempotent");
+    program.signal("TERM");
+    assertThat(program.waitFor(Duration.ofSeconds(30))).as("it stops on SIGTERM").isTrue();
+
+    ReadyProcess.Launcher unknown = ReadyProcess.launcher(ReadyProcess.java(GatewayMain.class.getName(),
+        "--registry", uri, "--service", "gw.Nothing:1.0"));
+    assertThatThrownBy(unknown::start).hasMessageContaining("no generated service gw.Nothing:1.0 on the class path")
+        .hasMessageContaining("found: gw.Work:1.0");
+  }
+
+  @Test
   void closingDrainsTheCallsInFlightAndRefusesNewOnes() throws Exception {
     registry = newRegistry();
     node(0);
