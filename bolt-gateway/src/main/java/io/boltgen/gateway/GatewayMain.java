@@ -53,16 +53,33 @@ public final class GatewayMain {
       System.exit(2);
       return;
     }
+    gateway.start();
+    serveUntilStopped(gateway, System.out, client, registry);
+  }
+
+  /**
+   * Prints {@code READY <port>} for the started {@code gateway} and waits until the process is stopped; its
+   * shutdown hook (SIGTERM) closes the gateway, draining it, then each of {@code alsoClose} in order.
+   */
+  public static void serveUntilStopped(BoltGateway gateway, PrintStream out, AutoCloseable... alsoClose)
+      throws InterruptedException {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      gateway.close();
-      client.close();
-      registry.close();
-      stopped.countDown();
+      try {
+        gateway.close();
+        for (AutoCloseable c : alsoClose) {
+          try {
+            c.close();
+          } catch (Exception e) {
+            System.err.println("closing " + c + " failed: " + e);
+          }
+        }
+      } finally {
+        stopped.countDown();
+      }
     }, "gateway-shutdown"));
-    gateway.start();
-    System.out.println("READY " + gateway.port());
-    System.out.flush();
+    out.println("READY " + gateway.port());
+    out.flush();
     stopped.await();
   }
 

@@ -1,6 +1,7 @@
 package io.boltgen.example;
 
 import io.boltgen.gateway.BoltGateway;
+import io.boltgen.gateway.GatewayMain;
 import io.boltgen.registry.etcd.EtcdRegistry;
 import io.boltgen.registry.zookeeper.ZooKeeperRegistry;
 import io.boltgen.runtime.BoltClient;
@@ -166,8 +167,8 @@ public final class ExampleMain {
   }
 
   /**
-   * The mesh agent: serves the inventory over HTTP on 127.0.0.1:{@code port} (0 = any free port), forwarding
-   * every call to the instances registered in {@code registry} (which it closes when stopped).
+   * The mesh agent, started: serves the inventory over HTTP (and its console) on 127.0.0.1:{@code port} (0 = any
+   * free port), forwarding every call through {@code client} to the instances registered in {@code registry}.
    */
   public static BoltGateway startGateway(int port, BoltClient client, Registry registry) {
     return BoltGateway.builder()
@@ -191,15 +192,6 @@ public final class ExampleMain {
       System.exit(1);
       return;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      gateway.close();
-      client.close();
-      registry.close();
-      stopped.countDown();
-    }, "example-shutdown"));
-    out.println("READY " + gateway.port());
-    out.flush();
-    stopped.await();
+    GatewayMain.serveUntilStopped(gateway, out, client, registry);
   }
 }
