@@ -492,7 +492,8 @@ public final class MeshBench {
         double during = rate(samples, stoppedAt, continuedAt);
         double duringMin = Double.NaN;
         for (Sample a : samples) {
-          if (a.seconds() >= stoppedAt && a.seconds() + 1 <= continuedAt + 1e-9) {
+          // whole seconds within the freeze, give or take half a sampling period
+          if (a.seconds() >= stoppedAt && a.seconds() + 1 <= continuedAt + secs(SAMPLE) / 2) {
             double r = rate(samples, a.seconds(), a.seconds() + 1);
             duringMin = Double.isNaN(duringMin) ? r : Math.min(duringMin, r);
           }

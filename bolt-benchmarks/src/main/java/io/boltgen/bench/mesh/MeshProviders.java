@@ -9,6 +9,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The three provider JVMs of the {@code mesh} benchmark ({@link HashProviderMain}), the contest's capacities
@@ -87,37 +91,60 @@ final class MeshProviders implements AutoCloseable {
   }
 
   /**
-   * Starts the three providers against etcd at {@code etcdUrl}, each ready (listening and registered) within 60 s;
-   * on a failure, those already started are stopped and the failure names the log.
+   * Starts the three providers against etcd at {@code etcdUrl}, side by side, each ready (listening and registered)
+   * within 60 s; on a failure, those that started are stopped and the failure names the log.
    */
   static MeshProviders start(String etcdUrl, int threads, long delayMillis, long leaseSeconds, List<String> jvmFlags,
-      Path logDir) throws Exception {
+      Path logDir) throws IOException, InterruptedException {
     boolean taskset = hasTaskset();
-    List<Provider> started = new ArrayList<>();
+    ExecutorService starting = Executors.newFixedThreadPool(NAMES.size());
+    List<Future<Provider>> futures = new ArrayList<>();
     try {
       for (int i = 0; i < NAMES.size(); i++) {
-        boolean pin = i == 0 && taskset;
-        List<String> command = new ArrayList<>();
-        if (pin) {
-          command.addAll(List.of("taskset", "-c", "0"));
-        }
-        command.addAll(ReadyProcess.java(jvmFlags, HashProviderMain.class.getName(), List.of("--etcd", etcdUrl,
-            "--weight", Integer.toString(WEIGHTS.get(i)), "--threads", Integer.toString(threads), "--delay-ms",
-            Long.toString(delayMillis), "--lease-ttl-s", Long.toString(leaseSeconds))));
-        Path log = logDir.resolve("provider-" + NAMES.get(i) + ".log");
+        int index = i;
+        futures.add(starting.submit(() -> launch(index, index == 0 && taskset, etcdUrl, threads, delayMillis,
+            leaseSeconds, jvmFlags, logDir)));
+      }
+      List<Provider> started = new ArrayList<>();
+      IllegalStateException failed = null;
+      for (Future<Provider> f : futures) {
         try {
-          started.add(new Provider(NAMES.get(i), WEIGHTS.get(i), pin, ReadyProcess.launcher(command).log(log)
-              .marker(Protocol.PREFIX).stopLine(Protocol.STOP).readyTimeout(Duration.ofSeconds(60)).start()));
-        } catch (Exception e) {
-          throw new IllegalStateException("provider " + NAMES.get(i) + " did not start: " + e.getMessage()
-              + "; log: " + log, e);
+          started.add(f.get());
+        } catch (ExecutionException e) {
+          failed = failed == null ? new IllegalStateException(e.getCause().getMessage(), e.getCause()) : failed;
         }
       }
-    } catch (Exception e) {
-      new MeshProviders(started).close();
-      throw e;
+      if (failed != null) {
+        try {
+          new MeshProviders(started).close();
+        } catch (IOException e) {
+          failed.addSuppressed(e);
+        }
+        throw failed;
+      }
+      return new MeshProviders(started);
+    } finally {
+      starting.shutdown();
     }
-    return new MeshProviders(started);
+  }
+
+  private static Provider launch(int i, boolean pin, String etcdUrl, int threads, long delayMillis, long leaseSeconds,
+      List<String> jvmFlags, Path logDir) {
+    List<String> command = new ArrayList<>();
+    if (pin) {
+      command.addAll(List.of("taskset", "-c", "0"));
+    }
+    command.addAll(ReadyProcess.java(jvmFlags, HashProviderMain.class.getName(), List.of("--etcd", etcdUrl,
+        "--weight", Integer.toString(WEIGHTS.get(i)), "--threads", Integer.toString(threads), "--delay-ms",
+        Long.toString(delayMillis), "--lease-ttl-s", Long.toString(leaseSeconds))));
+    Path log = logDir.resolve("provider-" + NAMES.get(i) + ".log");
+    try {
+      return new Provider(NAMES.get(i), WEIGHTS.get(i), pin, ReadyProcess.launcher(command).log(log)
+          .marker(Protocol.PREFIX).stopLine(Protocol.STOP).readyTimeout(Duration.ofSeconds(60)).start());
+    } catch (Exception e) {
+      throw new IllegalStateException("provider " + NAMES.get(i) + " did not start: " + e.getMessage() + "; log: "
+          + log, e);
+    }
   }
 
   List<Provider> all() {
@@ -143,11 +170,23 @@ final class MeshProviders implements AutoCloseable {
     return all;
   }
 
-  /** Stops every provider ({@code stop} on its input, then SIGCONT and SIGTERM, then SIGKILL). */
+  /**
+   * Stops every provider: SIGCONT first (one left stopped by an interrupted freeze would not read its input), then
+   * {@code stop} on its input, then SIGTERM, then SIGKILL.
+   */
   @Override
   public void close() throws IOException {
     IOException first = null;
     for (int i = providers.size() - 1; i >= 0; i--) {
+      try {
+        if (providers.get(i).process.isAlive()) {
+          MeshProcesses.signal(providers.get(i).pid, "CONT");
+        }
+      } catch (IOException e) {
+        first = e;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       try {
         providers.get(i).process.close();
       } catch (IOException e) {

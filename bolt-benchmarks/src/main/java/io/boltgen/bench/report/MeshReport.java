@@ -114,7 +114,7 @@ public final class MeshReport {
     results(md, s, r);
     contest(md, r);
     if (r.freeze() != null) {
-      md.append("Freeze: ").append(describe(r.freeze())).append("\n");
+      md.append(describe(r.freeze())).append("\n");
     }
     return md.toString();
   }
