@@ -63,7 +63,8 @@ public final class HashProviderMain {
     BoltServer server;
     try {
       server = BoltServer.builder().bind("127.0.0.1", 0).service(HashServiceBolt.bind(hash), pool).registry(registry)
-          .instance(weight, "", Map.of()).maxConcurrentCalls(threads).build().start();
+          .instance(weight, "", Map.of()).maxConcurrentCalls(threads).drainTime(Duration.ofSeconds(1)).build()
+          .start();
     } catch (RuntimeException e) {
       registry.close();
       pool.shutdownNow();

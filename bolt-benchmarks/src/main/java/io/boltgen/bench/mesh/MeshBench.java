@@ -143,7 +143,8 @@ public final class MeshBench {
    * @param seconds since the measured wrk run started
    * @param answered the providers' answered calls summed (a frozen provider's last count)
    * @param registered instances registered in etcd, or -1 when not asked in this sample
-   * @param frozen whether the large provider was stopped
+   * @param frozen whether the large provider was stopped from this sample on (the signals are sent right after the
+   *     counts are read)
    */
   public record Sample(double seconds, long answered, int registered, boolean frozen) {}
 
@@ -439,11 +440,6 @@ public final class MeshBench {
               TimeUnit.NANOSECONDS.sleep(wait); // the sampling period
             }
             double t = (System.nanoTime() - t0) / 1e9;
-            if (frozen && t >= secs(f.at().plus(f.length()))) {
-              MeshProcesses.signal(large.pid, "CONT");
-              frozen = false;
-              continuedAt = t;
-            }
             long sum = 0;
             for (int i = 0; i < all.size(); i++) {
               if (!(frozen && all.get(i) == large)) {
@@ -461,12 +457,18 @@ public final class MeshBench {
                 minRegistered = Math.min(minRegistered, registered);
               }
             }
-            samples.add(new Sample(t, sum, k % 4 == 0 ? registered : -1, frozen));
+            // the signals go after the counts are read: the calls the large provider answered up to SIGSTOP count
+            // before it, and those it finishes once continued count after SIGCONT
             if (!frozen && Double.isNaN(stoppedAt) && t >= secs(f.at())) {
-              MeshProcesses.signal(large.pid, "STOP"); // after its count was read, so none of its calls is missed
+              MeshProcesses.signal(large.pid, "STOP");
               frozen = true;
               stoppedAt = t;
+            } else if (frozen && t >= secs(f.at().plus(f.length()))) {
+              MeshProcesses.signal(large.pid, "CONT");
+              frozen = false;
+              continuedAt = t;
             }
+            samples.add(new Sample(t, sum, k % 4 == 0 ? registered : -1, frozen));
             if (!wrk.isAlive() || t > secs(f.run()) + 30) {
               break;
             }

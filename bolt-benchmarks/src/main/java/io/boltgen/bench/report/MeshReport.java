@@ -192,7 +192,8 @@ public final class MeshReport {
         .append("). Gateway CPU µs/request: the gateway JVM's utime + stime (`/proc/<pid>/stat`) over the window ÷"
             + " requests (for the direct client, the harness JVM's own). Machine busy: all CPUs' busy time over the"
             + " window, in % of all of them.\n");
-    md.append("- JVM flags of the providers and the gateway: `").append(String.join(" ", s.jvmFlags())).append("`.\n\n");
+    md.append("- JVM flags of the providers and the gateway: `").append(String.join(" ", s.jvmFlags())).append("`; the"
+        + " harness JVM (and with it the direct client) runs with the flags of the command above.\n\n");
   }
 
   private static void results(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
@@ -235,7 +236,8 @@ public final class MeshReport {
     boolean any = false;
     for (Point p : r.points()) {
       if (p.connections() == 512) {
-        md.append(Markdown.row("boltgen " + label(p.mode()) + " (this run)", "this machine, " + MeshBench.onlineCpus()
+        md.append(Markdown.row((p.mode().equals(MeshBench.DIRECT) ? "boltgen client, direct (no agent)"
+            : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + MeshBench.onlineCpus()
             + " CPUs", qps(p.qps()), percent(p.qps() / ceiling)));
         any = true;
       }
@@ -262,7 +264,11 @@ public final class MeshReport {
         .append(MeshBench.SAMPLE.toMillis()).append(" ms (the stopped provider counts what it had answered when it"
             + " stopped). The providers' etcd lease is ").append(s.leaseSeconds()).append(" s, so a stopped provider"
             + " stays registered for up to that long; the client sees no difference between slow and stopped, and"
-            + " holds an instance that owes answers for more than 1 s while others answer to one call at a time.\n\n");
+            + " holds an instance that owes answers for more than 1 s while others answer to one call at a time. A call"
+            + " still unanswered after its timeout fails (the gateway answers it with an error status; wrk counts"
+            + " requests unanswered after 2 s as timeouts). Once continued, the provider finds in its sockets the"
+            + " requests of calls given up on as well as the live ones, and may get more at once than its threads:"
+            + " those its pool refuses are counted below.\n\n");
     FreezeResult fr = r.freeze();
     if (fr == null) {
       md.append("Failed (see above).\n");
