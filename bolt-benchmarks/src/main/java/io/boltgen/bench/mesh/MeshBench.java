@@ -209,10 +209,10 @@ public final class MeshBench {
     FreezeResult freeze = null;
     boolean pinned;
     try (MeshProcesses procs = new MeshProcesses()) {
-      MeshEtcd etcd = procs.track(MeshEtcd.start(s.logDir(), Duration.ofSeconds(30)));
+      MeshEtcd etcd = procs.start(() -> MeshEtcd.start(s.logDir(), Duration.ofSeconds(30)));
       out.println("  etcd pid " + etcd.pid() + " at " + etcd.url());
-      MeshProviders providers = procs.track(MeshProviders.start(etcd.url(), THREADS, DELAY_MILLIS, s.leaseSeconds(),
-          s.jvmFlags(), s.logDir()));
+      MeshProviders providers = procs.start(() -> MeshProviders.start(etcd.url(), THREADS, DELAY_MILLIS,
+          s.leaseSeconds(), s.jvmFlags(), s.logDir()));
       pinned = providers.all().get(0).pinned;
       for (MeshProviders.Provider p : providers.all()) {
         out.printf("  provider %s: pid %d, weight %d%s%n", p.name, p.pid, p.weight, p.pinned ? ", taskset -c 0" : "");
@@ -324,9 +324,10 @@ public final class MeshBench {
       Path log = s.logDir().resolve("gateway-" + id(policy) + ".log");
       ReadyProcess gateway;
       try {
-        gateway = procs.track(ReadyProcess.launcher(ReadyProcess.java(s.jvmFlags(), "io.boltgen.gateway.GatewayMain",
-            List.of("--registry", etcd.uri(), "--port", "0", "--host", "127.0.0.1", "--service", "mesh.Hash:1.0",
-                "--policy", id(policy)))).log(log).readyTimeout(Duration.ofSeconds(60)).start());
+        gateway = procs.start(() -> ReadyProcess.launcher(ReadyProcess.java(s.jvmFlags(),
+            "io.boltgen.gateway.GatewayMain", List.of("--registry", etcd.uri(), "--port", "0", "--host", "127.0.0.1",
+                "--service", "mesh.Hash:1.0", "--policy", id(policy)))).log(log).readyTimeout(Duration.ofSeconds(60))
+            .start());
       } catch (Exception e) {
         throw new IOException("the gateway did not start: " + e.getMessage() + "; log: " + log, e);
       }
@@ -347,7 +348,7 @@ public final class MeshBench {
     }
 
     Wrk.Report wrk(int connections, Duration duration, String url, String tag) throws Exception {
-      MeshWrk run = procs.track(MeshWrk.start(s.wrk(), s.wrkThreads(), connections, duration, script, url,
+      MeshWrk run = procs.start(() -> MeshWrk.start(s.wrk(), s.wrkThreads(), connections, duration, script, url,
           s.logDir().resolve(tag + "-wrk.txt")));
       try {
         return run.finish();
@@ -421,8 +422,8 @@ public final class MeshBench {
         Cpu c0 = cpu(gateway.pid(), false);
         out.printf("  freeze: %d connections for %s s; SIGSTOP of the large provider (pid %d) at %s s, SIGCONT at %s s%n",
             f.connections(), Fmt.seconds(f.run()), large.pid, Fmt.seconds(f.at()), Fmt.seconds(f.at().plus(f.length())));
-        MeshWrk wrk = procs.track(MeshWrk.start(s.wrk(), s.wrkThreads(), f.connections(), f.run(), script, url,
-            s.logDir().resolve("freeze-wrk.txt")));
+        MeshWrk wrk = procs.start(() -> MeshWrk.start(s.wrk(), s.wrkThreads(), f.connections(), f.run(), script,
+            url, s.logDir().resolve("freeze-wrk.txt")));
         long t0 = System.nanoTime();
         List<Sample> samples = new ArrayList<>();
         boolean frozen = false;
