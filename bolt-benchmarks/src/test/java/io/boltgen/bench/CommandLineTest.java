@@ -125,6 +125,8 @@ class CommandLineTest {
     assertThat(full.leaseSeconds()).isEqualTo(10);
     assertThat(full.outDir().toString()).endsWith("docs");
     assertThat(full.command()).endsWith(" mesh");
+    assertThat(MeshBench.estimate(full)).as("12 points of 40 s, 6 JVMs started, the freeze").isEqualTo(Duration.ofSeconds(
+        12 * 40 + 5 * 6 + 10 + 40 + 5));
 
     MeshBench.Settings smoke = MeshBenchmarkSmokeTest.settings("mesh", "--smoke");
     assertThat(smoke.connections()).containsExactly(8, 16);

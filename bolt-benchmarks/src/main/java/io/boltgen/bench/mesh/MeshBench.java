@@ -186,6 +186,17 @@ public final class MeshBench {
     return connections * 1000.0 / DELAY_MILLIS;
   }
 
+  /** How long {@code s} takes when no window is measured again: the loads, and 5 s per JVM started. */
+  public static Duration estimate(Settings s) {
+    Duration point = s.warmup().plus(s.duration());
+    int points = s.connections().size() * (s.policies().size() + (s.direct() ? 1 : 0));
+    Duration total = point.multipliedBy(points).plusSeconds(5L * (3 + s.policies().size()));
+    if (s.freeze() != null) {
+      total = total.plus(s.warmup()).plus(s.freeze().run()).plusSeconds(5);
+    }
+    return total;
+  }
+
   /** The id of {@code policy} on the gateway's command line: {@code least-pending}. */
   public static String id(BalancingPolicy policy) {
     return policy.name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -196,7 +207,8 @@ public final class MeshBench {
     Instant started = Instant.now();
     Map<String, String> machine = MachineInfo.read();
     out.println("boltgen mesh benchmark on " + machine.get("CPU") + ", " + machine.get("cores") + "; load average "
-        + machine.get("load average at start") + "; child logs: " + s.logDir());
+        + machine.get("load average at start") + "; about " + Fmt.duration(estimate(s)) + " unless windows are measured"
+        + " again; child logs: " + s.logDir());
     List<String> caveats = new ArrayList<>(s.caveats());
     double busy = ProcStat.otherCpuPercent(Duration.ofSeconds(1));
     if (busy > ProcStat.BUSY_PERCENT) {

@@ -218,7 +218,9 @@ public final class MeshReport {
         md.append(Markdown.row(Integer.toString(p.connections()), qps(p.qps()) + (p.noisy() ? " NOISY" : ""),
             percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()),
             p.errors() == 0 ? "0" : "**" + p.errors() + "** (" + p.errorText().replace('|', '/') + ")", shares(p),
-            Integer.toString(p.mostAtOnce()), Fmt.num(p.cpuUsPerRequest(), 1), Fmt.percent(p.machineBusyPercent())));
+            p.mostAtOnce() > MeshBench.THREADS ? "**" + p.mostAtOnce() + " (over " + MeshBench.THREADS + ")**"
+                : Integer.toString(p.mostAtOnce()), Fmt.num(p.cpuUsPerRequest(), 1),
+            Fmt.percent(p.machineBusyPercent())));
       }
       md.append('\n');
     }
