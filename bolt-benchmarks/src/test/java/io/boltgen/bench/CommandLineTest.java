@@ -2,11 +2,14 @@ package io.boltgen.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.boltgen.bench.mesh.MeshBench;
+import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -108,10 +111,53 @@ class CommandLineTest {
   }
 
   @Test
+  void meshMakesTheReportsSettingsByDefaultAndSaysWhatASmallerRunLeavesOut() {
+    MeshBench.Settings full = MeshBenchmarkSmokeTest.settings("mesh");
+    assertThat(full.caveats()).isEmpty();
+    assertThat(full.connections()).containsExactly(128, 256, 512);
+    assertThat(full.policies()).containsExactly(BalancingPolicy.LEAST_PENDING, BalancingPolicy.ROUND_ROBIN,
+        BalancingPolicy.WEIGHTED_RANDOM);
+    assertThat(full.direct()).isTrue();
+    assertThat(full.warmup()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(full.duration()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(full.freeze()).isEqualTo(new MeshBench.Freeze(512, Duration.ofSeconds(10), Duration.ofSeconds(10),
+        Duration.ofSeconds(40)));
+    assertThat(full.leaseSeconds()).isEqualTo(10);
+    assertThat(full.outDir().toString()).endsWith("docs");
+    assertThat(full.command()).endsWith(" mesh");
+    assertThat(MeshBench.estimate(full)).as("12 points of 40 s, 6 JVMs started, the freeze").isEqualTo(Duration.ofSeconds(
+        12 * 40 + 5 * 6 + 10 + 40 + 5));
+
+    MeshBench.Settings smoke = MeshBenchmarkSmokeTest.settings("mesh", "--smoke");
+    assertThat(smoke.connections()).containsExactly(8, 16);
+    assertThat(smoke.policies()).containsExactly(BalancingPolicy.LEAST_PENDING);
+    assertThat(smoke.freeze()).isEqualTo(new MeshBench.Freeze(16, Duration.ofSeconds(1), Duration.ofSeconds(1),
+        Duration.ofSeconds(4)));
+    assertThat(smoke.caveats()).hasSize(1);
+    assertThat(smoke.outDir()).as("a partial run leaves docs/ alone unless --out says where").isNull();
+
+    MeshBench.Settings some = MeshBenchmarkSmokeTest.settings("mesh", "--connections", "64", "--policies",
+        "round-robin,WEIGHTED_RANDOM", "--no-direct", "--no-freeze", "--duration", "5", "--out", "x");
+    assertThat(some.connections()).containsExactly(64);
+    assertThat(some.policies()).containsExactly(BalancingPolicy.ROUND_ROBIN, BalancingPolicy.WEIGHTED_RANDOM);
+    assertThat(some.direct()).isFalse();
+    assertThat(some.freeze()).isNull();
+    assertThat(some.caveats()).hasSize(4);
+    assertThat(some.outDir()).isEqualTo(java.nio.file.Path.of("x"));
+
+    StringWriter err = new StringWriter();
+    assertThat(Main.commandLine().setErr(new PrintWriter(err, true)).execute("mesh", "--policies", "fastest"))
+        .isEqualTo(2);
+    assertThat(err.toString()).contains("error: unknown policy fastest; known: ").contains("least-pending");
+    assertThat(run("help", "mesh")).contains("--connections=LIST", "--warmup=S", "--duration=S", "--policies=LIST",
+        "--[no-]freeze", "--freeze-at=S", "--lease-ttl=S", "--smoke", "--out=DIR");
+  }
+
+  @Test
   void helpListsTheCommandsAndEachCommandItsOptions() {
     // every command, and every option of each
     assertThat(run("help")).startsWith("Usage: java -jar bolt-benchmarks.jar [OPTIONS] [COMMAND]")
-        .contains("  load ", "  scaling ", "  jmh ", "  cluster ", "  compile ", "  server ", "  systems ")
+        .contains("  load ", "  scaling ", "  jmh ", "  cluster ", "  mesh ", "  compile ", "  server ", "  systems ")
         .contains("--scaling-systems=LIST", "--slow-ms=M", "--policies=LIST", "--services=N", "--port=P")
         .doesNotContainPattern("(?m)^  client ").doesNotContain("--warmup-points");
     assertThat(run("help", "load")).contains("--quiet-threshold=PCT", "--quiet-repeats=N", "--warmup-pass=S",

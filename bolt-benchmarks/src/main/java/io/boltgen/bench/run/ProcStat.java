@@ -112,13 +112,13 @@ public final class ProcStat {
   }
 
   /** The machine's busy ticks now ({@link #busyTicks(String)}), or -1. */
-  static long readBusyTicks() {
+  public static long readBusyTicks() {
     String text = read(Path.of("/proc/stat"));
     return text == null ? -1 : busyTicks(text);
   }
 
   /** The CPU ticks process {@code pid} has used ({@link #processTicks(String)}), or -1 if it cannot be read. */
-  static long readProcessTicks(long pid) {
+  public static long readProcessTicks(long pid) {
     String text = read(Path.of("/proc", Long.toString(pid), "stat"));
     try {
       return text == null ? -1 : processTicks(text);
@@ -128,7 +128,7 @@ public final class ProcStat {
   }
 
   /** {@link #processAndChildrenTicks(String)} of process {@code pid} now, or -1 if it cannot be read. */
-  static long readProcessAndChildrenTicks(long pid) {
+  public static long readProcessAndChildrenTicks(long pid) {
     String text = read(Path.of("/proc", Long.toString(pid), "stat"));
     try {
       return text == null ? -1 : processAndChildrenTicks(text);
@@ -148,7 +148,7 @@ public final class ProcStat {
   }
 
   /** Clock ticks per second ({@code getconf CLK_TCK}, asked once), or {@link #DEFAULT_CLOCK_TICKS}. */
-  static long clockTicksPerSecond() {
+  public static long clockTicksPerSecond() {
     long t = clockTicks;
     if (t == 0) {
       t = DEFAULT_CLOCK_TICKS;

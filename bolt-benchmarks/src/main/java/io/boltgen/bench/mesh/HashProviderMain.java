@@ -1,0 +1,115 @@
+package io.boltgen.bench.mesh;
+
+import io.boltgen.bench.run.Protocol;
+import io.boltgen.registry.etcd.EtcdRegistry;
+import io.boltgen.runtime.BoltServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One provider of the {@code mesh} benchmark, a JVM of its own: {@code java -cp bolt-benchmarks.jar
+ * io.boltgen.bench.mesh.HashProviderMain --etcd http://127.0.0.1:PORT --weight W [--threads 200] [--delay-ms 50]
+ * [--lease-ttl-s 10]}. It serves {@link HashService} ({@link SleepingHash}) on loopback on a pool of exactly
+ * {@code threads} threads that refuses a call beyond them (the server answers it SERVER_THREADPOOL_BUSY),
+ * registered in etcd with weight {@code W} and {@code maxConcurrentCalls} = {@code threads}. It prints the
+ * {@link Protocol} line {@code READY port=P pid=N}, then answers each line {@code stats ID} on its standard input
+ * with {@code STATS ID answered=N running=R max=M peak=P refused=F} (max: the most calls at once since the previous
+ * {@code stats}); {@code stop}, the end of its input or SIGTERM closes it (deregistered first).
+ */
+public final class HashProviderMain {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HashProviderMain.class);
+
+  private HashProviderMain() {}
+
+  public static void main(String[] args) throws Exception {
+    Protocol.claimStdout();
+    Map<String, String> options = options(args);
+    String etcd = options.get("--etcd");
+    if (etcd == null) {
+      throw new IllegalArgumentException("--etcd URL is missing");
+    }
+    int weight = Integer.parseInt(options.getOrDefault("--weight", "100"));
+    int threads = Integer.parseInt(options.getOrDefault("--threads", "200"));
+    long delayMillis = Long.parseLong(options.getOrDefault("--delay-ms", "50"));
+    long leaseSeconds = Long.parseLong(options.getOrDefault("--lease-ttl-s", "10"));
+
+    AtomicLong refused = new AtomicLong();
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+        r -> {
+          Thread t = new Thread(r, "hash-worker");
+          t.setDaemon(true);
+          return t;
+        },
+        (task, executor) -> {
+          refused.incrementAndGet();
+          throw new RejectedExecutionException("all " + threads + " threads are busy");
+        });
+    pool.prestartAllCoreThreads();
+    SleepingHash hash = new SleepingHash(delayMillis);
+    EtcdRegistry registry = EtcdRegistry.builder().endpoints(etcd).leaseTtl(Duration.ofSeconds(leaseSeconds)).build();
+    BoltServer server;
+    try {
+      server = BoltServer.builder().bind("127.0.0.1", 0).service(HashServiceBolt.bind(hash), pool).registry(registry)
+          .instance(weight, "", Map.of()).maxConcurrentCalls(threads).drainTime(Duration.ofSeconds(1)).build()
+          .start();
+    } catch (RuntimeException e) {
+      registry.close();
+      pool.shutdownNow();
+      throw e;
+    }
+    Thread closing = new Thread(() -> {
+      server.close();
+      registry.close();
+      pool.shutdownNow();
+    }, "provider-shutdown");
+    Runtime.getRuntime().addShutdownHook(closing);
+    LOG.info("serving mesh.Hash:1.0 on 127.0.0.1:{}: weight {}, {} threads (maxConcurrentCalls {}), {} ms per call,"
+        + " etcd {} with a lease of {} s", server.port(), weight, threads, threads, delayMillis, etcd, leaseSeconds);
+    Protocol.send(Protocol.READY, "port=" + server.port() + " pid=" + ProcessHandle.current().pid());
+
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+      for (String line; (line = in.readLine()) != null; ) {
+        String[] words = line.trim().split("\\s+");
+        if (words[0].equals(Protocol.STOP)) {
+          break;
+        }
+        if (words[0].equals("stats") && words.length == 2) {
+          Protocol.send(MeshProviders.STATS, String.format(Locale.ROOT, "%s answered=%d running=%d max=%d peak=%d"
+                  + " refused=%d", words[1], hash.answered(), hash.running(), hash.takeMostAtOnce(), hash.mostEver(),
+              refused.get()));
+        }
+      }
+    }
+    LOG.info("stopping: {} calls answered, at most {} at once, {} refused", hash.answered(), hash.mostEver(),
+        refused.get());
+    System.exit(0); // the shutdown hook deregisters and closes the server
+  }
+
+  /** {@code --name value} pairs. */
+  private static Map<String, String> options(String[] args) {
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("expected --option value, got " + args[i]);
+      }
+      options.put(args[i], args[i + 1]);
+    }
+    if (args.length % 2 != 0) {
+      throw new IllegalArgumentException(args[args.length - 1] + " needs a value");
+    }
+    return options;
+  }
+}

@@ -1,0 +1,330 @@
+package io.boltgen.bench.report;
+
+import io.boltgen.bench.mesh.MeshBench;
+import io.boltgen.bench.mesh.MeshBench.FreezeResult;
+import io.boltgen.bench.mesh.MeshBench.Point;
+import io.boltgen.bench.mesh.MeshBench.Sample;
+import io.boltgen.runtime.cluster.BalancingPolicy;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The {@code mesh} command's report, docs/benchmarks-mesh.md, and its chart, docs/img/mesh-qps.png: machine, how
+ * quiet it was, settings (how the capacities 1:2:3 were made), a table per scenario with the ratio to the physical
+ * ceiling, the contest's published figures beside ours, and the freeze with its timeline.
+ */
+public final class MeshReport {
+
+  /** The contest's published figures at 512 connections (the seed of this benchmark). */
+  static final double NETTY_AGENT_QPS = 6_850;
+  static final double C_AGENT_QPS = 7_144;
+
+  private MeshReport() {}
+
+  /** What a point is called in tables and the chart. */
+  static String label(String mode) {
+    return mode.equals(MeshBench.DIRECT) ? "direct boltgen client" : "gateway, " + mode;
+  }
+
+  /** One progress line for a point. */
+  public static String describe(Point p) {
+    return String.format(Locale.ROOT, "%s-c%d: %s req/s (%s of ceiling)  p50 %s  p99 %s  max %s  errors %d%s  shares"
+            + " %s  most at once %d  %s %s µs/req  machine busy %s  other CPU %s%s", p.mode(), p.connections(),
+        qps(p.qps()), percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()),
+        Fmt.micros(p.maxUs()), p.errors(), p.errorText().isEmpty() ? "" : " (" + p.errorText() + ")", shares(p),
+        p.mostAtOnce(), p.mode().equals(MeshBench.DIRECT) ? "client CPU" : "gateway CPU",
+        Fmt.num(p.cpuUsPerRequest(), 1), Fmt.percent(p.machineBusyPercent()), Fmt.percent(p.otherCpuPercent()),
+        p.noisy() ? "  NOISY" : "");
+  }
+
+  /** One progress line for the freeze. */
+  public static String describe(FreezeResult f) {
+    return String.format(Locale.ROOT, "freeze: %s req/s by wrk, errors %d%s; providers' calls/s before %s, while"
+            + " stopped %s (lowest second %s), back within 5%% %s after SIGCONT; fewest registered %d",
+        qps(f.wrk().requestsPerSecond()), f.wrk().errors(), f.wrk().errors() == 0 ? "" : " (" + f.wrk().errorText() + ")",
+        qps(f.before()), qps(f.during()), qps(f.duringMin()), recovery(f), f.minRegistered());
+  }
+
+  /** The chart: QPS against connections, one line per policy, the direct client, and the ceiling. */
+  public static void chart(Path file, MeshBench.Settings s, MeshBench.Result r) throws IOException {
+    Map<String, List<double[]>> lines = new LinkedHashMap<>();
+    List<String> modes = new ArrayList<>();
+    s.policies().forEach(p -> modes.add(MeshBench.id(p)));
+    if (s.direct()) {
+      modes.add(MeshBench.DIRECT);
+    }
+    for (String mode : modes) {
+      List<double[]> line = new ArrayList<>();
+      for (Point p : r.points()) {
+        if (p.mode().equals(mode)) {
+          line.add(new double[] {p.connections(), p.qps()});
+        }
+      }
+      lines.put(label(mode), line);
+    }
+    List<double[]> ceiling = new ArrayList<>();
+    s.connections().forEach(c -> ceiling.add(new double[] {c, MeshBench.ceiling(c)}));
+    lines.put("ceiling (connections ÷ 50 ms)", ceiling);
+    Charts.write(file, "mesh-agent contest on loopback: requests/s against connections", List.of(
+        "3 providers (50 ms per call, 200 threads each, weights 100/200/300), the gateway in its own JVM, wrk"
+            + " -t" + s.wrkThreads() + " with random JSON texts; " + Fmt.seconds(s.duration()) + " s measured per point"),
+        "connections (wrk's; the direct client's calls in flight)",
+        List.of(new Charts.Panel("requests/s", false, lines)));
+  }
+
+  /** The report. */
+  public static String markdown(MeshBench.Settings s, MeshBench.Result r, Map<String, String> machine,
+      String loadAverageEnd, Instant started, Duration took) {
+    StringBuilder md = new StringBuilder();
+    md.append("# Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)\n\n");
+    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.report.MeshReport). Do not edit the numbers by hand:"
+        + " rerun the command below. -->\n\n");
+    md.append(Markdown.warnings(r.caveats(), r.failures()));
+    md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC)
+        .withNano(0))).append(" UTC in ").append(Fmt.duration(took)).append(" with:\n\n```\n").append(s.command())
+        .append("\n```\n\n");
+    md.append("The 2018 Alibaba mesh-agent contest, rebuilt on one machine: HTTP clients call a service through an"
+        + " agent (here boltgen's gateway), which finds the service's providers in etcd and balances the calls over"
+        + " them; each call takes the provider 50 ms, so the most a closed loop of N connections can make is N ÷"
+        + " 50 ms. The contest's published Netty agent ran on 8 cores; this machine has " + machine.get("cores")
+        + ".\n\n");
+    md.append("## Machine\n\n| | |\n|---|---|\n");
+    machine.forEach((k, v) -> md.append(Markdown.row(k, v)));
+    md.append(Markdown.row("load average at end", loadAverageEnd)).append('\n');
+    quiet(md, s, r);
+    settings(md, s, r);
+    md.append("## Results\n\n![requests/s against connections](img/mesh-qps.png)\n\n");
+    results(md, s, r);
+    contest(md, r);
+    freeze(md, s, r);
+    return md.toString();
+  }
+
+  /** The results, the contest's figures and the freeze, for the console. */
+  public static String console(MeshBench.Settings s, MeshBench.Result r) {
+    StringBuilder md = new StringBuilder();
+    results(md, s, r);
+    contest(md, r);
+    if (r.freeze() != null) {
+      md.append(describe(r.freeze())).append("\n");
+    }
+    return md.toString();
+  }
+
+  private static void quiet(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
+    md.append("### How quiet it was\n\n");
+    md.append("Other processes' CPU, sampled over every measured window during the run: the machine's busy time"
+        + " (`/proc/stat`: user + nice + system + irq + softirq + steal, all CPUs) minus the CPU time of the"
+        + " benchmark's processes (`/proc/<pid>/stat`: etcd, the three providers, the gateway, and the harness JVM with"
+        + " the wrk runs it reaped; the direct client runs in the harness JVM), in % of one core. A window above ")
+        .append(Fmt.num(s.quiet().thresholdPercent(), 1)).append("% was measured again (up to ")
+        .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and"
+            + " is marked NOISY. The freeze run is one window of its own.\n\n");
+    md.append("| window | other CPU | machine busy | measured again | noisy |\n|---|--:|--:|--:|---|\n");
+    List<Double> all = new ArrayList<>();
+    for (Point p : r.points()) {
+      md.append(Markdown.row(label(p.mode()) + ", " + p.connections() + " connections", Fmt.percent(p.otherCpuPercent()),
+          Fmt.percent(p.machineBusyPercent()), Integer.toString(p.attempts() - 1), p.noisy() ? "NOISY" : ""));
+      all.add(p.otherCpuPercent());
+    }
+    if (r.freeze() != null) {
+      md.append(Markdown.row("freeze run", Fmt.percent(r.freeze().otherCpuPercent()), "", "", ""));
+      all.add(r.freeze().otherCpuPercent());
+    }
+    double mean = all.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).average()
+        .orElse(Double.NaN);
+    double max = all.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
+    md.append(Markdown.row("all windows: mean / max", Fmt.percent(mean) + " / " + Fmt.percent(max), "", "", ""));
+    md.append('\n');
+  }
+
+  private static void settings(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
+    md.append("## Settings\n\n");
+    md.append("- etcd: one member of Debian's `etcd` on loopback, free ports, a fresh data directory; the providers"
+        + " register under `/boltgen/services/mesh.Hash:1.0/` with a lease of ").append(s.leaseSeconds())
+        .append(" s (a provider that stops renewing it is listed until the lease expires).\n");
+    md.append("- Providers: three JVMs, each serving `@BoltService(name = \"mesh.Hash\", version = \"1.0\") interface"
+        + " HashService { int hash(String text); }`, whose implementation sleeps ").append(MeshBench.DELAY_MILLIS)
+        .append(" ms and answers `text.hashCode()`, on a pool of ").append(MeshBench.THREADS).append(" threads that"
+            + " refuses a call beyond them (`new ThreadPoolExecutor(").append(MeshBench.THREADS).append(", ")
+        .append(MeshBench.THREADS).append(", …, new SynchronousQueue<>())`, answered SERVER_THREADPOOL_BUSY), stating"
+            + " `maxConcurrentCalls(").append(MeshBench.THREADS).append(")` in the registry. Each counts the calls it"
+            + " answered and the most it ran at once; the harness asks for them over the provider's standard input.\n");
+    md.append("- Capacities 1:2:3, as in the contest (whose providers had 7.5%, 15% and 22.5% of the CPU): registry"
+        + " weights 100 (small), 200 (medium) and 300 (large); ")
+        .append(r.pinned() ? "the small provider pinned to CPU 0 with `taskset -c 0` (the others run on every CPU)"
+            : "the small provider NOT pinned: there was no `taskset` on the PATH")
+        .append(". A sleeping call takes no CPU, so each provider can answer up to ").append(MeshBench.THREADS)
+        .append(" ÷ 50 ms = ").append(String.format(Locale.ROOT, "%,d", MeshBench.THREADS * 1000 / MeshBench.DELAY_MILLIS))
+        .append(" calls/s whatever its CPU; the weights decide how calls are spread.\n");
+    md.append("- Gateway: `java -cp bolt-benchmarks.jar io.boltgen.gateway.GatewayMain --registry etcd://127.0.0.1:PORT"
+        + " --port 0 --host 127.0.0.1 --service mesh.Hash:1.0 --policy <policy>`, a fresh JVM per policy (")
+        .append(String.join(", ", s.policies().stream().map(MeshBench::id).toList()))
+        .append("), serving `POST ").append(r.route()).append("` with JSON bodies. One request is checked first"
+            + " (status 200, the hash of its text in the answer).\n");
+    md.append("- Load: Debian's `wrk -t").append(s.wrkThreads()).append(" -c<connections> -d<seconds>s --latency -s"
+        + " mesh.lua <url>` (closed loop: each connection sends its next request when its answer came; wrk's default"
+        + " 2 s timeout). The script POSTs `{\"text\": \"<random>\"}`, a string of 1 to 64 letters and digits drawn"
+        + " anew for each request, wrk thread n seeded `math.randomseed(").append(s.seed()).append(" + n)`. Per point: ")
+        .append(Fmt.seconds(s.warmup())).append(" s of wrk unmeasured (warm-up), then ").append(Fmt.seconds(s.duration()))
+        .append(" s measured. QPS is wrk's Requests/sec, p50/p99/max its latency; errors are non-2xx answers and"
+            + " socket errors (timeouts included).\n");
+    if (s.direct()) {
+      md.append("- Direct client: the same closed loop without HTTP or the gateway: a boltgen client in the harness"
+          + " JVM resolving `etcd:///mesh.Hash:1.0` (least-pending) keeps <connections> async `hash` calls in flight,"
+          + " each caller issuing its next call when the answer came, with random texts as above (caller i seeded ")
+          .append(s.seed()).append(" + i); latency of the answered calls in an HdrHistogram; the same warm-up and"
+              + " window; its callers keep running from warm-up through the window.\n");
+    }
+    md.append("- Ceiling: connections ÷ 50 ms (").append(String.join(", ", s.connections().stream()
+        .map(c -> String.format(Locale.ROOT, "%,.0f", MeshBench.ceiling(c))).toList()))
+        .append(" requests/s): no agent can do more, however fast.\n");
+    md.append("- Shares: each provider's answered calls over the window (its counters' deltas). Most at once: the most"
+        + " calls any provider ran at the same time during the window (the bound is ").append(MeshBench.THREADS)
+        .append("). Gateway CPU µs/request: the gateway JVM's utime + stime (`/proc/<pid>/stat`) over the window ÷"
+            + " requests (for the direct client, the harness JVM's own). Machine busy: all CPUs' busy time over the"
+            + " window, in % of all of them.\n");
+    md.append("- JVM flags of the providers and the gateway: `").append(String.join(" ", s.jvmFlags())).append("`; the"
+        + " harness JVM (and with it the direct client) runs with the flags of the command above.\n\n");
+  }
+
+  private static void results(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
+    List<String> modes = new ArrayList<>();
+    s.policies().forEach(p -> modes.add(MeshBench.id(p)));
+    if (s.direct()) {
+      modes.add(MeshBench.DIRECT);
+    }
+    for (String mode : modes) {
+      boolean direct = mode.equals(MeshBench.DIRECT);
+      md.append("### ").append(direct ? "Direct boltgen client (no HTTP, no gateway)" : "Through the gateway, "
+          + mode + (mode.equals(MeshBench.id(BalancingPolicy.LEAST_PENDING)) ? " (the default)" : "")).append("\n\n");
+      md.append(Markdown.row("connections", "QPS", "of ceiling", "p50", "p99", "max", "errors",
+          "share small / medium / large", "most at once", direct ? "client CPU µs/call" : "gateway CPU µs/request",
+          "machine busy"));
+      md.append(Markdown.row("--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:"));
+      List<Point> ps = r.points().stream().filter(p -> p.mode().equals(mode)).toList();
+      if (ps.isEmpty()) {
+        md.append("\nNot measured (see the failures above).\n");
+      }
+      for (Point p : ps) {
+        md.append(Markdown.row(Integer.toString(p.connections()), qps(p.qps()) + (p.noisy() ? " NOISY" : ""),
+            percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()),
+            p.errors() == 0 ? "0" : "**" + p.errors() + "** (" + p.errorText().replace('|', '/') + ")", shares(p),
+            p.mostAtOnce() > MeshBench.THREADS ? "**" + p.mostAtOnce() + " (over " + MeshBench.THREADS + ")**"
+                : Integer.toString(p.mostAtOnce()), Fmt.num(p.cpuUsPerRequest(), 1),
+            Fmt.percent(p.machineBusyPercent())));
+      }
+      md.append('\n');
+    }
+  }
+
+  private static void contest(StringBuilder md, MeshBench.Result r) {
+    md.append("### Beside the contest's published figures (512 connections, ceiling 10,240 requests/s)\n\n");
+    md.append(Markdown.row("agent", "where", "QPS", "of ceiling"));
+    md.append(Markdown.row("---", "---", "--:", "--:"));
+    double ceiling = MeshBench.ceiling(512);
+    md.append(Markdown.row("Netty agent (contest, published)", "8 cores", qps(NETTY_AGENT_QPS),
+        percent(NETTY_AGENT_QPS / ceiling)));
+    md.append(Markdown.row("C agent with SIMD (contest, published)", "the contest's machine", qps(C_AGENT_QPS),
+        percent(C_AGENT_QPS / ceiling)));
+    boolean any = false;
+    for (Point p : r.points()) {
+      if (p.connections() == 512) {
+        md.append(Markdown.row((p.mode().equals(MeshBench.DIRECT) ? "boltgen client, direct (no agent)"
+            : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + MeshBench.onlineCpus()
+            + " CPUs", qps(p.qps()), percent(p.qps() / ceiling)));
+        any = true;
+      }
+    }
+    if (!any) {
+      md.append(Markdown.row("boltgen (this run)", "not measured at 512 connections", "", ""));
+    }
+    md.append('\n');
+  }
+
+  private static void freeze(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
+    md.append("## Freeze: the large provider stopped under load\n\n");
+    MeshBench.Freeze f = s.freeze();
+    if (f == null) {
+      md.append("Not run (--no-freeze).\n");
+      return;
+    }
+    md.append("Through a fresh gateway with the default policy (least-pending), ").append(f.connections())
+        .append(" wrk connections for ").append(Fmt.seconds(f.run())).append(" s after a ")
+        .append(Fmt.seconds(s.warmup())).append(" s warm-up; ").append(Fmt.seconds(f.at()))
+        .append(" s in, the large provider (weight 300) is stopped with SIGSTOP (`kill -STOP`: its sockets stay open,"
+            + " nothing is answered), and ").append(Fmt.seconds(f.length())).append(" s later continued with SIGCONT."
+            + " Throughput: the providers' answered calls summed, sampled every ")
+        .append(MeshBench.SAMPLE.toMillis()).append(" ms (the stopped provider counts what it had answered when it"
+            + " stopped). The providers' etcd lease is ").append(s.leaseSeconds()).append(" s, so a stopped provider"
+            + " stays registered for up to that long; the client sees no difference between slow and stopped, and"
+            + " holds an instance that owes answers for more than 1 s while others answer to one call at a time. A call"
+            + " still unanswered after its timeout fails (the gateway answers it with an error status; wrk counts"
+            + " requests unanswered after 2 s as timeouts). Once continued, the provider finds in its sockets the"
+            + " requests of calls given up on as well as the live ones, and may get more at once than its threads:"
+            + " those its pool refuses are counted below.\n\n");
+    FreezeResult fr = r.freeze();
+    if (fr == null) {
+      md.append("Failed (see above).\n");
+      return;
+    }
+    md.append("| measure | value |\n|---|--:|\n");
+    md.append(Markdown.row("wrk's requests/s over the whole run", qps(fr.wrk().requestsPerSecond())));
+    md.append(Markdown.row("errors (non-2xx + socket errors, whole run)", fr.wrk().errors() == 0 ? "0"
+        : fr.wrk().errors() + " (" + fr.wrk().errorText() + ")"));
+    md.append(Markdown.row("p99 / max latency (whole run)", Fmt.micros(fr.wrk().p99Us()) + " / "
+        + Fmt.micros(fr.wrk().maxUs())));
+    md.append(Markdown.row("calls/s before the freeze (second half of the time before it)", qps(fr.before())));
+    md.append(Markdown.row("calls/s while stopped (mean / lowest second)", qps(fr.during()) + " / "
+        + qps(fr.duringMin())));
+    md.append(Markdown.row("back within 5% of the level before, after SIGCONT", recovery(fr)));
+    md.append(Markdown.row("fewest instances registered in etcd during the run (lease " + s.leaseSeconds() + " s)",
+        Integer.toString(fr.minRegistered())));
+    md.append(Markdown.row("most calls at once on any provider", Integer.toString(fr.mostAtOnce())));
+    md.append(Markdown.row("calls refused by a provider's pool", Long.toString(fr.refused())));
+    md.append('\n');
+    md.append("Timeline, per second (calls/s from the samples nearest each second):\n\n");
+    md.append("| second | calls/s | registered | large provider |\n|--:|--:|--:|---|\n");
+    List<Sample> samples = fr.samples();
+    double end = samples.isEmpty() ? 0 : samples.get(samples.size() - 1).seconds();
+    for (int k = 0; k + 1 <= end + 1e-9; k++) {
+      int second = k;
+      int registered = samples.stream().filter(x -> x.seconds() >= second - 1e-9 && x.registered() >= 0).findFirst()
+          .map(Sample::registered).orElse(-1);
+      boolean frozen = samples.stream().anyMatch(x -> x.seconds() >= second && x.seconds() < second + 1 && x.frozen());
+      md.append(Markdown.row(k + "–" + (k + 1), qps(MeshBench.rate(samples, k, k + 1)),
+          registered < 0 ? "" : Integer.toString(registered), frozen ? "stopped" : ""));
+    }
+    md.append('\n');
+  }
+
+  private static String recovery(FreezeResult f) {
+    return Double.isNaN(f.recoverySeconds()) ? "not within the run"
+        : String.format(Locale.ROOT, "%.2f s", f.recoverySeconds());
+  }
+
+  private static String shares(Point p) {
+    List<String> cells = new ArrayList<>();
+    for (int i = 0; i < p.providerCalls().size(); i++) {
+      cells.add(Fmt.percent(p.share(i) * 100));
+    }
+    return String.join(" / ", cells);
+  }
+
+  static String qps(double v) {
+    return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%,.0f", v);
+  }
+
+  private static String percent(double ratio) {
+    return Fmt.percent(ratio * 100);
+  }
+}
