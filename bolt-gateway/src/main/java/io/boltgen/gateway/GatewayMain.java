@@ -42,7 +42,9 @@ public final class GatewayMain {
       return;
     }
     Registry registry = openRegistry(options.registry);
-    BoltClient client = BoltClient.builder().nameResolver(registry).build();
+    BoltClient client = BoltClient.builder().nameResolver(registry)
+        .connectionsPerAddress(BoltClient.ioThreads()) // each IO thread forwards on its own connection
+        .build();
     BoltGateway gateway;
     try {
       gateway = build(options, registry, client, System.out);

@@ -45,6 +45,14 @@ public final class BoltClient implements AutoCloseable {
     this.runtime = runtime;
   }
 
+  /**
+   * How many IO threads the process's clients and servers share: the system property
+   * {@code boltgen.io.threads}, else twice the available processors.
+   */
+  public static int ioThreads() {
+    return Math.max(1, Integer.getInteger("boltgen.io.threads", 2 * Runtime.getRuntime().availableProcessors()));
+  }
+
   /** A builder with the defaults listed on its methods. */
   public static Builder builder() {
     return new Builder();
@@ -185,7 +193,12 @@ public final class BoltClient implements AutoCloseable {
       return this;
     }
 
-    /** Connections per remote address; 1 unless set. */
+    /**
+     * Connections per remote address; 1 unless set. With more than one, connection {@code i} is served by IO
+     * thread {@code i} (modulo {@link BoltClient#ioThreads()}), and a call sent from an IO thread, as a
+     * gateway forwards the request it just read or a callback makes its next call, goes on that thread's own
+     * connection: neither the request nor its answer changes threads. A proxy sets it to {@code ioThreads()}.
+     */
     public Builder connectionsPerAddress(int connections) {
       this.connectionsPerAddress = Checks.positive(connections, "connectionsPerAddress");
       return this;

@@ -181,7 +181,9 @@ public final class ExampleMain {
   }
 
   private static void gateway(int port, Registry registry, PrintStream out) throws InterruptedException {
-    BoltClient client = BoltClient.builder().nameResolver(registry).build();
+    BoltClient client = BoltClient.builder().nameResolver(registry)
+        .connectionsPerAddress(BoltClient.ioThreads()) // each IO thread forwards on its own connection
+        .build();
     BoltGateway gateway;
     try {
       gateway = startGateway(port, client, registry);

@@ -15,8 +15,10 @@ import io.boltgen.runtime.service.BoltServices;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.Ticker;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -56,6 +58,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
   private final ConnectionEvents events;
   private final Endpoint endpoint;
   private final Bootstrap bootstrap;
+  private final List<EventLoop> ioLoops = new ArrayList<>(); // the IO threads, in order
   private final ConcurrentHashMap<InetSocketAddress, PoolUse> pools = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, ClusterTarget> clusters = new ConcurrentHashMap<>();
   private final Map<String, NameResolver> resolvers = new HashMap<>();
@@ -121,6 +124,9 @@ final class ClientRuntime implements RuntimeProvider.Client {
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMillis())
         .handler(endpoint.initializer());
     endpoint.applyOptions(bootstrap::option);
+    for (EventExecutor loop : shared.ioGroup()) {
+      ioLoops.add((EventLoop) loop);
+    }
   }
 
   @Override
@@ -237,12 +243,15 @@ final class ClientRuntime implements RuntimeProvider.Client {
     return pool;
   }
 
-  private CompletableFuture<BoltConnection> connectOnce(InetSocketAddress address) {
+  private CompletableFuture<BoltConnection> connectOnce(InetSocketAddress address, int slot) {
     CompletableFuture<BoltConnection> result = new CompletableFuture<>();
     ChannelFuture connect;
     try {
-      connect = tls == null ? bootstrap.connect(address)
-          : bootstrap.clone().attr(Endpoint.TARGET, address).connect(address);
+      // several connections per address: slot i on IO thread i (mod their number), so that every IO thread
+      // has one of its own to send on (ConnectionPool.pick prefers it)
+      Bootstrap b = config.connectionsPerAddress() > 1 ? bootstrap.clone(ioLoops.get(slot % ioLoops.size()))
+          : tls == null ? bootstrap : bootstrap.clone();
+      connect = tls == null ? b.connect(address) : b.attr(Endpoint.TARGET, address).connect(address);
     } catch (RuntimeException e) {
       result.completeExceptionally(e); // e.g. the event loops are shutting down
       return result;

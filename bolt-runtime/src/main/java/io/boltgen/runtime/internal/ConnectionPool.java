@@ -251,6 +251,19 @@ final class ConnectionPool implements CallTarget {
   }
 
   private BoltConnection pick() {
+    if (size > 1) {
+      // sent from an IO thread (a gateway forwarding the request it just read, a callback making the next
+      // call): the connection of that very thread, so that neither the request nor its answer changes threads
+      for (int i = 0; i < size; i++) {
+        BoltConnection c = live(slots.get(i));
+        if (c != null && c.eventLoop().inEventLoop()) {
+          if (c.isWritable()) {
+            return c;
+          }
+          break;
+        }
+      }
+    }
     // one connection (the default): no shared counter for every caller to contend on
     int start = size == 1 ? 0 : next.getAndIncrement();
     BoltConnection unwritable = null;
@@ -319,7 +332,7 @@ final class ConnectionPool implements CallTarget {
   @SuppressWarnings("FutureReturnValueIgnored") // the action completes the attempt on every path, a bug included
   private void start(int slot, CompletableFuture<BoltConnection> attempt) {
     attemptsStarted.incrementAndGet();
-    connector.connect(address).whenComplete((connection, error) -> {
+    connector.connect(address, slot).whenComplete((connection, error) -> {
       try {
         connected(slot, attempt, connection, error);
       } catch (Throwable e) {

@@ -7,6 +7,9 @@ import java.util.concurrent.CompletableFuture;
 @FunctionalInterface
 interface Connector {
 
-  /** Starts connecting to {@code address}; the future completes with the connection or the failure. */
-  CompletableFuture<BoltConnection> connect(InetSocketAddress address);
+  /**
+   * Starts connecting to {@code address} for the pool's slot {@code slot} (a pool of several connections
+   * spreads them over the IO threads by slot); the future completes with the connection or the failure.
+   */
+  CompletableFuture<BoltConnection> connect(InetSocketAddress address, int slot);
 }

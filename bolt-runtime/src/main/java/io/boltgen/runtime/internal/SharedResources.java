@@ -58,7 +58,7 @@ final class SharedResources {
     this.outboundMemory = OutboundMemory.fromSystemProperties(); // first: it may refuse a bad property
     this.epoll = useEpoll(System.getProperty("boltgen.transport", "auto"));
     IoHandlerFactory factory = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-    int ioThreads = Integer.getInteger("boltgen.io.threads", 2 * Runtime.getRuntime().availableProcessors());
+    int ioThreads = io.boltgen.runtime.BoltClient.ioThreads();
     this.ioGroup = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("boltgen-io", true), factory);
     this.bossGroup = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("boltgen-boss", true),
         epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());

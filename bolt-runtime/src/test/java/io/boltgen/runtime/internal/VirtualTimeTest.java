@@ -197,7 +197,7 @@ class VirtualTimeTest {
     FakeTimer time = new FakeTimer();
     CallEnvironment env = new CallEnvironment(time, time.ticker(), Runnable::run, "client");
     List<Long> attempts = new ArrayList<>();
-    Connector failing = address -> {
+    Connector failing = (address, slot) -> {
       attempts.add(TimeUnit.NANOSECONDS.toMillis(time.nanoTime()));
       return CompletableFuture.failedFuture(new ConnectException("refused"));
     };
