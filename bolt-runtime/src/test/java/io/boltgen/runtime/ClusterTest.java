@@ -270,6 +270,33 @@ class ClusterTest {
   }
 
   @Test
+  void aCallAbandonedAtItsTimeoutKeepsItsPlaceUntilTheInstanceAnswersIt() throws Exception {
+    Node a = node();
+    a.echo.release = new CountDownLatch(1); // its SLOW calls wait: they outlive their callers' timeouts
+    publish(SERVICE, a.instance().withMetadata(java.util.Map.of(ServiceInstance.MAX_CONCURRENT_CALLS, "1")));
+    BoltClient client = client(BoltClient.builder().capacityQueue(1).stallTimeout(Duration.ZERO));
+    BoltChannel channel = client.channel(TARGET);
+
+    assertThatThrownBy(() -> channel.invokeSync(SLOW, bytes("abandoned"), CallOptions.DEFAULT.withTimeoutMillis(100)))
+        .isInstanceOfSatisfying(BoltException.class, e -> assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT));
+    await().atMost(Duration.ofSeconds(10)).until(() -> a.echo.slowStarted.get() == 1); // the instance still runs it
+    CompletableFuture<byte[]> held = channel.invokeFuture(SLOW, bytes("held"),
+        CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(20)));
+    // the queue holds the one call it may: the next is refused at once, the place being still taken
+    assertThatThrownBy(() -> channel.invokeSync(SLOW, bytes("refused"), CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(20))))
+        .isInstanceOfSatisfying(BoltException.class, e -> {
+          assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_THREADPOOL_BUSY);
+          assertThat(e.getMessage()).contains("maxConcurrentCalls");
+        });
+    assertThat(held).isNotDone();
+    assertThat(a.echo.slowStarted.get()).isEqualTo(1);
+
+    a.echo.release.countDown(); // it answers the abandoned call late: the place is free, and the held call goes
+    assertThat(string(held.get(20, TimeUnit.SECONDS))).isEqualTo("held");
+    assertThat(a.echo.slowStarted.get()).isEqualTo(2);
+  }
+
+  @Test
   void aCallMayChooseItsOwnPolicy() {
     Node a = node();
     Node b = node();

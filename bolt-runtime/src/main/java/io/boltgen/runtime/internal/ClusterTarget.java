@@ -213,14 +213,25 @@ final class ClusterTarget {
   }
 
   private <R> void send(PendingCall<R> call, BalancingPolicy policy, ClusterMember member, int number) {
-    PendingCall<R> attempt =
-        call.newAttempt((value, error) -> onAttemptDone(call, policy, member, number, value, error));
+    PendingCall<R> attempt = call.newAttempt((value, error) -> onAttemptDone(call, policy, member, number, value, error),
+        answered -> left(member, answered));
     if (attempt == null) {
-      member.release(); // the call completed (timed out) meanwhile
-      sendHeld();
-      return;
+      return; // the call completed (timed out) meanwhile; the attempt gave its place back
     }
     member.pool().send(attempt);
+  }
+
+  /**
+   * An attempt has left {@code member}: its place is free. An attempt abandoned by its call leaves only once its
+   * late answer came ({@code answered}) or its connection closed, so that an instance that resumes after a
+   * freeze is not sent new calls on top of the ones it still runs.
+   */
+  private void left(ClusterMember member, boolean answered) {
+    member.release();
+    if (answered) {
+      member.answered(env.ticker().nanoTime());
+    }
+    sendHeld();
   }
 
   /** A call waiting for a place on a full cluster, with what its next attempt needs. */
@@ -289,7 +300,6 @@ final class ClusterTarget {
 
   private <R> void onAttemptDone(PendingCall<R> call, BalancingPolicy policy, ClusterMember member, int number,
       R value, Throwable error) {
-    member.release();
     try {
       attemptDone(call, policy, member, number, value, error);
     } finally {

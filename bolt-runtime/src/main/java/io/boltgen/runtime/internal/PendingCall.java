@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,19 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     void onComplete(R value, Throwable error);
   }
 
+  /**
+   * Told once when an attempt has left its instance: with its own outcome, or, for an attempt abandoned after
+   * its request was written (its call completed first, say timed out), once the late answer arrives
+   * ({@code answered}) or its connection closes. Until then the instance may still be running it.
+   */
+  interface Departure {
+    void left(boolean answered);
+  }
+
+  @SuppressWarnings("rawtypes") // a field updater cannot name a parameterized type
+  private static final AtomicReferenceFieldUpdater<PendingCall, Departure> DEPARTURE =
+      AtomicReferenceFieldUpdater.newUpdater(PendingCall.class, Departure.class, "departure");
+
   private static final Logger log = LoggerFactory.getLogger(PendingCall.class);
   private static final RateLimitedLog timeouts = RateLimitedLog.of(log);
   private static final RateLimitedLog onewayFailures = RateLimitedLog.of(log);
@@ -69,6 +83,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   private volatile int requestId;
   private volatile SocketAddress remoteAddress;
   private volatile boolean written;
+  private volatile Departure departure; // an attempt's, until it has run (once)
 
   @SuppressWarnings("unchecked") // the request is only ever encoded with its own method's marshaller
   PendingCall(MethodDescriptor<?, R> method, Object request, CallOptions options, CallEnvironment env,
@@ -85,9 +100,10 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   }
 
   /** One attempt of {@code parent}, with the time its parent has left. */
-  private PendingCall(PendingCall<R> parent, Listener<R> listener) {
+  private PendingCall(PendingCall<R> parent, Listener<R> listener, Departure departure) {
     this.method = parent.method;
     this.listener = listener;
+    this.departure = departure;
     this.parent = parent;
     this.request = parent.request;
     this.options = parent.options;
@@ -106,11 +122,12 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   }
 
   /**
-   * A new attempt of this call, told to {@code listener} when it completes; it becomes the attempt this
-   * call cancels when it completes first. Returns {@code null} if this call already completed.
+   * A new attempt of this call, told to {@code listener} when it completes, and to {@code departure} when it
+   * has left its instance; it becomes the attempt this call cancels when it completes first. Returns
+   * {@code null} if this call already completed (its departure has run then).
    */
-  PendingCall<R> newAttempt(Listener<R> listener) {
-    PendingCall<R> next = new PendingCall<>(this, listener);
+  PendingCall<R> newAttempt(Listener<R> listener, Departure departure) {
+    PendingCall<R> next = new PendingCall<>(this, listener, departure);
     attempt = next;
     if (isDone()) {
       next.cancel(false); // completed (timed out) meanwhile: forgetEverywhere may have missed it
@@ -353,12 +370,36 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   private boolean finish(R value, Throwable error) {
     boolean won = error == null ? super.complete(value) : super.completeExceptionally(error);
     if (won) {
-      forgetEverywhere();
+      forgetEverywhere(false);
+      depart(isAnswer(error));
       if (listener != null) {
         listener.onComplete(value, error);
       }
+    } else if (departure != null && isCancelled()) {
+      // an abandoned attempt that stayed in its table: its late answer (or its connection's close) came
+      depart(isAnswer(error));
     }
     return won;
+  }
+
+  /** Whether an attempt that ended with {@code error} (null: a result) was answered by its instance. */
+  private static boolean isAnswer(Throwable error) {
+    if (error == null) {
+      return true;
+    }
+    if (!(error instanceof BoltException b)) {
+      return false;
+    }
+    ResponseStatus status = b.status();
+    return status != ResponseStatus.CONNECTION_CLOSED && status != ResponseStatus.ERROR_COMM
+        && status != ResponseStatus.CLIENT_SEND_ERROR && status != ResponseStatus.TIMEOUT;
+  }
+
+  private void depart(boolean answered) {
+    Departure d = DEPARTURE.getAndSet(this, null);
+    if (d != null) {
+      d.left(answered);
+    }
   }
 
   /** A oneway call is done once its frame is queued. */
@@ -366,14 +407,17 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     finish(null, null);
   }
 
-  /** The call completed: its timer entry and its place in the call table are no longer needed. */
-  private void forgetEverywhere() {
+  /**
+   * The call completed: its timer entry and its place in the call table are no longer needed, unless
+   * {@code stayInTable} (an abandoned attempt whose request was written waits there for its late answer).
+   */
+  private void forgetEverywhere(boolean stayInTable) {
     Timeout t = timeout;
     if (t != null) {
       t.cancel();
     }
     CallTable waitingIn = table;
-    if (waitingIn != null) {
+    if (waitingIn != null && !stayInTable) {
       waitingIn.forget(requestId, this);
     }
     PendingCall<R> current = attempt;
@@ -394,14 +438,21 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   }
 
   /**
-   * Abandons the call: it leaves its table and its timer now, and a late answer is dropped. An attempt tells
-   * its listener (with a {@link java.util.concurrent.CancellationException}), which gives back its place.
+   * Abandons the call: it leaves its timer now and, unless it is an attempt whose request was written, its
+   * table (a late answer is dropped). An attempt tells its listener (with a
+   * {@link java.util.concurrent.CancellationException}), and its {@link Departure} once it has left.
    */
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
     if (cancelled) {
-      forgetEverywhere();
+      // an attempt whose request was written may still run on its instance: it keeps its place there (it stays
+      // in its call table) until the late answer comes or the connection closes
+      boolean staysInTable = departure != null && written && table != null;
+      forgetEverywhere(staysInTable);
+      if (!staysInTable) {
+        depart(false);
+      }
       if (parent != null && listener != null) {
         listener.onComplete(null, new java.util.concurrent.CancellationException("the call completed first"));
       }
