@@ -267,11 +267,12 @@ public final class MeshReport {
         .append(MeshBench.SAMPLE.toMillis()).append(" ms (the stopped provider counts what it had answered when it"
             + " stopped). The providers' etcd lease is ").append(s.leaseSeconds()).append(" s, so a stopped provider"
             + " stays registered for up to that long; the client sees no difference between slow and stopped, and"
-            + " holds an instance that owes answers for more than 1 s while others answer to one call at a time. A call"
-            + " still unanswered after its timeout fails (the gateway answers it with an error status; wrk counts"
-            + " requests unanswered after 2 s as timeouts). Once continued, the provider finds in its sockets the"
-            + " requests of calls given up on as well as the live ones, and may get more at once than its threads:"
-            + " those its pool refuses are counted below.\n\n");
+            + " holds an instance that owes answers for more than 1 s while others answer to one probe at a time (none"
+            + " while calls given up on are still unanswered: they keep their places until answered late). A call"
+            + " still unanswered after its timeout fails (the gateway answers it 504; wrk counts requests unanswered"
+            + " after 2 s as timeouts as well, so each such call is counted twice). Calls its pool refuses are counted"
+            + " below: at the edge of a provider's 200 threads, a call can arrive before the thread that sent the"
+            + " previous answer is back in the pool.\n\n");
     FreezeResult fr = r.freeze();
     if (fr == null) {
       md.append("Failed (see above).\n");
