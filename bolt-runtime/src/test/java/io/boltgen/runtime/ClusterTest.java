@@ -297,6 +297,20 @@ class ClusterTest {
   }
 
   @Test
+  void aCallRefusedBusyIsSentElsewhereEvenIfNotIdempotent() {
+    Node busy = busyNode();
+    Node b = node();
+    publish("test.Drop:1.0", busy.instance(), b.instance());
+    BoltChannel channel = client(BoltClient.builder().ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+        .channel("mem:///test.Drop:1.0", BalancingPolicy.ROUND_ROBIN);
+    for (int i = 0; i < 10; i++) { // the busy server answered before running anything: sending it again is safe
+      assertThat(string(channel.invokeSync(DROP, bytes("n" + i), CallOptions.DEFAULT))).isEqualTo("n" + i);
+    }
+    assertThat(busy.refused.get()).isPositive();
+    assertThat(b.dropCalls.get()).isEqualTo(10);
+  }
+
+  @Test
   void aCallMayChooseItsOwnPolicy() {
     Node a = node();
     Node b = node();
@@ -423,25 +437,46 @@ class ClusterTest {
 
   @Test
   void aCallsOwnAttemptLimitAndIdempotenceOverrideTheClientsAndTheMethods() {
+    // busy instances answer every attempt SERVER_THREADPOOL_BUSY, unrun: any call may be sent again, up to its limit
     Node a = busyNode();
     Node b = busyNode();
     publish("test.Drop:1.0", a.instance(), b.instance());
     BoltChannel channel = client(BoltClient.builder().retries(2, 1000, 0)
         .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1)))
         .channel("mem:///test.Drop:1.0", BalancingPolicy.ROUND_ROBIN);
-
     assertThat(attempts(a, b, () -> channel.invokeSync(DROP_IDEMPOTENT, bytes("x"),
         CallOptions.DEFAULT.withMaxAttempts(4)))).as("four attempts instead of the client's two").isEqualTo(4);
     assertThat(attempts(a, b, () -> channel.invokeSync(DROP_IDEMPOTENT, bytes("x"),
         CallOptions.DEFAULT.withMaxAttempts(1)))).as("one attempt: failover off").isEqualTo(1);
-    assertThat(attempts(a, b, () -> channel.invokeSync(DROP_IDEMPOTENT, bytes("x"),
-        CallOptions.DEFAULT.withIdempotent(false)))).as("an @Idempotent method declared not idempotent").isEqualTo(1);
     assertThat(attempts(a, b, () -> channel.invokeSync(DROP, bytes("x"), CallOptions.DEFAULT)))
-        .as("a method that is not idempotent").isEqualTo(1);
-    assertThat(attempts(a, b, () -> channel.invokeSync(DROP, bytes("x"),
-        CallOptions.DEFAULT.withIdempotent(true).withMaxAttempts(3)))).as("declared idempotent for this call")
-        .isEqualTo(3);
+        .as("refused unrun: sent again although the method is not idempotent").isEqualTo(2);
+
+    // instances that drop the connection of the call they receive: it was written, and may have run
+    Node c = node();
+    Node d = node();
+    c.dropping = true;
+    d.dropping = true;
+    publish("test.Drop:1.0", c.instance(), d.instance());
+    assertThat(drops(c, d, CallOptions.DEFAULT.withIdempotent(false), DROP_IDEMPOTENT))
+        .as("an @Idempotent method declared not idempotent").isEqualTo(1);
+    assertThat(drops(c, d, CallOptions.DEFAULT, DROP)).as("a method that is not idempotent").isEqualTo(1);
+    assertThat(drops(c, d, CallOptions.DEFAULT.withIdempotent(true), DROP)).as("declared idempotent for this call")
+        .isEqualTo(2);
     assertThatThrownBy(() -> CallOptions.DEFAULT.withMaxAttempts(0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /**
+   * How many attempts of one call with {@code options}, which must fail with its connection, reached the two
+   * dropping instances; each time from a client of its own, whose connections are all new.
+   */
+  private int drops(Node c, Node d, CallOptions options, MethodDescriptor<byte[], byte[]> method) {
+    BoltChannel channel = client(BoltClient.builder().retries(2, 1000, 0)
+        .ejection(1000, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+        .channel("mem:///test.Drop:1.0", BalancingPolicy.ROUND_ROBIN);
+    int before = c.dropCalls.get() + d.dropCalls.get();
+    assertThatThrownBy(() -> channel.invokeSync(method, bytes("x"), options)).isInstanceOfSatisfying(
+        BoltException.class, e -> assertThat(e.status()).isEqualTo(ResponseStatus.CONNECTION_CLOSED));
+    return c.dropCalls.get() + d.dropCalls.get() - before;
   }
 
   /** How many attempts of {@code call}, which must fail, reached the two busy instances. */

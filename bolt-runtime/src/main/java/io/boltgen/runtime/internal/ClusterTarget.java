@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * instance per call with a {@link Balancer}, and sends each call as attempts ({@link PendingCall#newAttempt}).
  *
  * <p>Failover: an attempt that failed for a reason of the instance or the network (see {@link #mayRetry})
- * is sent again to another instance if its request never left this client, or if its method is idempotent;
+ * is sent again to another instance if the instance refused it unrun (busy), if its request never left this
+ * client, or if its method is idempotent;
  * always within the call's own deadline, at most {@code maxAttempts} attempts, and while the cluster's
  * {@link RetryBudget} has tokens. Nothing else is ever sent twice. Calls made before the first resolution
  * wait for it within their deadline.
@@ -339,7 +340,7 @@ final class ClusterTarget {
     if (call.isDone()) {
       return;
     }
-    if (instanceFault && mayRetry(call) && number < maxAttempts(call) && call.remainingMillis() > 0
+    if (instanceFault && mayRetry(call, failure.status()) && number < maxAttempts(call) && call.remainingMillis() > 0
         && !env.isClosed() && budget.tryRetry()) {
       log.debug("sending {} to {} again after: {}", call.method().wireName(), target, failure.getMessage());
       attempt(call, policy, member, number + 1);
@@ -355,12 +356,13 @@ final class ClusterTarget {
   }
 
   /**
-   * Whether a call whose attempt failed for a reason of the instance may be sent again: if no attempt's
-   * request left this client, or its method is idempotent.
+   * Whether a call whose attempt failed for a reason of the instance ({@code status}) may be sent again: if
+   * the instance refused it unrun (busy), if no attempt's request left this client, or if its method is
+   * idempotent.
    */
-  private static boolean mayRetry(PendingCall<?> call) {
-    if (!call.wasWritten()) {
-      return true;
+  private static boolean mayRetry(PendingCall<?> call, ResponseStatus status) {
+    if (status == ResponseStatus.SERVER_THREADPOOL_BUSY || !call.wasWritten()) {
+      return true; // a busy server answers before any handler sees the request
     }
     Boolean idempotent = call.options().idempotent(); // the call's own say, else the method's
     return call.method().type() == MethodType.REQUEST_RESPONSE
