@@ -173,7 +173,8 @@ public final class BoltGateway implements AutoCloseable {
     /** The generated service {@code name:version} that {@code loader} finds. */
     static ServiceDescriptor find(String key, ClassLoader loader) {
       List<String> known = new ArrayList<>();
-      for (GeneratedService<?> generated : BoltServices.all(loader == null ? BoltGateway.class.getClassLoader() : loader)) {
+      ClassLoader from = loader == null ? BoltGateway.class.getClassLoader() : loader;
+      for (GeneratedService<?> generated : BoltServices.all(from)) {
         ServiceDescriptor d = generated.descriptor();
         String name = d.name() + ':' + d.version();
         if (name.equals(key)) {

@@ -40,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * wait for it within their deadline.
  *
  * <p>Capacity: every attempt takes a place on its member ({@link ClusterMember#tryAcquire}) and gives it back
- * when it is done, so a member never has more attempts than its stated {@code maxConcurrentCalls} (while
- * stalled: one probe at a time, at most one per stall timeout). When every member is full, calls wait in a queue of at most {@link Failover#capacityQueue},
- * oldest first, and go out as answers free places, within their own deadline.
+ * when it is done (abandoned after it was written: when its late answer comes or its connection closes), so
+ * a member never has more attempts than its stated {@code maxConcurrentCalls} (while stalled: one probe at a
+ * time, at most one per stall timeout). When every member is full, calls wait in a queue of at most
+ * {@link Failover#capacityQueue}, oldest first, and go out as answers free places, within their own deadline.
  *
  * <p>Thread-safe: the member set is replaced whole (copy on write) under this object's lock.
  */
@@ -214,7 +215,8 @@ final class ClusterTarget {
   }
 
   private <R> void send(PendingCall<R> call, BalancingPolicy policy, ClusterMember member, int number) {
-    PendingCall<R> attempt = call.newAttempt((value, error) -> onAttemptDone(call, policy, member, number, value, error),
+    PendingCall<R> attempt = call.newAttempt(
+        (value, error) -> onAttemptDone(call, policy, member, number, value, error),
         answered -> left(member, answered));
     if (attempt == null) {
       return; // the call completed (timed out) meanwhile; the attempt gave its place back
@@ -328,8 +330,7 @@ final class ClusterTarget {
       return; // cancelled because the call completed first
     }
     boolean instanceFault = isInstanceFault(failure.status());
-    if (failure.status() != ResponseStatus.TIMEOUT && failure.status() != ResponseStatus.ERROR_COMM
-        && failure.status() != ResponseStatus.CONNECTION_CLOSED && failure.status() != ResponseStatus.CLIENT_SEND_ERROR) {
+    if (PendingCall.isAnswer(failure)) {
       member.answered(env.ticker().nanoTime()); // an answer, even "busy": the instance is alive
     }
     if (instanceFault) {
@@ -340,8 +341,8 @@ final class ClusterTarget {
     if (call.isDone()) {
       return;
     }
-    if (instanceFault && mayRetry(call, failure.status()) && number < maxAttempts(call) && call.remainingMillis() > 0
-        && !env.isClosed() && budget.tryRetry()) {
+    if (instanceFault && mayRetry(call, failure.status()) && number < maxAttempts(call)
+        && call.remainingMillis() > 0 && !env.isClosed() && budget.tryRetry()) {
       log.debug("sending {} to {} again after: {}", call.method().wireName(), target, failure.getMessage());
       attempt(call, policy, member, number + 1);
       return;

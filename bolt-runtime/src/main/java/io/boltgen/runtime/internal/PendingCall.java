@@ -61,6 +61,9 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   private static final AtomicReferenceFieldUpdater<PendingCall, Departure> DEPARTURE =
       AtomicReferenceFieldUpdater.newUpdater(PendingCall.class, Departure.class, "departure");
 
+  /** The longest an attempt abandoned after its request was written keeps its place on the instance. */
+  static final long ABANDONED_PLACE_MILLIS = 30_000;
+
   private static final Logger log = LoggerFactory.getLogger(PendingCall.class);
   private static final RateLimitedLog timeouts = RateLimitedLog.of(log);
   private static final RateLimitedLog onewayFailures = RateLimitedLog.of(log);
@@ -377,13 +380,17 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
       }
     } else if (departure != null && isCancelled()) {
       // an abandoned attempt that stayed in its table: its late answer (or its connection's close) came
+      Timeout bound = timeout;
+      if (bound != null) {
+        bound.cancel();
+      }
       depart(isAnswer(error));
     }
     return won;
   }
 
   /** Whether an attempt that ended with {@code error} (null: a result) was answered by its instance. */
-  private static boolean isAnswer(Throwable error) {
+  static boolean isAnswer(Throwable error) {
     if (error == null) {
       return true;
     }
@@ -393,6 +400,24 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     ResponseStatus status = b.status();
     return status != ResponseStatus.CONNECTION_CLOSED && status != ResponseStatus.ERROR_COMM
         && status != ResponseStatus.CLIENT_SEND_ERROR && status != ResponseStatus.TIMEOUT;
+  }
+
+  /**
+   * Bounds how long an abandoned attempt keeps its place: after {@value #ABANDONED_PLACE_MILLIS} ms without a
+   * late answer (a server that never answers some requests, its connection alive) it leaves its table anyway.
+   */
+  private void keepPlaceAtMost() {
+    try {
+      timeout = env.timer().newTimeout(ignored -> {
+        CallTable waitingIn = table;
+        if (waitingIn != null) {
+          waitingIn.forget(requestId, this);
+        }
+        depart(false);
+      }, ABANDONED_PLACE_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (IllegalStateException e) {
+      depart(false); // the timer stopped: the client is closing
+    }
   }
 
   private void depart(boolean answered) {
@@ -452,6 +477,8 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
       forgetEverywhere(staysInTable);
       if (!staysInTable) {
         depart(false);
+      } else {
+        keepPlaceAtMost();
       }
       if (parent != null && listener != null) {
         listener.onComplete(null, new java.util.concurrent.CancellationException("the call completed first"));
