@@ -85,7 +85,7 @@ class MeshBenchmarkSmokeTest {
   /** The settings {@code argv} makes, as the command would run them (nothing runs). */
   static MeshBench.Settings settings(String... argv) {
     CommandLine.ParseResult parsed = Main.commandLine().parseArgs(argv);
-    Main.Mesh mesh = (Main.Mesh) parsed.subcommand().commandSpec().userObject();
+    Mesh mesh = (Mesh) parsed.subcommand().commandSpec().userObject();
     return mesh.settings(Main.commandLine(argv));
   }
 

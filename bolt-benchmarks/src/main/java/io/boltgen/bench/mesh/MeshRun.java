@@ -1,0 +1,339 @@
+package io.boltgen.bench.mesh;
+
+import static io.boltgen.bench.mesh.MeshBench.*;
+
+import io.boltgen.bench.report.Fmt;
+import io.boltgen.bench.report.MachineInfo;
+import io.boltgen.bench.report.MeshReport;
+import io.boltgen.bench.run.ProcStat;
+import io.boltgen.bench.run.Wrk;
+import io.boltgen.bench.scenario.QuietPolicy;
+import io.boltgen.runtime.cluster.BalancingPolicy;
+import io.boltgen.testing.ReadyProcess;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
+
+/** The measuring of one mesh run: its processes, and the points measured so far. */
+final class MeshRun {
+  final Settings s;
+  final MeshProcesses procs;
+  final MeshEtcd etcd;
+  final MeshProviders providers;
+  final Path script;
+  final PrintStream out;
+  final List<Point> points = new ArrayList<>();
+  final int cpus = onlineCpus();
+  final long ticks = ProcStat.clockTicksPerSecond();
+
+  MeshRun(Settings s, MeshProcesses procs, MeshEtcd etcd, MeshProviders providers, Path script, PrintStream out) {
+    this.s = s;
+    this.procs = procs;
+    this.etcd = etcd;
+    this.providers = providers;
+    this.script = script;
+    this.out = out;
+  }
+
+  /** Every point of {@code policy} through a fresh gateway. */
+  void gateway(BalancingPolicy policy) throws Exception {
+    ReadyProcess gateway = startGateway(policy);
+    try {
+      String url = "http://127.0.0.1:" + gateway.port() + HashServiceBolt.METHOD_HASH.httpPath();
+      for (int c : s.connections()) {
+        warmUp(url, c, "gateway-" + id(policy) + "-c" + c);
+        points.add(quietest(() -> gatewayWindow(id(policy), c, url, gateway.pid())));
+      }
+    } finally {
+      procs.close(gateway);
+    }
+  }
+
+  ReadyProcess startGateway(BalancingPolicy policy) throws Exception {
+    Path log = s.logDir().resolve("gateway-" + id(policy) + ".log");
+    ReadyProcess gateway;
+    try {
+      gateway = procs.start(() -> ReadyProcess.launcher(ReadyProcess.java(s.jvmFlags(),
+          "io.boltgen.gateway.GatewayMain", List.of("--registry", etcd.uri(), "--port", "0", "--host", "127.0.0.1",
+              "--service", "mesh.Hash:1.0", "--policy", id(policy)))).log(log).readyTimeout(Duration.ofSeconds(60))
+          .start());
+    } catch (Exception e) {
+      throw new IOException("the gateway did not start: " + e.getMessage() + "; log: " + log, e);
+    }
+    String url = "http://127.0.0.1:" + gateway.port() + HashServiceBolt.METHOD_HASH.httpPath();
+    out.printf("  gateway, %s: pid %d, %s%n", id(policy), gateway.pid(), url);
+    String problem = firstCall(url);
+    if (problem != null) {
+      throw new IOException("the gateway's first answer is wrong: " + problem + "; " + MeshProcesses.tail(log));
+    }
+    return gateway;
+  }
+
+  /** wrk's warm-up run, unmeasured. */
+  void warmUp(String url, int connections, String tag) throws Exception {
+    Wrk.Report r = wrk(connections, s.warmup(), url, tag + "-warmup");
+    out.printf(Locale.ROOT, "  %s: warm-up %s req/s%s%n", tag, Fmt.rate(r.requestsPerSecond()),
+        r.errors() == 0 ? "" : ", errors: " + r.errorText());
+  }
+
+  Wrk.Report wrk(int connections, Duration duration, String url, String tag) throws Exception {
+    MeshWrk run = procs.start(() -> MeshWrk.start(s.wrk(), s.wrkThreads(), connections, duration, script, url,
+        s.logDir().resolve(tag + "-wrk.txt")));
+    try {
+      return run.finish();
+    } finally {
+      procs.close(run);
+    }
+  }
+
+  Point gatewayWindow(String mode, int connections, String url, long gatewayPid) throws Exception {
+    List<MeshProviders.Stats> s0 = providers.stats();
+    Cpu c0 = cpu(gatewayPid, false);
+    Wrk.Report r = wrk(connections, s.duration(), url, "gateway-" + mode + "-c" + connections);
+    Cpu c1 = cpu(gatewayPid, false);
+    List<MeshProviders.Stats> s1 = providers.stats();
+    return point(mode, connections, r.requests(), r.requestsPerSecond(), r.p50Us(), r.p99Us(), r.maxUs(), r.errors(),
+        r.errorText(), s0, s1, c0, c1);
+  }
+
+  /** The direct client's points, its callers kept running from one window to the next of the same count. */
+  void direct() throws Exception {
+    try (DirectLoad direct = new DirectLoad(etcd.url(), BalancingPolicy.LEAST_PENDING, s.seed())) {
+      direct.awaitInstances(providers.all().size(), Duration.ofSeconds(30));
+      int hash = direct.hashOf("boltgen");
+      if (hash != "boltgen".hashCode()) {
+        throw new IOException("the direct client's first call answered " + hash + ", not " + "boltgen".hashCode());
+      }
+      long self = ProcessHandle.current().pid();
+      out.println("  direct client: this JVM (pid " + self + "), " + DirectLoad.TARGET + ", least-pending");
+      for (int c : s.connections()) {
+        DirectLoad.Running load = direct.start(c);
+        try {
+          TimeUnit.NANOSECONDS.sleep(s.warmup().toNanos()); // the warm-up: the callers run meanwhile
+          out.printf("  direct-c%d: warmed up for %s s%n", c, Fmt.seconds(s.warmup()));
+          points.add(quietest(() -> {
+            List<MeshProviders.Stats> s0 = providers.stats();
+            Cpu c0 = cpu(self, true);
+            load.reset();
+            TimeUnit.NANOSECONDS.sleep(s.duration().toNanos()); // the measured window
+            DirectLoad.Window w = load.take();
+            Cpu c1 = cpu(self, true);
+            List<MeshProviders.Stats> s1 = providers.stats();
+            Histogram h = w.histogram();
+            boolean any = h.getTotalCount() > 0;
+            return point(DIRECT, c, w.calls(), w.calls() / w.seconds(), any ? h.getValueAtPercentile(50) : Double.NaN,
+                any ? h.getValueAtPercentile(99) : Double.NaN, any ? h.getMaxValue() : Double.NaN, w.errors(),
+                w.firstError(), s0, s1, c0, c1);
+          }));
+        } finally {
+          load.stop();
+        }
+      }
+    }
+  }
+
+  /** The freeze: SIGSTOP and SIGCONT of the large provider under load through a fresh default gateway. */
+  FreezeResult freeze() throws Exception {
+    Freeze f = s.freeze();
+    ReadyProcess gateway = startGateway(BalancingPolicy.LEAST_PENDING);
+    try {
+      String url = "http://127.0.0.1:" + gateway.port() + HashServiceBolt.METHOD_HASH.httpPath();
+      warmUp(url, f.connections(), "freeze-c" + f.connections());
+      MeshProviders.Provider large = providers.large();
+      List<MeshProviders.Provider> all = providers.all();
+      List<MeshProviders.Stats> s0 = providers.stats();
+      long[] last = new long[all.size()];
+      long[] refused0 = new long[all.size()];
+      for (int i = 0; i < all.size(); i++) {
+        last[i] = s0.get(i).answered();
+        refused0[i] = s0.get(i).refused();
+      }
+      Cpu c0 = cpu(gateway.pid(), false);
+      out.printf("  freeze: %d connections for %s s; SIGSTOP of the large provider (pid %d) at %s s, SIGCONT at %s s%n",
+          f.connections(), Fmt.seconds(f.run()), large.pid, Fmt.seconds(f.at()), Fmt.seconds(f.at().plus(f.length())));
+      MeshWrk wrk = procs.start(() -> MeshWrk.start(s.wrk(), s.wrkThreads(), f.connections(), f.run(), script,
+          url, s.logDir().resolve("freeze-wrk.txt")));
+      long t0 = System.nanoTime();
+      List<Sample> samples = new ArrayList<>();
+      boolean frozen = false;
+      double stoppedAt = Double.NaN;
+      double continuedAt = Double.NaN;
+      int mostAtOnce = 0;
+      int minRegistered = Integer.MAX_VALUE;
+      int registered = -1;
+      Wrk.Report report;
+      try {
+        for (int k = 0; ; k++) {
+          long due = t0 + k * SAMPLE.toNanos();
+          long wait = due - System.nanoTime();
+          if (wait > 0) {
+            TimeUnit.NANOSECONDS.sleep(wait); // the sampling period
+          }
+          double t = (System.nanoTime() - t0) / 1e9;
+          long sum = 0;
+          for (int i = 0; i < all.size(); i++) {
+            if (!(frozen && all.get(i) == large)) {
+              MeshProviders.Stats st = all.get(i).stats(Duration.ofMillis(200));
+              if (st != null) {
+                last[i] = st.answered();
+                mostAtOnce = Math.max(mostAtOnce, st.mostAtOnce());
+              }
+            }
+            sum += last[i];
+          }
+          if (k % 4 == 0) {
+            registered = etcd.count(REGISTERED);
+            if (registered >= 0) {
+              minRegistered = Math.min(minRegistered, registered);
+            }
+          }
+          // the signals go after the counts are read: the calls the large provider answered up to SIGSTOP count
+          // before it, and those it finishes once continued count after SIGCONT
+          if (!frozen && Double.isNaN(stoppedAt) && t >= secs(f.at())) {
+            MeshProcesses.signal(large.pid, "STOP");
+            frozen = true;
+            stoppedAt = t;
+          } else if (frozen && t >= secs(f.at().plus(f.length()))) {
+            MeshProcesses.signal(large.pid, "CONT");
+            frozen = false;
+            continuedAt = t;
+          }
+          samples.add(new Sample(t, sum, k % 4 == 0 ? registered : -1, frozen));
+          if (!wrk.isAlive() || t > secs(f.run()) + 30) {
+            break;
+          }
+        }
+      } finally {
+        if (frozen) {
+          MeshProcesses.signal(large.pid, "CONT");
+        }
+      }
+      try {
+        report = wrk.finish();
+      } finally {
+        procs.close(wrk);
+      }
+      Cpu c1 = cpu(gateway.pid(), false);
+      List<MeshProviders.Stats> s1 = providers.stats();
+      long refused = 0;
+      for (int i = 0; i < all.size(); i++) {
+        refused += s1.get(i).refused() - refused0[i];
+        mostAtOnce = Math.max(mostAtOnce, s1.get(i).mostAtOnce());
+      }
+      double before = rate(samples, secs(f.at()) / 2, stoppedAt);
+      double during = rate(samples, stoppedAt, continuedAt);
+      double duringMin = Double.NaN;
+      for (Sample a : samples) {
+        // whole seconds within the freeze, give or take half a sampling period
+        if (a.seconds() >= stoppedAt && a.seconds() + 1 <= continuedAt + secs(SAMPLE) / 2) {
+          double r = rate(samples, a.seconds(), a.seconds() + 1);
+          duringMin = Double.isNaN(duringMin) ? r : Math.min(duringMin, r);
+        }
+      }
+      double recovery = Double.NaN;
+      for (Sample a : samples) {
+        if (a.seconds() >= continuedAt && a.seconds() + 1 <= samples.get(samples.size() - 1).seconds()) {
+          double r = rate(samples, a.seconds(), a.seconds() + 1);
+          if (Math.abs(r - before) <= 0.05 * before) {
+            recovery = a.seconds() - continuedAt;
+            break;
+          }
+        }
+      }
+      FreezeResult result = new FreezeResult(f, report, samples, stoppedAt, continuedAt, before, during, duringMin,
+          recovery, mostAtOnce, refused, minRegistered == Integer.MAX_VALUE ? -1 : minRegistered,
+          other(c0, c1));
+      out.println("  " + MeshReport.describe(result));
+      return result;
+    } finally {
+      procs.close(gateway);
+    }
+  }
+
+  /** A window measured again while others took more CPU than the quiet policy allows; the quietest kept. */
+  Point quietest(Window window) throws Exception {
+    Point kept = null;
+    QuietPolicy quiet = s.quiet();
+    for (int attempt = 1; ; attempt++) {
+      Point p = window.measure();
+      if (!quiet.noisy(p.otherCpuPercent())) {
+        Point done = p.attempts(attempt, false);
+        out.println("  " + MeshReport.describe(done));
+        return done;
+      }
+      if (kept == null || p.otherCpuPercent() < kept.otherCpuPercent()) {
+        kept = p;
+      }
+      boolean again = quiet.again(p.otherCpuPercent(), attempt);
+      out.printf(Locale.ROOT, "  %s-c%d: other processes took %.1f%% of a core in the window%s%n", p.mode(),
+          p.connections(), p.otherCpuPercent(), again ? "; measuring again" : "; keeping the quietest, marked noisy");
+      if (!again) {
+        Point done = kept.attempts(attempt, true);
+        out.println("  " + MeshReport.describe(done));
+        return done;
+      }
+    }
+  }
+
+  Point point(String mode, int connections, long requests, double qps, double p50, double p99, double max,
+      long errors, String errorText, List<MeshProviders.Stats> s0, List<MeshProviders.Stats> s1, Cpu c0, Cpu c1) {
+    List<Long> calls = new ArrayList<>();
+    int most = 0;
+    long refused = 0;
+    for (int i = 0; i < s0.size(); i++) {
+      calls.add(s1.get(i).answered() - s0.get(i).answered());
+      most = Math.max(most, s1.get(i).mostAtOnce());
+      refused += s1.get(i).refused() - s0.get(i).refused();
+    }
+    double seconds = (c1.nanos() - c0.nanos()) / 1e9;
+    boolean known = c0.subject() >= 0 && c1.subject() >= 0 && requests > 0;
+    double cpuPerRequest = known ? (c1.subject() - c0.subject()) / (double) ticks * 1e6 / requests : Double.NaN;
+    double busyPercent = c0.busy() >= 0 && c1.busy() >= 0
+        ? (c1.busy() - c0.busy()) / (double) ticks / seconds / cpus * 100 : Double.NaN;
+    return new Point(mode, connections, requests, seconds, qps, p50, p99, max, errors, errorText, calls, most, refused,
+        cpuPerRequest, busyPercent, other(c0, c1), 1, false);
+  }
+
+  /** Other processes' CPU between {@code c0} and {@code c1}, % of one core; NaN if unknown. */
+  double other(Cpu c0, Cpu c1) {
+    double seconds = (c1.nanos() - c0.nanos()) / 1e9;
+    if (c0.busy() < 0 || c1.busy() < 0 || c0.bench() < 0 || c1.bench() < 0 || seconds <= 0) {
+      return Double.NaN;
+    }
+    return Math.max(0, (c1.busy() - c0.busy()) - (c1.bench() - c0.bench())) / (double) ticks / seconds * 100;
+  }
+
+  /**
+   * The machine's busy ticks, the benchmark's (etcd, providers, the gateway, this JVM with the children it reaped:
+   * wrk runs that ended), and {@code subject}'s (this JVM's own when {@code self}).
+   */
+  Cpu cpu(long subject, boolean self) {
+    long me = ProcessHandle.current().pid();
+    List<Long> pids = new ArrayList<>();
+    pids.add(etcd.pid());
+    providers.all().forEach(p -> pids.add(p.pid));
+    if (!self) {
+      pids.add(subject);
+    }
+    long bench = ProcStat.readProcessAndChildrenTicks(me);
+    for (long pid : pids) {
+      long t = ProcStat.readProcessTicks(pid);
+      bench = bench < 0 || t < 0 ? -1 : bench + t;
+    }
+    return new Cpu(System.nanoTime(), ProcStat.readBusyTicks(), bench, ProcStat.readProcessTicks(subject));
+  }
+}
