@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,31 +116,39 @@ final class Forwarder implements ServiceInvoker {
         || status == ResponseStatus.CONNECTION_CLOSED || status == ResponseStatus.CLIENT_SEND_ERROR;
   }
 
-  /** The gateway's calls in flight: counted so that closing can wait for them. */
+  /**
+   * The gateway's calls in flight: counted so that closing can wait for them. Counting takes no lock (it runs
+   * on every request); only the last call out during a close takes the monitor, to wake the closer.
+   */
   static final class InFlight {
-    private int calls;
-    private boolean closing;
+    private final AtomicInteger calls = new AtomicInteger();
+    private volatile boolean closing;
 
     /** Counts a call in, unless the gateway is closing. */
-    synchronized boolean enter() {
+    boolean enter() {
       if (closing) {
         return false;
       }
-      calls++;
+      calls.incrementAndGet();
+      if (closing) { // closed meanwhile: the closer may already have seen none in flight
+        exit();
+        return false;
+      }
       return true;
     }
 
     /** A call was answered. */
-    synchronized void exit() {
-      calls--;
-      if (calls == 0 && closing) {
-        notifyAll();
+    void exit() {
+      if (calls.decrementAndGet() == 0 && closing) {
+        synchronized (this) {
+          notifyAll();
+        }
       }
     }
 
     /** Calls in flight now. */
-    synchronized int calls() {
-      return calls;
+    int calls() {
+      return calls.get();
     }
 
     /**
@@ -149,14 +158,14 @@ final class Forwarder implements ServiceInvoker {
     synchronized int closeAndAwait(long timeoutMillis) throws InterruptedException {
       closing = true;
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-      while (calls > 0) {
+      while (calls.get() > 0) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           break;
         }
         TimeUnit.NANOSECONDS.timedWait(this, left);
       }
-      return calls;
+      return calls.get();
     }
   }
 }

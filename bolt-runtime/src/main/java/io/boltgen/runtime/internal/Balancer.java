@@ -43,15 +43,15 @@ final class Balancer {
 
   /**
    * The member a call goes to, or {@code null} if every member is full (or there is none). {@code avoid}
-   * (may be null) is taken only if nothing else is available.
+   * (may be null) is taken only if nothing else is available; {@code someAnswer} is
+   * {@link #someAnswer(ClusterMember[], long, long)} of the same members and instant.
    */
   ClusterMember pick(BalancingPolicy policy, ClusterMember[] members, ClusterMember avoid, long nowNanos,
-      long stallNanos) {
+      long stallNanos, boolean someAnswer) {
     int n = members.length;
     if (n == 0) {
       return null;
     }
-    boolean someAnswer = someAnswer(members, nowNanos, stallNanos);
     if (n == 1) {
       ClusterMember only = members[0];
       return only.hasRoom(stalled(only, someAnswer, nowNanos, stallNanos), nowNanos, stallNanos) ? only : null;

@@ -202,11 +202,12 @@ final class ClusterTarget {
     for (int tries = 0; tries < 3; tries++) { // another call may take the last place between pick and acquire
       long nanos = env.ticker().nanoTime();
       long stall = failover.stallNanos();
-      ClusterMember member = balancer.pick(policy, now, avoid, nanos, stall);
+      boolean someAnswer = Balancer.someAnswer(now, nanos, stall);
+      ClusterMember member = balancer.pick(policy, now, avoid, nanos, stall, someAnswer);
       if (member == null) {
         return null;
       }
-      boolean stalled = Balancer.stalled(member, Balancer.someAnswer(now, nanos, stall), nanos, stall);
+      boolean stalled = Balancer.stalled(member, someAnswer, nanos, stall);
       if (member.tryAcquire(stalled, nanos, stall)) {
         return member;
       }
