@@ -31,6 +31,8 @@ final class PeerProvider {
         .setProtocol(Sofa.PROTOCOL)
         .setHost("127.0.0.1")
         .setBoundHost("127.0.0.1")
+        // what goes into the registry: SOFARPC replaces a loopback host with the machine's address otherwise
+        .setVirtualHost("127.0.0.1")
         .setPort(port)
         .setDaemon(false);
     ProviderConfig<EchoService> echo = new ProviderConfig<EchoService>()
