@@ -1,6 +1,7 @@
 package io.boltgen.sofarpc.it;
 
 import io.boltgen.testing.ReadyProcess;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -8,6 +9,7 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +53,7 @@ public final class SofaRpcPeer implements AutoCloseable {
         .log(log)
         // the provider stops at the end of its standard input; the line itself is ignored
         .stopLine("stop")
-        .readyTimeout(java.time.Duration.ofSeconds(READY_SECONDS))
+        .readyTimeout(Duration.ofSeconds(READY_SECONDS))
         .start();
     return new SofaRpcPeer(process);
   }
@@ -122,7 +124,7 @@ public final class SofaRpcPeer implements AutoCloseable {
     List<String> command = command(all);
     Files.writeString(err, "# " + String.join(" ", command) + "\n", StandardCharsets.UTF_8);
     Process process = new ProcessBuilder(command)
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(out.toFile())
         .redirectError(ProcessBuilder.Redirect.appendTo(err.toFile()))
         .start();

@@ -135,7 +135,8 @@ final class GreetChecks {
       Object got = greet("sync").refuse("no way");
       throw new PeerConsumer.Failed("refuse answered " + got);
     } catch (GreetingRefused e) {
-      expect("refused: no way".equals(e.getMessage()), "message " + PeerConsumer.describe(e));
+      expect(e.getClass() == GreetingRefused.class && "refused: no way".equals(e.getMessage()),
+          "got " + PeerConsumer.describe(e));
       return PeerConsumer.describe(e);
     } catch (SofaRpcException e) {
       throw new PeerConsumer.Failed("untyped " + PeerConsumer.describe(e) + " errorType=" + e.getErrorType());
@@ -153,7 +154,10 @@ final class GreetChecks {
       Object got = lookAlike.missing("missing");
       throw new PeerConsumer.Failed("missing answered " + got);
     } catch (SofaRpcException e) {
-      return PeerConsumer.describe(e) + " errorType=" + e.getErrorType();
+      String what = PeerConsumer.describe(e) + " errorType=" + e.getErrorType();
+      // the provider's own complaint names the method; anything else failed before reaching it
+      expect(what.contains("[missing]"), "not the provider's unknown-method error: " + what);
+      return what;
     }
   }
 
