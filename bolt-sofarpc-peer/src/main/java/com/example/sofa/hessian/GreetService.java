@@ -1,0 +1,32 @@
+package com.example.sofa.hessian;
+
+/**
+ * The hessian2 service of the interop contract, served and consumed by SOFARPC with serialization "hessian2"
+ * (interface name, version "1.0", uniqueId "" are what a boltgen peer must match).
+ */
+public interface GreetService {
+
+  /**
+   * A new Greeting: name = "hello " + name; times + 1; same stamp; score * 2; !formal; tags plus "seen"; counts
+   * plus "server" -> 1 (a LinkedHashMap, order kept); same from; blob reversed (null stays null).
+   */
+  Greeting greet(Greeting g);
+
+  /** a + ":" + b. */
+  String join(String a, int b);
+
+  /** Always throws {@code new GreetingRefused("refused: " + why)}. */
+  Greeting refuse(String why) throws GreetingRefused;
+
+  /** Sleeps millis, then returns "slept " + millis. */
+  String slow(int millis);
+
+  /** Records one ping for text (called oneway). */
+  void ping(String text);
+
+  /** How many pings were recorded for text. */
+  int pings(String text);
+
+  /** The provider's id. */
+  String whoami();
+}

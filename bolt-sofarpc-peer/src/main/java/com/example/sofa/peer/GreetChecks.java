@@ -1,0 +1,172 @@
+package com.example.sofa.peer;
+
+import static com.example.sofa.peer.Calls.expect;
+
+import com.alipay.sofa.rpc.core.exception.SofaRpcException;
+import com.example.sofa.hessian.GreetService;
+import com.example.sofa.hessian.GreetServiceLookAlike;
+import com.example.sofa.hessian.Greeting;
+import com.example.sofa.hessian.GreetingRefused;
+import com.example.sofa.hessian.Person;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/** The checks on GreetService, serialization hessian2. */
+final class GreetChecks {
+  private static final String SERVICE = GreetService.class.getName();
+
+  private final PeerConsumer consumer;
+  private final int timeout;
+
+  GreetChecks(PeerConsumer consumer) {
+    this.consumer = consumer;
+    this.timeout = consumer.timeoutMs();
+  }
+
+  Map<String, PeerConsumer.Check> checks() {
+    Map<String, PeerConsumer.Check> checks = new LinkedHashMap<>();
+    checks.put("sync", this::sync);
+    checks.put("future", this::future);
+    checks.put("callback", this::callback);
+    checks.put("oneway", this::oneway);
+    checks.put("exception", this::exception);
+    checks.put("timeout", this::timeout);
+    checks.put("unknown", this::unknown);
+    checks.put("spread", this::spread);
+    return checks;
+  }
+
+  private GreetService greet(String invokeType) {
+    return consumer.ref(SERVICE, GreetService.class, invokeType, timeout);
+  }
+
+  /** A Greeting with every field set, a non-ASCII name, a nested Person and a blob. */
+  static Greeting full() {
+    Greeting g = new Greeting();
+    g.setName("Zoë 🚀");
+    g.setTimes(41);
+    g.setStamp(1_700_000_000_123L);
+    g.setScore(1.25);
+    g.setFormal(true);
+    g.setTags(new ArrayList<>(List.of("x", "ÿ")));
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    counts.put("b", 2);
+    counts.put("a", 1);
+    g.setCounts(counts);
+    g.setFrom(new Person("Ann", 33));
+    g.setBlob(new byte[] {1, 2, 3, (byte) 0xff});
+    return g;
+  }
+
+  /** The same with an empty tag list, and null counts, from and blob. */
+  static Greeting sparse(boolean emptyTags) {
+    Greeting g = new Greeting();
+    g.setName("sparse");
+    g.setTags(emptyTags ? new ArrayList<>() : null);
+    return g;
+  }
+
+  /** That {@code got} is greet's answer to {@code g}; what it was. */
+  static String verify(Greeting g, Object got) throws PeerConsumer.Failed {
+    expect(got instanceof Greeting, "not a Greeting: " + got);
+    Greeting r = (Greeting) got;
+    Greeting want = GreetServiceImpl.expected(g);
+    boolean same = Objects.equals(r.getName(), want.getName())
+        && r.getTimes() == want.getTimes()
+        && r.getStamp() == want.getStamp()
+        && Double.compare(r.getScore(), want.getScore()) == 0
+        && r.isFormal() == want.isFormal()
+        && Objects.equals(r.getTags(), want.getTags())
+        // order too: the provider's LinkedHashMap keeps it, and hessian2 carries it
+        && r.getCounts() != null && new ArrayList<>(r.getCounts().entrySet()).equals(new ArrayList<>(want.getCounts().entrySet()))
+        && Objects.equals(r.getFrom(), want.getFrom())
+        && Arrays.equals(r.getBlob(), want.getBlob());
+    expect(same, "got " + r + " want " + want);
+    return r.toString();
+  }
+
+  private String sync() throws Exception {
+    GreetService s = greet("sync");
+    Greeting full = full();
+    Greeting empty = sparse(true);
+    Greeting none = sparse(false);
+    String out = "greet -> " + verify(full, s.greet(full))
+        + "; greet(empty tags) -> " + verify(empty, s.greet(empty))
+        + "; greet(null tags) -> " + verify(none, s.greet(none));
+    String joined = s.join("a", 7);
+    expect("a:7".equals(joined), "join(a, 7) = " + joined);
+    String id = s.whoami();
+    expect(id != null && !id.isEmpty(), "whoami = " + id);
+    return out + "; join -> " + joined + "; whoami -> " + id;
+  }
+
+  private String future() throws Exception {
+    Greeting g = full();
+    return "greet -> " + verify(g, Calls.future(() -> greet("future").greet(g), timeout));
+  }
+
+  private String callback() throws Exception {
+    Greeting g = full();
+    return "greet -> " + verify(g, Calls.callback(() -> greet("callback").greet(g), timeout));
+  }
+
+  private String oneway() throws Exception {
+    String text = "oneway-" + UUID.randomUUID();
+    String target = consumer.oneProvider(SERVICE, GreetService.class, "sync", timeout);
+    for (int i = 0; i < 3; i++) {
+      Calls.pin(target);
+      greet("oneway").ping(text);
+    }
+    int count = Calls.pollUntil(() -> {
+      Calls.pin(target);
+      return greet("sync").pings(text);
+    }, 3);
+    expect(count == 3, "pings says " + count + ", want 3 (" + target + ")");
+    return "3 oneway pings, pings says " + count + " (" + target + ")";
+  }
+
+  private String exception() throws Exception {
+    try {
+      Object got = greet("sync").refuse("no way");
+      throw new PeerConsumer.Failed("refuse answered " + got);
+    } catch (GreetingRefused e) {
+      expect(e.getClass() == GreetingRefused.class && "refused: no way".equals(e.getMessage()),
+          "got " + PeerConsumer.describe(e));
+      return PeerConsumer.describe(e);
+    } catch (SofaRpcException e) {
+      throw new PeerConsumer.Failed("untyped " + PeerConsumer.describe(e) + " errorType=" + e.getErrorType());
+    }
+  }
+
+  private String timeout() throws Exception {
+    GreetService slow = consumer.ref(SERVICE, GreetService.class, "sync", PeerConsumer.SHORT_TIMEOUT_MS);
+    return Calls.timeout(() -> slow.slow(PeerConsumer.SLOW_MS), PeerConsumer.SLOW_MS);
+  }
+
+  private String unknown() throws Exception {
+    GreetServiceLookAlike lookAlike = consumer.ref(SERVICE, GreetServiceLookAlike.class, "sync", timeout);
+    try {
+      Object got = lookAlike.missing("missing");
+      throw new PeerConsumer.Failed("missing answered " + got);
+    } catch (SofaRpcException e) {
+      String what = PeerConsumer.describe(e) + " errorType=" + e.getErrorType();
+      // the provider's own complaint names the method; anything else failed before reaching it
+      expect(what.contains("[missing]"), "not the provider's unknown-method error: " + what);
+      return what;
+    }
+  }
+
+  private String spread() throws Exception {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    GreetService s = greet("sync");
+    for (int i = 0; i < 400; i++) {
+      counts.merge(s.whoami(), 1, Integer::sum);
+    }
+    return Calls.spread(counts);
+  }
+}
