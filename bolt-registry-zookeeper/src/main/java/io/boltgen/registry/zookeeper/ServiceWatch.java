@@ -6,6 +6,7 @@ import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -27,8 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One watch of one service: a {@link CuratorCache} on {@code <root>/<service>} (a persistent recursive
- * watch, which Curator sets again after every reconnection), whose direct children are the instances.
+ * One watch of one service: a {@link CuratorCache} on {@code <root>/<service>} (or, in SOFARPC's layout,
+ * {@code <root>/<interface>/providers}; a persistent recursive watch, which Curator sets again after every
+ * reconnection), whose direct children are the instances, each read by the layout's {@link NodeReader}.
  *
  * <p>Every change of the cache asks for one publication on the registry's delivery thread; requests made
  * while one is pending are folded into it. A publication reads the cache then and hands the listener the
@@ -49,6 +51,8 @@ final class ServiceWatch implements NameResolver.Watch {
   private final Duration connectionTimeout;
   private final Consumer<ServiceWatch> onClose;
   private final CuratorCache cache;
+  private final NodeReader reader;
+  private final boolean onePerAddress;
 
   private final AtomicBoolean pending = new AtomicBoolean();
   private final AtomicBoolean errorReported = new AtomicBoolean();
@@ -63,10 +67,16 @@ final class ServiceWatch implements NameResolver.Watch {
   /** What each node's data was read as, by node path. Delivery thread only. */
   private Map<String, Parsed> parsed = new HashMap<>();
 
-  ServiceWatch(CuratorFramework client, String service, String servicePath, NameResolver.Listener listener,
-      ScheduledExecutorService delivery, RateLimitedLog.PerKey warn, String where, Duration connectionTimeout,
-      Consumer<ServiceWatch> onClose) {
+  /**
+   * A watch of the children of {@code servicePath}, each read by {@code reader}; with {@code onePerAddress},
+   * of several nodes with one address only the newest (created last) is listed.
+   */
+  ServiceWatch(CuratorFramework client, String service, String servicePath, NodeReader reader,
+      boolean onePerAddress, NameResolver.Listener listener, ScheduledExecutorService delivery,
+      RateLimitedLog.PerKey warn, String where, Duration connectionTimeout, Consumer<ServiceWatch> onClose) {
     this.service = service;
+    this.reader = reader;
+    this.onePerAddress = onePerAddress;
     this.servicePath = servicePath;
     this.listener = listener;
     this.delivery = delivery;
@@ -195,38 +205,65 @@ final class ServiceWatch implements NameResolver.Watch {
       children = children.subList(0, ZooKeeperRegistry.MAX_INSTANCES);
     }
     Map<String, Parsed> next = new HashMap<>();
-    List<ServiceInstance> instances = new ArrayList<>(children.size());
+    List<Parsed> found = new ArrayList<>(children.size());
     for (ChildData child : children) {
       long version = child.getStat() == null ? -1 : child.getStat().getMzxid();
       Parsed p = parsed.get(child.getPath());
       if (p == null || p.version != version || version == -1) {
-        p = new Parsed(version, parse(child));
+        p = new Parsed(version, child.getStat() == null ? -1 : child.getStat().getCzxid(), parse(child));
       }
       next.put(child.getPath(), p);
       if (p.instance != null) {
-        instances.add(p.instance);
+        found.add(p);
       }
     }
     parsed = next;
+    Map<InetSocketAddress, Integer> newest = new HashMap<>(); // of each address, the index of its newest node
+    for (int i = 0; i < found.size(); i++) {
+      if (onePerAddress) {
+        newest.merge(found.get(i).instance.address(), i, (a, b) -> found.get(b).created > found.get(a).created ? b : a);
+      }
+    }
+    List<ServiceInstance> instances = new ArrayList<>(found.size());
+    for (int i = 0; i < found.size(); i++) {
+      if (!onePerAddress || newest.get(found.get(i).instance.address()) == i) {
+        instances.add(found.get(i).instance);
+      }
+    }
     return List.copyOf(instances);
   }
 
   private ServiceInstance parse(ChildData child) {
-    byte[] data = child.getData();
-    String problem;
-    if (data == null || data.length == 0) {
-      problem = "no data";
-    } else if (data.length > ZooKeeperRegistry.MAX_NODE_DATA) {
-      problem = data.length + " bytes of data, more than " + ZooKeeperRegistry.MAX_NODE_DATA;
-    } else {
-      try {
-        return InstanceRecord.read(data);
-      } catch (IllegalArgumentException e) {
-        problem = e.getMessage();
-      }
+    try {
+      return reader.read(child);
+    } catch (IllegalArgumentException e) {
+      warn.warn("node:" + child.getPath(), "skipping ZooKeeper node {}: {}", child.getPath(), e.getMessage());
+      return null;
     }
-    warn.warn("node:" + child.getPath(), "skipping ZooKeeper node {}: {}", child.getPath(), problem);
-    return null;
+  }
+
+  /** Reads one child node of the watched path. */
+  interface NodeReader {
+
+    /**
+     * The instance {@code child} stands for, or null if it is not one of the watched service's (skipped
+     * quietly).
+     *
+     * @throws IllegalArgumentException saying why, if the node is garbled (skipped, with one WARN line)
+     */
+    ServiceInstance read(ChildData child);
+  }
+
+  /** The boltgen layout's reader: the node's data is the instance's {@link InstanceRecord}. */
+  static ServiceInstance readRecord(ChildData child) {
+    byte[] data = child.getData();
+    if (data == null || data.length == 0) {
+      throw new IllegalArgumentException("no data");
+    }
+    if (data.length > ZooKeeperRegistry.MAX_NODE_DATA) {
+      throw new IllegalArgumentException(data.length + " bytes of data, more than " + ZooKeeperRegistry.MAX_NODE_DATA);
+    }
+    return InstanceRecord.read(data);
   }
 
   private void listenerFailed(Throwable t) {
@@ -268,6 +305,6 @@ final class ServiceWatch implements NameResolver.Watch {
     return "ZooKeeper watch of " + servicePath + (closed ? " (closed)" : "");
   }
 
-  /** A node's data as read at one version: the instance, or null if it was garbled. */
-  private record Parsed(long version, ServiceInstance instance) {}
+  /** A node as read at one version (and created at {@code created}): the instance, or null if skipped. */
+  private record Parsed(long version, long created, ServiceInstance instance) {}
 }

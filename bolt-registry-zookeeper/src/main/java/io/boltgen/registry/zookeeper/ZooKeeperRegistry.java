@@ -53,6 +53,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every wait is bounded: {@link #register} waits at most twice the connection timeout, closing a
  * registration or the registry at most the connection timeout. Thread-safe.
+ *
+ * <p>With {@link Builder#layout layout(Layout.SOFARPC)} the registry reads and writes SOFARPC's layout instead
+ * (see {@link Layout#SOFARPC}): services are SOFARPC unique names, instances are provider URLs.
  */
 public final class ZooKeeperRegistry implements Registry {
 
@@ -61,6 +64,15 @@ public final class ZooKeeperRegistry implements Registry {
 
   /** The path under which services are registered unless {@link Builder#root} says otherwise. */
   public static final String DEFAULT_ROOT = "/boltgen/services";
+
+  /**
+   * The path under which the {@link Layout#SOFARPC SOFARPC layout} keeps its services unless {@link Builder#root}
+   * says otherwise: where SOFARPC's registry puts them with a registry address without a path.
+   */
+  public static final String SOFARPC_ROOT = "/sofa-rpc";
+
+  /** The longest provider URL of the {@link Layout#SOFARPC SOFARPC layout}, decoded; longer nodes are skipped. */
+  public static final int MAX_PROVIDER_URL = 16 * 1024;
 
   /** The session timeout unless {@link Builder#sessionTimeout} says otherwise. */
   public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
@@ -89,12 +101,14 @@ public final class ZooKeeperRegistry implements Registry {
   private final String deliveryThreadName;
   private final ExecutorService ops;
   private final Registrations registrations;
+  /** The SOFARPC layout's paths and registrations; null in boltgen's layout. */
+  private final SofaRpcLayout sofaRpc;
   private final RateLimitedLog.PerKey warn = RateLimitedLog.perKey(log, 1, RateLimitedLog.DEFAULT_PERIOD_NANOS);
   private final Set<ServiceWatch> watches = ConcurrentHashMap.newKeySet();
   private final ConnectionStateListener stateListener = (c, state) -> stateChanged(state);
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private ZooKeeperRegistry(CuratorFramework client, boolean ownsClient, String root, String where,
+  private ZooKeeperRegistry(CuratorFramework client, boolean ownsClient, Layout layout, String root, String where,
       Duration connectionTimeout) {
     this.client = client;
     this.ownsClient = ownsClient;
@@ -108,6 +122,7 @@ public final class ZooKeeperRegistry implements Registry {
     this.delivery = timer;
     this.ops = Executors.newSingleThreadExecutor(daemon("boltgen-zookeeper-register-" + id));
     this.registrations = new Registrations(client, ops, connectionTimeout, warn, where);
+    this.sofaRpc = layout == Layout.SOFARPC ? new SofaRpcLayout(root, registrations, warn) : null;
     client.getConnectionStateListenable().addListener(stateListener);
   }
 
@@ -125,8 +140,9 @@ public final class ZooKeeperRegistry implements Registry {
   }
 
   /**
-   * A registry for {@code zookeeper://host:port[,host:port…][/root]}, with the default timeouts; the root
-   * is {@value #DEFAULT_ROOT} unless the URI has a path.
+   * A registry for {@code zookeeper://host:port[,host:port…][/root][?layout=boltgen|sofarpc]}, with the
+   * default timeouts; the layout is {@link Layout#BOLTGEN} unless the query says otherwise, the root is the
+   * layout's ({@value #DEFAULT_ROOT}, {@value #SOFARPC_ROOT}) unless the URI has a path.
    *
    * @throws IllegalArgumentException if {@code uri} is not of that form
    */
@@ -137,12 +153,18 @@ public final class ZooKeeperRegistry implements Registry {
       throw new IllegalArgumentException("not a " + prefix + "host:port URI: " + MessageText.quote(uri));
     }
     String rest = uri.substring(prefix.length());
-    if (rest.indexOf('?') >= 0 || rest.indexOf('#') >= 0) {
-      throw new IllegalArgumentException("a " + prefix + " URI takes no query or fragment: " + MessageText.quote(uri));
+    if (rest.indexOf('#') >= 0) {
+      throw new IllegalArgumentException("a " + prefix + " URI takes no fragment: " + MessageText.quote(uri));
+    }
+    Layout layout = Layout.BOLTGEN;
+    int query = rest.indexOf('?');
+    if (query >= 0) {
+      layout = Layout.fromQuery(rest.substring(query + 1), uri);
+      rest = rest.substring(0, query);
     }
     int slash = rest.indexOf('/');
     String hosts = slash < 0 ? rest : rest.substring(0, slash);
-    String path = slash < 0 || slash == rest.length() - 1 ? DEFAULT_ROOT : rest.substring(slash);
+    String path = slash < 0 || slash == rest.length() - 1 ? layout.defaultRoot() : rest.substring(slash);
     for (String host : hosts.split(",", -1)) {
       try {
         HostAndPort.parse(host); // the runtime's one rule for host:port
@@ -151,7 +173,7 @@ public final class ZooKeeperRegistry implements Registry {
             + MessageText.quote(host) + ": " + e.getMessage(), e);
       }
     }
-    return builder().connectString(hosts).root(path).build();
+    return builder().connectString(hosts).layout(layout).root(path).build();
   }
 
   @Override
@@ -164,16 +186,25 @@ public final class ZooKeeperRegistry implements Registry {
    *
    * <p>Creates the ephemeral node {@code <root>/<service>/<host:port>}; if this registry already has one
    * there, its data is replaced (and the earlier registration no longer deletes it). Waits at most twice the
-   * connection timeout.
+   * connection timeout. In the {@link Layout#SOFARPC SOFARPC layout} the node is
+   * {@code <root>/<interface>/providers/<URL-encoded provider URL>}; an earlier registration of the same service
+   * and address by this registry is replaced by deleting its node once the new one is written.
    *
    * @throws IllegalArgumentException also if the instance's JSON is longer than {@value #MAX_NODE_DATA}
-   *     bytes, or its {@code host:port} cannot be a node name
+   *     bytes, or its {@code host:port} cannot be a node name; in the SOFARPC layout, if {@code service} is not
+   *     {@code interface:version[:uniqueId]} (or holds {@code &}, {@code =}), the address is an IPv6 literal, or
+   *     the URL is longer than {@value #MAX_PROVIDER_URL} characters
    * @throws IllegalStateException if the registry is closed
    */
   @Override
   public Registration register(String service, ServiceInstance instance) {
     Names.service(service);
     Objects.requireNonNull(instance, "instance");
+    if (sofaRpc != null) {
+      SofaRpcLayout.Prepared provider = sofaRpc.prepare(service, instance);
+      checkOpen();
+      return sofaRpc.register(provider);
+    }
     String node = Names.instanceNode(instance.hostAndPort());
     byte[] data = InstanceRecord.write(instance);
     if (data.length > MAX_NODE_DATA) {
@@ -188,7 +219,9 @@ public final class ZooKeeperRegistry implements Registry {
    * {@inheritDoc}
    *
    * <p>The first set arrives once the children of {@code <root>/<service>} were read (empty if there is no
-   * such node); if that takes longer than the connection timeout, the listener hears an error first.
+   * such node); if that takes longer than the connection timeout, the listener hears an error first. In the
+   * {@link Layout#SOFARPC SOFARPC layout} the children of {@code <root>/<interface>/providers} are read, and
+   * the bolt providers of the name's version and uniqueId listed, the newest node of each address only.
    *
    * @throws IllegalStateException if the registry is closed
    */
@@ -197,8 +230,11 @@ public final class ZooKeeperRegistry implements Registry {
     Names.service(service);
     Objects.requireNonNull(listener, "listener");
     checkOpen();
-    ServiceWatch watch = new ServiceWatch(client, service, ZKPaths.makePath(root, service), listener, delivery,
-        warn, where, connectionTimeout, watches::remove);
+    ServiceWatch watch = sofaRpc != null
+        ? new ServiceWatch(client, service, sofaRpc.providersPath(service), sofaRpc.reader(service), true, listener,
+            delivery, warn, where, connectionTimeout, watches::remove)
+        : new ServiceWatch(client, service, ZKPaths.makePath(root, service), ServiceWatch::readRecord, false,
+            listener, delivery, warn, where, connectionTimeout, watches::remove);
     watches.add(watch);
     watch.start();
     if (closed.get()) {
@@ -289,11 +325,49 @@ public final class ZooKeeperRegistry implements Registry {
     }
   }
 
+  /** How a registry stores services and instances in ZooKeeper. */
+  public enum Layout {
+
+    /**
+     * boltgen's own: an instance is the ephemeral node {@code <root>/<service>/<host:port>} whose data is its
+     * {@link InstanceRecord}; any service name that can be a node name. The default.
+     */
+    BOLTGEN,
+
+    /**
+     * SOFARPC's ({@code registry-zk}, 5.13.x): a service is a SOFARPC unique name
+     * {@code interface:version[:uniqueId]}, an instance the ephemeral node
+     * {@code <root>/<interface>/providers/<URL-encoded bolt provider URL>} with the data {@code 0x01}. Watches list
+     * the bolt providers of that version and uniqueId, their weight from the URL, every other parameter as
+     * metadata; registrations write the parameters SOFARPC's providers write. Consumer, configuration and
+     * override nodes are neither written nor read. docs/cluster.md has the details.
+     */
+    SOFARPC;
+
+    String defaultRoot() {
+      return this == SOFARPC ? SOFARPC_ROOT : DEFAULT_ROOT;
+    }
+
+    /** The layout a {@code zookeeper://} URI's query names; nothing but {@code layout=…} is accepted. */
+    static Layout fromQuery(String query, String uri) {
+      String value = query.startsWith("layout=") ? query.substring("layout=".length()) : null;
+      if (value != null && value.equalsIgnoreCase("sofarpc")) {
+        return SOFARPC;
+      }
+      if (value != null && value.equalsIgnoreCase("boltgen")) {
+        return BOLTGEN;
+      }
+      throw new IllegalArgumentException("a " + SCHEME + ":// URI takes one query parameter, layout=boltgen or "
+          + "layout=sofarpc; got " + MessageText.quote(query) + " in " + MessageText.quote(uri));
+    }
+  }
+
   /** Builds a {@link ZooKeeperRegistry}. Not thread-safe. */
   public static final class Builder {
     private String connectString;
     private CuratorFramework client;
-    private String root = DEFAULT_ROOT;
+    private String root;
+    private Layout layout = Layout.BOLTGEN;
     private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
     private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
 
@@ -321,9 +395,19 @@ public final class ZooKeeperRegistry implements Registry {
       return this;
     }
 
-    /** The path under which services are registered; {@value ZooKeeperRegistry#DEFAULT_ROOT} by default. */
+    /**
+     * The path under which services are registered; by default the layout's: {@value ZooKeeperRegistry#DEFAULT_ROOT},
+     * or {@value ZooKeeperRegistry#SOFARPC_ROOT} for {@link Layout#SOFARPC} (give {@code /apps/sofa-rpc} to meet
+     * SOFARPC applications whose registry address is {@code zk:2181/apps}).
+     */
     public Builder root(String root) {
       this.root = Names.root(root);
+      return this;
+    }
+
+    /** How services and instances are stored: {@link Layout#BOLTGEN} (the default) or {@link Layout#SOFARPC}. */
+    public Builder layout(Layout layout) {
+      this.layout = Objects.requireNonNull(layout, "layout");
       return this;
     }
 
@@ -340,6 +424,10 @@ public final class ZooKeeperRegistry implements Registry {
     public Builder connectionTimeout(Duration connectionTimeout) {
       this.connectionTimeout = positiveMillis(connectionTimeout, "connectionTimeout");
       return this;
+    }
+
+    private String rootOrDefault() {
+      return root != null ? root : layout.defaultRoot();
     }
 
     private static Duration positiveMillis(Duration d, String name) {
@@ -367,8 +455,8 @@ public final class ZooKeeperRegistry implements Registry {
               + client.getState() + ")");
         }
         String current = client.getZookeeperClient().getCurrentConnectionString();
-        return new ZooKeeperRegistry(client, false, root, current == null ? "(application's client)" : current,
-            connectionTimeout);
+        return new ZooKeeperRegistry(client, false, layout, rootOrDefault(),
+            current == null ? "(application's client)" : current, connectionTimeout);
       }
       int connectionMillis = (int) connectionTimeout.toMillis();
       CuratorFramework owned = CuratorFrameworkFactory.builder()
@@ -380,7 +468,7 @@ public final class ZooKeeperRegistry implements Registry {
           .build();
       owned.start();
       try {
-        return new ZooKeeperRegistry(owned, true, root, connectString, connectionTimeout);
+        return new ZooKeeperRegistry(owned, true, layout, rootOrDefault(), connectString, connectionTimeout);
       } catch (RuntimeException | Error e) {
         owned.close();
         throw e;
