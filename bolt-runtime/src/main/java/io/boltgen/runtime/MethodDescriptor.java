@@ -4,7 +4,10 @@ import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.codec.json.JsonMarshaller;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -20,6 +23,13 @@ import java.util.Objects;
  * @param <R> the response (result) type
  */
 public final class MethodDescriptor<Q, R> {
+
+  /** SOFARPC's request className, which every SOFARPC method shares (see {@link #dispatchKey()}). */
+  public static final String SOFA_REQUEST = "com.alipay.sofa.rpc.core.request.SofaRequest";
+  /** The request header naming a SOFARPC call's service, {@code interface:version[:uniqueId]}. */
+  public static final String SOFA_TARGET_SERVICE = "sofa_head_target_service";
+  /** The request header naming a SOFARPC call's method. */
+  public static final String SOFA_METHOD_NAME = "sofa_head_method_name";
 
   private final String serviceName;
   private final String serviceVersion;
@@ -37,6 +47,8 @@ public final class MethodDescriptor<Q, R> {
   private final JsonMarshaller<Q> requestJson;
   private final JsonMarshaller<R> responseJson;
   private final String protoService;
+  private final Map<String, String> requestHeaders;
+  private final String dispatchKey;
 
   private MethodDescriptor(Builder<Q, R> b) {
     this.serviceName = requireText(b.serviceName, "serviceName");
@@ -58,6 +70,8 @@ public final class MethodDescriptor<Q, R> {
     this.requestJson = b.requestJson;
     this.responseJson = b.responseJson;
     this.protoService = b.protoService;
+    this.requestHeaders = Collections.unmodifiableMap(new LinkedHashMap<>(b.requestHeaders));
+    this.dispatchKey = dispatchKey(wireName, requestHeaders);
     int wireNameLength = wireName.getBytes(StandardCharsets.UTF_8).length;
     if (wireNameLength == 0 || wireNameLength > Short.MAX_VALUE) {
       throw new IllegalArgumentException("wire name must be 1..32767 UTF-8 bytes: " + wireName);
@@ -68,6 +82,20 @@ public final class MethodDescriptor<Q, R> {
     if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("timeout must be 1.." + Integer.MAX_VALUE + " ms: " + timeoutMillis);
     }
+  }
+
+  /**
+   * The key a server finds a request's method by: its className, and for SOFARPC's request className also its
+   * target service and method name headers (see {@link #dispatchKey()}).
+   *
+   * @param className the request frame's className
+   * @param headers the request frame's headers (only read for SOFARPC's request className)
+   */
+  public static String dispatchKey(String className, Map<String, String> headers) {
+    if (!SOFA_REQUEST.equals(className)) {
+      return className;
+    }
+    return className + ' ' + headers.get(SOFA_TARGET_SERVICE) + '#' + headers.get(SOFA_METHOD_NAME);
   }
 
   private static String requireText(String value, String what) {
@@ -184,9 +212,29 @@ public final class MethodDescriptor<Q, R> {
     return protoService == null ? null : "/" + protoService + "/" + methodName;
   }
 
+  /**
+   * The header entries every request of this method carries, before those of its call's
+   * {@link CallOptions#withHeader options}; SOFARPC's methods name their service and method there. Empty
+   * unless set.
+   */
+  public Map<String, String> requestHeaders() {
+    return requestHeaders;
+  }
+
+  /**
+   * What a server finds this method by: its {@link #wireName()}; for a method whose wire name is SOFARPC's
+   * request class ({@code com.alipay.sofa.rpc.core.request.SofaRequest}, shared by every SOFARPC method), the
+   * wire name followed by the values of its {@code sofa_head_target_service} and {@code sofa_head_method_name}
+   * request headers. Unique within a server.
+   */
+  public String dispatchKey() {
+    return dispatchKey;
+  }
+
   @Override
   public String toString() {
-    return wireName;
+    return SOFA_REQUEST.equals(wireName) ? requestHeaders.get(SOFA_TARGET_SERVICE) + '/'
+        + requestHeaders.get(SOFA_METHOD_NAME) : wireName;
   }
 
   /**
@@ -212,6 +260,7 @@ public final class MethodDescriptor<Q, R> {
     private JsonMarshaller<Q> requestJson;
     private JsonMarshaller<R> responseJson;
     private String protoService;
+    private final Map<String, String> requestHeaders = new LinkedHashMap<>();
 
     private Builder(Marshaller<Q> requestMarshaller, Marshaller<R> responseMarshaller) {
       this.requestMarshaller = Objects.requireNonNull(requestMarshaller, "requestMarshaller");
@@ -306,6 +355,21 @@ public final class MethodDescriptor<Q, R> {
     /** The full name of the service in the {@code .proto}, {@code package.Service}: it makes the HTTP route. */
     public Builder<Q, R> protoService(String protoService) {
       this.protoService = requireText(protoService, "protoService");
+      return this;
+    }
+
+    /**
+     * A header entry every request of the method carries (see {@link MethodDescriptor#requestHeaders()}); a
+     * call's own headers with the same key replace it.
+     */
+    public Builder<Q, R> requestHeader(String key, String value) {
+      requestHeaders.put(requireText(key, "header key"), Objects.requireNonNull(value, "header value"));
+      return this;
+    }
+
+    /** Every entry of {@code headers} as a {@link #requestHeader request header}, in its order. */
+    public Builder<Q, R> requestHeaders(Map<String, String> headers) {
+      headers.forEach(this::requestHeader);
       return this;
     }
 

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A service's name, version and methods. Immutable. Wire names, and method codes other than 0, are unique within it.
+ * A service's name, version and methods. Immutable. Wire names, and method codes other than 0, are unique within it;
+ * methods of SOFARPC's protocol all share SOFARPC's request className and are told apart by their
+ * {@link MethodDescriptor#dispatchKey() dispatch keys} instead.
  */
 public final class ServiceDescriptor {
 
@@ -16,13 +18,15 @@ public final class ServiceDescriptor {
   private final List<MethodDescriptor<?, ?>> methods;
   private final Class<?> resourceOwner;
   private final String openApiResource;
+  private final String registryName;
 
   private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods) {
-    this(name, version, methods, null, null);
+    this(name, version, methods, null, null, null);
   }
 
   private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods,
-      Class<?> resourceOwner, String openApiResource) {
+      Class<?> resourceOwner, String openApiResource, String registryName) {
+    this.registryName = registryName;
     this.resourceOwner = resourceOwner;
     this.openApiResource = openApiResource;
     this.name = Objects.requireNonNull(name, "name");
@@ -31,9 +35,9 @@ public final class ServiceDescriptor {
     Map<String, MethodDescriptor<?, ?>> byWireName = new HashMap<>();
     Map<Integer, MethodDescriptor<?, ?>> byCode = new HashMap<>();
     for (MethodDescriptor<?, ?> method : this.methods) {
-      MethodDescriptor<?, ?> sameName = byWireName.put(method.wireName(), method);
+      MethodDescriptor<?, ?> sameName = byWireName.put(method.dispatchKey(), method);
       if (sameName != null) {
-        throw new IllegalArgumentException("two methods with wire name " + method.wireName());
+        throw new IllegalArgumentException("two methods with wire name " + method.dispatchKey());
       }
       MethodDescriptor<?, ?> sameCode = method.methodCode() == 0 ? null : byCode.put(method.methodCode(), method);
       if (sameCode != null) {
@@ -55,7 +59,7 @@ public final class ServiceDescriptor {
    */
   public ServiceDescriptor withOpenApi(Class<?> owner, String resource) {
     return new ServiceDescriptor(name, version, methods, Objects.requireNonNull(owner, "owner"),
-        Objects.requireNonNull(resource, "resource"));
+        Objects.requireNonNull(resource, "resource"), registryName);
   }
 
   /**
@@ -63,7 +67,23 @@ public final class ServiceDescriptor {
    * gateway's forwarding ones.
    */
   public ServiceDescriptor withMethods(List<MethodDescriptor<?, ?>> methods) {
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource);
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName);
+  }
+
+  /**
+   * A copy registered in a registry as {@code registryName} instead of {@code name:version}: SOFARPC services
+   * are known there by SOFARPC's unique name, {@code interface:version[:uniqueId]}.
+   */
+  public ServiceDescriptor withRegistryName(String registryName) {
+    if (registryName == null || registryName.isEmpty()) {
+      throw new IllegalArgumentException("registryName must not be empty");
+    }
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName);
+  }
+
+  /** The name a server registers the service by in a registry: {@code name:version} unless set otherwise. */
+  public String registryName() {
+    return registryName != null ? registryName : name + ':' + version;
   }
 
   /** The service's OpenAPI document, or {@code null} when it has none (a hand-built service). */

@@ -18,6 +18,19 @@ final class HeadersCodec {
 
   private HeadersCodec() {}
 
+  /** {@code first}'s entries, then {@code second}'s (replacing equal keys); no copy when either is empty. */
+  static Map<String, String> merge(Map<String, String> first, Map<String, String> second) {
+    if (first.isEmpty()) {
+      return second;
+    }
+    if (second.isEmpty()) {
+      return first;
+    }
+    Map<String, String> all = new LinkedHashMap<>(first);
+    all.putAll(second);
+    return all;
+  }
+
   /** The encoded size of {@code header}; 0 for an empty map. */
   static int encodedSize(Map<String, String> header) {
     if (header.isEmpty()) {

@@ -4,6 +4,7 @@ import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServerInterceptor;
+import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
@@ -44,6 +45,8 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
   private String errorClass;
   private String errorMessage;
   private String errorContext;
+  // a handler's failure answered inside a successful frame (FailureMarshaller), or null
+  private Throwable failureAnswer;
 
   InboundAnswer(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
     super(connection, frame, entry, headers);
@@ -86,6 +89,13 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     @SuppressWarnings("unchecked") // the invoker answers with its method's response type
     Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
     try {
+      Throwable failure = failureAnswer;
+      if (failure != null) {
+        FailureMarshaller<?> answers = (FailureMarshaller<?>) marshaller;
+        return FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
+            marshaller.codecId(), ResponseStatus.SUCCESS, entry.responseClassName(), answers.failureHeaders(failure),
+            Answers.failureBody(answers), failure, connection.peerMaxFrameLength());
+      }
       return FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
           marshaller.codecId(), ResponseStatus.SUCCESS, entry.responseClassName(), Map.of(), marshaller,
           result, connection.peerMaxFrameLength());
@@ -103,6 +113,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
           ResponseStatus.SERVER_SERIAL_EXCEPTION, e.getClass().getName(), why, "response of " + method.wireName());
     } finally {
       result = null;
+      failureAnswer = null;
     }
   }
 
@@ -110,6 +121,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
   @Override
   public void discard() {
     result = null;
+    failureAnswer = null;
     closeRequest();
   }
 
@@ -145,8 +157,12 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
       log.debug("{} answered {} (request id {}) with {}", entry.method().wireName(), connection.remoteAddress(),
           requestId, cause.toString(), cause);
     }
-    setError(ResponseStatus.SERVER_EXCEPTION, cause.getClass().getName(), cause.getMessage(),
-        "handler of " + entry.method().wireName() + " threw");
+    if (entry.method().responseMarshaller() instanceof FailureMarshaller) {
+      failureAnswer = cause; // the protocol answers it inside a successful frame
+    } else {
+      setError(ResponseStatus.SERVER_EXCEPTION, cause.getClass().getName(), cause.getMessage(),
+          "handler of " + entry.method().wireName() + " threw");
+    }
     told(ResponseStatus.SERVER_EXCEPTION, cause);
     send();
   }

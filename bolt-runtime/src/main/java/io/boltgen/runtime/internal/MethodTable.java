@@ -6,12 +6,16 @@ import io.netty.util.concurrent.FastThreadLocal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
  * The methods an endpoint serves, keyed by their wire className (and aliases). Immutable once built;
- * lookups hash and compare the className bytes of the frame, so dispatch allocates no String.
+ * lookups hash and compare the className bytes of the frame, so dispatch allocates no String. SOFARPC's
+ * methods all share one className ({@link MethodDescriptor#SOFA_REQUEST}): a request with that className is
+ * looked up by its {@link MethodDescriptor#dispatchKey dispatch key}, which reads its header.
  */
 final class MethodTable {
 
@@ -25,7 +29,11 @@ final class MethodTable {
   private final byte[][] keys;
   private final MethodEntry[] entries;
   private final int mask;
+  private static final byte[] SOFA_REQUEST = MethodDescriptor.SOFA_REQUEST.getBytes(StandardCharsets.UTF_8);
+
   private final List<MethodEntry> all;
+  // SOFARPC's methods by dispatch key (empty when the endpoint serves none)
+  private final Map<String, MethodEntry> sofaRpc = new HashMap<>();
 
   private MethodTable(List<MethodEntry> all) {
     this.all = List.copyOf(all);
@@ -38,6 +46,12 @@ final class MethodTable {
     this.entries = new MethodEntry[capacity];
     this.mask = capacity - 1;
     for (MethodEntry entry : all) {
+      if (entry.method().wireName().equals(MethodDescriptor.SOFA_REQUEST)) {
+        if (sofaRpc.put(entry.method().dispatchKey(), entry) != null) {
+          throw new IllegalArgumentException("SOFARPC method " + entry.method() + " is registered twice");
+        }
+        continue;
+      }
       put(entry.method().wireName().getBytes(StandardCharsets.UTF_8), entry);
       for (String alias : entry.method().aliases()) {
         put(alias.getBytes(StandardCharsets.UTF_8), entry);
@@ -77,6 +91,9 @@ final class MethodTable {
       name = new byte[length];
     }
     frame.copyClassName(name);
+    if (!sofaRpc.isEmpty() && length == SOFA_REQUEST.length && Arrays.equals(SOFA_REQUEST, 0, length, name, 0, length)) {
+      return lookupSofaRpc(frame);
+    }
     int slot = hash(name, length) & mask;
     byte[] key;
     while ((key = keys[slot]) != null) {
@@ -88,7 +105,33 @@ final class MethodTable {
     return null;
   }
 
-  /** Starts a registry. */
+  private MethodEntry lookupSofaRpc(BoltFrame frame) {
+    if (frame.headersLength() == 0) {
+      return null;
+    }
+    Map<String, String> headers;
+    try {
+      headers = HeadersCodec.read(frame.headers());
+    } catch (RuntimeException e) {
+      return null; // a malformed header names no method: the request is refused as unknown
+    }
+    return sofaRpc.get(MethodDescriptor.dispatchKey(MethodDescriptor.SOFA_REQUEST, headers));
+  }
+
+  /**
+   * What a SOFARPC request asks for, for messages: {@code SOFARPC service <target>, method <name>} from its
+   * header (cut to {@link LogText#MAX_CHARS} each), or SOFARPC's request className when the header is malformed.
+   */
+  static String sofaRpcName(BoltFrame frame) {
+    try {
+      Map<String, String> headers = HeadersCodec.read(frame.headers());
+      return "SOFARPC service " + LogText.shorten(headers.get(MethodDescriptor.SOFA_TARGET_SERVICE))
+          + ", method " + LogText.shorten(headers.get(MethodDescriptor.SOFA_METHOD_NAME));
+    } catch (RuntimeException e) {
+      return MethodDescriptor.SOFA_REQUEST;
+    }
+  }
+
   /** Every method, in the order the services were added. */
   List<MethodEntry> entries() {
     return all;

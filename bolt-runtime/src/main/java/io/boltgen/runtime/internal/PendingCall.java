@@ -207,9 +207,9 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     return options;
   }
 
-  /** The request headers. */
+  /** The request headers: the method's, then the call's. */
   Map<String, String> headers() {
-    return options.headers();
+    return HeadersCodec.merge(method.requestHeaders(), options.headers());
   }
 
   /** The request value, handed over once to be encoded (the call does not keep it). */
@@ -282,7 +282,10 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     }
     R value;
     try {
-      value = method.responseMarshaller().read(frame.content());
+      value = Answers.read(method.responseMarshaller(), frame);
+    } catch (BoltException e) {
+      fail(Answers.from(e, remoteAddress, frame.requestId())); // the failure the answer carries
+      return;
     } catch (RuntimeException e) {
       fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "could not decode the response of "
           + method.wireName() + " from " + remoteAddress + " (request id " + frame.requestId() + "): " + e,

@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.ExecutorSelector;
+import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
@@ -251,15 +252,18 @@ final class RequestDispatcher implements RequestHandler {
   private static void refuseUnknown(BoltConnection connection, BoltFrame frame) {
     String className = frame.classLength() <= LogText.MAX_CHARS ? frame.classNameString()
         : frame.classNamePreview(LogText.MAX_CHARS) + "…(" + frame.classLength() + " bytes in all)";
+    if (className.equals(MethodDescriptor.SOFA_REQUEST)) {
+      className = MethodTable.sofaRpcName(frame);
+    }
     int requestId = frame.requestId();
     boolean oneway = frame.isOneway();
     frame.release();
     connection.requestClosed();
-    unknownClassNames.warn("no service for className '{}' (request id {} from {})", className, requestId,
+    unknownClassNames.warn("no service for '{}' (request id {} from {})", className, requestId,
         connection.remoteAddress());
     if (!oneway) {
       connection.writeFrame(ErrorFrames.error(connection.alloc(), connection.format(),
-          requestId, ResponseStatus.NO_PROCESSOR, null, "no service is registered for className '" + className + "'",
+          requestId, ResponseStatus.NO_PROCESSOR, null, "no service is registered for '" + className + "'",
           "dispatch"));
     }
   }

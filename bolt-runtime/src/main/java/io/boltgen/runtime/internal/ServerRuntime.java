@@ -143,7 +143,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
       for (ServedService r : config.services()) {
         ServiceDescriptor d = r.service().descriptor();
         ServiceInstance instance = new ServiceInstance(address, a.weight(), d.version(), a.zone(), a.metadata());
-        io.boltgen.runtime.cluster.Registration made = a.registry().register(d.name() + ":" + d.version(), instance);
+        io.boltgen.runtime.cluster.Registration made = a.registry().register(d.registryName(), instance);
         registrations.add(made);
         if (closed.get()) {
           // closed while it registered: withdraw() may have run before this registration existed

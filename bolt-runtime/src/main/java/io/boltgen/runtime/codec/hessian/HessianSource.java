@@ -23,6 +23,11 @@ final class HessianSource {
     return in.readerIndex();
   }
 
+  /** Moves back to {@code position}, one {@link #position()} returned. */
+  void position(int position) {
+    in.readerIndex(position);
+  }
+
   int readable() {
     return in.readableBytes();
   }

@@ -1,0 +1,282 @@
+package io.boltgen.runtime.codec.sofarpc;
+
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.codec.FailureMarshaller;
+import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.codec.hessian.HessianReader;
+import io.boltgen.runtime.codec.hessian.HessianReader.ValueReader;
+import io.boltgen.runtime.codec.hessian.HessianWriter;
+import io.boltgen.runtime.codec.hessian.HessianWriter.ValueWriter;
+import io.netty.buffer.ByteBuf;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * SOFARPC's Hessian2 serializer (codec {@value SofaRpc#HESSIAN2}). A request's body is one Hessian stream: a
+ * {@code SofaRequest} object ({@code targetAppName, methodName, targetServiceUniqueName, requestProps,
+ * methodArgSigs}), then each argument as its own value. An answer's body is a {@code SofaResponse} object
+ * ({@code isError, errorMsg, appResponse, responseProps}): the result in {@code appResponse}; an exception the
+ * method declares there too, as a Throwable of the class the SOFARPC side knows; any other failure as
+ * {@code isError} with its {@code errorMsg}.
+ *
+ * <p>Generated code supplies the writers and readers of the arguments and the result ({@code XxxBoltSofaRpc}).
+ * Stateless and thread-safe.
+ */
+public final class SofaRpcHessian {
+
+  private SofaRpcHessian() {}
+
+  /**
+   * The request of one method.
+   *
+   * @param uniqueName the service's {@link SofaRpc#uniqueName unique name}
+   * @param targetApp the provider's application, or empty
+   * @param invokeType {@code sync}, {@code future}, {@code callback} or {@code oneway}
+   * @param app this side's application, or empty
+   * @param argSigs the Java type names of the declared parameters, which a provider finds the method by
+   * @param arguments writes every argument of the argument record, in order
+   * @param reader reads every argument, in order, into the argument record
+   */
+  public static <Q> Marshaller<Q> request(String uniqueName, String methodName, String targetApp, String invokeType,
+      String app, List<String> argSigs, ValueWriter<Q> arguments, ValueReader<Q> reader) {
+    return new HessianRequest<>(new RequestEnvelope(uniqueName, methodName, targetApp, invokeType, app, argSigs),
+        arguments, reader);
+  }
+
+  /**
+   * The answer of one method.
+   *
+   * @param result writes the result
+   * @param reader reads the result
+   * @param resultClass the SOFARPC class of the result when it is a record or an enum, else {@code null}: an
+   *     object of any other class in {@code appResponse} is the exception a provider threw
+   * @param remoteName the SOFARPC class name of a declared exception, {@code null} for any other failure
+   */
+  public static <R> FailureMarshaller<R> response(ValueWriter<R> result, ValueReader<R> reader, String resultClass,
+      Function<Throwable, String> remoteName) {
+    return new HessianResponse<>(result, reader, resultClass, remoteName);
+  }
+
+  /** Reads the result of a {@code void} method: skips it. */
+  public static Void readNothing(HessianReader in) {
+    in.skipValue();
+    return null;
+  }
+
+  // ------------------------------------------------------------------ boxed values ('N' for null)
+
+  /** Writes a {@code Boolean}, {@code null} as {@code 'N'}. */
+  public static void writeBox(HessianWriter out, Boolean value) {
+    if (value == null) {
+      out.writeNull();
+    } else {
+      out.writeBoolean(value);
+    }
+  }
+
+  /** Writes a {@code Byte} as an int, {@code null} as {@code 'N'}. */
+  public static void writeBox(HessianWriter out, Byte value) {
+    writeBox(out, value == null ? null : Integer.valueOf(value));
+  }
+
+  /** Writes a {@code Short} as an int, {@code null} as {@code 'N'}. */
+  public static void writeBox(HessianWriter out, Short value) {
+    writeBox(out, value == null ? null : Integer.valueOf(value));
+  }
+
+  /** Writes an {@code Integer}, {@code null} as {@code 'N'}. */
+  public static void writeBox(HessianWriter out, Integer value) {
+    if (value == null) {
+      out.writeNull();
+    } else {
+      out.writeInt(value);
+    }
+  }
+
+  /** Writes a {@code Long}, {@code null} as {@code 'N'}. */
+  public static void writeBox(HessianWriter out, Long value) {
+    if (value == null) {
+      out.writeNull();
+    } else {
+      out.writeLong(value);
+    }
+  }
+
+  /** Writes a {@code Float} as a double, {@code null} as {@code 'N'}. */
+  public static void writeBox(HessianWriter out, Float value) {
+    writeBox(out, value == null ? null : Double.valueOf(value));
+  }
+
+  /** Writes a {@code Double}, {@code null} as {@code 'N'}. */
+  public static void writeBox(HessianWriter out, Double value) {
+    if (value == null) {
+      out.writeNull();
+    } else {
+      out.writeDouble(value);
+    }
+  }
+
+  /** Reads a {@code Boolean}; {@code 'N'} gives null. */
+  public static Boolean readBooleanBox(HessianReader in) {
+    return in.readNull() ? null : in.readBoolean();
+  }
+
+  /** Reads a {@code Byte} from an int; {@code 'N'} gives null. */
+  public static Byte readByteBox(HessianReader in) {
+    return in.readNull() ? null : (byte) in.readInt();
+  }
+
+  /** Reads a {@code Short} from an int; {@code 'N'} gives null. */
+  public static Short readShortBox(HessianReader in) {
+    return in.readNull() ? null : (short) in.readInt();
+  }
+
+  /** Reads an {@code Integer}; {@code 'N'} gives null. */
+  public static Integer readIntBox(HessianReader in) {
+    return in.readNull() ? null : in.readInt();
+  }
+
+  /** Reads a {@code Long}; {@code 'N'} gives null. */
+  public static Long readLongBox(HessianReader in) {
+    return in.readNull() ? null : in.readLong();
+  }
+
+  /** Reads a {@code Float} from a double; {@code 'N'} gives null. */
+  public static Float readFloatBox(HessianReader in) {
+    return in.readNull() ? null : (float) in.readDouble();
+  }
+
+  /** Reads a {@code Double}; {@code 'N'} gives null. */
+  public static Double readDoubleBox(HessianReader in) {
+    return in.readNull() ? null : in.readDouble();
+  }
+
+  // ------------------------------------------------------------------ marshallers
+
+  private static final class HessianRequest<Q> implements Marshaller<Q> {
+    private final RequestEnvelope envelope;
+    private final ValueWriter<Q> arguments;
+    private final ValueReader<Q> reader;
+
+    HessianRequest(RequestEnvelope envelope, ValueWriter<Q> arguments, ValueReader<Q> reader) {
+      this.envelope = envelope;
+      this.arguments = Objects.requireNonNull(arguments, "arguments");
+      this.reader = Objects.requireNonNull(reader, "reader");
+    }
+
+    @Override
+    public byte codecId() {
+      return SofaRpc.HESSIAN2;
+    }
+
+    @Override
+    public int encodedSize(Q value) {
+      HessianWriter out = HessianWriter.sizing();
+      write(out, value);
+      return out.size();
+    }
+
+    @Override
+    public void write(Q value, ByteBuf buf) {
+      write(HessianWriter.to(buf), value);
+    }
+
+    private void write(HessianWriter out, Q value) {
+      out.writeObject(RequestEnvelope.TYPE, envelope);
+      arguments.write(out, value);
+    }
+
+    @Override
+    public Q read(ByteBuf in) {
+      HessianReader hessian = new HessianReader(in);
+      RequestEnvelope sent = hessian.readObject(RequestEnvelope.TYPE);
+      envelope.check(sent);
+      return reader.read(hessian);
+    }
+  }
+
+  private static final class HessianResponse<R> implements FailureMarshaller<R> {
+    private final ResponseEnvelope.Type<R> type;
+    private final Function<Throwable, String> remoteName;
+
+    HessianResponse(ValueWriter<R> result, ValueReader<R> reader, String resultClass,
+        Function<Throwable, String> remoteName) {
+      this.type = new ResponseEnvelope.Type<>(Objects.requireNonNull(result, "result"), Objects.requireNonNull(reader, "reader"), resultClass);
+      this.remoteName = Objects.requireNonNull(remoteName, "remoteName");
+    }
+
+    @Override
+    public byte codecId() {
+      return SofaRpc.HESSIAN2;
+    }
+
+    @Override
+    public int encodedSize(R value) {
+      HessianWriter out = HessianWriter.sizing();
+      out.writeObject(type, ResponseEnvelope.of(value));
+      return out.size();
+    }
+
+    @Override
+    public void write(R value, ByteBuf buf) {
+      HessianWriter.to(buf).writeObject(type, ResponseEnvelope.of(value));
+    }
+
+    @Override
+    public Map<String, String> failureHeaders(Throwable failure) {
+      String name = remoteName.apply(failure);
+      return Map.of(SofaRpc.RESPONSE_ERROR, "true", SofaRpc.ERROR_CLASS,
+          name != null ? name : failure.getClass().getName());
+    }
+
+    @Override
+    public int failureSize(Throwable failure) {
+      HessianWriter out = HessianWriter.sizing();
+      out.writeObject(type, failure(failure));
+      return out.size();
+    }
+
+    @Override
+    public void writeFailure(Throwable failure, ByteBuf buf) {
+      HessianWriter.to(buf).writeObject(type, failure(failure));
+    }
+
+    private ResponseEnvelope<R> failure(Throwable failure) {
+      String name = remoteName.apply(failure);
+      String message = cut(failure.getMessage());
+      return name != null ? ResponseEnvelope.thrown(name, message)
+          : ResponseEnvelope.error(failure.getClass().getName() + (message == null ? "" : ": " + message));
+    }
+
+    private static String cut(String message) {
+      return message == null || message.length() <= SofaRpc.MAX_MESSAGE_CHARS ? message
+          : message.substring(0, SofaRpc.MAX_MESSAGE_CHARS);
+    }
+
+    @Override
+    public R read(ByteBuf in) {
+      return read(in, Map.of());
+    }
+
+    @Override
+    public R read(ByteBuf in, Map<String, String> headers) {
+      ResponseEnvelope<R> answer = new HessianReader(in).readObject(type);
+      if (answer == null) {
+        throw new IllegalArgumentException("the answer is null, not a SofaResponse");
+      }
+      if (answer.isError()) {
+        throw new BoltException(ResponseStatus.SERVER_EXCEPTION, "the SOFARPC provider failed: "
+            + answer.errorMsg(), null, answer.errorMsg(), null, 0, null);
+      }
+      if (answer.thrownClass() != null) {
+        throw new BoltException(ResponseStatus.SERVER_EXCEPTION, "the SOFARPC provider threw "
+            + answer.thrownClass() + (answer.thrownMessage() == null ? "" : ": " + answer.thrownMessage()),
+            answer.thrownClass(), answer.thrownMessage(), null, 0, null);
+      }
+      return answer.result();
+    }
+  }
+}

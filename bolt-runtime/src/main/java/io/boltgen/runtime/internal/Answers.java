@@ -1,0 +1,62 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.codec.FailureMarshaller;
+import io.boltgen.runtime.codec.Marshaller;
+import io.netty.buffer.ByteBuf;
+import java.net.SocketAddress;
+import java.util.Map;
+
+/**
+ * Answers of protocols that carry failures inside successful frames ({@link FailureMarshaller}, SOFARPC's):
+ * how a client reads them, and how a server writes a handler's failure as one.
+ *
+ * <p>Stateless.
+ */
+final class Answers {
+
+  private Answers() {}
+
+  /**
+   * Reads the content of the successful answer {@code frame}.
+   *
+   * @throws BoltException the failure the answer carries
+   */
+  static <R> R read(Marshaller<R> marshaller, BoltFrame frame) {
+    if (marshaller instanceof FailureMarshaller<R> answers) {
+      return answers.read(frame.content(), frame.headersLength() == 0 ? Map.of() : HeadersCodec.read(frame.headers()));
+    }
+    return marshaller.read(frame.content());
+  }
+
+  /** {@code carried}, the failure an answer carried, with where it came from. */
+  static BoltException from(BoltException carried, SocketAddress remoteAddress, int requestId) {
+    return new BoltException(carried.status(), carried.getMessage() + " (" + remoteAddress + ", request id "
+        + requestId + ")", carried.remoteClassName(), carried.remoteMessage(), remoteAddress, requestId, null);
+  }
+
+  /** The failure {@code failure} as the body of a successful answer, written by {@code answers}. */
+  static Marshaller<Throwable> failureBody(FailureMarshaller<?> answers) {
+    return new Marshaller<>() {
+      @Override
+      public byte codecId() {
+        return answers.codecId();
+      }
+
+      @Override
+      public int encodedSize(Throwable failure) {
+        return answers.failureSize(failure);
+      }
+
+      @Override
+      public void write(Throwable failure, ByteBuf out) {
+        answers.writeFailure(failure, out);
+      }
+
+      @Override
+      public Throwable read(ByteBuf in) {
+        throw new UnsupportedOperationException("a failure body is only written");
+      }
+    };
+  }
+}
