@@ -225,11 +225,19 @@ public final class BoltProcessor extends AbstractProcessor {
         return;
       }
     }
-    List<JavaFile> files = new ArrayList<>(List.of(new HolderWriter(model).write(), new StubWriter(model).write(),
+    int errorsBefore = report.errorCount();
+    SofaRpcModel sofa = new SofaRpcReader(processingEnv.getElementUtils(), report).read(type, model);
+    if (report.errorCount() != errorsBefore) {
+      return; // the reasons are reported
+    }
+    List<JavaFile> files = new ArrayList<>(List.of(new HolderWriter(model, sofa).write(), new StubWriter(model).write(),
         new SkeletonWriter(model).write(), new CodecWriter(model).write(), new JsonCodecWriter(model).write(),
         new ProviderWriter(model).write()));
     if (injectAvailable()) {
       files.add(new ClientProviderWriter(model).write());
+    }
+    if (sofa != null) {
+      files.add(new SofaRpcWriter(model, sofa).write());
     }
     String proto = new ProtoFileWriter(model).write();
     new SchemaGuard(processingEnv, report).check(model, proto);

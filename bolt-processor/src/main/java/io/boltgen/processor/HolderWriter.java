@@ -29,9 +29,12 @@ final class HolderWriter {
   private final Service service;
   private final Names.Generated names;
   private final JsonSupport json;
+  private final SofaRpcModel sofa;
 
-  HolderWriter(Service service) {
+  /** {@code sofa}: the service's SOFARPC dialect, or {@code null} for boltgen's own. */
+  HolderWriter(Service service, SofaRpcModel sofa) {
     this.service = service;
+    this.sofa = sofa;
     this.names = Names.Generated.of(service.iface());
     this.json = new JsonSupport(service);
   }
@@ -83,10 +86,15 @@ final class HolderWriter {
     }
     type.addField(FieldSpec.builder(Names.SERVICE_DESCRIPTOR, "DESCRIPTOR", Modifier.PRIVATE, Modifier.STATIC,
             Modifier.FINAL)
-        .initializer("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withOpenApi($T.class, $S)$<$<",
-            Names.SERVICE_DESCRIPTOR, List.class,
-            service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),
-            names.holder(), OpenApiWriter.fileName(service.iface()))
+        .initializer(sofa != null
+            ? CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withRegistryName($S)$<$<",
+                Names.SERVICE_DESCRIPTOR, List.class,
+                service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),
+                sofa.uniqueName())
+            : CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withOpenApi($T.class, $S)$<$<",
+                Names.SERVICE_DESCRIPTOR, List.class,
+                service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),
+                names.holder(), OpenApiWriter.fileName(service.iface())))
         .build());
     type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     type.addMethod(MethodSpec.methodBuilder("descriptor")
@@ -149,20 +157,28 @@ final class HolderWriter {
     ClassName request = (ClassName) m.request().javaType();
     String codecRequest = marshallerName(m, true);
     String codecResponse = marshallerName(m, false);
+    ClassName codecs = sofa != null ? names.sofaRpc() : names.codecs();
     CodeBlock.Builder init = CodeBlock.builder()
         .add("$T\n", Names.METHOD_DESCRIPTOR)
         .indent().indent()
-        .add(".newBuilder($T.$L, $T.$L)\n", names.codecs(), codecRequest, names.codecs(), codecResponse);
-    if (json.supports(m)) {
+        .add(".newBuilder($T.$L, $T.$L)\n", codecs, codecRequest, codecs, codecResponse);
+    if (sofa == null && json.supports(m)) {
       init.add(".json($T.$L, $T.$L)\n", names.json(), codecRequest, names.json(), codecResponse);
     }
     init.add(".serviceName(SERVICE_NAME)\n")
         .add(".serviceVersion(SERVICE_VERSION)\n")
-        .add(".methodName($S)\n", m.wireMethodName())
-        .add(".protoService($S)\n", service.protoPackage() + "." + service.protoServiceName())
-        .add(".responseClassName($S)\n", service.protoPackage() + "." + m.response().protoName())
-        .add(".alias($S)\n", request.reflectionName())
-        .add(".methodCode($L)\n", methodIdName(m))
+        .add(".methodName($S)\n", m.wireMethodName());
+    if (sofa != null) {
+      init.add(".wireName($T.REQUEST_CLASS)\n", Names.SOFA_RPC)
+          .add(".responseClassName($T.RESPONSE_CLASS)\n", Names.SOFA_RPC)
+          .add(".requestHeaders($T.requestHeaders($S, $S, $S, $S, $S))\n", Names.SOFA_RPC, sofa.uniqueName(),
+              m.wireMethodName(), sofa.targetApp(), SofaRpcWriter.invokeType(m.style()), sofa.app());
+    } else {
+      init.add(".protoService($S)\n", service.protoPackage() + "." + service.protoServiceName())
+          .add(".responseClassName($S)\n", service.protoPackage() + "." + m.response().protoName())
+          .add(".alias($S)\n", request.reflectionName());
+    }
+    init.add(".methodCode($L)\n", methodIdName(m))
         .add(".type($T.$L)\n", Names.METHOD_TYPE, m.style() == Style.ONEWAY ? "ONEWAY" : "REQUEST_RESPONSE")
         .add(".timeoutMillis($LL)\n", m.timeoutMillis());
     if (m.idempotent()) {
@@ -174,8 +190,9 @@ final class HolderWriter {
     init.add(".build()").unindent().unindent();
     return FieldSpec.builder(ParameterizedTypeName.get(Names.METHOD_DESCRIPTOR, request, m.resultType()),
             descriptorName(m), Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-        .addJavadoc("{@link $T#$L}: className {@code $L}, $L$L.\n", service.iface(), m.javaName(),
-            m.wireName(service.serviceName(), service.version()), style(m.style()),
+        .addJavadoc("{@link $T#$L}: $L, $L$L.\n", service.iface(), m.javaName(), sofa != null
+            ? "SOFARPC service {@code " + sofa.uniqueName() + "}, method {@code " + m.wireMethodName() + "}"
+            : "className {@code " + m.wireName(service.serviceName(), service.version()) + "}", style(m.style()),
             m.idempotent() ? ", idempotent" : "")
         .initializer(init.build())
         .build();
@@ -199,7 +216,8 @@ final class HolderWriter {
         .endControlFlow()
         .addCode("return switch (error.remoteClassName()) {\n$>");
     for (MappedException ex : m.exceptions()) {
-      b.addCode("case $S -> withCause(new $T(error.remoteMessage()), error);\n", ex.binaryName(), ex.className());
+      b.addCode("case $S -> withCause(new $T(error.remoteMessage()), error);\n",
+          sofa != null ? sofa.remoteName(ex.className()) : ex.binaryName(), ex.className());
     }
     b.addCode("default -> error;\n");
     b.addCode("$<};\n");

@@ -28,6 +28,14 @@ final class Names {
   static final ClassName PROTO_ENCODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoEncoder");
   static final ClassName PROTO_DECODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoDecoder");
   static final ClassName PROTO_SIZES = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoSizes");
+  static final ClassName FAILURE_MARSHALLER = ClassName.get(RUNTIME + ".codec", "FailureMarshaller");
+  static final ClassName SOFA_RPC = ClassName.get(RUNTIME + ".codec.sofarpc", "SofaRpc");
+  static final ClassName SOFA_RPC_PROTOBUF = ClassName.get(RUNTIME + ".codec.sofarpc", "SofaRpcProtobuf");
+  static final ClassName SOFA_RPC_HESSIAN = ClassName.get(RUNTIME + ".codec.sofarpc", "SofaRpcHessian");
+  static final ClassName HESSIAN_CLASS = ClassName.get(RUNTIME + ".codec.hessian", "HessianClass");
+  static final ClassName HESSIAN_TYPE = ClassName.get(RUNTIME + ".codec.hessian", "HessianType");
+  static final ClassName HESSIAN_WRITER = ClassName.get(RUNTIME + ".codec.hessian", "HessianWriter");
+  static final ClassName HESSIAN_READER = ClassName.get(RUNTIME + ".codec.hessian", "HessianReader");
   static final ClassName JSON_MARSHALLER = ClassName.get(RUNTIME + ".codec.json", "JsonMarshaller");
   static final ClassName JSON_READER = ClassName.get(RUNTIME + ".codec.json", "JsonReader");
   static final ClassName JSON_VALUES = ClassName.get(RUNTIME + ".codec.json", "JsonValues");
@@ -48,6 +56,8 @@ final class Names {
   static final String BOLT_ENUM_VALUE = ANNOTATIONS + ".BoltEnumValue";
   static final String BOLT_MESSAGE = ANNOTATIONS + ".BoltMessage";
   static final String BOLT_CALLBACK = ANNOTATIONS + ".BoltCallback";
+  static final String SOFA_RPC_SERVICE = ANNOTATIONS + ".SofaRpcService";
+  static final String SOFA_RPC_CLASS = ANNOTATIONS + ".SofaRpcClass";
 
   /**
    * The annotations the processor claims, so that javac's {@code -Xlint:processing} does not warn that no
@@ -56,7 +66,7 @@ final class Names {
    */
   static final Set<String> CLAIMED =
       Set.of(BOLT_SERVICE, BOLT_METHOD, ONEWAY, IDEMPOTENT, BOLT_FIELD, BOLT_MESSAGE, BOLT_ENUM_VALUE,
-          GENERATED.canonicalName());
+          SOFA_RPC_SERVICE, SOFA_RPC_CLASS, GENERATED.canonicalName());
 
   static final String SERVICES_FILE = "META-INF/services/io.boltgen.runtime.service.GeneratedService";
 
@@ -75,19 +85,19 @@ final class Names {
    * always: adding jakarta.inject to a build must not turn a user's class into a name clash.
    */
   record Generated(ClassName holder, ClassName stub, ClassName skeleton, ClassName codecs, ClassName json,
-      ClassName provider, ClassName clientProvider) {
+      ClassName provider, ClassName clientProvider, ClassName sofaRpc) {
     static Generated of(ClassName iface) {
       String flat = String.join("_", iface.simpleNames());
       String pkg = iface.packageName();
       return new Generated(ClassName.get(pkg, flat + "Bolt"), ClassName.get(pkg, flat + "BoltStub"),
           ClassName.get(pkg, flat + "BoltSkeleton"), ClassName.get(pkg, flat + "BoltCodecs"),
           ClassName.get(pkg, flat + "BoltJson"), ClassName.get(pkg, flat + "BoltProvider"),
-          ClassName.get(pkg, flat + "BoltClientProvider"));
+          ClassName.get(pkg, flat + "BoltClientProvider"), ClassName.get(pkg, flat + "BoltSofaRpc"));
     }
 
     /** Every generated class name, the client provider's included. */
     List<ClassName> all() {
-      return List.of(holder, stub, skeleton, codecs, json, provider, clientProvider);
+      return List.of(holder, stub, skeleton, codecs, json, provider, clientProvider, sofaRpc);
     }
   }
 

@@ -1,0 +1,35 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.TypeName;
+import java.util.Map;
+
+/**
+ * A service's SOFARPC dialect ({@code @SofaRpcService}): the SOFARPC interface, version, uniqueId, serializer
+ * and application names, and the class name the SOFARPC side knows each record, enum and declared exception by.
+ *
+ * @param remoteNames per Java type of the service (records, enums, declared exceptions): its SOFARPC class name
+ */
+record SofaRpcModel(String interfaceName, String version, String uniqueId, Serializer serializer, String targetApp,
+    String app, Map<TypeName, String> remoteNames) {
+
+  /** SOFARPC's serializers boltgen speaks. */
+  enum Serializer {
+    HESSIAN2,
+    PROTOBUF
+  }
+
+  /** SOFARPC's unique name of the service: {@code interface:version[:uniqueId]}. */
+  String uniqueName() {
+    String base = interfaceName + ':' + version;
+    return uniqueId.isEmpty() ? base : base + ':' + uniqueId;
+  }
+
+  /** The SOFARPC class name of {@code type} (a record, an enum or a declared exception). */
+  String remoteName(TypeName type) {
+    String name = remoteNames.get(type);
+    if (name == null) {
+      throw new IllegalArgumentException("no SOFARPC name for " + type);
+    }
+    return name;
+  }
+}

@@ -1,0 +1,198 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ArrayTypeName;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import io.boltgen.processor.Model.Field;
+import io.boltgen.processor.Model.MappedException;
+import io.boltgen.processor.Model.Message;
+import io.boltgen.processor.Model.Method;
+import io.boltgen.processor.Model.Service;
+import io.boltgen.processor.Model.Site;
+import io.boltgen.processor.Model.Style;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.util.Elements;
+
+/**
+ * Reads {@code @SofaRpcService} (and the {@code @SofaRpcClass} names of the types it uses) into a
+ * {@link SofaRpcModel}, and checks that the service fits SOFARPC's serializer: one record argument and a record
+ * result for protobuf; for Hessian2, only the types SOFARPC's Java side has an obvious class for.
+ */
+final class SofaRpcReader {
+
+  private static final Pattern JAVA_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
+
+  private final Elements elements;
+  private final Report report;
+
+  SofaRpcReader(Elements elements, Report report) {
+    this.elements = elements;
+    this.report = report;
+  }
+
+  /**
+   * The dialect of {@code service}; {@code null} when it has none or when it breaks a rule (then reported, which
+   * the caller sees in the report's error count).
+   */
+  SofaRpcModel read(TypeElement type, Service service) {
+    AnnotationMirror mirror = Annotations.annotation(type, Names.SOFA_RPC_SERVICE);
+    if (mirror == null) {
+      return null;
+    }
+    int before = report.errorCount();
+    String interfaceName = Annotations.stringValue(elements, mirror, "interfaceName");
+    String version = Annotations.stringValue(elements, mirror, "version");
+    String uniqueId = Annotations.stringValue(elements, mirror, "uniqueId");
+    String serializer = Annotations.valueWithDefault(elements, mirror, "serializer").getValue().toString();
+    Site site = new Site(type, mirror, Annotations.explicitValue(mirror, "interfaceName"));
+    if (!JAVA_NAME.matcher(interfaceName).matches()) {
+      report.error(site, "InvalidSofaRpcService", "interfaceName \"" + interfaceName
+          + "\" is not a Java interface name; give the fully qualified name of the SOFARPC side's interface");
+    }
+    if (version.isEmpty() || version.contains(":") || uniqueId.contains(":")) {
+      report.error(new Site(type, mirror, null), "InvalidSofaRpcService",
+          "a SOFARPC version must not be empty, and neither it nor the uniqueId may contain ':'");
+    }
+    SofaRpcModel.Serializer kind = SofaRpcModel.Serializer.valueOf(serializer);
+    Map<TypeName, String> remoteNames = new LinkedHashMap<>();
+    for (Message message : service.messages()) {
+      if (message.javaType() instanceof ClassName c) {
+        remoteNames.put(c, remoteName(c));
+      }
+    }
+    for (Model.Enumeration e : service.enums()) {
+      remoteNames.put(e.className(), remoteName(e.className()));
+    }
+    for (Method m : service.methods()) {
+      for (MappedException ex : m.exceptions()) {
+        remoteNames.put(ex.className(), remoteName(ex.className(), ex.binaryName()));
+      }
+      if (kind == SofaRpcModel.Serializer.PROTOBUF) {
+        checkProtobuf(m);
+      } else {
+        checkHessian(m);
+      }
+    }
+    if (kind == SofaRpcModel.Serializer.HESSIAN2) {
+      for (Message message : service.messages()) {
+        if (message.kind() == Model.MessageKind.ONEOF) {
+          report.error(message.site(), "UnsupportedSofaRpcType", "a sealed interface (oneof) has no Hessian2 form"
+              + " SOFARPC's Java side would read; use a record");
+          continue;
+        }
+        for (Field f : message.fields()) {
+          checkHessianType(f.type(), f.site(), "component " + f.name());
+        }
+      }
+    }
+    if (report.errorCount() != before) {
+      return null;
+    }
+    return new SofaRpcModel(interfaceName, version, uniqueId, kind,
+        Annotations.stringValue(elements, mirror, "targetApp"), Annotations.stringValue(elements, mirror, "app"),
+        remoteNames);
+  }
+
+  private String remoteName(ClassName c) {
+    TypeElement element = elements.getTypeElement(c.canonicalName());
+    return remoteName(c, element == null ? c.reflectionName() : elements.getBinaryName(element).toString());
+  }
+
+  private String remoteName(ClassName c, String binaryName) {
+    TypeElement element = elements.getTypeElement(c.canonicalName());
+    AnnotationMirror named = element == null ? null : Annotations.annotation(element, Names.SOFA_RPC_CLASS);
+    if (named == null) {
+      return binaryName;
+    }
+    String value = Annotations.stringValue(elements, named, "value");
+    if (!JAVA_NAME.matcher(value).matches()) {
+      report.error(new Site(element, named, Annotations.explicitValue(named, "value")), "InvalidSofaRpcClass",
+          "\"" + value + "\" is not a Java class name");
+    }
+    return value;
+  }
+
+  private void checkProtobuf(Method m) {
+    Site site = Site.of(m.element());
+    boolean oneRecord = m.request().fields().size() == 1
+        && m.request().fields().get(0).type() instanceof Model.MessageType arg && !arg.oneof();
+    if (!oneRecord) {
+      report.error(site, "UnsupportedSofaRpcMethod", "SOFARPC's protobuf serializer sends exactly one argument, a"
+          + " message: " + m.javaName() + " must take one record (the provider's request message)");
+    }
+    if (m.style() == Style.ONEWAY) {
+      return;
+    }
+    boolean recordResult = m.response().fields().size() == 1
+        && m.response().fields().get(0).type() instanceof Model.MessageType result && !result.oneof();
+    if (!recordResult) {
+      report.error(site, "UnsupportedSofaRpcMethod", "SOFARPC's protobuf serializer answers with a message: "
+          + m.javaName() + " must return a record (the provider's response message), or be @Oneway");
+    }
+  }
+
+  private void checkHessian(Method m) {
+    for (Field f : m.request().fields()) {
+      VariableElement param = m.element().getParameters().get(f.number() - 1);
+      checkHessianType(f.type(), Site.of(param), "argument " + f.name());
+    }
+    for (Field f : m.response().fields()) {
+      checkHessianType(f.type(), Site.of(m.element()), "the result of " + m.javaName() + "()");
+    }
+  }
+
+  private void checkHessianType(Model.Type type, Site site, String what) {
+    String problem = null;
+    if (type instanceof Model.ScalarType s && s.scalar() == Model.Scalar.CHAR) {
+      problem = "char";
+    } else if (type instanceof Model.MessageType msg && msg.oneof()) {
+      problem = "a sealed interface (oneof)";
+    } else if (type instanceof Model.RepeatedType r && r.set()) {
+      problem = "a Set";
+    } else if (type instanceof Model.ProtoMessageType) {
+      problem = "a protobuf-java message";
+    } else if (type instanceof Model.JdkType j) {
+      problem = j.jdk().className.simpleName();
+    } else if (type instanceof Model.OptionalType) {
+      problem = "an Optional";
+    }
+    if (problem != null) {
+      report.error(site, "UnsupportedSofaRpcType", what + " is " + problem + ", which boltgen does not write in"
+          + " SOFARPC's Hessian2 form; use primitives and their boxes, String, byte[], List, Map, enums or records");
+      return;
+    }
+    if (type instanceof Model.RepeatedType r) {
+      checkHessianType(r.element(), site, what + "'s element");
+    } else if (type instanceof Model.MapType map) {
+      checkHessianType(map.key(), site, what + "'s key");
+      checkHessianType(map.value(), site, what + "'s value");
+    }
+  }
+
+  /**
+   * The Java type name SOFARPC's {@code methodArgSigs} carries for a parameter declared as {@code type}:
+   * {@code Class.getName()} of the declared class, with records and enums under their SOFARPC names.
+   */
+  static String argSig(TypeName type, Map<TypeName, String> remoteNames) {
+    if (type.isPrimitive()) {
+      return type.toString();
+    }
+    if (type instanceof ArrayTypeName a && a.componentType().equals(TypeName.BYTE)) {
+      return "[B";
+    }
+    if (type instanceof ParameterizedTypeName p) {
+      return p.rawType().reflectionName();
+    }
+    String remote = remoteNames.get(type);
+    if (remote != null) {
+      return remote;
+    }
+    return ((ClassName) type).reflectionName();
+  }
+}

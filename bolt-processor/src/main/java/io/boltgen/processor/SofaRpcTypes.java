@@ -1,0 +1,254 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeSpec;
+import io.boltgen.processor.Model.Field;
+import io.boltgen.processor.Model.Message;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.lang.model.element.Modifier;
+
+/**
+ * The Hessian2 side of {@link SofaRpcWriter}: a {@code HessianType} per record and enum, and the expression that
+ * writes or reads a value of each model type. Records are objects of their SOFARPC class with a field per
+ * component (by name, so a peer may order them otherwise or have more); enums are objects with the one field
+ * {@code name}, as Hessian writes Java enums; lists and maps are Hessian's untyped ones.
+ */
+final class SofaRpcTypes {
+
+  /** Names the generated {@code readFields} uses itself; a component of such a name gets a '_' suffix. */
+  private static final Set<String> INTERNAL = Set.of("in", "out", "sent", "i", "value");
+
+  private final SofaRpcModel sofa;
+  private final ClassName owner;
+  private final Map<ClassName, String> typeNames = new HashMap<>();
+  private final Set<String> taken = new HashSet<>();
+
+  SofaRpcTypes(SofaRpcModel sofa, ClassName owner) {
+    this.sofa = sofa;
+    this.owner = owner;
+  }
+
+  private String flatName(ClassName c) {
+    return typeNames.computeIfAbsent(c, k -> {
+      String name = Names.unique(String.join("_", k.simpleNames()), taken);
+      taken.add(name);
+      return name;
+    });
+  }
+
+  private String constant(ClassName c) {
+    return Names.upperSnake(flatName(c)) + "_TYPE";
+  }
+
+  /** {@code static final HessianType<X> X_TYPE = new XHessian();} */
+  FieldSpec typeConstant(ClassName c) {
+    return FieldSpec.builder(ParameterizedTypeName.get(Names.HESSIAN_TYPE, c), constant(c), Modifier.STATIC,
+            Modifier.FINAL)
+        .addJavadoc("{@link $T} as the SOFARPC side's {@code $L}.\n", c, sofa.remoteName(c))
+        .initializer("new $LHessian()", flatName(c))
+        .build();
+  }
+
+  TypeSpec enumType(Model.Enumeration e) {
+    ClassName c = e.className();
+    return hessianType(c, List.of("name"))
+        .addMethod(MethodSpec.methodBuilder("writeFields")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .addParameter(Names.HESSIAN_WRITER, "out")
+            .addParameter(c, "value")
+            .addStatement("out.writeString(value.name())")
+            .build())
+        .addMethod(MethodSpec.methodBuilder("readFields")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(c)
+            .addParameter(Names.HESSIAN_READER, "in")
+            .addParameter(Names.HESSIAN_CLASS, "sent")
+            .addStatement("$T value = null", c)
+            .beginControlFlow("for (int i = 0; i < sent.fieldCount(); i++)")
+            .beginControlFlow("if (sent.fieldName(i).equals($S))", "name")
+            .addStatement("value = $T.valueOf(in.readString())", c)
+            .nextControlFlow("else")
+            .addStatement("in.skipValue()")
+            .endControlFlow()
+            .endControlFlow()
+            .beginControlFlow("if (value == null)")
+            .addStatement("throw new $T($S)", IllegalArgumentException.class, "an enum " + sofa.remoteName(c)
+                + " without its name")
+            .endControlFlow()
+            .addStatement("return value")
+            .build())
+        .build();
+  }
+
+  TypeSpec recordType(Message message) {
+    ClassName c = (ClassName) message.javaType();
+    List<Field> fields = message.fields();
+    MethodSpec.Builder write = MethodSpec.methodBuilder("writeFields")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(Names.HESSIAN_WRITER, "out")
+        .addParameter(c, "value");
+    MethodSpec.Builder read = MethodSpec.methodBuilder("readFields")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .returns(c)
+        .addParameter(Names.HESSIAN_READER, "in")
+        .addParameter(Names.HESSIAN_CLASS, "sent");
+    List<String> locals = new ArrayList<>();
+    Set<String> used = new HashSet<>(INTERNAL);
+    for (Field f : fields) {
+      write.addStatement("$L", write(f.type(), "out", CodeBlock.of("value.$L()", f.name()), 0));
+      String local = Names.unique(f.name(), used);
+      used.add(local);
+      locals.add(local);
+      read.addStatement("$T $L = $L", f.type().javaType(), local, defaultValue(f.type()));
+    }
+    read.beginControlFlow("for (int i = 0; i < sent.fieldCount(); i++)");
+    read.beginControlFlow("switch (sent.fieldName(i))");
+    for (int i = 0; i < fields.size(); i++) {
+      read.addStatement("case $S -> $L = $L", fields.get(i).name(), locals.get(i), read(fields.get(i).type(), "in", 0));
+    }
+    read.addStatement("default -> in.skipValue()");
+    read.endControlFlow();
+    read.endControlFlow();
+    read.addStatement("return new $T($L)", c, String.join(", ", locals));
+    return hessianType(c, fields.stream().map(Field::name).toList())
+        .addMethod(write.build())
+        .addMethod(read.build())
+        .build();
+  }
+
+  private TypeSpec.Builder hessianType(ClassName c, List<String> fieldNames) {
+    String args = fieldNames.stream().map(n -> '"' + n + '"').collect(Collectors.joining(", "));
+    return TypeSpec.classBuilder(flatName(c) + "Hessian")
+        .addJavadoc("{@link $T} as the SOFARPC side's {@code $L}.\n", c, sofa.remoteName(c))
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+        .addSuperinterface(ParameterizedTypeName.get(Names.HESSIAN_TYPE, c))
+        .addField(FieldSpec.builder(Names.HESSIAN_CLASS, "CLASS", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .initializer("$T.of($S$L)", Names.HESSIAN_CLASS, sofa.remoteName(c), args.isEmpty() ? "" : ", " + args)
+            .build())
+        .addMethod(MethodSpec.methodBuilder("hessianClass")
+            .addAnnotation(Override.class)
+            .addModifiers(Modifier.PUBLIC)
+            .returns(Names.HESSIAN_CLASS)
+            .addStatement("return CLASS")
+            .build());
+  }
+
+  private static CodeBlock defaultValue(Model.Type type) {
+    if (type instanceof Model.ScalarType s && !s.boxed()) {
+      return switch (s.scalar()) {
+        case BOOLEAN -> CodeBlock.of("false");
+        case LONG -> CodeBlock.of("0L");
+        case FLOAT -> CodeBlock.of("0f");
+        case DOUBLE -> CodeBlock.of("0d");
+        case BYTE -> CodeBlock.of("(byte) 0");
+        case SHORT -> CodeBlock.of("(short) 0");
+        default -> CodeBlock.of("0");
+      };
+    }
+    return CodeBlock.of("null");
+  }
+
+  /** The statement (without ';') that writes {@code value} of {@code type} to {@code out}. */
+  CodeBlock write(Model.Type type, String out, CodeBlock value, int depth) {
+    String o = "o" + (depth + 1);
+    if (type instanceof Model.ScalarType s) {
+      if (s.boxed()) {
+        return CodeBlock.of("$T.writeBox($L, $L)", Names.SOFA_RPC_HESSIAN, out, value);
+      }
+      switch (s.scalar()) {
+        case BOOLEAN:
+          return CodeBlock.of("$L.writeBoolean($L)", out, value);
+        case LONG:
+          return CodeBlock.of("$L.writeLong($L)", out, value);
+        case FLOAT:
+        case DOUBLE:
+          return CodeBlock.of("$L.writeDouble($L)", out, value);
+        default:
+          return CodeBlock.of("$L.writeInt($L)", out, value);
+      }
+    }
+    if (type instanceof Model.StringType) {
+      return CodeBlock.of("$L.writeString($L)", out, value);
+    }
+    if (type instanceof Model.BytesType) {
+      return CodeBlock.of("$L.writeBytes($L)", out, value);
+    }
+    if (type instanceof Model.EnumType e) {
+      return CodeBlock.of("$L.writeObject($T.$L, $L)", out, owner, constant(e.className()), value);
+    }
+    if (type instanceof Model.MessageType m) {
+      return CodeBlock.of("$L.writeObject($T.$L, $L)", out, owner, constant(m.className()), value);
+    }
+    if (type instanceof Model.RepeatedType r) {
+      return CodeBlock.of("$L.writeList(\"\", $L, ($L, e$L) -> $L)", out, value, o, depth + 1,
+          write(r.element(), o, CodeBlock.of("e$L", depth + 1), depth + 1));
+    }
+    if (type instanceof Model.MapType m) {
+      return CodeBlock.of("$L.writeMap(\"\", $L, ($L, k$L) -> $L, ($L, v$L) -> $L)", out, value,
+          o, depth + 1, write(m.key(), o, CodeBlock.of("k$L", depth + 1), depth + 1),
+          o, depth + 1, write(m.value(), o, CodeBlock.of("v$L", depth + 1), depth + 1));
+    }
+    throw new IllegalArgumentException("no Hessian2 form: " + type); // SofaRpcReader refused it
+  }
+
+  /** The expression that reads a value of {@code type} from {@code in}. */
+  CodeBlock read(Model.Type type, String in, int depth) {
+    String i = "i" + (depth + 1);
+    if (type instanceof Model.ScalarType s) {
+      if (s.boxed()) {
+        return CodeBlock.of("$T.read$LBox($L)", Names.SOFA_RPC_HESSIAN,
+            Names.capitalize(s.scalar().primitive.toString()), in);
+      }
+      switch (s.scalar()) {
+        case BOOLEAN:
+          return CodeBlock.of("$L.readBoolean()", in);
+        case LONG:
+          return CodeBlock.of("$L.readLong()", in);
+        case DOUBLE:
+          return CodeBlock.of("$L.readDouble()", in);
+        case FLOAT:
+          return CodeBlock.of("(float) $L.readDouble()", in);
+        case BYTE:
+          return CodeBlock.of("(byte) $L.readInt()", in);
+        case SHORT:
+          return CodeBlock.of("(short) $L.readInt()", in);
+        default:
+          return CodeBlock.of("$L.readInt()", in);
+      }
+    }
+    if (type instanceof Model.StringType) {
+      return CodeBlock.of("$L.readString()", in);
+    }
+    if (type instanceof Model.BytesType) {
+      return CodeBlock.of("$L.readBytes()", in);
+    }
+    if (type instanceof Model.EnumType e) {
+      return CodeBlock.of("$L.readObject($T.$L)", in, owner, constant(e.className()));
+    }
+    if (type instanceof Model.MessageType m) {
+      return CodeBlock.of("$L.readObject($T.$L)", in, owner, constant(m.className()));
+    }
+    if (type instanceof Model.RepeatedType r) {
+      return CodeBlock.of("$L.readList($L -> $L)", in, i, read(r.element(), i, depth + 1));
+    }
+    if (type instanceof Model.MapType m) {
+      return CodeBlock.of("$L.readMap($L -> $L, $L -> $L)", in, i, read(m.key(), i, depth + 1), i,
+          read(m.value(), i, depth + 1));
+    }
+    throw new IllegalArgumentException("no Hessian2 form: " + type); // SofaRpcReader refused it
+  }
+}

@@ -1,0 +1,189 @@
+package io.boltgen.processor;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import io.boltgen.processor.Model.Field;
+import io.boltgen.processor.Model.MappedException;
+import io.boltgen.processor.Model.Message;
+import io.boltgen.processor.Model.Method;
+import io.boltgen.processor.Model.Service;
+import io.boltgen.processor.Model.Style;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes {@code XxxBoltSofaRpc} for a service in SOFARPC's dialect: one request and one response marshaller per
+ * method in SOFARPC's serializer and, for Hessian2, a {@code HessianType} per record and enum that writes it as
+ * the SOFARPC side's class, field by field and without reflection. A pure function of the model.
+ */
+final class SofaRpcWriter {
+
+  private final Service service;
+  private final SofaRpcModel sofa;
+  private final Names.Generated names;
+  private final SofaRpcTypes types;
+
+  SofaRpcWriter(Service service, SofaRpcModel sofa) {
+    this.service = service;
+    this.sofa = sofa;
+    this.names = Names.Generated.of(service.iface());
+    this.types = new SofaRpcTypes(sofa, names.sofaRpc());
+  }
+
+  JavaFile write() {
+    TypeSpec.Builder type = TypeSpec.classBuilder(names.sofaRpc())
+        .addJavadoc("SOFARPC's $L bodies of {@link $T}'s methods, for SOFARPC service {@code $L}.\n",
+            sofa.serializer() == SofaRpcModel.Serializer.PROTOBUF ? "protobuf" : "Hessian2", service.iface(),
+            sofa.uniqueName())
+        .addAnnotation(Writers.generated())
+        .addModifiers(Modifier.FINAL);
+    Writers.suppressDeprecation(type, service);
+    if (sofa.serializer() == SofaRpcModel.Serializer.HESSIAN2) {
+      for (Model.Enumeration e : service.enums()) {
+        type.addField(types.typeConstant(e.className()));
+        type.addType(types.enumType(e));
+      }
+      for (Message message : service.messages()) {
+        type.addField(types.typeConstant((ClassName) message.javaType()));
+        type.addType(types.recordType(message));
+      }
+    }
+    for (Method m : service.methods()) {
+      type.addField(sofa.serializer() == SofaRpcModel.Serializer.PROTOBUF ? protobufRequest(m) : hessianRequest(m));
+      type.addField(sofa.serializer() == SofaRpcModel.Serializer.PROTOBUF ? protobufResponse(m) : hessianResponse(m));
+    }
+    type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+    type.addMethod(remoteName());
+    return Writers.file(service, type.build());
+  }
+
+  /** The SOFARPC invoke type of a call style: {@code sync}, {@code future}, {@code callback} or {@code oneway}. */
+  static String invokeType(Style style) {
+    return style.name().toLowerCase(Locale.ROOT);
+  }
+
+  private FieldSpec protobufRequest(Method m) {
+    ClassName request = (ClassName) m.request().javaType();
+    Field arg = m.request().fields().get(0);
+    CodeBlock init = CodeBlock.of("$T.request($L,\n$>$>$T::$L,\n$T::new)$<$<", Names.SOFA_RPC_PROTOBUF,
+        protoMarshaller(arg.type().javaType()), request, arg.name(), request);
+    return FieldSpec.builder(ParameterizedTypeName.get(Names.MARSHALLER, request),
+            HolderWriter.marshallerName(m, true), Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("The request of {@link $T#$L}: its argument's message.\n", service.iface(), m.javaName())
+        .initializer(init)
+        .build();
+  }
+
+  private FieldSpec protobufResponse(Method m) {
+    CodeBlock init = m.style() == Style.ONEWAY
+        ? CodeBlock.of("$T.response($T.$L, $T::remoteName)", Names.SOFA_RPC_PROTOBUF, names.codecs(),
+            HolderWriter.marshallerName(m, false), names.sofaRpc())
+        : CodeBlock.of("$T.response($L,\n$>$>$T::remoteName)$<$<", Names.SOFA_RPC_PROTOBUF,
+            protoMarshaller(m.resultType()), names.sofaRpc());
+    return FieldSpec.builder(ParameterizedTypeName.get(Names.FAILURE_MARSHALLER, m.resultType()),
+            HolderWriter.marshallerName(m, false), Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("The answer of {@link $T#$L}: its result's message, or its failure.\n", service.iface(),
+            m.javaName())
+        .initializer(init)
+        .build();
+  }
+
+  /** The generated codec of the record {@code type}'s message, as a marshaller. */
+  private CodeBlock protoMarshaller(TypeName type) {
+    Message message = service.messages().stream().filter(x -> x.javaType().equals(type)).findFirst().orElseThrow();
+    return CodeBlock.of("$T.of($S, $T::size$L, $T::write$L, $T::read$L)", Names.PROTO_MARSHALLER,
+        service.protoPackage() + "." + message.protoName(), names.codecs(), message.protoName(), names.codecs(),
+        message.protoName(), names.codecs(), message.protoName());
+  }
+
+  private FieldSpec hessianRequest(Method m) {
+    ClassName request = (ClassName) m.request().javaType();
+    List<Field> args = m.request().fields();
+    CodeBlock.Builder write = CodeBlock.builder();
+    CodeBlock.Builder read = CodeBlock.builder();
+    for (int i = 0; i < args.size(); i++) {
+      Field f = args.get(i);
+      write.add("$L;\n", types.write(f.type(), "out", CodeBlock.of("arguments.$L()", f.name()), 0));
+      read.add(i == 0 ? "$L" : ",\n$L", types.read(f.type(), "in", 0));
+    }
+    String sigs = m.params().stream()
+        .map(p -> '"' + SofaRpcReader.argSig(p.javaType(), sofa.remoteNames()) + '"')
+        .collect(Collectors.joining(", "));
+    CodeBlock init = CodeBlock.builder()
+        .add("$T.request($S, $S, $S, $S, $S,\n", Names.SOFA_RPC_HESSIAN, sofa.uniqueName(), m.wireMethodName(),
+            sofa.targetApp(), invokeType(m.style()), sofa.app())
+        .indent().indent()
+        .add("$T.of($L),\n", List.class, sigs)
+        .add("(out, arguments) -> {\n$>$L$<}", write.build())
+        .add(",\nin -> new $T($>$L$<))", request, args.isEmpty() ? CodeBlock.of("") : CodeBlock.of("\n$L", read.build()))
+        .unindent().unindent()
+        .build();
+    return FieldSpec.builder(ParameterizedTypeName.get(Names.MARSHALLER, request),
+            HolderWriter.marshallerName(m, true), Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("The request of {@link $T#$L}: SOFARPC's {@code SofaRequest}, then each argument.\n",
+            service.iface(), m.javaName())
+        .initializer(init)
+        .build();
+  }
+
+  private FieldSpec hessianResponse(Method m) {
+    CodeBlock writer;
+    CodeBlock reader;
+    String resultClass;
+    if (m.voidResult()) {
+      writer = CodeBlock.of("(out, result) -> out.writeNull()");
+      reader = CodeBlock.of("$T::readNothing", Names.SOFA_RPC_HESSIAN);
+      resultClass = null;
+    } else {
+      Field result = m.response().fields().get(0);
+      writer = CodeBlock.of("(out, result) -> $L", types.write(result.type(), "out", CodeBlock.of("result"), 0));
+      reader = CodeBlock.of("in -> $L", types.read(result.type(), "in", 0));
+      resultClass = result.type() instanceof Model.MessageType msg ? sofa.remoteName(msg.className())
+          : result.type() instanceof Model.EnumType en ? sofa.remoteName(en.className()) : null;
+    }
+    CodeBlock init = CodeBlock.builder()
+        .add("$T.response(\n", Names.SOFA_RPC_HESSIAN)
+        .indent().indent()
+        .add("$L,\n$L,\n", writer, reader)
+        .add(resultClass == null ? "null,\n" : "$S,\n", resultClass)
+        .add("$T::remoteName)", names.sofaRpc())
+        .unindent().unindent()
+        .build();
+    return FieldSpec.builder(ParameterizedTypeName.get(Names.FAILURE_MARSHALLER, m.resultType()),
+            HolderWriter.marshallerName(m, false), Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("The answer of {@link $T#$L}: SOFARPC's {@code SofaResponse} carrying the result or the failure.\n",
+            service.iface(), m.javaName())
+        .initializer(init)
+        .build();
+  }
+
+  /** {@code remoteName(Throwable)}: the SOFARPC class name of a declared exception, else {@code null}. */
+  private MethodSpec remoteName() {
+    Map<ClassName, String> declared = new LinkedHashMap<>();
+    for (Method m : service.methods()) {
+      for (MappedException ex : m.exceptions()) {
+        declared.putIfAbsent(ex.className(), sofa.remoteName(ex.className()));
+      }
+    }
+    MethodSpec.Builder b = MethodSpec.methodBuilder("remoteName")
+        .addJavadoc("The class name the SOFARPC side knows {@code failure} by when it is an exception a method"
+            + " declares; {@code null} for any other failure.\n")
+        .addModifiers(Modifier.STATIC)
+        .returns(String.class)
+        .addParameter(Throwable.class, "failure");
+    for (Map.Entry<ClassName, String> e : declared.entrySet()) {
+      b.beginControlFlow("if (failure instanceof $T)", e.getKey()).addStatement("return $S", e.getValue()).endControlFlow();
+    }
+    return b.addStatement("return null").build();
+  }
+}
