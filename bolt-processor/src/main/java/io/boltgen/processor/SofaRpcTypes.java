@@ -21,7 +21,8 @@ import javax.lang.model.element.Modifier;
  * The Hessian2 side of {@link SofaRpcWriter}: a {@code HessianType} per record and enum, and the expression that
  * writes or reads a value of each model type. Records are objects of their SOFARPC class with a field per
  * component (by name, so a peer may order them otherwise or have more); enums are objects with the one field
- * {@code name}, as Hessian writes Java enums; lists and maps are Hessian's untyped ones.
+ * {@code name}, as Hessian writes Java enums; lists are Hessian's untyped ones (a Java peer reads an
+ * {@code ArrayList}), maps {@code java.util.LinkedHashMap}s, so that their order survives as boltgen keeps it.
  */
 final class SofaRpcTypes {
 
@@ -198,7 +199,7 @@ final class SofaRpcTypes {
           write(r.element(), o, CodeBlock.of("e$L", depth + 1), depth + 1));
     }
     if (type instanceof Model.MapType m) {
-      return CodeBlock.of("$L.writeMap(\"\", $L, ($L, k$L) -> $L, ($L, v$L) -> $L)", out, value,
+      return CodeBlock.of("$L.writeMap(\"java.util.LinkedHashMap\", $L, ($L, k$L) -> $L, ($L, v$L) -> $L)", out, value,
           o, depth + 1, write(m.key(), o, CodeBlock.of("k$L", depth + 1), depth + 1),
           o, depth + 1, write(m.value(), o, CodeBlock.of("v$L", depth + 1), depth + 1));
     }

@@ -155,7 +155,7 @@ final class SofaRpcWriter {
         .add("$T.response(\n", Names.SOFA_RPC_HESSIAN)
         .indent().indent()
         .add("$L,\n$L,\n", writer, reader)
-        .add(resultClass == null ? "null,\n" : "$S,\n", resultClass)
+        .add(resultClass == null ? CodeBlock.of("null,\n") : CodeBlock.of("$S,\n", resultClass))
         .add("$T::remoteName)", names.sofaRpc())
         .unindent().unindent()
         .build();

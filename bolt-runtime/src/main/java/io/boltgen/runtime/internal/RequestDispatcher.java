@@ -252,7 +252,10 @@ final class RequestDispatcher implements RequestHandler {
   private static void refuseUnknown(BoltConnection connection, BoltFrame frame) {
     String className = frame.classLength() <= LogText.MAX_CHARS ? frame.classNameString()
         : frame.classNamePreview(LogText.MAX_CHARS) + "…(" + frame.classLength() + " bytes in all)";
-    if (className.equals(MethodDescriptor.SOFA_REQUEST)) {
+    // SOFARPC's own providers refuse a method they do not have while decoding the request (0x12), and a
+    // SOFABolt client only shows the server's message for that status: answer SOFARPC requests the same way
+    boolean sofaRpc = className.equals(MethodDescriptor.SOFA_REQUEST);
+    if (sofaRpc) {
       className = MethodTable.sofaRpcName(frame);
     }
     int requestId = frame.requestId();
@@ -263,7 +266,8 @@ final class RequestDispatcher implements RequestHandler {
         connection.remoteAddress());
     if (!oneway) {
       connection.writeFrame(ErrorFrames.error(connection.alloc(), connection.format(),
-          requestId, ResponseStatus.NO_PROCESSOR, null, "no service is registered for '" + className + "'",
+          requestId, sofaRpc ? ResponseStatus.SERVER_DESERIAL_EXCEPTION : ResponseStatus.NO_PROCESSOR, null,
+          "no service is registered for '" + className + "'",
           "dispatch"));
     }
   }

@@ -257,24 +257,9 @@ public final class HessianReader {
     HessianValues.skip(this, tag);
   }
 
-  /**
-   * The class name of the next value when it is an object instance ({@code 'o'}, after any class definitions,
-   * which are read and remembered), else {@code null}; the value itself stays unread. Lets a reader tell an
-   * exception from a result where either may come.
-   */
+  /** The class of the next value if it is an object (definitions before it are read), else null; it stays unread. */
   public String nextObjectClassName() {
-    while (src.peek() == 'O') {
-      src.tag();
-      readDefinition();
-    }
-    if (src.peek() != 'o') {
-      return null;
-    }
-    int start = src.position();
-    src.tag();
-    String className = instanceClass().className();
-    src.position(start);
-    return className;
+    return HessianValues.nextObjectClassName(this, src);
   }
 
   /** Whether no readable bytes are left. */

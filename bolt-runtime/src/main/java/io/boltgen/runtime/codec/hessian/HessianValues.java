@@ -124,4 +124,20 @@ final class HessianValues {
       throw HessianReader.unexpected("a value", tag);
     }
   }
+
+  /** {@link HessianReader#nextObjectClassName}. */
+  static String nextObjectClassName(HessianReader r, HessianSource src) {
+    while (src.peek() == 'O') {
+      src.tag();
+      r.readDefinition();
+    }
+    if (src.peek() != 'o') {
+      return null;
+    }
+    int start = src.position();
+    src.tag();
+    String className = r.instanceClass().className();
+    src.position(start);
+    return className;
+  }
 }

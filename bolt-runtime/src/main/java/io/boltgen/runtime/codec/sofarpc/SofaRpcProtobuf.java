@@ -47,7 +47,8 @@ public final class SofaRpcProtobuf {
 
   /**
    * The answer of a method whose result is the message {@code result} carries; a failure's answer names its
-   * class by {@code remoteClassName} (the class a peer knows it by) in a header only boltgen peers read.
+   * class in a header only boltgen peers read: {@code remoteClassName} (the class a peer knows a declared
+   * exception by, {@code null} for others, which are named by their own class).
    */
   public static <R> FailureMarshaller<R> response(Marshaller<R> result, Function<Throwable, String> remoteClassName) {
     return new Response<>(result, remoteClassName);
@@ -143,7 +144,8 @@ public final class SofaRpcProtobuf {
 
     @Override
     public Map<String, String> failureHeaders(Throwable failure) {
-      return Map.of(SofaRpc.RESPONSE_ERROR, TRUE, SofaRpc.ERROR_CLASS, remoteClassName.apply(failure));
+      String name = remoteClassName.apply(failure);
+      return Map.of(SofaRpc.RESPONSE_ERROR, TRUE, SofaRpc.ERROR_CLASS, name != null ? name : failure.getClass().getName());
     }
 
     @Override
@@ -153,7 +155,9 @@ public final class SofaRpcProtobuf {
 
     @Override
     public void writeFailure(Throwable failure, ByteBuf out) {
-      out.writeCharSequence(message(failure), StandardCharsets.UTF_8);
+      String message = message(failure);
+      // reserve the exact size: writeCharSequence reserves 3 bytes per char, more than a frame of exact size holds
+      ByteBufUtil.reserveAndWriteUtf8(out, message, ByteBufUtil.utf8Bytes(message));
     }
 
     private static String message(Throwable failure) {

@@ -1,0 +1,77 @@
+package io.boltgen.runtime.codec.sofarpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.codec.FailureMarshaller;
+import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.codec.RawBytesMarshaller;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SofaRpcProtobufTest {
+
+  @SuppressWarnings("ArrayRecordComponent") // only carries the bytes into the marshaller
+  record Arg(byte[] message) {}
+
+  private static final Marshaller<Arg> REQUEST = SofaRpcProtobuf.request(RawBytesMarshaller.withCodecId((byte) 11), Arg::message,
+      Arg::new);
+  private static final FailureMarshaller<byte[]> RESPONSE = SofaRpcProtobuf.response(RawBytesMarshaller.withCodecId((byte) 11),
+      e -> e instanceof IllegalStateException ? "com.example.Refused" : null);
+
+  private static <T> ByteBuf write(Marshaller<T> marshaller, T value) {
+    int size = marshaller.encodedSize(value);
+    ByteBuf buf = Unpooled.buffer(size, size); // exactly the announced size, as a frame is
+    marshaller.write(value, buf);
+    assertThat(buf.readableBytes()).isEqualTo(size);
+    return buf;
+  }
+
+  @Test
+  void aMessageIsItsOwnBytes() {
+    ByteBuf buf = write(REQUEST, new Arg(new byte[] {8, 1}));
+    assertThat(ByteBufUtil.getBytes(buf)).containsExactly(8, 1);
+    assertThat(REQUEST.read(buf).message()).containsExactly(8, 1);
+  }
+
+  @Test
+  void anEmptyMessageIsSentAsAFillerEveryParserSkips() {
+    ByteBuf buf = write(REQUEST, new Arg(new byte[0]));
+    // field 536870911, varint 0: a tag and a value, never empty
+    assertThat(ByteBufUtil.getBytes(buf)).containsExactly(0xf8, 0xff, 0xff, 0xff, 0x0f, 0x00);
+    assertThat(ByteBufUtil.getBytes(write(RESPONSE, new byte[0]))).hasSize(6);
+  }
+
+  @Test
+  void aFailureIsItsMessageInUtf8WithTheErrorHeader() {
+    IllegalStateException failure = new IllegalStateException("refusé: 🚀");
+    int size = RESPONSE.failureSize(failure);
+    ByteBuf buf = Unpooled.buffer(size, size);
+    RESPONSE.writeFailure(failure, buf);
+    Map<String, String> headers = RESPONSE.failureHeaders(failure);
+    assertThat(headers).containsEntry("sofa_head_response_error", "true")
+        .containsEntry("boltgen.error.class", "com.example.Refused");
+    assertThatThrownBy(() -> RESPONSE.read(buf, headers)).isInstanceOfSatisfying(BoltException.class, e -> {
+      assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);
+      assertThat(e.remoteClassName()).isEqualTo("com.example.Refused");
+      assertThat(e.remoteMessage()).isEqualTo("refusé: 🚀");
+    });
+  }
+
+  @Test
+  void aSofaRpcProvidersFailureHasNoClass() {
+    ByteBuf buf = Unpooled.copiedBuffer("refused: no way", java.nio.charset.StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> RESPONSE.read(buf, Map.of("sofa_head_response_error", "true")))
+        .isInstanceOfSatisfying(BoltException.class, e -> {
+          assertThat(e.remoteClassName()).isNull();
+          assertThat(e.remoteMessage()).isEqualTo("refused: no way");
+        });
+    assertThat(RESPONSE.failureHeaders(new RuntimeException("x")))
+        .containsEntry("boltgen.error.class", "java.lang.RuntimeException");
+  }
+}

@@ -1,0 +1,206 @@
+package io.boltgen.sofarpc.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.boltgen.annotation.BoltCallback;
+import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.sofarpc.it.hessian.GreetService;
+import io.boltgen.sofarpc.it.hessian.GreetServiceAsync;
+import io.boltgen.sofarpc.it.hessian.GreetServiceAsyncBolt;
+import io.boltgen.sofarpc.it.hessian.GreetServiceBolt;
+import io.boltgen.sofarpc.it.hessian.Greeting;
+import io.boltgen.sofarpc.it.hessian.GreetingRefused;
+import io.boltgen.sofarpc.it.proto.EchoReply;
+import io.boltgen.sofarpc.it.proto.EchoRequest;
+import io.boltgen.sofarpc.it.proto.EchoService;
+import io.boltgen.sofarpc.it.proto.EchoServiceAsync;
+import io.boltgen.sofarpc.it.proto.EchoServiceAsyncBolt;
+import io.boltgen.sofarpc.it.proto.EchoServiceBolt;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Generated boltgen clients against an unchanged SOFARPC 5.13.2 provider (its own JVM): both serializers, the
+ * four call styles, a declared exception, an unknown method and a timeout.
+ */
+@Timeout(120)
+class BoltClientToSofaRpcProviderTest {
+
+  private static SofaRpcPeer provider;
+  private static BoltClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    provider = SofaRpcPeer.providerOnFreePort("--id", "sofa-1");
+    client = BoltClient.builder().build();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    if (provider != null) {
+      provider.close();
+    }
+  }
+
+  // ------------------------------------------------------------------ Hessian2
+
+  @Test
+  void hessianSyncCallsCarryEveryFieldBothWays() {
+    GreetService greet = GreetServiceBolt.newClient(client, provider.address());
+    Greeting sent = Greetings.full();
+    Greetings.assertGreeted(greet.greet(sent), sent);
+    assertThat(greet.join("a", 7)).isEqualTo("a:7");
+    assertThat(greet.whoami()).isEqualTo("sofa-1");
+  }
+
+  @Test
+  void hessianNullsAndEmptiesArriveAsTheProviderSeesThem() {
+    GreetService greet = GreetServiceBolt.newClient(client, provider.address());
+    Greeting sent = new Greeting(null, 0, 0, 0, false, null, null, null, null);
+    Greeting answer = greet.greet(sent);
+    assertThat(answer.name()).isEqualTo("hello null");
+    assertThat(answer.tags()).containsExactly("seen");
+    assertThat(answer.counts()).containsExactly(java.util.Map.entry("server", 1));
+    assertThat(answer.from()).isNull();
+    assertThat(answer.blob()).isNull();
+  }
+
+  @Test
+  void hessianFutureAndCallbackCalls() throws Exception {
+    GreetServiceAsync async = GreetServiceAsyncBolt.newClient(client, provider.address());
+    Greeting sent = Greetings.full();
+    Greetings.assertGreeted(async.greetFuture(sent).get(10, TimeUnit.SECONDS), sent);
+    CompletableFuture<String> joined = new CompletableFuture<>();
+    async.joinWithCallback("b", 9, callbackInto(joined));
+    assertThat(joined.get(10, TimeUnit.SECONDS)).isEqualTo("b:9");
+  }
+
+  @Test
+  void hessianOnewayPingsArrive() {
+    GreetService greet = GreetServiceBolt.newClient(client, provider.address());
+    String text = "ping-" + UUID.randomUUID();
+    for (int i = 0; i < 3; i++) {
+      greet.ping(text);
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> greet.pings(text) == 3);
+  }
+
+  @Test
+  void hessianDeclaredExceptionArrivesAsItsOwnClass() {
+    GreetService greet = GreetServiceBolt.newClient(client, provider.address());
+    assertThatThrownBy(() -> greet.refuse("no way")).isInstanceOf(GreetingRefused.class)
+        .hasMessage("refused: no way");
+    GreetServiceAsync async = GreetServiceAsyncBolt.newClient(client, provider.address());
+    assertThatThrownBy(() -> async.refuseFuture("later").get(10, TimeUnit.SECONDS))
+        .isInstanceOf(ExecutionException.class).cause().isInstanceOf(GreetingRefused.class)
+        .hasMessage("refused: later");
+  }
+
+  @Test
+  void hessianUnknownMethodIsTheProvidersFailure() {
+    GreetServiceAsync async = GreetServiceAsyncBolt.newClient(client, provider.address());
+    assertThatThrownBy(() -> async.missing("x")).isInstanceOfSatisfying(BoltException.class, e -> {
+      assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);
+      assertThat(e.getMessage()).contains("Cannot find invoke method").contains("missing");
+    });
+  }
+
+  @Test
+  void hessianCallTimesOut() {
+    GreetService greet = GreetServiceBolt.newClient(client, provider.address());
+    GreetService hurried = GreetServiceBolt.newClient(client.channel(provider.address()))
+        .withTimeout(Duration.ofMillis(300));
+    assertThatThrownBy(() -> hurried.slow(2000)).isInstanceOfSatisfying(BoltException.class,
+        e -> assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT));
+    assertThat(greet.slow(1)).isEqualTo("slept 1"); // the connection still serves
+  }
+
+  // ------------------------------------------------------------------ protobuf
+
+  @Test
+  void protobufSyncFutureAndCallbackCalls() throws Exception {
+    EchoService echo = EchoServiceBolt.newClient(client, provider.address());
+    assertThat(echo.echo(new EchoRequest("ab", 3))).isEqualTo(new EchoReply("ababab", 6, "sofa-1"));
+    EchoServiceAsync async = EchoServiceAsyncBolt.newClient(client, provider.address());
+    assertThat(async.echoFuture(new EchoRequest("Zoë 🚀", 2)).get(10, TimeUnit.SECONDS))
+        .isEqualTo(new EchoReply("Zoë 🚀Zoë 🚀", 12, "sofa-1"));
+    CompletableFuture<EchoReply> counted = new CompletableFuture<>();
+    async.pingsWithCallback(new EchoRequest("never-pinged-" + UUID.randomUUID(), 0), callbackInto(counted));
+    // proto3: the provider's empty text is not on the wire, and an absent string reads as null
+    assertThat(counted.get(10, TimeUnit.SECONDS)).isEqualTo(new EchoReply(null, 0, "sofa-1"));
+  }
+
+  @Test
+  void protobufAllDefaultRequestIsAccepted() {
+    // encodes to no bytes, which SOFARPC refuses; boltgen sends a filler field any protobuf parser skips
+    EchoService echo = EchoServiceBolt.newClient(client, provider.address());
+    assertThat(echo.echo(new EchoRequest(null, 0))).isEqualTo(new EchoReply(null, 0, "sofa-1"));
+  }
+
+  @Test
+  void protobufOnewayPingsArrive() {
+    EchoService echo = EchoServiceBolt.newClient(client, provider.address());
+    String text = "ping-" + UUID.randomUUID();
+    for (int i = 0; i < 3; i++) {
+      echo.ping(new EchoRequest(text, 0));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> echo.pings(new EchoRequest(text, 0)).length() == 3);
+  }
+
+  @Test
+  void protobufExceptionArrivesWithItsMessage() {
+    // SOFARPC's protobuf serializer carries only the message of a provider's exception
+    EchoService echo = EchoServiceBolt.newClient(client, provider.address());
+    assertThatThrownBy(() -> echo.refuse(new EchoRequest("no way", 0))).isInstanceOfSatisfying(BoltException.class,
+        e -> {
+          assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);
+          assertThat(e.remoteMessage()).isEqualTo("refused: no way");
+        });
+  }
+
+  @Test
+  void protobufUnknownMethodIsRefusedByTheProvider() {
+    EchoServiceAsync async = EchoServiceAsyncBolt.newClient(client, provider.address());
+    assertThatThrownBy(() -> async.missing(new EchoRequest("x", 1))).isInstanceOfSatisfying(BoltException.class,
+        e -> {
+          assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_DESERIAL_EXCEPTION);
+          assertThat(e.getMessage()).contains("missing");
+        });
+  }
+
+  @Test
+  void protobufCallTimesOut() {
+    EchoService hurried = EchoServiceBolt.newClient(client.channel(provider.address()))
+        .withTimeout(Duration.ofMillis(300));
+    assertThatThrownBy(() -> hurried.slow(new EchoRequest("z", 2000))).isInstanceOfSatisfying(BoltException.class,
+        e -> assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT));
+  }
+
+  static <T> BoltCallback<T> callbackInto(CompletableFuture<T> future) {
+    return new BoltCallback<>() {
+      @Override
+      public void onResponse(T result) {
+        future.complete(result);
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        future.completeExceptionally(error);
+      }
+    };
+  }
+}

@@ -1,0 +1,82 @@
+package io.boltgen.sofarpc.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.BoltServer;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.sofarpc.it.hessian.GreetService;
+import io.boltgen.sofarpc.it.hessian.GreetServiceAsync;
+import io.boltgen.sofarpc.it.hessian.GreetServiceAsyncBolt;
+import io.boltgen.sofarpc.it.hessian.GreetServiceBolt;
+import io.boltgen.sofarpc.it.hessian.GreetServiceImpl;
+import io.boltgen.sofarpc.it.hessian.GreetingRefused;
+import io.boltgen.sofarpc.it.proto.EchoRefusedException;
+import io.boltgen.sofarpc.it.proto.EchoReply;
+import io.boltgen.sofarpc.it.proto.EchoRequest;
+import io.boltgen.sofarpc.it.proto.EchoService;
+import io.boltgen.sofarpc.it.proto.EchoServiceBolt;
+import io.boltgen.sofarpc.it.proto.EchoServiceImpl;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A generated client and a generated server both in SOFARPC's dialect: what a team has once both sides moved to
+ * boltgen and still speak SOFARPC's wire (declared exceptions keep their class even over protobuf).
+ */
+@Timeout(60)
+class BoltToBoltSofaRpcTest {
+
+  private static BoltServer server;
+  private static BoltClient client;
+
+  @BeforeAll
+  static void start() {
+    server = BoltServer.builder().bind("127.0.0.1", 0)
+        .service(GreetServiceBolt.bind(new GreetServiceImpl("bolt-1")))
+        .service(EchoServiceBolt.bind(new EchoServiceImpl("bolt-1")))
+        .build().start();
+    client = BoltClient.builder().build();
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    server.close();
+  }
+
+  private static String address() {
+    return "127.0.0.1:" + server.port();
+  }
+
+  @Test
+  void hessianCallsAndDeclaredException() {
+    GreetService greet = GreetServiceBolt.newClient(client, address());
+    Greetings.assertGreeted(greet.greet(Greetings.full()), Greetings.full());
+    assertThat(greet.join("a", 7)).isEqualTo("a:7");
+    assertThat(greet.whoami()).isEqualTo("bolt-1");
+    assertThatThrownBy(() -> greet.refuse("no way")).isInstanceOf(GreetingRefused.class).hasMessage("refused: no way");
+  }
+
+  @Test
+  void hessianUnknownMethodIsRefusedNamingIt() {
+    GreetServiceAsync async = GreetServiceAsyncBolt.newClient(client, address());
+    assertThatThrownBy(() -> async.missing("x")).isInstanceOfSatisfying(BoltException.class, e -> {
+      assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_DESERIAL_EXCEPTION);
+      assertThat(e.getMessage()).contains("com.example.sofa.hessian.GreetService:1.0, method missing");
+    });
+  }
+
+  @Test
+  void protobufCallsAndDeclaredException() {
+    EchoService echo = EchoServiceBolt.newClient(client, address());
+    assertThat(echo.echo(new EchoRequest("ab", 2))).isEqualTo(new EchoReply("abab", 4, "bolt-1"));
+    assertThat(echo.echo(new EchoRequest(null, 0))).isEqualTo(new EchoReply("", 0, "bolt-1"));
+    assertThatThrownBy(() -> echo.refuse(new EchoRequest("no", 0))).isInstanceOf(EchoRefusedException.class)
+        .hasMessage("refused: no");
+  }
+}

@@ -1,0 +1,45 @@
+package io.boltgen.sofarpc.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.boltgen.runtime.BoltServer;
+import io.boltgen.sofarpc.it.hessian.GreetServiceBolt;
+import io.boltgen.sofarpc.it.hessian.GreetServiceImpl;
+import io.boltgen.sofarpc.it.proto.EchoServiceBolt;
+import io.boltgen.sofarpc.it.proto.EchoServiceImpl;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * An unchanged SOFARPC 5.13.2 consumer (its own JVM) calling a boltgen server: both serializers, the four call
+ * styles, a thrown business exception (its own class in the consumer with Hessian2), an unknown method and a
+ * timeout. The consumer checks every value against the peer's contract and prints a line per check.
+ */
+class SofaRpcConsumerToBoltServerTest {
+
+  static final String CHECKS = "sync,future,callback,oneway,exception,timeout,unknown";
+
+  @Test
+  @Timeout(240)
+  void sofaRpcConsumerPassesEveryCheckAgainstABoltServer() throws Exception {
+    BoltServer server = BoltServer.builder().bind("127.0.0.1", 0)
+        .service(GreetServiceBolt.bind(new GreetServiceImpl("bolt-1")))
+        .service(EchoServiceBolt.bind(new EchoServiceImpl("bolt-1")))
+        .build().start();
+    try {
+      for (String serializer : new String[] {"hessian2", "protobuf"}) {
+        SofaRpcPeer.ConsumerRun run = SofaRpcPeer.runConsumer("--serializer", serializer,
+            "--direct", "127.0.0.1:" + server.port(), "--calls", CHECKS);
+        assertThat(run.checks()).as(run.toString()).hasSize(7).allSatisfy(l -> assertThat(l).contains(" PASS "));
+        assertThat(run.done()).as(run.toString()).isEqualTo("DONE 7 0");
+        assertThat(run.exitCode()).as(run.toString()).isZero();
+        if (serializer.equals("hessian2")) {
+          assertThat(run.checks()).as(run.toString()).anySatisfy(l -> assertThat(l)
+              .startsWith("CHECK exception PASS").contains("com.example.sofa.hessian.GreetingRefused"));
+        }
+      }
+    } finally {
+      server.close();
+    }
+  }
+}

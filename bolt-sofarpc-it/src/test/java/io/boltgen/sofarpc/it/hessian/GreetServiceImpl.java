@@ -1,0 +1,78 @@
+package io.boltgen.sofarpc.it.hessian;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/** The peer's GreetService contract, served by boltgen. */
+public final class GreetServiceImpl implements GreetService {
+
+  private final String id;
+  private final Map<String, AtomicInteger> pings = new ConcurrentHashMap<>();
+
+  public GreetServiceImpl(String id) {
+    this.id = id;
+  }
+
+  @Override
+  public Greeting greet(Greeting g) {
+    List<String> tags = new ArrayList<>(g.tags() == null ? List.of() : g.tags());
+    tags.add("seen");
+    Map<String, Integer> counts = new LinkedHashMap<>(g.counts() == null ? Map.of() : g.counts());
+    counts.put("server", 1);
+    byte[] blob = null;
+    if (g.blob() != null) {
+      blob = new byte[g.blob().length];
+      for (int i = 0; i < blob.length; i++) {
+        blob[i] = g.blob()[blob.length - 1 - i];
+      }
+    }
+    return new Greeting("hello " + g.name(), g.times() + 1, g.stamp(), g.score() * 2, !g.formal(), tags, counts,
+        g.from(), blob);
+  }
+
+  @Override
+  public String join(String a, int b) {
+    return a + ":" + b;
+  }
+
+  @Override
+  public Greeting refuse(String why) throws GreetingRefused {
+    throw new GreetingRefused("refused: " + why);
+  }
+
+  @Override
+  public String slow(int millis) {
+    parkFor(millis);
+    return "slept " + millis;
+  }
+
+  @Override
+  public void ping(String text) {
+    pings.computeIfAbsent(text, k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  @Override
+  public int pings(String text) {
+    AtomicInteger n = pings.get(text);
+    return n == null ? 0 : n.get();
+  }
+
+  @Override
+  public String whoami() {
+    return id;
+  }
+
+  /** A slow handler, as the contract asks (the caller's timeout is what is under test). */
+  static void parkFor(long millis) {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    for (long left = millis; left > 0; left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) {
+      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(left));
+    }
+  }
+}
