@@ -130,7 +130,7 @@ final class BoltConnection implements Connection, CallTarget {
       }
       request.takeFrame().release();
     }
-    call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "call " + call.method().wireName() + " ("
+    call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "call " + call.method().toString() + " ("
         + bytes + " bytes) refused: the connection to " + remoteAddress() + " already holds " + writes.queuedBytes()
         + " bytes of frames waiting to be written, and its limit is " + budget
         + " bytes (maxQueuedBytes); the peer reads slower than calls arrive", null, null, remoteAddress(), id, null));
@@ -149,13 +149,13 @@ final class BoltConnection implements Connection, CallTarget {
           oneway ? Bolt.NO_TIMEOUT : Math.max(1, call.remainingMillis()), endpoint.calls().wireNames().of(method),
           call.headers(), method.requestMarshaller(), call.takeRequest(), settings.peerMaxFrameLength());
     } catch (FrameTooLargeException e) {
-      call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "the request of " + method.wireName()
+      call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "the request of " + method.toString()
           + " is a frame of " + e.frameLength() + " bytes, over the " + e.limit() + "-byte limit of frames the peer"
           + " accepts (peerMaxFrameLength); it was not sent", null, null, null, 0, e));
       return null;
     } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
       call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION,
-          "could not encode the request of " + method.wireName() + ": " + e, null, null, null, 0, e));
+          "could not encode the request of " + method.toString() + ": " + e, null, null, null, 0, e));
       return null;
     }
   }

@@ -97,7 +97,7 @@ final class CallChannel implements BoltChannel {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(options, "options");
     if (method.type() != type) {
-      throw new IllegalArgumentException(method.wireName() + " is a " + method.type() + " method");
+      throw new IllegalArgumentException(method.toString() + " is a " + method.type() + " method");
     }
     ClientInterceptor[] interceptors = env.clientInterceptors();
     if (interceptors.length > 0) {
@@ -150,14 +150,14 @@ final class CallChannel implements BoltChannel {
             callback.onError(unwrap(error));
           }
         } catch (RuntimeException | Error e) {
-          callbackFailures.warn("callback of {} threw {}", method.wireName(), LogText.shorten(e.toString()));
+          callbackFailures.warn("callback of {} threw {}", method.toString(), LogText.shorten(e.toString()));
         }
       };
       try {
         executor.execute(task);
       } catch (RejectedExecutionException e) {
         callbackRefusals.warn("callback executor refused the callback of {} ({}); running it on {}",
-            method.wireName(), e, Thread.currentThread().getName());
+            method.toString(), e, Thread.currentThread().getName());
         task.run();
       }
     }

@@ -344,7 +344,7 @@ final class ClusterTarget {
     }
     if (instanceFault && mayRetry(call, failure.status()) && number < maxAttempts(call)
         && call.remainingMillis() > 0 && !env.isClosed() && budget.tryRetry()) {
-      log.debug("sending {} to {} again after: {}", call.method().wireName(), target, failure.getMessage());
+      log.debug("sending {} to {} again after: {}", call.method().toString(), target, failure.getMessage());
       attempt(call, policy, member, number + 1);
       return;
     }

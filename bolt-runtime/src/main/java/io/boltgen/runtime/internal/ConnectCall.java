@@ -94,7 +94,7 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
     } catch (RuntimeException e) { // RejectedExecutionException, or a broken executor
       releaseBody();
       answerError(ConnectErrors.UNAVAILABLE, ResponseStatus.SERVER_THREADPOOL_BUSY,
-          "the server's executor for " + entry.method().wireName() + " is full");
+          "the server's executor for " + entry.method().toString() + " is full");
     }
   }
 
@@ -141,7 +141,7 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
 
   private void serve(Object request) {
     CurrentCall.set(this);
-    HandlerMdc.put(entry.method().wireName(), connection.remoteText(), exchange.requestId);
+    HandlerMdc.put(entry.method().toString(), connection.remoteText(), exchange.requestId);
     ServerInterceptor.Listener[] handlerListeners = null;
     long start = System.nanoTime();
     try {
@@ -171,7 +171,7 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
       }
     } finally {
       if (handlerListeners != null) {
-        Interception.handlerReturned(handlerListeners, entry.method().wireName());
+        Interception.handlerReturned(handlerListeners, entry.method().toString());
       }
       CurrentCall.clear();
       HandlerMdc.clear();
@@ -190,7 +190,7 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
     ServerInterceptor.Listener[] toTell = LISTENERS.getAndSet(this, null);
     if (toTell != null) {
       Interception.answered(toTell, status, error, connection.ticker().nanoTime() - arrivalNanos,
-          entry.method().wireName());
+          entry.method().toString());
     }
   }
 
@@ -271,12 +271,12 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
       code = bolt instanceof PeerNotAuthorizedException ? ConnectErrors.PERMISSION_DENIED
           : ConnectErrors.code(bolt.status());
     } else if (cause instanceof RuntimeException || cause instanceof Error) {
-      handlerFailures.warn("{} failed for HTTP request id {} from {}: {}", entry.method().wireName(),
+      handlerFailures.warn("{} failed for HTTP request id {} from {}: {}", entry.method().toString(),
           exchange.requestId, connection.remoteText(), LogText.shorten(cause.toString()));
       log.debug("stack trace of the failure above", cause);
       code = ConnectErrors.INTERNAL;
     } else {
-      log.debug("{} answered HTTP request id {} from {} with {}", entry.method().wireName(), exchange.requestId,
+      log.debug("{} answered HTTP request id {} from {} with {}", entry.method().toString(), exchange.requestId,
           connection.remoteText(), cause.toString());
       code = ConnectErrors.FAILED_PRECONDITION;
       detail = cause.getClass().getName();

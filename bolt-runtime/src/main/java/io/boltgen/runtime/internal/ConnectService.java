@@ -62,7 +62,7 @@ final class ConnectService {
       String path = entry.method().httpPath();
       if (path != null && byPath.putIfAbsent(path, entry) != null) {
         log.warn("HTTP route {} is served by {} (registered first), not by {}", path,
-            byPath.get(path).method().wireName(), entry.method().wireName());
+            byPath.get(path).method().toString(), entry.method().toString());
       }
     }
     this.routes = Collections.unmodifiableMap(byPath);

@@ -141,7 +141,7 @@ final class ConnectionPool implements CallTarget {
         sendConnected(call, c, error, fresh && Thread.currentThread() == caller);
       } catch (Throwable e) {
         // a bug: nobody watches the future whenComplete returns, so the call would wait for its deadline unanswered
-        call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "could not send " + call.method().wireName()
+        call.fail(new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "could not send " + call.method().toString()
             + " to " + address + ": " + e, null, null, address, 0, e));
       }
     });

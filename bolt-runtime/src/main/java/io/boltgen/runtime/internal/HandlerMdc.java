@@ -21,7 +21,7 @@ final class HandlerMdc {
   private HandlerMdc() {}
 
   static void put(InboundCall call) {
-    put(call.entry.method().wireName(), call.boltConnection().remoteText(), call.requestId);
+    put(call.entry.method().toString(), call.boltConnection().remoteText(), call.requestId);
   }
 
   /** Puts a call's method, remote address and request id (an HTTP call's too). */

@@ -65,7 +65,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     ServerInterceptor.Listener[] toTell = LISTENERS.getAndSet(this, null);
     if (toTell != null) {
       Interception.answered(toTell, status, error, connection.ticker().nanoTime() - arrivalNanos,
-          entry.method().wireName());
+          entry.method().toString());
     }
   }
 
@@ -104,13 +104,13 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
         throw e;
       }
       String why = e instanceof FrameTooLargeException tooLarge
-          ? "the response of " + method.wireName() + " is a frame of " + tooLarge.frameLength() + " bytes, over the "
+          ? "the response of " + method.toString() + " is a frame of " + tooLarge.frameLength() + " bytes, over the "
               + tooLarge.limit() + "-byte limit of the client (peerMaxFrameLength)"
-          : "could not encode the response of " + method.wireName() + ": " + e;
+          : "could not encode the response of " + method.toString() + ": " + e;
       encodeFailures.warn("answered request id {} from {} with SERVER_SERIAL_EXCEPTION: {}", requestId,
           connection.remoteAddress(), LogText.shorten(why));
       return ErrorFrames.error(connection.alloc(), connection.format(), requestId,
-          ResponseStatus.SERVER_SERIAL_EXCEPTION, e.getClass().getName(), why, "response of " + method.wireName());
+          ResponseStatus.SERVER_SERIAL_EXCEPTION, e.getClass().getName(), why, "response of " + method.toString());
     } finally {
       result = null;
       failureAnswer = null;
@@ -139,7 +139,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
   public void fail(Throwable error) {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (oneway) {
-      handlerFailures.warn("oneway {} from {} failed: {}", entry.method().wireName(), connection.remoteAddress(),
+      handlerFailures.warn("oneway {} from {} failed: {}", entry.method().toString(), connection.remoteAddress(),
           LogText.shorten(cause.toString()));
       told(ResponseStatus.SERVER_EXCEPTION, cause);
       return;
@@ -149,19 +149,19 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     }
     if (cause instanceof RuntimeException || cause instanceof Error) {
       // an unchecked exception is a bug in the handler: say so
-      handlerFailures.warn("{} failed for {} (request id {}): {}", entry.method().wireName(),
+      handlerFailures.warn("{} failed for {} (request id {}): {}", entry.method().toString(),
           connection.remoteAddress(), requestId, LogText.shorten(cause.toString()));
       log.debug("stack trace of the failure above", cause);
     } else {
       // a checked exception is one the method declares: an answer, not a server problem
-      log.debug("{} answered {} (request id {}) with {}", entry.method().wireName(), connection.remoteAddress(),
+      log.debug("{} answered {} (request id {}) with {}", entry.method().toString(), connection.remoteAddress(),
           requestId, cause.toString(), cause);
     }
     if (entry.method().responseMarshaller() instanceof FailureMarshaller) {
       failureAnswer = cause; // the protocol answers it inside a successful frame
     } else {
       setError(ResponseStatus.SERVER_EXCEPTION, cause.getClass().getName(), cause.getMessage(),
-          "handler of " + entry.method().wireName() + " threw");
+          "handler of " + entry.method().toString() + " threw");
     }
     told(ResponseStatus.SERVER_EXCEPTION, cause);
     send();
@@ -175,7 +175,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
       told(status, new BoltException(status, message));
       return;
     }
-    setError(status, errorClass, message, "request of " + entry.method().wireName());
+    setError(status, errorClass, message, "request of " + entry.method().toString());
     told(status, new BoltException(status, message));
     send();
   }

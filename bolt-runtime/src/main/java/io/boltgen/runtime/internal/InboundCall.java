@@ -60,12 +60,12 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
       if (!connection.isActive()) {
         // its caller is gone with the connection: nobody would read the answer
         log.debug("dropped request id {} from {} for {}: its connection closed before it started", requestId,
-            connection.remoteAddress(), entry.method().wireName());
+            connection.remoteAddress(), entry.method().toString());
         return;
       }
       if (!oneway && clientTimeout > 0 && remainingMillis() == 0) {
         dropped.warn("dropped request id {} from {} for {}: it waited {} ms on this server, past the caller's timeout"
-            + " of {} ms", requestId, connection.remoteAddress(), entry.method().wireName(),
+            + " of {} ms", requestId, connection.remoteAddress(), entry.method().toString(),
             TimeUnit.NANOSECONDS.toMillis(connection.ticker().nanoTime() - arrivalNanos), clientTimeout);
         return;
       }
@@ -103,7 +103,7 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
       ServerInterceptor.Listener[] listeners = handlerListeners;
       if (listeners != null) {
         handlerListeners = null;
-        Interception.handlerReturned(listeners, entry.method().wireName());
+        Interception.handlerReturned(listeners, entry.method().toString());
       }
       CurrentCall.clear();
       HandlerMdc.clear();
@@ -173,10 +173,10 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
     request = null;
     closeRequest();
     refusedBusy.warn("server executor busy: refused request id {} from {} for {}", requestId,
-        connection.remoteAddress(), entry.method().wireName());
+        connection.remoteAddress(), entry.method().toString());
     if (!oneway) {
       connection.writeFrame(ErrorFrames.busy(connection.alloc(), connection.format(),
-          requestId, "the server's executor for " + entry.method().wireName() + " is full"));
+          requestId, "the server's executor for " + entry.method().toString() + " is full"));
     }
   }
 

@@ -98,14 +98,14 @@ abstract class InboundRequest implements ServerContext {
       Marshaller<?> marshaller = entry.method().requestMarshaller();
       if (f.codec() != marshaller.codecId()) {
         answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, null, "codec " + f.codec() + " is not supported by "
-            + entry.method().wireName() + ", which expects codec " + marshaller.codecId());
+            + entry.method().toString() + ", which expects codec " + marshaller.codecId());
         return false;
       }
       request = marshaller.read(f.content());
       return true;
     } catch (RuntimeException | StackOverflowError e) {
       answerError(ResponseStatus.SERVER_DESERIAL_EXCEPTION, e.getClass().getName(),
-          "could not decode the request of " + entry.method().wireName() + ": " + e.getMessage());
+          "could not decode the request of " + entry.method().toString() + ": " + e.getMessage());
       return false;
     }
   }

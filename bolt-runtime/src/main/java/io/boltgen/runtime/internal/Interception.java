@@ -55,7 +55,7 @@ final class Interception {
           break;
         } catch (RuntimeException e) {
           refusal = new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the interceptor "
-              + interceptor.getClass().getName() + " failed on " + method.wireName() + ": " + e, e);
+              + interceptor.getClass().getName() + " failed on " + method.toString() + ": " + e, e);
           break;
         }
       }
@@ -107,7 +107,7 @@ final class Interception {
         try {
           listeners.get(i).onComplete(status, shown, nowNanos - startNanos);
         } catch (Throwable e) {
-          listenerFailures.warn("a call listener of {} threw {}", method.wireName(), LogText.shorten(e.toString()));
+          listenerFailures.warn("a call listener of {} threw {}", method.toString(), LogText.shorten(e.toString()));
         }
       }
     }
@@ -127,7 +127,7 @@ final class Interception {
         throw new Refusal(e, listeners.toArray(new ServerInterceptor.Listener[0]));
       } catch (RuntimeException e) {
         throw new Refusal(new BoltException(ResponseStatus.SERVER_EXCEPTION, "the interceptor "
-            + interceptor.getClass().getName() + " failed on " + call.method().wireName() + ": " + e, e),
+            + interceptor.getClass().getName() + " failed on " + call.method().toString() + ": " + e, e),
             listeners.toArray(new ServerInterceptor.Listener[0]));
       }
       if (listener != null) {

@@ -277,7 +277,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   void onResponse(BoltFrame frame) {
     ResponseStatus status = ResponseStatus.fromCode(frame.status());
     if (status != ResponseStatus.SUCCESS) {
-      fail(RemoteErrors.toException(frame, status, method.wireName(), remoteAddress));
+      fail(RemoteErrors.toException(frame, status, method.toString(), remoteAddress));
       return;
     }
     R value;
@@ -288,7 +288,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
       return;
     } catch (RuntimeException e) {
       fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "could not decode the response of "
-          + method.wireName() + " from " + remoteAddress + " (request id " + frame.requestId() + "): " + e,
+          + method.toString() + " from " + remoteAddress + " (request id " + frame.requestId() + "): " + e,
           null, null, remoteAddress, frame.requestId(), e));
       return;
     }
@@ -303,7 +303,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     if (isOneway()) {
       boolean won = finish(null, error);
       if (won) {
-        onewayFailures.warn("oneway {} not sent: {}", method.wireName(), error.getMessage());
+        onewayFailures.warn("oneway {} not sent: {}", method.toString(), error.getMessage());
       }
       return won;
     }
@@ -323,7 +323,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
         : " (" + remoteAddress + ", request id " + requestId + ") before it was written: it waited for the"
             + " connection, whose peer reads slower than calls arrive";
     BoltException error = new BoltException(ResponseStatus.TIMEOUT,
-        "call to " + method.wireName() + " timed out after " + timeoutMillis + " ms" + where,
+        "call to " + method.toString() + " timed out after " + timeoutMillis + " ms" + where,
         null, null, remoteAddress, requestId, null);
     if (fail(error)) {
       timeouts.warn("{}", error.getMessage());
@@ -344,7 +344,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     } catch (TimeoutException e) {
       // fall through: time out the call unless a response raced us
     } catch (InterruptedException e) {
-      fail(new BoltException(ResponseStatus.ERROR, "interrupted while waiting for " + method.wireName(),
+      fail(new BoltException(ResponseStatus.ERROR, "interrupted while waiting for " + method.toString(),
           null, null, remoteAddress, requestId, e));
       Thread.currentThread().interrupt();
     } catch (ExecutionException e) {
@@ -492,6 +492,6 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
 
   @Override
   public String toString() {
-    return "PendingCall{" + method.wireName() + ", id=" + requestId + ", done=" + isDone() + '}';
+    return "PendingCall{" + method.toString() + ", id=" + requestId + ", done=" + isDone() + '}';
   }
 }
