@@ -1,6 +1,8 @@
 package io.boltgen.processor;
 
+import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.TypeName;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -8,9 +10,11 @@ import java.util.Map;
  * and application names, and the class name the SOFARPC side knows each record, enum and declared exception by.
  *
  * @param remoteNames per Java type of the service (records, enums, declared exceptions): its SOFARPC class name
+ * @param exceptions the exceptions the methods declare, each once, a subclass before its superclasses (so that the
+ *     first {@code instanceof} that matches a failure is its own class's)
  */
 record SofaRpcModel(String interfaceName, String version, String uniqueId, Serializer serializer, String targetApp,
-    String app, Map<TypeName, String> remoteNames) {
+    String app, Map<TypeName, String> remoteNames, List<ClassName> exceptions) {
 
   /** SOFARPC's serializers boltgen speaks. */
   enum Serializer {

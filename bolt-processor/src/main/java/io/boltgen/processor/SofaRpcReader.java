@@ -11,12 +11,17 @@ import io.boltgen.processor.Model.Method;
 import io.boltgen.processor.Model.Service;
 import io.boltgen.processor.Model.Site;
 import io.boltgen.processor.Model.Style;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.util.Elements;
 
 /**
@@ -61,6 +66,7 @@ final class SofaRpcReader {
     }
     SofaRpcModel.Serializer kind = SofaRpcModel.Serializer.valueOf(serializer);
     Map<TypeName, String> remoteNames = new LinkedHashMap<>();
+    List<ClassName> exceptions = new ArrayList<>();
     for (Message message : service.messages()) {
       if (message.javaType() instanceof ClassName c) {
         remoteNames.put(c, remoteName(c));
@@ -71,7 +77,10 @@ final class SofaRpcReader {
     }
     for (Method m : service.methods()) {
       for (MappedException ex : m.exceptions()) {
-        remoteNames.put(ex.className(), remoteName(ex.className(), ex.binaryName()));
+        if (!remoteNames.containsKey(ex.className())) {
+          remoteNames.put(ex.className(), remoteName(ex.className(), ex.binaryName()));
+          exceptions.add(ex.className());
+        }
       }
       if (kind == SofaRpcModel.Serializer.PROTOBUF) {
         checkProtobuf(m);
@@ -82,9 +91,7 @@ final class SofaRpcReader {
     if (kind == SofaRpcModel.Serializer.HESSIAN2) {
       for (Message message : service.messages()) {
         if (message.kind() == Model.MessageKind.ONEOF) {
-          report.error(message.site(), "UnsupportedSofaRpcType", "a sealed interface (oneof) has no Hessian2 form"
-              + " SOFARPC's Java side would read; use a record");
-          continue;
+          continue; // refused where it is used (an argument, a result, a component), once
         }
         for (Field f : message.fields()) {
           checkHessianType(f.type(), f.site(), "component " + f.name());
@@ -96,7 +103,27 @@ final class SofaRpcReader {
     }
     return new SofaRpcModel(interfaceName, version, uniqueId, kind,
         Annotations.stringValue(elements, mirror, "targetApp"), Annotations.stringValue(elements, mirror, "app"),
-        remoteNames);
+        remoteNames, subclassesFirst(exceptions));
+  }
+
+  /**
+   * {@code exceptions} with the deepest classes first (a subclass is deeper than its superclasses), else in the
+   * order they are declared.
+   */
+  private List<ClassName> subclassesFirst(List<ClassName> exceptions) {
+    Map<ClassName, Integer> depth = new HashMap<>();
+    for (ClassName c : exceptions) {
+      int d = 0;
+      TypeElement e = elements.getTypeElement(c.canonicalName());
+      while (e != null && e.getSuperclass() instanceof DeclaredType parent) {
+        d++;
+        e = (TypeElement) parent.asElement();
+      }
+      depth.put(c, d);
+    }
+    List<ClassName> ordered = new ArrayList<>(exceptions);
+    ordered.sort(Comparator.comparing(depth::get, Comparator.reverseOrder()));
+    return List.copyOf(ordered);
   }
 
   private String remoteName(ClassName c) {

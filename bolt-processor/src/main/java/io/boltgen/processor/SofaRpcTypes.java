@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
@@ -26,8 +27,12 @@ import javax.lang.model.element.Modifier;
  */
 final class SofaRpcTypes {
 
-  /** Names the generated {@code readFields} uses itself; a component of such a name gets a '_' suffix. */
+  /**
+   * Names the generated {@code readFields} uses itself, among them the parameters {@code i1, i2…} of the lambdas
+   * that read lists and maps; a component of such a name gets a '_' suffix.
+   */
   private static final Set<String> INTERNAL = Set.of("in", "out", "sent", "i", "value");
+  private static final Pattern LAMBDA_PARAMETER = Pattern.compile("i[0-9]+");
 
   private final SofaRpcModel sofa;
   private final ClassName owner;
@@ -111,7 +116,10 @@ final class SofaRpcTypes {
     Set<String> used = new HashSet<>(INTERNAL);
     for (Field f : fields) {
       write.addStatement("$L", write(f.type(), "out", CodeBlock.of("value.$L()", f.name()), 0));
-      String local = Names.unique(f.name(), used);
+      String local = f.name();
+      while (used.contains(local) || LAMBDA_PARAMETER.matcher(local).matches()) {
+        local += "_";
+      }
       used.add(local);
       locals.add(local);
       read.addStatement("$T $L = $L", f.type().javaType(), local, defaultValue(f.type()));

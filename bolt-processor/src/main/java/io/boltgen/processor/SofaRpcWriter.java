@@ -9,15 +9,12 @@ import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import io.boltgen.processor.Model.Field;
-import io.boltgen.processor.Model.MappedException;
 import io.boltgen.processor.Model.Message;
 import io.boltgen.processor.Model.Method;
 import io.boltgen.processor.Model.Service;
 import io.boltgen.processor.Model.Style;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
@@ -169,20 +166,15 @@ final class SofaRpcWriter {
 
   /** {@code remoteName(Throwable)}: the SOFARPC class name of a declared exception, else {@code null}. */
   private MethodSpec remoteName() {
-    Map<ClassName, String> declared = new LinkedHashMap<>();
-    for (Method m : service.methods()) {
-      for (MappedException ex : m.exceptions()) {
-        declared.putIfAbsent(ex.className(), sofa.remoteName(ex.className()));
-      }
-    }
     MethodSpec.Builder b = MethodSpec.methodBuilder("remoteName")
         .addJavadoc("The class name the SOFARPC side knows {@code failure} by when it is an exception a method"
             + " declares; {@code null} for any other failure.\n")
         .addModifiers(Modifier.STATIC)
         .returns(String.class)
         .addParameter(Throwable.class, "failure");
-    for (Map.Entry<ClassName, String> e : declared.entrySet()) {
-      b.beginControlFlow("if (failure instanceof $T)", e.getKey()).addStatement("return $S", e.getValue()).endControlFlow();
+    for (ClassName ex : sofa.exceptions()) { // a subclass first: its own name, not its superclass's
+      b.beginControlFlow("if (failure instanceof $T)", ex).addStatement("return $S", sofa.remoteName(ex))
+          .endControlFlow();
     }
     return b.addStatement("return null").build();
   }

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * {@code src/test/resources/golden/expected} byte for byte.
  *
  * <p>After an intended change of the generated code, regenerate the goldens and review the diff:
- * <pre>mvn -pl bolt-processor test -Dtest=GoldenTest -Dboltgen.updateGoldens=true</pre>
+ * <pre>mvn -pl bolt-processor test -Dtest='GoldenTest,SofaRpcGoldenTest' -Dboltgen.updateGoldens=true</pre>
  */
 class GoldenTest {
 
@@ -98,7 +98,7 @@ class GoldenTest {
     }
   }
 
-  private static void check(String golden, String actual) throws IOException {
+  static void check(String golden, String actual) throws IOException {
     if (Boolean.getBoolean("boltgen.updateGoldens")) {
       Path path = Paths.get(System.getProperty("boltgen.goldenDir", "src/test/resources/golden"), golden);
       Files.createDirectories(path.getParent());
@@ -108,7 +108,7 @@ class GoldenTest {
     assertThat(actual).as("%s (regenerate with -Dboltgen.updateGoldens=true)", golden).isEqualTo(resource(golden));
   }
 
-  private static String resource(String path) {
+  static String resource(String path) {
     try (InputStream in = GoldenTest.class.getResourceAsStream("/golden/" + path)) {
       if (in == null) {
         throw new IllegalStateException("missing golden file golden/" + path
