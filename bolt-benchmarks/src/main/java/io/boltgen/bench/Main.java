@@ -53,7 +53,8 @@ public final class Main {
   /** The command line: {@code all} at the top, with every command under it. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new All()).setCommandName("java -jar bolt-benchmarks.jar");
-    for (Object sub : List.of(new All(), new Load(), new Scaling(), new Jmh(), new Cluster(), new Http(), new Mesh(), new Compile(),
+    for (Object sub : List.of(new All(), new Load(), new Scaling(), new Jmh(), new Cluster(), new Http(), new Mesh(),
+        new SofaRpc(), new Compile(),
         new Server(), new SystemList(), new Help(), new Client())) {
       cl.addSubcommand(sub);
     }

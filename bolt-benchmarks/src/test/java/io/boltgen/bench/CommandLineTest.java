@@ -59,8 +59,8 @@ class CommandLineTest {
     String[][] sources = {{"README.md", null}, {"docs/benchmarks.md", null}, {"docs/scaling.md", null},
         {"docs/performance.md", null}, {"bolt-benchmarks/run.sh", null}, {"benchmarks-running.md", running},
         {"docs/observability.md", null}, {"docs/generated-code.md", null}, {"docs/benchmarks-http.md", null},
-        {"docs/benchmarks-mesh.md", null}};
-    int[] least = {0, 14, 1, 4, 4, 10, 1, 1, 1, 1};
+        {"docs/benchmarks-mesh.md", null}, {"docs/benchmarks-sofarpc.md", null}};
+    int[] least = {0, 16, 1, 4, 4, 11, 1, 1, 1, 1, 1};
     for (int i = 0; i < sources.length; i++) {
       String text = sources[i][1] != null ? sources[i][1] : read(sources[i][0]);
       List<List<String>> commands = commands(text);
@@ -158,7 +158,7 @@ class CommandLineTest {
   void helpListsTheCommandsAndEachCommandItsOptions() {
     // every command, and every option of each
     assertThat(run("help")).startsWith("Usage: java -jar bolt-benchmarks.jar [OPTIONS] [COMMAND]")
-        .contains("  load ", "  scaling ", "  jmh ", "  cluster ", "  mesh ", "  compile ", "  server ", "  systems ")
+        .contains("  load ", "  scaling ", "  jmh ", "  cluster ", "  mesh ", "  sofarpc ", "  compile ", "  server ", "  systems ")
         .contains("--scaling-systems=LIST", "--slow-ms=M", "--policies=LIST", "--services=N", "--port=P")
         .doesNotContainPattern("(?m)^  client ").doesNotContain("--warmup-points");
     assertThat(run("help", "load")).contains("--quiet-threshold=PCT", "--quiet-repeats=N", "--warmup-pass=S",

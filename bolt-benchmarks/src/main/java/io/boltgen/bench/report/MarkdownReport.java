@@ -29,7 +29,10 @@ public final class MarkdownReport {
   public static final String TLS_HEADING = "## TLS: plain boltgen against TLS 1.3";
   /** The heading of the link to the {@code http} command's own report (docs/benchmarks-http.md): kept likewise. */
   public static final String HTTP_HEADING = "## HTTP";
-  private static final List<String> KEPT_HEADINGS = List.of(CLUSTER_HEADING, TLS_HEADING, HTTP_HEADING);
+  /** The heading of the link to the {@code sofarpc} command's report (docs/benchmarks-sofarpc.md): kept likewise. */
+  public static final String SOFARPC_HEADING = "## SOFARPC";
+  private static final List<String> KEPT_HEADINGS = List.of(CLUSTER_HEADING, TLS_HEADING, HTTP_HEADING,
+      SOFARPC_HEADING);
 
   private MarkdownReport() {}
 

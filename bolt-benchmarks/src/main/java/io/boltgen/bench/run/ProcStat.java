@@ -27,7 +27,7 @@ public final class ProcStat {
    * @param busyTicks the machine's busy ticks, or -1 if unknown
    * @param benchTicks the benchmark JVMs' CPU ticks summed, or -1 if any was unknown
    */
-  record Sample(long nanos, long busyTicks, long benchTicks) {}
+  public record Sample(long nanos, long busyTicks, long benchTicks) {}
 
   /** Clock ticks per second when {@code getconf CLK_TCK} cannot be asked: the value on every common Linux. */
   static final long DEFAULT_CLOCK_TICKS = 100;
@@ -171,7 +171,7 @@ public final class ProcStat {
   }
 
   /** A sample now, the benchmark's JVMs being {@code pids}. */
-  static Sample take(long... pids) {
+  public static Sample take(long... pids) {
     long bench = 0;
     for (long pid : pids) {
       long t = readProcessTicks(pid);
@@ -185,7 +185,7 @@ public final class ProcStat {
    * along): the machine's busy time minus the benchmark JVMs', never below 0 (the two accountings round differently
    * by a tick or two); NaN if unknown.
    */
-  static double otherPercent(Sample start, Sample end, long ticksPerSecond) {
+  public static double otherPercent(Sample start, Sample end, long ticksPerSecond) {
     double seconds = (end.nanos() - start.nanos()) / 1e9;
     if (start.busyTicks() < 0 || end.busyTicks() < 0 || start.benchTicks() < 0 || end.benchTicks() < 0 || seconds <= 0) {
       return Double.NaN;
@@ -206,7 +206,7 @@ public final class ProcStat {
   }
 
   /** The CPU time (user + system, all threads) of process {@code pid} in nanoseconds, or -1 if unknown. */
-  static long cpuNanos(long pid) {
+  public static long cpuNanos(long pid) {
     return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos).orElse(-1L);
   }
 

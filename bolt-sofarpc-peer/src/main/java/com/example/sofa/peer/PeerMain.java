@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * A real SOFARPC 5.13.2 provider or consumer of the interop services (EchoService on protobuf, GreetService on
- * hessian2), for bolt-sofarpc-it's tests. Needs {@code --add-opens java.base/java.lang=ALL-UNNAMED} on Java 17.
+ * hessian2), for bolt-sofarpc-it's tests, or a SOFARPC consumer load for bolt-benchmarks' sofarpc command. Needs
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED} on Java 17.
  *
  * <pre>
  * provider --port N [--id ID] [--registry zookeeper://host:port] [--weight W]
@@ -18,6 +19,9 @@ import java.util.Map;
  * consumer --serializer protobuf|hessian2 (--direct host:port | --registry zookeeper://host:port)
  *          [--calls NAME[,NAME...]] [--timeout-ms T]
  *     prints "CHECK name PASS|FAIL detail" per check, then "DONE passes fails"; exit code 0 iff no FAIL
+ * bench --direct host:port
+ *     prints "READY"; then per line "protobuf|hessian2 sync|async CONCURRENCY WARMUP_MS MEASURE_MS" of standard
+ *     input "MEASURING" and "RESULT calls=N errors=N seconds=S p50us=X p99us=X cpuns=N error=TEXT" (PeerBench)
  * </pre>
  */
 public final class PeerMain {
@@ -43,6 +47,7 @@ public final class PeerMain {
         exit = 0;
       }
       case "consumer" -> exit = PeerConsumer.run(options);
+      case "bench" -> exit = PeerBench.run(options);
       default -> throw usage("unknown mode " + args[0]);
     }
     OUT.flush();
@@ -75,7 +80,8 @@ public final class PeerMain {
     System.err.println("sofa-peer: " + why + "\nusage:\n"
         + "  provider --port N [--id ID] [--registry zookeeper://host:port] [--weight W]\n"
         + "  consumer --serializer protobuf|hessian2 (--direct host:port | --registry zookeeper://host:port)"
-        + " [--calls NAME[,NAME...]] [--timeout-ms T]");
+        + " [--calls NAME[,NAME...]] [--timeout-ms T]\n"
+        + "  bench --direct host:port   (then lines: protobuf|hessian2 sync|async N WARMUP_MS MEASURE_MS)");
     System.exit(2);
     return new IllegalArgumentException(why);
   }

@@ -1,0 +1,166 @@
+package io.boltgen.bench.report;
+
+import io.boltgen.bench.sofarpc.SofaRpcBench;
+import io.boltgen.bench.sofarpc.SofaRpcBench.Case;
+import io.boltgen.bench.sofarpc.SofaRpcBench.Result;
+import io.boltgen.bench.sofarpc.SofaRpcBench.Settings;
+import io.boltgen.bench.sofarpc.SofaRpcBench.Window;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The {@code sofarpc} command's tables and docs/benchmarks-sofarpc.md: per serializer and load, the boltgen client
+ * beside the SOFARPC consumer (medians over rounds with their ranges) and their ratios, each the median of the
+ * per-round paired ratios.
+ */
+public final class SofaRpcReport {
+
+  private static final String HEADER = Markdown.row("client", "calls/s", "p50", "p99", "client CPU µs/call",
+      "errors") + Markdown.row("---", "---", "---", "---", "---", "---").replace(" ", "");
+
+  private SofaRpcReport() {}
+
+  /** One line per measured window, for the progress output. */
+  public static String describe(Window w) {
+    return String.format(Locale.ROOT, "%s %s, round %d: %s calls/s, p50 %s, p99 %s, %s µs CPU/call, %d errors,"
+        + " others %.1f%% of a core%s", w.side(), w.c().id(), w.round(), Fmt.rate(w.rate()), Fmt.micros(w.p50Us()),
+        Fmt.micros(w.p99Us()), Fmt.num(w.cpuUsPerCall(), 1), w.errors(), w.otherCpuPercent(),
+        w.noisy() ? " (NOISY)" : w.attempts() > 1 ? " (attempt " + w.attempts() + ")" : "");
+  }
+
+  /** The tables, as printed at the end of a run. */
+  public static String console(Settings s, Result r) {
+    return tables(s, r, "");
+  }
+
+  private static String tables(Settings s, Result r, String headingPrefix) {
+    StringBuilder md = new StringBuilder();
+    for (Case c : s.cases()) {
+      md.append(headingPrefix).append(title(c)).append("\n\n").append(HEADER);
+      List<Window> b = of(r, c, SofaRpcBench.BOLTGEN);
+      List<Window> o = of(r, c, SofaRpcBench.SOFARPC);
+      md.append(row("boltgen client", b)).append(row("SOFARPC consumer", o));
+      md.append(Markdown.row("boltgen ÷ SOFARPC", ratio(b, o, Window::rate), ratio(b, o, Window::p50Us),
+          ratio(b, o, Window::p99Us), ratio(b, o, Window::cpuUsPerCall), ""));
+      List<String> noisy = new ArrayList<>();
+      for (Window w : r.windows()) {
+        if (w.c().equals(c) && w.noisy()) {
+          noisy.add(w.side() + " (round " + w.round() + ")");
+        }
+      }
+      md.append(noisy.isEmpty() ? "" : "\n- NOISY: windows kept although other processes took more CPU than the quiet"
+          + " threshold in every attempt: " + String.join(", ", noisy) + "\n");
+      md.append('\n');
+    }
+    return md.toString();
+  }
+
+  private static String title(Case c) {
+    String call = c.serializer().equals("protobuf") ? "protobuf, `EchoService.echo` of a 100-letter text"
+        : "Hessian2, `GreetService.greet` of a small Greeting";
+    String load = c.sync() ? c.concurrency() + " threads making blocking calls"
+        : c.concurrency() + " calls in flight";
+    return c.id() + ": " + call + ", " + load;
+  }
+
+  private static List<Window> of(Result r, Case c, String side) {
+    return r.windows().stream().filter(w -> w.c().equals(c) && w.side().equals(side)).toList();
+  }
+
+  private static String row(String label, List<Window> ws) {
+    if (ws.isEmpty()) {
+      return Markdown.row(label, "not measured", "", "", "", "");
+    }
+    long errors = ws.stream().mapToLong(Window::errors).sum();
+    return Markdown.row(label, spread(ws, Window::rate).format(Fmt::rate), spread(ws, Window::p50Us).format(Fmt::micros),
+        spread(ws, Window::p99Us).format(Fmt::micros), spread(ws, Window::cpuUsPerCall).format(v -> Fmt.num(v, 1)),
+        Long.toString(errors));
+  }
+
+  private static Spread spread(List<Window> ws, ToDoubleFunction<Window> f) {
+    return Spread.of(ws.stream().map(w -> f.applyAsDouble(w)).toList());
+  }
+
+  /** The median (and range) of boltgen's value over SOFARPC's in the same round. */
+  private static String ratio(List<Window> b, List<Window> o, ToDoubleFunction<Window> f) {
+    List<Double> ratios = new ArrayList<>();
+    for (Window x : b) {
+      for (Window y : o) {
+        double v = f.applyAsDouble(x) / f.applyAsDouble(y);
+        if (x.round() == y.round() && Double.isFinite(v)) {
+          ratios.add(v);
+        }
+      }
+    }
+    return Spread.of(ratios).ratio();
+  }
+
+  /** The whole of docs/benchmarks-sofarpc.md. */
+  public static String markdown(Settings s, Result r, Map<String, String> machine, String loadAverageEnd,
+      Instant started, Duration took) {
+    StringBuilder md = new StringBuilder();
+    md.append("# SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider\n\n");
+    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.report.SofaRpcReport). Do not edit the numbers by"
+        + " hand: rerun the command below. -->\n\n");
+    md.append(Markdown.warnings(r.caveats(), r.failures()));
+    md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC)
+        .withNano(0))).append(" UTC in ").append(Fmt.duration(took)).append(" with:\n\n```\n").append(s.command())
+        .append("\n```\n\n");
+    md.append("## Machine\n\n| | |\n|---|---|\n");
+    machine.forEach((k, v) -> md.append(Markdown.row(k, v)));
+    md.append(Markdown.row("load average at end", loadAverageEnd)).append('\n');
+    md.append("### How quiet it was\n\nOther processes' CPU per measured window: the machine's busy time (`/proc/stat`)"
+        + " minus the CPU time of the benchmark JVM, the provider's and the consumer's, in % of one core. A window above ")
+        .append(Fmt.percent(s.quiet().thresholdPercent())).append(" was measured again (up to ")
+        .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and is"
+            + " marked NOISY under its table.\n\n| side | windows | other CPU mean | other CPU max | kept noisy |"
+            + " measured again |\n|---|---|---|---|---|---|\n");
+    for (String side : List.of(SofaRpcBench.BOLTGEN, SofaRpcBench.SOFARPC)) {
+      List<Window> ws = r.windows().stream().filter(w -> w.side().equals(side)).toList();
+      md.append(Markdown.row(side, Integer.toString(ws.size()),
+          Fmt.percent(ws.stream().mapToDouble(Window::otherCpuPercent).filter(Double::isFinite).average().orElse(Double.NaN)),
+          Fmt.percent(ws.stream().mapToDouble(Window::otherCpuPercent).filter(Double::isFinite).max().orElse(Double.NaN)),
+          Long.toString(ws.stream().filter(Window::noisy).count()),
+          Long.toString(ws.stream().filter(w -> w.attempts() > 1).count())));
+    }
+    md.append("\n## Settings\n\n");
+    md.append("- One SOFARPC 5.13.2 provider (bolt-sofarpc-peer's `PeerMain provider`, bolt over 127.0.0.1) serving"
+        + " `EchoService` with serialization protobuf and `GreetService` with hessian2, in a JVM of its own.\n");
+    md.append("- boltgen: the stubs bolt-processor generated for `@SofaRpcService` interfaces of those services"
+        + " (`SofaEchoService`, `SofaGreetService` and their future-returning twins), one `BoltClient` in the benchmark's"
+        + " JVM for the whole run. SOFARPC: `PeerMain bench`, consumers (`ConsumerConfig`, direct URL, invoke types sync"
+        + " and callback) referred once in a JVM of their own, kept for the whole run.\n");
+    md.append("- Loads, the same on both sides: sync, ").append(s.threads()).append(" threads calling back to back;"
+        + " async, ").append(s.inFlight()).append(" calls in flight, each completion issuing the next (boltgen: the"
+        + " stub's CompletableFuture; SOFARPC: a per-call SofaResponseCallback). A call counts when its answer is"
+        + " correct.\n");
+    md.append("- ").append(s.rounds()).append(" round(s); in each, every case on both sides, one after the other: the"
+        + " order of the cases rotates from round to round and the side going first alternates. Each window: ")
+        .append(Fmt.seconds(s.warmup())).append(" s of warm-up under the load, then ").append(Fmt.seconds(s.measure()))
+        .append(" s measured.\n");
+    md.append("- JVM flags of the provider and the consumer: `").append(String.join(" ", s.jvmFlags()))
+        .append(" --add-opens java.base/java.lang=ALL-UNNAMED`; the boltgen client runs in the benchmark's own JVM, as"
+            + " started.\n\n");
+    md.append("## Results\n\n");
+    md.append(r.caveats().isEmpty() ? "" : "_Not a full measurement: see the note at the top._\n\n");
+    md.append("Each cell: the median over rounds, with the range in brackets when there was more than one round. Latency"
+        + " is per call, from issue to answer, in the client. Client CPU: the CPU time (user + system, all threads) of"
+        + " the client's process in the measured window divided by the calls answered in it (the provider's CPU is not"
+        + " in it). The ratio row: the median of the per-round ratios, boltgen's value over SOFARPC's (above 1 is more"
+        + " calls/s, or more µs).\n\n");
+    md.append(tables(s, r, "### "));
+    md.append("## Running it\n\n```\njava -jar bolt-benchmarks/target/bolt-benchmarks.jar sofarpc\n```\n\n"
+        + "It needs bolt-sofarpc-peer built (`mvn -pl bolt-sofarpc-peer,bolt-benchmarks -am package`), and runs from"
+        + " the repository root (or pass `--peer-classpath bolt-sofarpc-peer/target/peer.classpath`). Without options"
+        + " it writes this file; with shorter windows, fewer rounds or other loads it prints its tables only (`--out"
+        + " FILE` writes them anyway).\n");
+    return md.toString();
+  }
+}
