@@ -82,6 +82,7 @@ final class SofaRpcReader {
           exceptions.add(ex.className());
         }
       }
+      checkDistinctExceptionNames(m, remoteNames);
       if (kind == SofaRpcModel.Serializer.PROTOBUF) {
         checkProtobuf(m);
       } else {
@@ -143,6 +144,20 @@ final class SofaRpcReader {
           "\"" + value + "\" is not a Java class name");
     }
     return value;
+  }
+
+  /** Two exceptions a method declares must not stand for one SOFARPC class: a client could not tell them apart. */
+  private void checkDistinctExceptionNames(Method m, Map<TypeName, String> remoteNames) {
+    Map<String, ClassName> byRemote = new LinkedHashMap<>();
+    for (MappedException ex : m.exceptions()) {
+      String remote = remoteNames.get(ex.className());
+      ClassName other = byRemote.putIfAbsent(remote, ex.className());
+      if (other != null && !other.equals(ex.className())) {
+        report.error(Site.of(m.element()), "InvalidSofaRpcClass", m.javaName() + " declares " + other.simpleName()
+            + " and " + ex.className().simpleName() + ", which both stand for the SOFARPC class " + remote
+            + "; a client could not tell them apart: give each its own @SofaRpcClass");
+      }
+    }
   }
 
   private void checkProtobuf(Method m) {

@@ -363,6 +363,16 @@ class SofaRpcDialectTest {
     assertThat(sofa.indexOf("instanceof Sub")).isLessThan(sofa.indexOf("instanceof Base"));
   }
 
+  @Test
+  void twoDeclaredExceptionsMustNotStandForOneSofaRpcClass() {
+    JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc {",
+        "  String a(String x) throws Full, Closed;",
+        "}");
+    assertOnlyError(svc, 11, "InvalidSofaRpcClass", "which both stand for the SOFARPC class com.example.Refused",
+        svc, exception("Full", "Exception", "com.example.Refused"),
+        exception("Closed", "Exception", "com.example.Refused"));
+  }
+
   private static JavaFileObject exception(String name, String parent, String remote) {
     return source("test." + name, "@SofaRpcClass(\"" + remote + "\")",
         "public class " + name + " extends " + parent + " {",
