@@ -37,7 +37,8 @@ final class SofaRpc implements Callable<Integer> {
   double measure = SofaRpcBench.DEFAULT_MEASURE.toSeconds();
   @Option(names = "--threads", paramLabel = "N", description = "the sync load's threads (default 32)")
   int threads = SofaRpcBench.DEFAULT_THREADS;
-  @Option(names = "--in-flight", paramLabel = "N", description = "the async load's calls in flight (default 256)")
+  @Option(names = "--in-flight", paramLabel = "N", description = "the async load's calls in flight (default 128: a SOFARPC provider has 200 threads and no queue,"
+      + " and refuses more calls than that as busy)")
   int inFlight = SofaRpcBench.DEFAULT_IN_FLIGHT;
   @Option(names = "--peer-classpath", paramLabel = "FILE", description = "bolt-sofarpc-peer's class path file"
       + " (default bolt-sofarpc-peer/target/peer.classpath of the repository, else of the working directory)")
@@ -76,7 +77,7 @@ final class SofaRpc implements Callable<Integer> {
       caveats.add("a subset of the serializers");
     }
     if (threads != SofaRpcBench.DEFAULT_THREADS || inFlight != SofaRpcBench.DEFAULT_IN_FLIGHT) {
-      caveats.add("other loads than the report's (32 threads, 256 calls in flight)");
+      caveats.add("other loads than the report's (32 threads, 128 calls in flight)");
     }
     Path root = Main.repoRoot();
     Path cp = peerClasspath != null ? peerClasspath
