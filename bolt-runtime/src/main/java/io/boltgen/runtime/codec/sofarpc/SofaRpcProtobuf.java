@@ -54,8 +54,19 @@ public final class SofaRpcProtobuf {
     return new Response<>(result, remoteClassName);
   }
 
-  static int size(int messageSize) {
-    return messageSize == 0 ? FILLER.length : messageSize;
+  /** The size of {@code message} as a body: its own, or the filler's when it encodes to no bytes. */
+  static <T> int bodySize(Marshaller<T> marshaller, T message) {
+    int size = marshaller.encodedSize(message);
+    return size == 0 ? FILLER.length : size;
+  }
+
+  /** Writes {@code message} as a body: its bytes, or the filler when it encodes to none. */
+  static <T> void writeBody(Marshaller<T> marshaller, T message, ByteBuf out) {
+    int start = out.writerIndex();
+    marshaller.write(message, out);
+    if (out.writerIndex() == start) {
+      out.writeBytes(FILLER);
+    }
   }
 
   private static final class Request<Q, A> implements Marshaller<Q> {
@@ -76,16 +87,12 @@ public final class SofaRpcProtobuf {
 
     @Override
     public int encodedSize(Q value) {
-      return size(argument.encodedSize(argumentOf(value)));
+      return bodySize(argument, argumentOf(value));
     }
 
     @Override
     public void write(Q value, ByteBuf out) {
-      int start = out.writerIndex();
-      argument.write(argumentOf(value), out);
-      if (out.writerIndex() == start) {
-        out.writeBytes(FILLER);
-      }
+      writeBody(argument, argumentOf(value), out);
     }
 
     private A argumentOf(Q value) {
@@ -118,16 +125,12 @@ public final class SofaRpcProtobuf {
 
     @Override
     public int encodedSize(R value) {
-      return size(result.encodedSize(resultOf(value)));
+      return bodySize(result, resultOf(value));
     }
 
     @Override
     public void write(R value, ByteBuf out) {
-      int start = out.writerIndex();
-      result.write(resultOf(value), out);
-      if (out.writerIndex() == start) {
-        out.writeBytes(FILLER);
-      }
+      writeBody(result, resultOf(value), out);
     }
 
     private static <R> R resultOf(R value) {
