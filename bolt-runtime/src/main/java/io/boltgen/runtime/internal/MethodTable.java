@@ -15,7 +15,7 @@ import java.util.concurrent.Executor;
  * The methods an endpoint serves, keyed by their wire className (and aliases). Immutable once built;
  * lookups hash and compare the className bytes of the frame, so dispatch allocates no String. SOFARPC's
  * methods all share one className ({@link MethodDescriptor#SOFA_REQUEST}): a request with that className is
- * looked up by its {@link MethodDescriptor#dispatchKey dispatch key}, which reads its header.
+ * looked up by its headers ({@link #lookupSofaRpc}, {@link MethodDescriptor#dispatchKey}).
  */
 final class MethodTable {
 
@@ -91,9 +91,6 @@ final class MethodTable {
       name = new byte[length];
     }
     frame.copyClassName(name);
-    if (!sofaRpc.isEmpty() && length == SOFA_REQUEST.length && Arrays.equals(SOFA_REQUEST, 0, length, name, 0, length)) {
-      return lookupSofaRpc(frame);
-    }
     int slot = hash(name, length) & mask;
     byte[] key;
     while ((key = keys[slot]) != null) {
@@ -105,16 +102,27 @@ final class MethodTable {
     return null;
   }
 
-  private MethodEntry lookupSofaRpc(BoltFrame frame) {
-    if (frame.headersLength() == 0) {
-      return null;
+  /** Whether this endpoint serves SOFARPC methods (whose requests are found by {@link #lookupSofaRpc}). */
+  boolean servesSofaRpc() {
+    return !sofaRpc.isEmpty();
+  }
+
+  /** Whether {@code frame}'s className is SOFARPC's request class, shared by every SOFARPC method. */
+  static boolean isSofaRpc(BoltFrame frame) {
+    int length = frame.classLength();
+    if (length != SOFA_REQUEST.length) {
+      return false;
     }
-    Map<String, String> headers;
-    try {
-      headers = HeadersCodec.read(frame.headers());
-    } catch (RuntimeException e) {
-      return null; // a malformed header names no method: the request is refused as unknown
-    }
+    byte[] name = SCRATCH.get();
+    frame.copyClassName(name);
+    return Arrays.equals(SOFA_REQUEST, 0, length, name, 0, length);
+  }
+
+  /**
+   * The SOFARPC method a request with these headers asks for, or {@code null}: the request's headers are read
+   * once, by the caller, and serve the call afterwards too.
+   */
+  MethodEntry lookupSofaRpc(Map<String, String> headers) {
     return sofaRpc.get(MethodDescriptor.dispatchKey(MethodDescriptor.SOFA_REQUEST, headers));
   }
 

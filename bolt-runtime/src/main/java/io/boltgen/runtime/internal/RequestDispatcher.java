@@ -69,16 +69,24 @@ final class RequestDispatcher implements RequestHandler {
     try {
       for (; i < n; i++) {
         BoltFrame frame = frames.get(i);
-        MethodEntry entry = methods.lookup(frame);
+        Map<String, String> headers = null;
+        MethodEntry entry;
+        if (methods.servesSofaRpc() && MethodTable.isSofaRpc(frame)) {
+          headers = sofaRpcHeaders(frame); // SOFARPC names the method in the header: read it once, for the call too
+          entry = headers == null ? null : methods.lookupSofaRpc(headers);
+        } else {
+          entry = methods.lookup(frame);
+        }
         if (entry == null) {
           refuseUnknown(connection, frame);
           continue;
         }
-        Map<String, String> headers = null;
         Executor executor = entry.executor() != null ? entry.executor() : defaultExecutor;
         if (selector != null) {
           try {
-            headers = frame.headersLength() == 0 ? Map.of() : HeadersCodec.read(frame.headers());
+            if (headers == null) {
+              headers = frame.headersLength() == 0 ? Map.of() : HeadersCodec.read(frame.headers());
+            }
             Executor chosen = selector.select(entry.method(), headers);
             if (chosen != null) {
               executor = chosen;
@@ -246,6 +254,15 @@ final class RequestDispatcher implements RequestHandler {
           call.rejectBusy();
         }
       }
+    }
+  }
+
+  /** The headers of a SOFARPC request, or {@code null} when they are malformed (the request names no method). */
+  private static Map<String, String> sofaRpcHeaders(BoltFrame frame) {
+    try {
+      return frame.headersLength() == 0 ? Map.of() : HeadersCodec.read(frame.headers());
+    } catch (RuntimeException e) {
+      return null;
     }
   }
 
