@@ -74,4 +74,19 @@ class SofaRpcProtobufTest {
     assertThat(RESPONSE.failureHeaders(new RuntimeException("x")))
         .containsEntry("boltgen.error.class", "java.lang.RuntimeException");
   }
+
+  private static String answeredMessage(String message) {
+    IllegalStateException failure = new IllegalStateException(message);
+    int size = RESPONSE.failureSize(failure);
+    ByteBuf buf = Unpooled.buffer(size, size);
+    RESPONSE.writeFailure(failure, buf);
+    return buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aFailureMessageIsCutJustOverItsLimit() {
+    String most = "m".repeat(SofaRpc.MAX_MESSAGE_CHARS);
+    assertThat(answeredMessage(most)).isEqualTo(most);
+    assertThat(answeredMessage(most + "x")).isEqualTo(most);
+  }
 }
