@@ -19,10 +19,11 @@ import java.util.Set;
  * fails, as does any truncated or malformed value, with a {@link ProtoDecodeException}.
  *
  * <p>The decoder reads from a {@code byte[]}: a heap buffer's own array, or else a copy of the content (one
- * bulk copy; {@link ProtoMarshaller#read} copies into an array kept per thread, up to 64 KiB, so that
+ * bulk copy; {@link ProtoMarshaller#read} copies into an array kept per thread, up to 8 KiB, so that
  * decoding a message from a direct buffer allocates nothing but the values read). Larger content is read
- * through a window of 64 KiB that slides forward, and {@code bytes} values that run past the window are
- * copied straight from the buffer into their own arrays: large content is copied once, not twice.
+ * through a window of up to 8 KiB that slides forward (the first one copies only the first 256 bytes), and
+ * {@code bytes} values that run past the window are copied straight from the buffer into their own arrays:
+ * a large value is copied once, not twice.
  * Strings are built straight from the array ({@code new String(bytes, off, len, UTF_8)}, which copies
  * ASCII text in bulk).
  *

@@ -6,10 +6,12 @@ import java.nio.charset.StandardCharsets;
 /**
  * The bytes a {@link ProtoDecoder} reads, and where they come from: a heap buffer's own array; a copy of a
  * direct or composite buffer's content, when it is at most {@value #MAX_RETAINED_SCRATCH} bytes; or else a
- * window of that many bytes that slides over the content as the decoder moves forward. A {@code bytes}
- * value that does not fit the window is copied from the buffer straight into its own array (once, where a copy
- * of the whole content first would copy it twice), and a string longer than the window is read into one
- * array of its length and decoded from there (a {@code String} is made from an array).
+ * window of up to that many bytes that slides over the content as the decoder moves forward. The first
+ * window of larger content holds only its first {@value #FIRST_WINDOW} bytes (enough for the tags and
+ * lengths before a large value), and a {@code bytes} value that runs past the window is copied from the
+ * buffer straight into its own array: a large value is copied once, where a copy of the whole content first
+ * would copy it twice. A string longer than the window is read into one array of its length and decoded
+ * from there (a {@code String} is made from an array).
  *
  * <p>The decoder's hot paths see only {@link #bytes}, {@link #pos} and {@link #limit}; when a read needs
  * more than {@code limit - pos} bytes they call {@link #fill}, which slides the window if the message goes
@@ -17,8 +19,14 @@ import java.nio.charset.StandardCharsets;
  */
 abstract class ProtoInput {
 
-  /** The largest copy of a direct buffer's content a thread keeps for its next decode, in bytes. */
-  static final int MAX_RETAINED_SCRATCH = 64 * 1024;
+  /**
+   * The largest content of a direct buffer copied whole before it is read, and the largest window over
+   * larger content (the copy a thread keeps for its next decode), in bytes.
+   */
+  static final int MAX_RETAINED_SCRATCH = 8 * 1024;
+
+  /** What the first window over content larger than {@link #MAX_RETAINED_SCRATCH} copies, in bytes. */
+  static final int FIRST_WINDOW = 256;
 
   // the buffer read (for embedded protobuf-java messages, which are parsed from it, and for the window) and
   // the bytes read: its own array or a copy; buffer index = array index + delta
@@ -49,15 +57,17 @@ abstract class ProtoInput {
       pos = in.arrayOffset() + index;
       windowEnd = pos + length;
     } else {
-      int size = Math.min(length, MAX_RETAINED_SCRATCH); // all of it, or the first window
+      // all of it, or the start of the first window (a large value in it is then copied only once)
+      int size = length <= MAX_RETAINED_SCRATCH ? length : FIRST_WINDOW;
+      int capacity = Math.min(length, MAX_RETAINED_SCRATCH);
       byte[] copy;
-      if (size == 0) {
+      if (capacity == 0) {
         copy = ProtoDecoder.EMPTY_BYTES;
       } else if (!reuse) {
-        copy = new byte[size];
+        copy = new byte[capacity];
       } else {
-        if (scratch == null || scratch.length < size) {
-          scratch = new byte[Math.min(MAX_RETAINED_SCRATCH, Math.max(size, Math.max(1024, 2 * (scratch == null ? 0 : scratch.length))))];
+        if (scratch == null || scratch.length < capacity) {
+          scratch = new byte[Math.min(MAX_RETAINED_SCRATCH, Math.max(capacity, Math.max(1024, 2 * (scratch == null ? 0 : scratch.length))))];
         }
         copy = scratch;
       }

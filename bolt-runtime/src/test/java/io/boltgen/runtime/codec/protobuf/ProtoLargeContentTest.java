@@ -22,14 +22,15 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Content larger than the decoder's 64 KiB window (direct and composite buffers are read through it, heap
- * buffers from their own array) against protobuf-java: whole messages of 64 KiB ± a few bytes, 1 MiB and
+ * Content larger than the decoder's window (direct and composite buffers are read through it, heap
+ * buffers from their own array) against protobuf-java: whole messages of the window's size ± a few bytes, 1 MiB and
  * 5 MiB; every kind of field starting 0 to 10 bytes before a window edge; truncated and hostile input at the
  * edges; and a large {@code bytes} value copied once.
  */
 class ProtoLargeContentTest {
 
   private static final int WINDOW = ProtoDecoder.MAX_RETAINED_SCRATCH;
+  private static final int FIRST_WINDOW = ProtoInput.FIRST_WINDOW;
 
   private static Sample sample(int a, long b, String s, byte[] d, double x, float y, List<Sample> children, int c,
       Timestamp t) {
@@ -282,14 +283,15 @@ class ProtoLargeContentTest {
 
   /**
    * Content with {@code item}'s first field placed {@code before} bytes before each of the first
-   * {@code edges} multiples of the window size, small fields in between; records where each copy of the
-   * item starts. The first copy crosses the first window's edge; the window then slides to a read inside
+   * {@code edges} window edges (the first window's {@code FIRST_WINDOW} bytes, then the window's size further
+   * each), small fields in between; records where each copy of the item starts. The first copy crosses the
+   * first window's edge; the window then slides to a read inside
    * it, so each later copy crosses the next edge at the point where that read begins.
    */
   private static byte[] straddling(Item item, int before, int edges, List<Sample> expected, List<Integer> starts) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (int edge = 1; edge <= edges; edge++) {
-      int start = edge * WINDOW - before - item.fieldStart();
+      int start = FIRST_WINDOW + (edge - 1) * WINDOW - before - item.fieldStart();
       filler(out, start - out.size());
       starts.add(out.size());
       out.write(item.bytes(), 0, item.bytes().length);
@@ -349,13 +351,18 @@ class ProtoLargeContentTest {
   @Test
   void anEmbeddedValueLeftAtAWindowEdgeIsNotReadToItsEnd() {
     byte[] bytes = new byte[2 * WINDOW];
-    bytes[4] = 10; // after four zero varints, field 1, length-delimited: packed fixed64 values to the end
-    bytes[5] = (byte) 0xf8;
-    bytes[6] = (byte) 0xff;
-    bytes[7] = 0x07; // 2 * WINDOW - 8 bytes, the first 8191 of them fixed64 values up to the first edge
+    // zero varints, then field 1, length-delimited: 2 * WINDOW - 8 bytes of packed fixed64 values to the end,
+    // the first (WINDOW - 8) / 8 of them up to the window's size
+    int length = 2 * WINDOW - 8;
+    int lengthBytes = CodedOutputStream.computeUInt32SizeNoTag(length);
+    int zeros = 8 - 1 - lengthBytes;
+    bytes[zeros] = 10;
+    for (int i = 0, v = length; i < lengthBytes; i++, v >>>= 7) {
+      bytes[zeros + 1 + i] = (byte) (i == lengthBytes - 1 ? v : (v & 0x7F) | 0x80);
+    }
     onEveryDirectSource(bytes, in -> {
       ProtoDecoder d = ProtoDecoder.of(in);
-      for (int i = 0; i < 4; i++) {
+      for (int i = 0; i < zeros; i++) {
         assertThat(d.readVarint32()).isZero();
       }
       assertThat(d.readTag()).isEqualTo(10);
@@ -426,18 +433,20 @@ class ProtoLargeContentTest {
     };
     for (byte[] field : hostile) {
       for (int before = 0; before <= 11; before++) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        filler(out, WINDOW - before);
-        out.write(field, 0, field.length);
-        filler(out, 2000); // more content after the field than the window holds around it
-        String what = Arrays.toString(field) + " " + before + " bytes before the edge";
-        onEverySource(out.toByteArray(), random, in -> assertThatThrownBy(() -> ProtoWireTest.SAMPLE.read(in)).as(what)
-            .isInstanceOf(ProtoDecodeException.class));
+        for (int edge : new int[] {FIRST_WINDOW, WINDOW}) {
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          filler(out, edge - before);
+          out.write(field, 0, field.length);
+          filler(out, WINDOW + 2000); // more content after the field than the window holds around it
+          String what = Arrays.toString(field) + " " + before + " bytes before " + edge;
+          onEverySource(out.toByteArray(), random, in -> assertThatThrownBy(() -> ProtoWireTest.SAMPLE.read(in)).as(what)
+              .isInstanceOf(ProtoDecodeException.class));
+        }
       }
     }
     // a group that the content's end leaves open
     ByteArrayOutputStream open = new ByteArrayOutputStream();
-    filler(open, WINDOW - 3);
+    filler(open, FIRST_WINDOW - 3);
     open.write(new byte[] {(byte) 0xa3, 6}, 0, 2);
     filler(open, 70_000);
     onEverySource(open.toByteArray(), random, in -> assertThatThrownBy(() -> ProtoWireTest.SAMPLE.read(in))
