@@ -3,6 +3,9 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceDefinition;
 import io.netty.util.concurrent.FastThreadLocal;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,12 +16,14 @@ import java.util.concurrent.Executor;
 
 /**
  * The methods an endpoint serves, keyed by their wire className (and aliases). Immutable once built;
- * lookups hash and compare the className bytes of the frame, so dispatch allocates no String. SOFARPC's
+ * lookups hash and compare the className bytes of the frame, so dispatch allocates no String (the hash
+ * reads the name's length and its first, middle and last eight bytes, the comparison all of it). SOFARPC's
  * methods all share one className ({@link MethodDescriptor#SOFA_REQUEST}): a request with that className is
  * looked up by its headers ({@link #lookupSofaRpc}, {@link MethodDescriptor#dispatchKey}).
  */
 final class MethodTable {
 
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
     @Override
     protected byte[] initialValue() {
@@ -72,12 +77,24 @@ final class MethodTable {
     entries[slot] = entry;
   }
 
+  /**
+   * A hash of the first {@code length} bytes from their length and three runs of eight: the first, the
+   * middle and the last (three loads, not a multiply per byte: classNames are tens of bytes long; keys that
+   * collide are told apart by comparing their bytes).
+   */
   private static int hash(byte[] bytes, int length) {
-    int h = 1;
-    for (int i = 0; i < length; i++) {
-      h = 31 * h + bytes[i];
+    long h;
+    if (length >= Long.BYTES) {
+      h = ((long) LONG.get(bytes, 0) * 0x9E3779B97F4A7C15L ^ (long) LONG.get(bytes, (length - Long.BYTES) >>> 1))
+          * 0x9E3779B97F4A7C15L ^ (long) LONG.get(bytes, length - Long.BYTES);
+    } else {
+      h = 0;
+      for (int i = 0; i < length; i++) {
+        h = h << 8 | (bytes[i] & 0xFF);
+      }
     }
-    return h ^ (h >>> 16);
+    h = (h ^ length) * 0xC2B2AE3D27D4EB4FL;
+    return (int) (h ^ (h >>> 32));
   }
 
   /**
@@ -91,6 +108,11 @@ final class MethodTable {
       name = new byte[length];
     }
     frame.copyClassName(name);
+    return lookup(name, length);
+  }
+
+  /** The entry whose wire name (or alias) is the first {@code length} bytes of {@code name}, or {@code null}. */
+  MethodEntry lookup(byte[] name, int length) {
     int slot = hash(name, length) & mask;
     byte[] key;
     while ((key = keys[slot]) != null) {
