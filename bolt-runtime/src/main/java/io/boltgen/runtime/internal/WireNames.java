@@ -19,23 +19,45 @@ final class WireNames {
   /** Descriptors cached at most. */
   static final int MAX_ENTRIES = 4096;
 
-  private final ConcurrentHashMap<MethodDescriptor<?, ?>, byte[]> cache = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<MethodDescriptor<?, ?>, Name> cache = new ConcurrentHashMap<>();
+  // the name asked for last, tried before the map: most calls of a client repeat the method of the call
+  // before (read and written without synchronization: a Name is immutable, so any thread sees a whole one)
+  private Name last;
 
   /** The bytes of {@link MethodDescriptor#wireName()}: a request's className. */
   byte[] of(MethodDescriptor<?, ?> method) {
-    byte[] name = cache.get(method);
-    if (name != null) {
-      return name;
+    Name name = last;
+    if (name != null && name.method == method) {
+      return name.bytes;
     }
-    name = method.wireName().getBytes(StandardCharsets.UTF_8);
-    if (cache.size() < MAX_ENTRIES) {
-      cache.putIfAbsent(method, name);
+    name = cache.get(method);
+    if (name == null) {
+      name = new Name(method, method.wireName().getBytes(StandardCharsets.UTF_8));
+      if (cache.size() >= MAX_ENTRIES) {
+        return name.bytes;
+      }
+      Name raced = cache.putIfAbsent(method, name);
+      if (raced != null) {
+        name = raced;
+      }
     }
-    return name;
+    last = name;
+    return name.bytes;
   }
 
   /** Descriptors cached now. */
   int size() {
     return cache.size();
+  }
+
+  /** A descriptor and the UTF-8 bytes of its wire name. */
+  private static final class Name {
+    final MethodDescriptor<?, ?> method;
+    final byte[] bytes;
+
+    Name(MethodDescriptor<?, ?> method, byte[] bytes) {
+      this.method = method;
+      this.bytes = bytes;
+    }
   }
 }
