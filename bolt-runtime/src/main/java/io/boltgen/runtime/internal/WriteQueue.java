@@ -18,6 +18,10 @@ import org.slf4j.LoggerFactory;
  * drains the queue, writing frames and flushing once per batch (and every {@value #FLUSH_EVERY} frames):
  * many calls or answers share one system call, and a writer thread never waits for the IO thread.
  *
+ * <p>On the IO thread itself (a call made from a callback that runs there, a handler on a direct executor),
+ * a frame with nothing queued before it skips the queue: it is written at once and flushed with the
+ * others written in the same turn of the event loop, by one task.
+ *
  * <p>Back-pressure: the queue hands frames to the channel only while the channel is writable (its
  * outbound buffer below the high water mark). When it is not, the rest waits here and the drain resumes
  * when the channel becomes writable again ({@link #resume()}). So the channel's own buffer holds at most
@@ -52,6 +56,10 @@ final class WriteQueue implements Runnable {
   private final OutboundMemory memory;
   private final IdleTimeout idleTimeout; // told once per drain that the connection wrote; may be null
   private final Runnable purge = this::purgeNow;
+  private final Runnable flushWritten = this::flushWrittenNow;
+  // frames that skipped the queue and wait for a flush (event loop only)
+  private boolean flushScheduled;
+  private int writtenUnflushed;
   // what this queue last reported to the process-wide account (written on the event loop)
   private volatile long reported;
   // set once the process-wide account chose this queue's connection to close
@@ -102,6 +110,11 @@ final class WriteQueue implements Runnable {
    * passes to the queue only when it returns true.
    */
   boolean tryEnqueue(OutboundRequest request, int bytes, long budget) {
+    if (canWriteNow()) {
+      writeRequest(request);
+      writtenNow();
+      return true;
+    }
     if (!reserve(bytes, budget)) {
       return false;
     }
@@ -120,10 +133,56 @@ final class WriteQueue implements Runnable {
     return true;
   }
 
-  /** Queues a frame the IO thread will encode. */
+  /** Queues a frame the IO thread will encode (or, called on the IO thread with nothing queued, writes it now). */
   void enqueue(DeferredFrame frame) {
+    if (canWriteNow()) {
+      writeDeferred(frame);
+      writtenNow();
+      return;
+    }
     queue.add(frame);
     schedule();
+  }
+
+  /**
+   * Whether a frame may skip the queue: on the IO thread (a call made, or a handler run, there), with nothing
+   * queued that it would overtake, on a channel that takes it now. The frame is then written at once and
+   * flushed with the others written until the event loop runs its tasks: no queue, no task per frame.
+   */
+  private boolean canWriteNow() {
+    return channel.eventLoop().inEventLoop() && queue.isEmpty() && channel.isActive() && channel.isWritable();
+  }
+
+  /** After a frame skipped the queue: flushes every {@value #FLUSH_EVERY} frames, and once more soon after. */
+  private void writtenNow() {
+    if (++writtenUnflushed >= FLUSH_EVERY) {
+      channel.flush();
+      writtenUnflushed = 0;
+    }
+    if (!flushScheduled) {
+      flushScheduled = true;
+      try {
+        channel.eventLoop().execute(flushWritten);
+      } catch (RejectedExecutionException e) {
+        flushWrittenNow(); // the event loop is shutting down: flush what can still leave
+      }
+    }
+  }
+
+  /** Flushes what skipped the queue (event loop). */
+  private void flushWrittenNow() {
+    flushScheduled = false;
+    writtenUnflushed = 0;
+    try {
+      channel.flush();
+      if (idleTimeout != null) {
+        idleTimeout.touch();
+      }
+    } catch (Throwable e) {
+      drainFailures.warn("closing connection to {}: flushing failed unexpectedly", channel.remoteAddress(), e);
+      Channels.close(channel);
+    }
+    report();
   }
 
   /**
@@ -200,19 +259,7 @@ final class WriteQueue implements Runnable {
         } else if (item instanceof DeferredFrame) {
           writeDeferred((DeferredFrame) item);
         } else {
-          OutboundRequest request = (OutboundRequest) item;
-          ByteBuf frame = request.takeFrame();
-          bytes += frame.readableBytes();
-          // marked before the check: a thread failing the call meanwhile either sees it written (and never
-          // sends it again elsewhere) or is seen here (and the frame is dropped)
-          request.call().markWritten();
-          if (request.call().isDone()) {
-            frame.release(); // timed out or failed while it waited here
-            continue;
-          }
-          // no promise per request: a failed write fires exceptionCaught, which closes the connection and
-          // fails every call waiting on it (this one included) with CONNECTION_CLOSED
-          write(frame, requestPromise);
+          bytes += writeRequest((OutboundRequest) item);
         }
         if (++sinceFlush == FLUSH_EVERY) {
           queuedBytes.addAndGet(-bytes);
@@ -230,6 +277,23 @@ final class WriteQueue implements Runnable {
         }
       }
     }
+  }
+
+  /** Writes a request's frame unless its call is already done; returns the frame's size. */
+  private int writeRequest(OutboundRequest request) {
+    ByteBuf frame = request.takeFrame();
+    int bytes = frame.readableBytes();
+    // marked before the check: a thread failing the call meanwhile either sees it written (and never
+    // sends it again elsewhere) or is seen here (and the frame is dropped)
+    request.call().markWritten();
+    if (request.call().isDone()) {
+      frame.release(); // timed out or failed while it waited
+      return bytes;
+    }
+    // no promise per request: a failed write fires exceptionCaught, which closes the connection and
+    // fails every call waiting on it (this one included) with CONNECTION_CLOSED
+    write(frame, requestPromise);
+    return bytes;
   }
 
   /**
