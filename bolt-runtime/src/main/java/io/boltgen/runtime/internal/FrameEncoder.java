@@ -167,18 +167,28 @@ final class FrameEncoder {
       int headersLength,
       int contentLength) {
     boolean v2 = format.protocolCode() == Bolt.PROTOCOL_V2;
-    out.writeByte(format.protocolCode());
-    if (v2) {
-      out.writeByte(format.version());
+    if (v2) { // the usual header, in a few wide writes (each write checks the buffer once)
+      // protocol, version, type, command code, command version, the request id's first two bytes
+      out.writeLong((format.protocolCode() & 0xFFL) << 56 | (format.version() & 0xFFL) << 48 | (type & 0xFFL) << 40
+          | (cmdCode & 0xFFFFL) << 24 | (commandVersion & 0xFFL) << 16 | (requestId >>> 16));
+      // the request id's last two bytes, codec, switch flags, then a request's timeout or an answer's status
+      long next = (requestId & 0xFFFFL) << 48 | (codec & 0xFFL) << 40 | (format.switchFlags() & 0xFFL) << 32;
+      if (request) {
+        out.writeLong(next | (timeoutOrStatus & 0xFFFFFFFFL));
+        out.writeLong((classLength & 0xFFFFL) << 48 | (headersLength & 0xFFFFL) << 32 | (contentLength & 0xFFFFFFFFL));
+      } else {
+        out.writeLong(next | (timeoutOrStatus & 0xFFFFL) << 16 | (classLength & 0xFFFFL));
+        out.writeShort(headersLength);
+        out.writeInt(contentLength);
+      }
+      return;
     }
+    out.writeByte(format.protocolCode());
     out.writeByte(type);
     out.writeShort(cmdCode);
     out.writeByte(commandVersion);
     out.writeInt(requestId);
     out.writeByte(codec);
-    if (v2) {
-      out.writeByte(format.switchFlags());
-    }
     if (request) {
       out.writeInt(timeoutOrStatus);
     } else {
