@@ -1,6 +1,8 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.Connection;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
@@ -180,8 +182,17 @@ final class Endpoint {
     sink.option(ChannelOption.TCP_NODELAY, true);
     sink.option(ChannelOption.SO_KEEPALIVE, true);
     sink.option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark());
-    sink.option(ChannelOption.ALLOCATOR, io.netty.buffer.PooledByteBufAllocator.DEFAULT);
+    sink.option(ChannelOption.ALLOCATOR, ALLOCATOR);
   }
+
+  /**
+   * The buffer allocator of every connection: Netty's pooled one, unless Netty's own system property
+   * {@code io.netty.allocator.type} is set, which then chooses ({@code pooled}, {@code adaptive} or
+   * {@code unpooled}; docs/performance.md has what the adaptive one was measured to change). Netty 4.2's own
+   * default is adaptive; boltgen keeps pooled unless asked, because that is what its bounds were measured with.
+   */
+  static final ByteBufAllocator ALLOCATOR = System.getProperty("io.netty.allocator.type") == null
+      ? PooledByteBufAllocator.DEFAULT : ByteBufAllocator.DEFAULT;
 
   /** Where {@link #applyOptions} puts options: {@code Bootstrap::option} or {@code ServerBootstrap::childOption}. */
   @FunctionalInterface

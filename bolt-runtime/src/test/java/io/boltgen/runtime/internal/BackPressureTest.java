@@ -16,7 +16,7 @@ import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.testing.Closer;
 import io.boltgen.testing.RawFrames;
-import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.InputStream;
@@ -55,9 +55,12 @@ class BackPressureTest {
     closer.close();
   }
 
-  /** The pooled allocator's direct memory: the chunks it holds (4 MiB each), in use or kept for later. */
+  /**
+   * The direct memory of the allocator the runtime uses (pooled, unless the system property
+   * {@code io.netty.allocator.type} chooses another): the chunks it holds (4 MiB each), in use or kept for later.
+   */
   private static long directMemory() {
-    return PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory();
+    return ((ByteBufAllocatorMetricProvider) Endpoint.ALLOCATOR).metric().usedDirectMemory();
   }
 
   /** Samples {@code value} every few milliseconds and keeps the peak (a measurement, not a wait). */
