@@ -206,7 +206,7 @@ public final class LoadReport {
       }
       if (netty != null) {
         Spread ratio = Spread.of(new ArrayList<>(pairedRatios(c.id(), me, "netty", Measured::throughput).values()));
-        double target = c.sync() ? 0.9 : 0.6;
+        double target = c.sync() ? 0.9 : 0.7;
         out.add(target(c, "calls/s vs raw Netty (" + Fmt.rate(netty.spread(Measured::throughput).median()) + "/s)",
             ratio.ratio(), "≥ " + Fmt.ratio(target), ratio.median() >= target));
       }
