@@ -125,4 +125,27 @@ class WriteQueueTest {
     channel.runPendingTasks();
     assertThat(after.discarded).isEqualTo(1);
   }
+
+  @Test
+  void onTheIoThreadAFrameWithNothingQueuedBeforeItIsWrittenAtOnceAndOneQueuedBeforeItKeepsItsPlace() {
+    // EmbeddedChannel: the test's thread is the channel's event loop
+    Answer first = new Answer(3);
+    Answer second = new Answer(4);
+    queue.enqueue(first);
+    queue.enqueue(second);
+    assertThat(first.encoded).as("encoded at once, not queued").isEqualTo(1);
+    assertThat(second.encoded).isEqualTo(1);
+    channel.runPendingTasks();
+    assertThat(written()).containsExactly(3, 4);
+
+    // with a frame queued (an answer of a batch, not yet flushed), a later answer waits behind it: order holds
+    Answer queued = new Answer(5);
+    queue.enqueueLater(queued);
+    Answer later = new Answer(6);
+    queue.enqueue(later);
+    assertThat(later.encoded).as("queued behind the waiting answer").isZero();
+    queue.flush();
+    channel.runPendingTasks();
+    assertThat(written()).containsExactly(5, 6);
+  }
 }
