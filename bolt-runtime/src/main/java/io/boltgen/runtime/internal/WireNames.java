@@ -20,8 +20,8 @@ final class WireNames {
   static final int MAX_ENTRIES = 4096;
 
   private final ConcurrentHashMap<MethodDescriptor<?, ?>, Name> cache = new ConcurrentHashMap<>();
-  // the name asked for last, tried before the map: most calls of a client repeat the method of the call
-  // before (read and written without synchronization: a Name is immutable, so any thread sees a whole one)
+  // the name cached last, tried before the map: a client that calls one method never reaches the map
+  // (read and written without synchronization: a Name is immutable, so any thread sees a whole one)
   private Name last;
 
   /** The bytes of {@link MethodDescriptor#wireName()}: a request's className. */
@@ -40,8 +40,8 @@ final class WireNames {
       if (raced != null) {
         name = raced;
       }
+      last = name; // only when the map learned a name: callers of several methods never write it per call
     }
-    last = name;
     return name.bytes;
   }
 
