@@ -1,14 +1,19 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP requests of one HTTP/1.1 connection (or of one HTTP/2 stream) and their answers, in order: each
@@ -20,6 +25,10 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>Confined to the channel's event loop; {@link #answer} may be called from any thread.
  */
 final class HttpExchanges extends ChannelInboundHandlerAdapter {
+
+  private static final Logger log = LoggerFactory.getLogger(HttpExchanges.class);
+  private static final RateLimitedLog streamErrors = RateLimitedLog.of(log);
+  private static final RateLimitedLog unexpected = RateLimitedLog.of(log);
 
   /** The most requests of one HTTP/1.1 connection that are read and not yet answered. */
   static final int MAX_PIPELINED = 16;
@@ -167,6 +176,36 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       }
     }
     open.clear();
+  }
+
+  /**
+   * On an HTTP/1.1 connection, passes the exception on to the connection's last handler. On an HTTP/2 stream,
+   * where this is the last handler: a codec's refusal of a stream that is already closed (a reset stream's
+   * unfinished request) is nothing to report; a stream error, or a codec's refusal of an open stream, is one
+   * rate-limited line and the stream closes; anything else is a bug, logged with its stack trace.
+   */
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (!http2) {
+      ctx.fireExceptionCaught(cause);
+      return;
+    }
+    boolean open = ctx.channel().isActive();
+    if (Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null || cause instanceof CodecException) {
+      if (open) {
+        streamErrors.info("closing HTTP/2 stream {} from {}: {}", streamId(ctx), connection.remoteText(),
+            LogText.shorten(cause.toString()));
+      } else {
+        log.debug("HTTP/2 stream {} from {} closed with its request unfinished: {}", streamId(ctx),
+            connection.remoteText(), cause.toString());
+      }
+    } else {
+      unexpected.warn("closing HTTP/2 stream {} from {}: unexpected {}", streamId(ctx), connection.remoteText(),
+          cause.toString(), cause);
+    }
+    if (open) {
+      Channels.close(ctx);
+    }
   }
 
   @Override

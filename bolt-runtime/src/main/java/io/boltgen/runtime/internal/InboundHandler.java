@@ -3,7 +3,10 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
@@ -12,6 +15,7 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +28,15 @@ import org.slf4j.LoggerFactory;
  * resumes the write queue. It also closes connections on bad frames and idleness (one rate-limited log line
  * each) and fails every pending call the moment the channel goes inactive.
  *
+ * <p>On an HTTP/2 connection error (a flood of CONTINUATION or RST_STREAM frames, a header block over the
+ * limit, a broken frame) it does not close the connection itself: Netty's HTTP/2 codec tells it of the error
+ * before it writes its GOAWAY, with the error code it chose, and then closes; closing first would leave the
+ * peer with no GOAWAY, or with a graceful NO_ERROR it may take as leave to retry at once. A peer that does not
+ * read that GOAWAY is closed {@value #GOAWAY_GRACE_MILLIS} ms later all the same.
+ *
+ * <p>What an outsider can cause (a bad frame, a codec's refusal, an HTTP/2 connection error, a reset) is logged
+ * as one rate-limited line without a stack trace; a stack trace is logged only for what must be a bug.
+ *
  * <p>Not thread-safe: one per channel, confined to its event loop.
  */
 final class InboundHandler extends ChannelInboundHandlerAdapter {
@@ -34,6 +47,11 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
   private static final RateLimitedLog unexpected = RateLimitedLog.of(log);
   private static final RateLimitedLog idleClosed = RateLimitedLog.of(log);
   private static final RateLimitedLog tlsFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog http2Errors = RateLimitedLog.of(log);
+  private static final RateLimitedLog refusedByCodec = RateLimitedLog.of(log);
+
+  /** How long Netty's HTTP/2 codec has to write its GOAWAY after a connection error before the close. */
+  static final long GOAWAY_GRACE_MILLIS = 1_000;
 
   private final BoltConnection connection;
   private final FrameDeadline deadline;
@@ -206,10 +224,26 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       // a request written (with a void promise) just as the channel closed: the close itself fails its calls
       return;
     }
+    Http2Exception http2 = Http2CodecUtil.getEmbeddedHttp2Exception(reason);
+    if (http2 != null) {
+      http2ConnectionError(ctx, http2);
+      return;
+    }
+    if (reason instanceof CodecException && !ctx.channel().isActive()) {
+      // a codec refusing what it held when the connection closed (the aggregator's "closed while still
+      // aggregating"): the close has its own line already
+      log.debug("connection {} -> {} closed with a message unfinished: {}", ctx.channel().localAddress(),
+          connection.remoteAddress(), reason.toString());
+      return;
+    }
     closing = true;
     if (reason instanceof BoltFrameException) {
       badFrames.warn("closing connection {} -> {}: bad frame: {}", ctx.channel().localAddress(),
           connection.remoteAddress(), reason.getMessage());
+    } else if (reason instanceof CodecException) {
+      // an HTTP codec refusing the peer's bytes: the peer's doing, not a bug here
+      refusedByCodec.warn("closing connection {} -> {}: {}", ctx.channel().localAddress(), connection.remoteAddress(),
+          LogText.shorten(reason.toString()));
     } else if (reason instanceof IOException || reason instanceof OutOfMemoryError) {
       // the peer went away, or this process is short of (direct) memory: expected, no stack trace
       closedByError.info("closing connection {} -> {}: {}", ctx.channel().localAddress(), connection.remoteAddress(),
@@ -219,5 +253,21 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
           connection.remoteAddress(), reason.toString(), reason);
     }
     Channels.close(ctx);
+  }
+
+  /**
+   * An HTTP/2 connection error, told by Netty's codec just before it writes its GOAWAY and closes: one line,
+   * and a close {@value #GOAWAY_GRACE_MILLIS} ms later in case the GOAWAY cannot be written (a peer that does
+   * not read).
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // a close that is no longer needed changes nothing
+  private void http2ConnectionError(ChannelHandlerContext ctx, Http2Exception error) {
+    if (closing) {
+      return;
+    }
+    closing = true;
+    http2Errors.warn("closing HTTP/2 connection from {} with GOAWAY {}: {}", connection.remoteText(), error.error(),
+        LogText.shorten(String.valueOf(error.getMessage())));
+    ctx.executor().schedule(() -> Channels.close(ctx), GOAWAY_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 }
