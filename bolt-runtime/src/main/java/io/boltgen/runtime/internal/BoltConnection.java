@@ -386,6 +386,16 @@ final class BoltConnection implements Connection, CallTarget {
     http = true;
   }
 
+  /**
+   * Reads pause while {@code maxOpen} requests are open (HTTP/1.1 pipelining), instead of the server's
+   * {@code maxRequestsPerConnection} (IO thread, before any request).
+   */
+  void limitOpenRequests(int maxOpen) {
+    if (throttle != null) {
+      throttle.limit(maxOpen);
+    }
+  }
+
   /** Bytes were read from the peer (IO thread): the connection is not idle. */
   void afterReadComplete() {
     if (idleTimeout != null) {

@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.util.ReferenceCountUtil;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -18,9 +19,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTP requests of one HTTP/1.1 connection (or of one HTTP/2 stream) and their answers, in order: each
  * whole request goes to the {@link ConnectService}, and answers, which may complete in any order on any
- * thread, are written in the order their requests arrived (HTTP/1.1 pipelining). At most
- * {@value #MAX_PIPELINED} requests are open at once: reading pauses until the oldest is answered. A request
- * that broke HTTP's framing is answered and the connection closed.
+ * thread, are written in the order their requests arrived (HTTP/1.1 pipelining). On HTTP/1.1 each request is
+ * open on its connection's {@link ReadThrottle} from its read until its answer is handed to the channel, so
+ * reading pauses while {@value #MAX_PIPELINED} requests are open or while the channel is not writable (the
+ * client does not read its answers), and resumes once half are answered and the channel is writable: a client
+ * that never reads costs at most the channel's high water mark plus the answers of
+ * {@value #MAX_PIPELINED} requests. (An HTTP/2 stream carries one request; its answer waits for the stream's
+ * flow-control window in Netty's codec, and the connection's streams are bounded by
+ * {@link HttpPipelines#MAX_CONCURRENT_STREAMS}.) A request that broke HTTP's framing is answered and the
+ * connection closed.
  *
  * <p>Confined to the channel's event loop; {@link #answer} may be called from any thread.
  */
@@ -87,13 +94,16 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       int id = http2 ? streamId(ctx) : nextRequestId++;
       Exchange exchange = new Exchange(id, !http2 && framed && HttpUtil.isKeepAlive(request));
       open.add(exchange);
+      if (!http2) {
+        connection.requestsOpened(1);
+      }
       if (!framed) {
         closing = true; // the connection's next bytes cannot be trusted to start a request
       }
-      if (open.size() >= MAX_PIPELINED) {
-        ctx.channel().config().setAutoRead(false);
-      }
       service.handle(this, exchange, request);
+      if (!http2) {
+        connection.afterRead(); // pauses reading at the pipelining bound, or while answers cannot leave
+      }
     } finally {
       request.release();
     }
@@ -148,6 +158,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       Exchange head = open.poll();
       FullHttpResponse answer = head.response;
       head.response = null;
+      closed();
       if (!http2) {
         HttpUtil.setKeepAlive(answer, head.keepAlive);
       }
@@ -163,8 +174,12 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     if (wrote) {
       ctx.flush();
     }
-    if (open.size() < MAX_PIPELINED && !closing && !ctx.channel().config().isAutoRead()) {
-      ctx.channel().config().setAutoRead(true);
+  }
+
+  /** One exchange is no longer open: its answer went to the channel, or never will. */
+  private void closed() {
+    if (!http2) {
+      connection.requestClosed();
     }
   }
 
@@ -174,6 +189,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
         e.response.release();
         e.response = null;
       }
+      closed();
     }
     open.clear();
   }
@@ -191,6 +207,12 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       return;
     }
     boolean open = ctx.channel().isActive();
+    if (cause instanceof ClosedChannelException) {
+      // an answer written to a stream the client had reset: nothing to tell anyone
+      log.debug("HTTP/2 stream {} from {} was closed before its answer: {}", streamId(ctx), connection.remoteText(),
+          cause.toString());
+      return;
+    }
     if (Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null || cause instanceof CodecException) {
       if (open) {
         streamErrors.info("closing HTTP/2 stream {} from {}: {}", streamId(ctx), connection.remoteText(),

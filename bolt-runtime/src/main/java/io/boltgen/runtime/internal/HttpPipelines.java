@@ -24,6 +24,7 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.flow.FlowControlHandler;
 import io.netty.util.ReferenceCountUtil;
 
 /**
@@ -62,6 +63,7 @@ final class HttpPipelines {
   void http1(ChannelPipeline pipeline, String after) {
     BoltConnection connection = pipeline.channel().attr(BoltConnection.KEY).get();
     connection.servesHttp();
+    connection.limitOpenRequests(HttpExchanges.MAX_PIPELINED);
     pipeline.remove("decoder");
     HttpReadDeadline deadline = new HttpReadDeadline(connection, requestTimeoutMillis);
     pipeline.addAfter(after, "http-deadline", deadline);
@@ -69,7 +71,10 @@ final class HttpPipelines {
     pipeline.addAfter("http-decoder", "http-encoder", new HttpResponseEncoder());
     pipeline.addAfter("http-encoder", "http-continue", new BoundedExpectContinue(maxBodyBytes));
     pipeline.addAfter("http-continue", "http-aggregator", new BoundedAggregator(maxBodyBytes));
-    pipeline.addAfter("http-aggregator", "http-exchanges", new HttpExchanges(service, connection, deadline, false));
+    // one socket read may hold hundreds of pipelined requests, all decoded at once: while reading is paused
+    // they wait here, whole, and go on one at a time, so that no more than MAX_PIPELINED are ever dispatched
+    pipeline.addAfter("http-aggregator", "http-flow", new FlowControlHandler());
+    pipeline.addAfter("http-flow", "http-exchanges", new HttpExchanges(service, connection, deadline, false));
     pipeline.addAfter("http-exchanges", "http-sink", new Sink());
   }
 

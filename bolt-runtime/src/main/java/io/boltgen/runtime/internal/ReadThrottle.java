@@ -28,8 +28,9 @@ final class ReadThrottle {
   private static final Logger log = LoggerFactory.getLogger(ReadThrottle.class);
 
   private final Channel channel;
-  private final int maxOpen;
-  private final int resumeAt;
+  // set on the event loop before the first request (limit), read on any thread
+  private volatile int maxOpen;
+  private volatile int resumeAt;
   private final AtomicInteger open = new AtomicInteger();
   private final Runnable update = this::update;
   // written on the event loop only
@@ -37,6 +38,15 @@ final class ReadThrottle {
 
   ReadThrottle(Channel channel, int maxOpen) {
     this.channel = channel;
+    this.maxOpen = maxOpen;
+    this.resumeAt = maxOpen / 2;
+  }
+
+  /**
+   * Pauses at {@code maxOpen} open requests from now on, resuming at half: an HTTP/1.1 connection's
+   * pipelining bound instead of the server's Bolt one (event loop, before the connection's first request).
+   */
+  void limit(int maxOpen) {
     this.maxOpen = maxOpen;
     this.resumeAt = maxOpen / 2;
   }
