@@ -51,36 +51,35 @@ class HttpAttackTest {
 
   @Test
   void aContinuationFloodGetsGoAwayWithTheCodecsCode() throws Exception {
-    try (CapturedStderr log = CapturedStderr.start(); BoltProbe bolt = BoltProbe.open(server)) {
-      for (int connection = 0; connection < CONNECTIONS; connection++) {
-        try (RawHttp2 h2 = RawHttp2.connect(server.port())) {
-          h2.frame(HEADERS, 0, 1, h2.postHeaders("/test.Echo/echo", "application/json")).flush();
-          byte[] fragment = new byte[1024];
-          Arrays.fill(fragment, (byte) 'a');
-          flood(h2, () -> h2.frame(CONTINUATION, 0, 1, fragment), 1_000);
-          RawHttp2.Frame goAway = h2.goAway(BOUND);
-          assertThat(goAway).as("a GOAWAY before the close").isNotNull();
-          assertThat(goAway.errorCode()).as("its error code (debug data: %s)", goAway.debugData())
-              .isEqualTo(ENHANCE_YOUR_CALM);
-          assertThat(h2.closedWithin(BOUND)).isTrue();
-        }
-      }
-      bolt.assertServes("after a CONTINUATION flood");
-      assertQuiet(log.lines());
-    }
+    byte[] fragment = new byte[1024];
+    Arrays.fill(fragment, (byte) 'a');
+    floodedConnectionsGetGoAway("a CONTINUATION flood", h2 -> {
+      h2.frame(HEADERS, 0, 1, h2.postHeaders("/test.Echo/echo", "application/json")).flush();
+      flood(h2, () -> h2.frame(CONTINUATION, 0, 1, fragment), 1_000);
+    });
   }
 
   @Test
   void aResetFloodGetsGoAwayWithTheCodecsCode() throws Exception {
+    floodedConnectionsGetGoAway("a reset flood", h2 -> {
+      byte[] headers = h2.postHeaders("/test.Echo/echo", "application/json");
+      int[] stream = {1};
+      flood(h2, () -> {
+        h2.frame(HEADERS, END_HEADERS, stream[0], headers).reset(stream[0], CANCEL);
+        stream[0] += 2;
+      }, 1_000);
+    });
+  }
+
+  /**
+   * {@value #CONNECTIONS} connections, one after the other, each flooded by {@code attack}: each gets a GOAWAY
+   * with ENHANCE_YOUR_CALM and is closed; then a Bolt call is served, and the log stayed quiet.
+   */
+  private void floodedConnectionsGetGoAway(String what, Attack attack) throws Exception {
     try (CapturedStderr log = CapturedStderr.start(); BoltProbe bolt = BoltProbe.open(server)) {
       for (int connection = 0; connection < CONNECTIONS; connection++) {
         try (RawHttp2 h2 = RawHttp2.connect(server.port())) {
-          byte[] headers = h2.postHeaders("/test.Echo/echo", "application/json");
-          int[] stream = {1};
-          flood(h2, () -> {
-            h2.frame(HEADERS, END_HEADERS, stream[0], headers).reset(stream[0], CANCEL);
-            stream[0] += 2;
-          }, 1_000);
+          attack.on(h2);
           RawHttp2.Frame goAway = h2.goAway(BOUND);
           assertThat(goAway).as("a GOAWAY before the close").isNotNull();
           assertThat(goAway.errorCode()).as("its error code (debug data: %s)", goAway.debugData())
@@ -88,7 +87,7 @@ class HttpAttackTest {
           assertThat(h2.closedWithin(BOUND)).isTrue();
         }
       }
-      bolt.assertServes("after a reset flood");
+      bolt.assertServes("after " + what);
       assertQuiet(log.lines());
     }
   }
@@ -136,5 +135,10 @@ class HttpAttackTest {
   @FunctionalInterface
   private interface Sender {
     void send() throws IOException;
+  }
+
+  @FunctionalInterface
+  private interface Attack {
+    void on(RawHttp2 h2) throws IOException;
   }
 }

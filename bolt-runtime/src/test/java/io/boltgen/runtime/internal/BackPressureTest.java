@@ -15,6 +15,7 @@ import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.testing.Closer;
+import io.boltgen.testing.PeakSampler;
 import io.boltgen.testing.RawFrames;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import java.io.BufferedInputStream;
@@ -35,9 +36,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -63,16 +62,6 @@ class BackPressureTest {
     return ((ByteBufAllocatorMetricProvider) Endpoint.ALLOCATOR).metric().usedDirectMemory();
   }
 
-  /** Samples {@code value} every few milliseconds and keeps the peak (a measurement, not a wait). */
-  @SuppressWarnings("FutureReturnValueIgnored") // sampling a counter cannot fail; the closer stops it
-  private AtomicLong peakOf(java.util.function.LongSupplier value) {
-    AtomicLong peak = new AtomicLong(value.getAsLong());
-    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-    closer.track(sampler::shutdownNow);
-    sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(value.getAsLong(), Math::max), 0, 2, TimeUnit.MILLISECONDS);
-    return peak;
-  }
-
   @Test
   void aClientThatNeverReadsCostsTheServerBoundedMemoryAndLosesNoAnswer() throws Exception {
     EchoService echo = new EchoService();
@@ -80,10 +69,10 @@ class BackPressureTest {
     int requests = 20_000;
     int answerBytes = 12 * 1024; // 20,000 answers of 12 KiB: 240 MiB if the server buffered them all
     long before = directMemory();
-    AtomicLong peak = peakOf(BackPressureTest::directMemory);
+    PeakSampler peak = closer.track(PeakSampler.start(BackPressureTest::directMemory));
     // the bytes the server holds for this client: encoded and waiting, or in the channel's buffer
-    AtomicLong outboundPeak = peakOf(() -> server.connections().stream()
-        .mapToLong(c -> ((BoltConnection) c).outboundBytes()).max().orElse(0));
+    PeakSampler outboundPeak = closer.track(PeakSampler.start(() -> server.connections().stream()
+        .mapToLong(c -> ((BoltConnection) c).outboundBytes()).max().orElse(0)));
 
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
       ExecutorService writer = Executors.newSingleThreadExecutor();
@@ -120,12 +109,12 @@ class BackPressureTest {
       assertThat(answered.cardinality()).isEqualTo(requests);
       assertThat(connection.isActive()).isTrue();
     }
-    long growth = peak.get() - before;
+    long growth = peak.peak() - before;
     System.out.printf("measured: while %,d answers of %,d bytes waited for a client that did not read, the server"
         + " held at most %,d outbound bytes for it, and the pool's direct memory grew by %,d bytes (4 MiB chunks)%n",
-        requests, answerBytes, outboundPeak.get(), growth);
+        requests, answerBytes, outboundPeak.peak(), growth);
     // the bound: the 64 KiB high water mark plus one answer
-    assertThat(outboundPeak.get()).as("outbound bytes held for the client").isLessThan(64 * 1024 + 2 * answerBytes);
+    assertThat(outboundPeak.peak()).as("outbound bytes held for the client").isLessThan(64 * 1024 + 2 * answerBytes);
     assertThat(growth).as("the pool's direct memory growth, bytes").isLessThan(32L << 20);
   }
 
