@@ -80,6 +80,15 @@ public final class BoltServer implements AutoCloseable {
   }
 
   /**
+   * The calls cancelled since the server started: calls whose caller went away before they were answered
+   * (an HTTP/2 stream reset, a connection closed), whether they were dropped from their executor's queue or
+   * their handler was running (see {@link ServerContext#isCancelled()}).
+   */
+  public long cancelledCalls() {
+    return runtime.cancelledCalls();
+  }
+
+  /**
    * Reads the TLS key and trust material again ({@link Builder#tls}): connections accepted from now on use
    * it, existing ones keep theirs.
    *

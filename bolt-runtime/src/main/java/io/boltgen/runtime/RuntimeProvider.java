@@ -80,6 +80,9 @@ public interface RuntimeProvider {
     InetSocketAddress localAddress();
 
     /** See {@link BoltServer#connections()}. */
+    /** See {@link BoltServer#cancelledCalls()}. */
+    long cancelledCalls();
+
     List<Connection> connections();
 
     /** See {@link BoltServer#reloadTls()}. */

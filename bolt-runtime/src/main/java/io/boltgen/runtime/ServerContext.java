@@ -54,4 +54,21 @@ public interface ServerContext {
    * clock; 0 when it has passed (the caller no longer waits), {@code Long.MAX_VALUE} for oneway calls.
    */
   long remainingMillis();
+
+  /**
+   * Whether the call was cancelled: its caller went away before it was answered. Over HTTP/2 its stream was
+   * reset; over HTTP/1.1 and Bolt its connection closed. A cancelled call's answer is not written; the call
+   * is counted in {@link BoltServer#cancelledCalls()}, and interceptors' listeners are told
+   * {@link ResponseStatus#CONNECTION_CLOSED} with a {@link java.util.concurrent.CancellationException}, never
+   * a timeout. A call still queued when it is cancelled is dropped without running its handler; a handler
+   * doing long work can check this (or listen, {@link #onCancel}) and stop.
+   */
+  boolean isCancelled();
+
+  /**
+   * Runs {@code listener} once if the call is cancelled (see {@link #isCancelled()}), on the IO thread that
+   * notices, so it must be quick and must not block; at once, on this thread, if the call is cancelled
+   * already. It is not run for a call answered first. A listener that throws is logged; the others still run.
+   */
+  void onCancel(Runnable listener);
 }

@@ -43,8 +43,10 @@ public interface ServerInterceptor {
      * The call was answered.
      *
      * @param status {@link ResponseStatus#SUCCESS}, or the status answered ({@link ResponseStatus#SERVER_EXCEPTION}
-     *     when the handler failed)
-     * @param error {@code null} on success, else the handler's failure or the refusal
+     *     when the handler failed), or {@link ResponseStatus#CONNECTION_CLOSED} when the call was cancelled (its
+     *     caller went away first, see {@link ServerContext#isCancelled()}) and nothing was answered
+     * @param error {@code null} on success, else the handler's failure or the refusal, or a
+     *     {@link java.util.concurrent.CancellationException} for a cancelled call
      * @param elapsedNanos from the request's arrival on this side to its answer
      */
     void onComplete(ResponseStatus status, Throwable error, long elapsedNanos);

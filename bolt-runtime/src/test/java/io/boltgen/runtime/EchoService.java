@@ -71,14 +71,20 @@ public final class EchoService {
   public volatile CountDownLatch release = new CountDownLatch(0);
 
   public static MethodDescriptor<byte[], byte[]> method(String name, int code, MethodType type) {
+    return method("test.Echo", name, code, type, 5_000);
+  }
+
+  /** A raw-bytes method of {@code service} version 1.0, over Bolt and HTTP (route /service/name). */
+  public static MethodDescriptor<byte[], byte[]> method(String service, String name, int code, MethodType type,
+      int timeoutMillis) {
     return MethodDescriptor.newBuilder(RAW, RAW)
-        .serviceName("test.Echo")
+        .serviceName(service)
         .serviceVersion("1.0")
         .methodName(name)
         .methodCode(code)
         .type(type)
-        .timeoutMillis(5_000)
-        .protoService("test.Echo")
+        .timeoutMillis(timeoutMillis)
+        .protoService(service)
         .json(TEXT_JSON, TEXT_JSON)
         .build();
   }

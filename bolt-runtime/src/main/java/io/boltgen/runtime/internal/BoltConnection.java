@@ -15,7 +15,9 @@ import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.Ticker;
 import java.net.SocketAddress;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLPeerUnverifiedException;
@@ -52,6 +54,9 @@ final class BoltConnection implements Connection, CallTarget {
   private final CallChannel callChannel;
   private final Heartbeat heartbeat;
   private final ReadThrottle throttle;
+  // served calls whose handlers listen for their cancellation, from their first onCancel until they answer
+  // (InboundAnswer adds and removes them; most calls never do): told if the connection closes first
+  final Set<InboundAnswer> watchingCancellation = ConcurrentHashMap.newKeySet();
   private final IdleTimeout idleTimeout; // a server's; null on a client or without an idle timeout
   private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
@@ -298,6 +303,10 @@ final class BoltConnection implements Connection, CallTarget {
     if (idleTimeout != null) {
       idleTimeout.stop();
     }
+    for (InboundAnswer call : watchingCancellation) {
+      call.cancelIfUnanswered();
+    }
+    watchingCancellation.clear();
     failPending(!closedAsRefused() ? "connection to " + remoteAddress() + " closed while the call waited for its response"
         : "connection to " + remoteAddress() + " closed before the peer answered anything on it, while the call"
             + " waited for its response (a peer that speaks TLS when this side does not, or the reverse, or that"

@@ -26,6 +26,7 @@ import io.netty.util.TimerTask;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,10 @@ import org.slf4j.LoggerFactory;
  * request's content type), the handler's exception (a declared one as {@code failed_precondition} with a
  * detail naming its class, another as {@code internal}), a body that does not decode
  * ({@code invalid_argument}), a full executor ({@code unavailable}), or the timeout passing first
- * ({@code deadline_exceeded}; the handler still runs to its end, as on Bolt).
+ * ({@code deadline_exceeded}; the handler still runs to its end, as on Bolt). If the client resets the
+ * stream or closes the connection first, the call is cancelled ({@link #cancel}): nothing is answered, a call
+ * still queued is dropped without running its handler, a running handler sees {@link #isCancelled()} and its
+ * {@link #onCancel} listeners, and the deadline's timer is stopped.
  *
  * <p>Thread-safe: the answer is claimed by one compare-and-set.
  */
@@ -67,6 +71,7 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
   private final int timeoutMillis;
   private final long arrivalNanos;
   private final CallEnvironment calls;
+  private final Cancellation cancellation = new Cancellation();
   private ByteBuf body;
   private volatile int answered;
   private volatile ServerInterceptor.Listener[] listeners;
@@ -96,6 +101,21 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
       answerError(ConnectErrors.UNAVAILABLE, ResponseStatus.SERVER_THREADPOOL_BUSY,
           "the server's executor for " + entry.method().toString() + " is full");
     }
+  }
+
+  /**
+   * The client reset the stream or closed the connection before the answer (IO thread): the call is
+   * cancelled, unless it was answered first.
+   */
+  void cancel() {
+    if (!claim()) {
+      return;
+    }
+    connection.endpoint().callCancelled();
+    log.debug("{} for HTTP request id {} from {} was cancelled: the client went away", entry.method().toString(),
+        exchange.requestId, connection.remoteText());
+    told(ResponseStatus.CONNECTION_CLOSED, new CancellationException("the client went away before the answer"));
+    cancellation.cancel();
   }
 
   /** The deadline passed before the handler answered (timer thread). */
@@ -344,6 +364,16 @@ final class ConnectCall implements Runnable, ServerCall, ServerContext, TimerTas
   @Override
   public int clientTimeoutMillis() {
     return timeoutMillis;
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return cancellation.isCancelled();
+  }
+
+  @Override
+  public void onCancel(Runnable listener) {
+    cancellation.listen(listener);
   }
 
   @Override

@@ -195,6 +195,7 @@ final class ConnectService {
     }
     ConnectCall call = new ConnectCall(exchanges, exchange, entry, headers, json,
         (int) Math.min(Integer.MAX_VALUE, timeoutMillis), request.content().retain(), calls);
+    exchange.call = call;
     call.start(executor);
   }
 

@@ -40,11 +40,13 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   /** The most requests of one HTTP/1.1 connection that are read and not yet answered. */
   static final int MAX_PIPELINED = 16;
 
-  /** One request's place in the queue, and its answer once there is one. */
+  /** One request's place in the queue, the call serving it, and its answer once there is one. */
   static final class Exchange {
     final int requestId;
     boolean keepAlive;
     FullHttpResponse response;
+    // the call serving it, cancelled if the stream or connection closes before the answer (set on the IO thread)
+    ConnectCall call;
 
     Exchange(int requestId, boolean keepAlive) {
       this.requestId = requestId;
@@ -230,8 +232,17 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * The stream (HTTP/2: reset by the client, or its connection closed) or the connection (HTTP/1.1) closed:
+   * every call not answered yet is cancelled, and answers not yet written are released.
+   */
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    for (Exchange e : open) {
+      if (e.response == null && e.call != null) {
+        e.call.cancel();
+      }
+    }
     releaseOpen();
     ctx.fireChannelInactive();
   }

@@ -9,6 +9,7 @@ import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
@@ -36,7 +37,15 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
   private static final AtomicReferenceFieldUpdater<InboundAnswer, ServerInterceptor.Listener[]> LISTENERS =
       AtomicReferenceFieldUpdater.newUpdater(InboundAnswer.class, ServerInterceptor.Listener[].class, "listeners");
 
+  private static final AtomicReferenceFieldUpdater<InboundAnswer, Cancellation> CANCELLATION =
+      AtomicReferenceFieldUpdater.newUpdater(InboundAnswer.class, Cancellation.class, "cancellation");
+
   volatile int answered;
+  // made when the handler first listens for cancellation (most calls never do): the connection then runs its
+  // listeners if it closes before the answer
+  private volatile Cancellation cancellation;
+  // the answer came after the connection closed, and was dropped as cancelled
+  private volatile boolean answeredCancelled;
   // the interceptors' listeners, told once of the outcome (null without interceptors, and once told)
   private volatile ServerInterceptor.Listener[] listeners;
   // the answer, encoded later on the IO thread: a result, or an error (status, class, message, context)
@@ -125,9 +134,57 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     closeRequest();
   }
 
+  /**
+   * Whether this claimed answer must be dropped because the connection closed before it (the caller went
+   * away): then it is counted and reported as cancelled, and the call no longer counts as open.
+   */
+  private boolean droppedAsCancelled() {
+    if (cancellation != null) {
+      connection.watchingCancellation.remove(this);
+    }
+    if (connection.isActive()) {
+      return false;
+    }
+    answeredCancelled = true;
+    connection.endpoint().callCancelled();
+    told(ResponseStatus.CONNECTION_CLOSED, new CancellationException("the caller's connection closed before the answer"));
+    closeRequest();
+    return true;
+  }
+
+  /** The connection closed (IO thread): runs the handler's cancellation listeners unless it answered first. */
+  final void cancelIfUnanswered() {
+    Cancellation c = cancellation;
+    if (c != null && answered == 0) {
+      c.cancel();
+    }
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return answered == 0 ? !connection.isActive() : answeredCancelled;
+  }
+
+  @Override
+  public void onCancel(Runnable listener) {
+    Cancellation c = cancellation;
+    if (c == null) {
+      Cancellation made = new Cancellation();
+      c = CANCELLATION.compareAndSet(this, null, made) ? made : cancellation;
+      connection.watchingCancellation.add(this);
+    }
+    c.listen(listener);
+    if (!connection.isActive()) {
+      cancelIfUnanswered(); // closed before the connection could see this call: cancel here
+    }
+  }
+
   /** Answers with {@code result} (see {@link io.boltgen.runtime.ServerCall#respond}). */
   public void respond(Object result) {
     if (oneway || !ANSWERED.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    if (droppedAsCancelled()) {
       return;
     }
     this.result = result;
@@ -145,6 +202,9 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
       return;
     }
     if (!ANSWERED.compareAndSet(this, 0, 1)) {
+      return;
+    }
+    if (droppedAsCancelled()) {
       return;
     }
     if (cause instanceof RuntimeException || cause instanceof Error) {

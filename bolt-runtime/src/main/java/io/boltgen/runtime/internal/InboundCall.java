@@ -58,7 +58,8 @@ final class InboundCall extends InboundAnswer implements Runnable, ServerCall {
     frame = null;
     try {
       if (!connection.isActive()) {
-        // its caller is gone with the connection: nobody would read the answer
+        // its caller is gone with the connection: nobody would read the answer; cancelled before it started
+        connection.endpoint().callCancelled();
         log.debug("dropped request id {} from {} for {}: its connection closed before it started", requestId,
             connection.remoteAddress(), entry.method().toString());
         return;

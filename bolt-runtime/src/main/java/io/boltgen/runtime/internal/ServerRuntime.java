@@ -241,6 +241,11 @@ final class ServerRuntime implements RuntimeProvider.Server {
   }
 
   @Override
+  public long cancelledCalls() {
+    return endpoint.cancelledCalls();
+  }
+
+  @Override
   public void reloadTls() {
     if (tls == null) {
       throw new IllegalStateException("this server has no TLS");

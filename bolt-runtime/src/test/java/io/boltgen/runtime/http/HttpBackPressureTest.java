@@ -10,6 +10,7 @@ import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.testing.Closer;
+import io.boltgen.testing.PeakSampler;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,10 +22,8 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,16 +38,8 @@ class HttpBackPressureTest {
   private static final Duration BOUND = Duration.ofSeconds(30);
   private static final int ANSWER_BYTES = 1024;
   /** Answers with as many zero bytes as its argument's first four bytes say; counted. */
-  private static final MethodDescriptor<byte[], byte[]> AMPLIFY = MethodDescriptor.newBuilder(EchoService.RAW, EchoService.RAW)
-      .serviceName("test.Amp")
-      .serviceVersion("1.0")
-      .methodName("amplify")
-      .methodCode(1)
-      .type(MethodType.REQUEST_RESPONSE)
-      .timeoutMillis(60_000)
-      .protoService("test.Amp")
-      .json(EchoService.TEXT_JSON, EchoService.TEXT_JSON)
-      .build();
+  private static final MethodDescriptor<byte[], byte[]> AMPLIFY =
+      EchoService.method("test.Amp", "amplify", 1, MethodType.REQUEST_RESPONSE, 60_000);
 
   private final Closer closer = new Closer();
   /** The amplify calls the server's handler ran. */
@@ -79,7 +70,8 @@ class HttpBackPressureTest {
     int requests = 100_000;
     byte[] one = RawHttp.postBytes("/test.Amp/amplify", "application/proto",
         ByteBuffer.allocate(4).putInt(ANSWER_BYTES).array());
-    AtomicLong outboundPeak = peakOf(this::mostQueuedBytes);
+    PeakSampler outboundPeak = closer.track(PeakSampler.start(this::mostQueuedBytes));
+    int handledWhilePaused;
     try (RawHttp raw = RawHttp.connect(server.port(), 64 * 1024)) {
       ExecutorService writer = Executors.newSingleThreadExecutor();
       closer.track(writer::shutdownNow);
@@ -97,7 +89,7 @@ class HttpBackPressureTest {
       // the client reads nothing; the server must stop reading it once its answers cannot leave
       await().atMost(BOUND).pollInterval(Duration.ofMillis(5)).until(() -> handled.get() > 0
           && server.connections().stream().anyMatch(c -> !c.isWritable()));
-      int handledWhilePaused = handled.get();
+      handledWhilePaused = handled.get();
       callsAreAnsweredAtOnce();
       assertThat(written).as("the writer, blocked by the server that stopped reading").isNotDone();
       // what the kernel's buffers and the 64 KiB mark can hold, and no more: far from all 100,000
@@ -112,10 +104,10 @@ class HttpBackPressureTest {
       }
       written.get(BOUND.toSeconds(), TimeUnit.SECONDS);
     }
-    System.out.printf("measured: while a client pipelined %,d requests and did not read, the server held at most"
-        + " %,d outbound bytes for it%n", requests, outboundPeak.get());
+    System.out.printf("measured: while a client pipelined %,d requests and did not read, the server handled %,d of"
+        + " them and held at most %,d outbound bytes for it%n", requests, handledWhilePaused, outboundPeak.peak());
     // the 64 KiB high water mark, plus the answer that crossed it and those of the 16 requests open then
-    assertThat(outboundPeak.get()).as("outbound bytes held for the client")
+    assertThat(outboundPeak.peak()).as("outbound bytes held for the client")
         .isLessThan(64 * 1024 + 17 * (ANSWER_BYTES + 256));
   }
 
@@ -203,15 +195,5 @@ class HttpBackPressureTest {
 
   private long mostQueuedBytes() {
     return server.connections().stream().mapToLong(Connection::queuedBytes).max().orElse(0);
-  }
-
-  /** Samples {@code value} every few milliseconds and keeps the peak (a measurement, not a wait). */
-  @SuppressWarnings("FutureReturnValueIgnored") // sampling a counter cannot fail; the closer stops it
-  private AtomicLong peakOf(java.util.function.LongSupplier value) {
-    AtomicLong peak = new AtomicLong(value.getAsLong());
-    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
-    closer.track(sampler::shutdownNow);
-    sampler.scheduleAtFixedRate(() -> peak.accumulateAndGet(value.getAsLong(), Math::max), 0, 2, TimeUnit.MILLISECONDS);
-    return peak;
   }
 }
