@@ -80,10 +80,10 @@ public interface RuntimeProvider {
     InetSocketAddress localAddress();
 
     /** See {@link BoltServer#connections()}. */
+    List<Connection> connections();
+
     /** See {@link BoltServer#cancelledCalls()}. */
     long cancelledCalls();
-
-    List<Connection> connections();
 
     /** See {@link BoltServer#reloadTls()}. */
     void reloadTls();
