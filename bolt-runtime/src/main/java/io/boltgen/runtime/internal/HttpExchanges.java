@@ -185,8 +185,16 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /**
+   * Ends every open exchange: the connection or stream closed, or will once the answer before them is
+   * written. A call not answered yet is cancelled (its answer could not be written); an answer not written
+   * yet is released.
+   */
   private void releaseOpen() {
     for (Exchange e : open) {
+      if (e.response == null && e.call != null) {
+        e.call.cancel();
+      }
       if (e.response != null) {
         e.response.release();
         e.response = null;
@@ -238,11 +246,6 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
    */
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    for (Exchange e : open) {
-      if (e.response == null && e.call != null) {
-        e.call.cancel();
-      }
-    }
     releaseOpen();
     ctx.fireChannelInactive();
   }

@@ -151,6 +151,21 @@ class CancellationTest {
   }
 
   @Test
+  void aRequestPipelinedBehindConnectionCloseIsCancelledWhenTheConnectionCloses() throws Exception {
+    try (RawHttp raw = RawHttp.connect(server.port())) {
+      raw.send(RawHttp.post("/test.Echo/echo", "application/json", "{\"text\":\"last\"}", "Connection: close"));
+      raw.send(RawHttp.postBytes("/test.Report/report", "application/proto", new byte[] {1}));
+      assertThat(raw.read().status()).isEqualTo(200);
+      assertThat(raw.closedWithin(BOUND)).as("closed after the answer that said Connection: close").isTrue();
+    }
+    await().atMost(BOUND).until(() -> server.cancelledCalls() == 1);
+    release.countDown();
+    await().atMost(BOUND).until(() -> finished.get() == started.get());
+    assertThat(listenersRun.get()).as("listeners run (the report may not have started)").isEqualTo(started.get());
+    assertThat(sawCancelled.get()).isEqualTo(started.get());
+  }
+
+  @Test
   void aBoltConnectionClosedWhileItsCallsRunAndWaitCancelsThem() throws Exception {
     int calls = HANDLER_THREADS + 6;
     try (Socket socket = new Socket("127.0.0.1", server.port())) {
