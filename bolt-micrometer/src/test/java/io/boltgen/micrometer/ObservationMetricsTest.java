@@ -19,6 +19,7 @@ import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.testing.Closer;
+import io.boltgen.testing.RawFrames;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -27,6 +28,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -160,6 +162,27 @@ class ObservationMetricsTest {
     service.release.countDown();
     assertThat(string(slow.get(5, TimeUnit.SECONDS))).isEqualTo("s");
     await().atMost(Duration.ofSeconds(5)).until(() -> gauge("boltgen.client.pending.calls") == 0);
+  }
+
+  @Test
+  void aCallWhoseCallerWentAwayIsCountedCancelledNotAsATimeout() throws Exception {
+    BoltServer server = server(service.definition());
+    BoltConnectionMetrics.of(server, Tags.of("endpoint", "s")).bindTo(meters);
+    service.release = new CountDownLatch(1);
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.getOutputStream().write(RawFrames.request(SLOW.wireName(), 1, bytes("s"), 60_000));
+      await().atMost(Duration.ofSeconds(5))
+          .until(() -> meters.get(DefaultBoltServerObservationConvention.NAME + ".active").longTaskTimer()
+              .activeTasks() == 1);
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> server.connections().isEmpty());
+    service.release.countDown(); // the handler answers after its caller went away: nothing is written
+    await().atMost(Duration.ofSeconds(5)).until(() -> meters.get("boltgen.server.calls.cancelled")
+        .tag("endpoint", "s").functionCounter().count() == 1);
+    await().atMost(Duration.ofSeconds(5))
+        .until(() -> count("boltgen.server.calls", "slow", ResponseStatus.CONNECTION_CLOSED, "CancellationException") == 1);
+    assertThat(count("boltgen.server.calls", "slow", ResponseStatus.SUCCESS, "none")).isZero();
+    assertThat(count("boltgen.server.calls", "slow", ResponseStatus.TIMEOUT, "none")).isZero();
   }
 
   private double gauge(String name) {
