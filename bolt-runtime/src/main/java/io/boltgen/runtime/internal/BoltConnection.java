@@ -54,9 +54,9 @@ final class BoltConnection implements Connection, CallTarget {
   private final CallChannel callChannel;
   private final Heartbeat heartbeat;
   private final ReadThrottle throttle;
-  // served calls whose handlers listen for their cancellation, from their first onCancel until they answer
-  // (InboundAnswer adds and removes them; most calls never do): told if the connection closes first
-  final Set<InboundAnswer> watchingCancellation = ConcurrentHashMap.newKeySet();
+  // run once when the connection closes (IO thread), unless removed first: the cancellation of served calls
+  // whose handlers listen for it, from their first onCancel until they answer (most calls never do)
+  final Set<Runnable> closeHooks = ConcurrentHashMap.newKeySet();
   private final IdleTimeout idleTimeout; // a server's; null on a client or without an idle timeout
   private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
@@ -303,10 +303,10 @@ final class BoltConnection implements Connection, CallTarget {
     if (idleTimeout != null) {
       idleTimeout.stop();
     }
-    for (InboundAnswer call : watchingCancellation) {
-      call.cancelIfUnanswered();
+    for (Runnable hook : closeHooks) {
+      hook.run();
     }
-    watchingCancellation.clear();
+    closeHooks.clear();
     failPending(!closedAsRefused() ? "connection to " + remoteAddress() + " closed while the call waited for its response"
         : "connection to " + remoteAddress() + " closed before the peer answered anything on it, while the call"
             + " waited for its response (a peer that speaks TLS when this side does not, or the reverse, or that"

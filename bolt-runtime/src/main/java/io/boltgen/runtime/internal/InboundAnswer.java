@@ -41,9 +41,10 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
       AtomicReferenceFieldUpdater.newUpdater(InboundAnswer.class, Cancellation.class, "cancellation");
 
   volatile int answered;
-  // made when the handler first listens for cancellation (most calls never do): the connection then runs its
-  // listeners if it closes before the answer
+  // made when the handler first listens for cancellation (most calls never do), with the hook the connection
+  // runs if it closes before the answer
   private volatile Cancellation cancellation;
+  private volatile Runnable cancelHook;
   // the answer came after the connection closed, and was dropped as cancelled
   private volatile boolean answeredCancelled;
   // the interceptors' listeners, told once of the outcome (null without interceptors, and once told)
@@ -139,8 +140,9 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
    * away): then it is counted and reported as cancelled, and the call no longer counts as open.
    */
   private boolean droppedAsCancelled() {
-    if (cancellation != null) {
-      connection.watchingCancellation.remove(this);
+    Runnable hook = cancelHook;
+    if (hook != null) {
+      connection.closeHooks.remove(hook);
     }
     if (connection.isActive()) {
       return false;
@@ -153,7 +155,7 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
   }
 
   /** The connection closed (IO thread): runs the handler's cancellation listeners unless it answered first. */
-  final void cancelIfUnanswered() {
+  private void cancelIfUnanswered() {
     Cancellation c = cancellation;
     if (c != null && answered == 0) {
       c.cancel();
@@ -170,8 +172,14 @@ abstract class InboundAnswer extends InboundRequest implements DeferredFrame {
     Cancellation c = cancellation;
     if (c == null) {
       Cancellation made = new Cancellation();
-      c = CANCELLATION.compareAndSet(this, null, made) ? made : cancellation;
-      connection.watchingCancellation.add(this);
+      if (CANCELLATION.compareAndSet(this, null, made)) {
+        c = made;
+        Runnable hook = this::cancelIfUnanswered;
+        cancelHook = hook;
+        connection.closeHooks.add(hook);
+      } else {
+        c = cancellation;
+      }
     }
     c.listen(listener);
     if (!connection.isActive()) {
