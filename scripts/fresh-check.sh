@@ -4,7 +4,7 @@
 # outer build and every build or JVM it starts (the IT builds of bolt-it, the SOFARPC peer's class path, the
 # Netty-version and Micrometer class paths, the example's and the benchmarks' child processes) get their jars
 # from it or through it, never from ~/.m2. Proof of that: nothing in ~/.m2/repository may change during the
-# run; the script fails naming any file that did.
+# run; the script fails naming any file that did (so run nothing else that uses ~/.m2 meanwhile).
 #
 # Order: README's test command first (`bash scripts/test.sh`, alone, as the developers' guide requires it to
 # pass on a fresh machine), then README's build-and-run command in a second empty repository, so that
