@@ -162,6 +162,34 @@ class ConnectExchangeTest {
     }
   }
 
+  /**
+   * The pipelining bound at its edge: of 40 requests sent in one write (one socket read holds them all), 16
+   * run at once and the 17th waits until answers leave; then all are answered in order.
+   */
+  @Test
+  void exactlySixteenPipelinedRequestsRunAtOnce() throws Exception {
+    echo.release = new CountDownLatch(1);
+    int count = 40;
+    int bound = 16; // HttpExchanges.MAX_PIPELINED, as docs/http.md states it
+    StringBuilder requests = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      requests.append(RawHttp.post("/test.Echo/slow", "application/json", json("s" + i)));
+    }
+    try (RawHttp raw = RawHttp.connect(server.port())) {
+      raw.send(requests.toString());
+      await().atMost(BOUND).until(() -> echo.slowStarted.get() >= bound);
+      // the server reads nothing more while 16 are open: the requests of that read wait, decoded, undispatched
+      assertThat(echo.slowStarted.get()).as("requests running while 16 are open").isEqualTo(bound);
+      echo.release.countDown();
+      for (int i = 0; i < count; i++) {
+        RawHttp.Response answer = raw.read();
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.text()).isEqualTo(json("s" + i));
+      }
+    }
+    assertThat(echo.slowStarted).hasValue(count);
+  }
+
   @Test
   void keepAliveServesSequentialRequestsOnOneConnection() throws Exception {
     try (RawHttp raw = RawHttp.connect(server.port())) {
