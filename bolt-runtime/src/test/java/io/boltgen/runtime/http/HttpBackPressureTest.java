@@ -19,11 +19,14 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -118,13 +121,13 @@ class HttpBackPressureTest {
       ExecutorService reader = Executors.newSingleThreadExecutor();
       closer.track(reader::shutdownNow);
       AtomicInteger refused = new AtomicInteger();
-      java.util.Map<String, Integer> kinds = new java.util.concurrent.ConcurrentHashMap<>();
+      Map<String, Integer> kinds = new ConcurrentHashMap<>();
       AtomicInteger answered = new AtomicInteger();
       Future<?> reading = reader.submit(() -> {
         for (RawHttp2.Frame f = h2.read(); f != null; f = h2.read()) {
           kinds.merge(f.type() + (f.type() == RawHttp2.RST_STREAM || f.type() == RawHttp2.GOAWAY
               ? "/" + f.errorCode() : ""), 1, Integer::sum);
-          if (f.type() == RawHttp2.RST_STREAM && f.errorCode() == 0x7) { // REFUSED_STREAM
+          if (f.type() == RawHttp2.RST_STREAM && f.errorCode() == RawHttp2.REFUSED_STREAM) {
             refused.incrementAndGet();
           } else if (f.type() == RawHttp2.DATA && (f.flags() & RawHttp2.END_STREAM) != 0) {
             answered.incrementAndGet();
@@ -154,7 +157,7 @@ class HttpBackPressureTest {
       }
       try {
         await().atMost(BOUND).until(() -> refused.get() >= streams);
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
+      } catch (ConditionTimeoutException e) {
         throw new AssertionError("refused " + refused + ", handled " + handled + ", answered " + answered
             + ", frames " + kinds, e);
       }
@@ -169,7 +172,7 @@ class HttpBackPressureTest {
       }
       try {
         await().atMost(BOUND).until(() -> answered.get() == streams);
-      } catch (org.awaitility.core.ConditionTimeoutException e) {
+      } catch (ConditionTimeoutException e) {
         throw new AssertionError("answered " + answered + " of " + streams + ", frames " + kinds, e);
       }
       assertThat(reading).isNotDone();

@@ -33,7 +33,6 @@ final class RawHttp2 implements AutoCloseable {
   static final int HEADERS = 0x1;
   static final int RST_STREAM = 0x3;
   static final int SETTINGS = 0x4;
-  static final int PING = 0x6;
   static final int GOAWAY = 0x7;
   static final int WINDOW_UPDATE = 0x8;
   static final int CONTINUATION = 0x9;
@@ -43,8 +42,7 @@ final class RawHttp2 implements AutoCloseable {
   static final int END_HEADERS = 0x4;
 
   /** The error codes of RFC 9113, section 7, that the tests name. */
-  static final long NO_ERROR = 0x0;
-  static final long PROTOCOL_ERROR = 0x1;
+  static final long REFUSED_STREAM = 0x7;
   static final long CANCEL = 0x8;
   static final long ENHANCE_YOUR_CALM = 0xb;
 
