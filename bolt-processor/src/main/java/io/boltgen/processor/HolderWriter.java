@@ -172,7 +172,8 @@ final class HolderWriter {
       init.add(".wireName($T.REQUEST_CLASS)\n", Names.SOFA_RPC)
           .add(".responseClassName($T.RESPONSE_CLASS)\n", Names.SOFA_RPC)
           .add(".requestHeaders($T.requestHeaders($S, $S, $S, $S, $S))\n", Names.SOFA_RPC, sofa.uniqueName(),
-              m.wireMethodName(), sofa.targetApp(), SofaRpcWriter.invokeType(m.style()), sofa.app());
+              m.wireMethodName(), sofa.targetApp(), SofaRpcWriter.invokeType(m.style()), sofa.app())
+          .add(".routingHeaders($T.ROUTING_HEADERS)\n", Names.SOFA_RPC);
     } else {
       init.add(".protoService($S)\n", service.protoPackage() + "." + service.protoServiceName())
           .add(".responseClassName($S)\n", service.protoPackage() + "." + m.response().protoName())

@@ -24,13 +24,6 @@ import java.util.Objects;
  */
 public final class MethodDescriptor<Q, R> {
 
-  /** SOFARPC's request className, which every SOFARPC method shares (see {@link #dispatchKey()}). */
-  public static final String SOFA_REQUEST = "com.alipay.sofa.rpc.core.request.SofaRequest";
-  /** The request header naming a SOFARPC call's service, {@code interface:version[:uniqueId]}. */
-  public static final String SOFA_TARGET_SERVICE = "sofa_head_target_service";
-  /** The request header naming a SOFARPC call's method. */
-  public static final String SOFA_METHOD_NAME = "sofa_head_method_name";
-
   private final String serviceName;
   private final String serviceVersion;
   private final String methodName;
@@ -48,7 +41,9 @@ public final class MethodDescriptor<Q, R> {
   private final JsonMarshaller<R> responseJson;
   private final String protoService;
   private final Map<String, String> requestHeaders;
+  private final List<String> routingHeaders;
   private final String dispatchKey;
+  private final String displayName;
 
   private MethodDescriptor(Builder<Q, R> b) {
     this.serviceName = requireText(b.serviceName, "serviceName");
@@ -71,7 +66,20 @@ public final class MethodDescriptor<Q, R> {
     this.responseJson = b.responseJson;
     this.protoService = b.protoService;
     this.requestHeaders = Collections.unmodifiableMap(new LinkedHashMap<>(b.requestHeaders));
-    this.dispatchKey = dispatchKey(wireName, requestHeaders);
+    this.routingHeaders = List.copyOf(b.routingHeaders);
+    StringBuilder key = new StringBuilder(wireName);
+    StringBuilder shown = new StringBuilder();
+    for (String header : routingHeaders) {
+      String value = requestHeaders.get(header);
+      if (value == null) {
+        throw new IllegalArgumentException("routing header " + header + " of " + methodName
+            + " is not one of its request headers");
+      }
+      key.append(' ').append(value);
+      shown.append(shown.length() == 0 ? "" : "/").append(value);
+    }
+    this.dispatchKey = key.toString();
+    this.displayName = routingHeaders.isEmpty() ? wireName : shown.toString();
     int wireNameLength = wireName.getBytes(StandardCharsets.UTF_8).length;
     if (wireNameLength == 0 || wireNameLength > Short.MAX_VALUE) {
       throw new IllegalArgumentException("wire name must be 1..32767 UTF-8 bytes: " + wireName);
@@ -82,20 +90,6 @@ public final class MethodDescriptor<Q, R> {
     if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("timeout must be 1.." + Integer.MAX_VALUE + " ms: " + timeoutMillis);
     }
-  }
-
-  /**
-   * The key a server finds a request's method by: its className, and for SOFARPC's request className also its
-   * target service and method name headers (see {@link #dispatchKey()}).
-   *
-   * @param className the request frame's className
-   * @param headers the request frame's headers (only read for SOFARPC's request className)
-   */
-  public static String dispatchKey(String className, Map<String, String> headers) {
-    if (!SOFA_REQUEST.equals(className)) {
-      return className;
-    }
-    return className + ' ' + headers.get(SOFA_TARGET_SERVICE) + '#' + headers.get(SOFA_METHOD_NAME);
   }
 
   private static String requireText(String value, String what) {
@@ -214,27 +208,37 @@ public final class MethodDescriptor<Q, R> {
 
   /**
    * The header entries every request of this method carries, before those of its call's
-   * {@link CallOptions#withHeader options}; SOFARPC's methods name their service and method there. Empty
-   * unless set.
+   * {@link CallOptions#withHeader options} (a dialect that names its service and method in the header puts them
+   * here). Empty unless set.
    */
   public Map<String, String> requestHeaders() {
     return requestHeaders;
   }
 
   /**
-   * What a server finds this method by: its {@link #wireName()}; for a method whose wire name is SOFARPC's
-   * request class ({@code com.alipay.sofa.rpc.core.request.SofaRequest}, shared by every SOFARPC method), the
-   * wire name followed by the values of its {@code sofa_head_target_service} and {@code sofa_head_method_name}
-   * request headers. Unique within a server.
+   * Of the {@link #requestHeaders()}, those by which a server tells this method apart from other methods that
+   * share its {@link #wireName()} (a dialect whose every request carries one className); in their order. Empty
+   * for a method whose wire name is its own.
+   */
+  public List<String> routingHeaders() {
+    return routingHeaders;
+  }
+
+  /**
+   * What a server finds this method by: its {@link #wireName()}, followed by the values of its
+   * {@link #routingHeaders()} when it has any. Unique within a server.
    */
   public String dispatchKey() {
     return dispatchKey;
   }
 
+  /**
+   * The method as messages and logs name it: its wire name, or for a method told apart by its routing headers,
+   * their values joined by {@code /} (the service and the method, say).
+   */
   @Override
   public String toString() {
-    return SOFA_REQUEST.equals(wireName) ? requestHeaders.get(SOFA_TARGET_SERVICE) + '/'
-        + requestHeaders.get(SOFA_METHOD_NAME) : wireName;
+    return displayName;
   }
 
   /**
@@ -261,6 +265,7 @@ public final class MethodDescriptor<Q, R> {
     private JsonMarshaller<R> responseJson;
     private String protoService;
     private final Map<String, String> requestHeaders = new LinkedHashMap<>();
+    private final List<String> routingHeaders = new ArrayList<>();
 
     private Builder(Marshaller<Q> requestMarshaller, Marshaller<R> responseMarshaller) {
       this.requestMarshaller = Objects.requireNonNull(requestMarshaller, "requestMarshaller");
@@ -370,6 +375,17 @@ public final class MethodDescriptor<Q, R> {
     /** Every entry of {@code headers} as a {@link #requestHeader request header}, in its order. */
     public Builder<Q, R> requestHeaders(Map<String, String> headers) {
       headers.forEach(this::requestHeader);
+      return this;
+    }
+
+    /**
+     * The request headers by which a server tells this method apart from others with the same wire name (see
+     * {@link MethodDescriptor#routingHeaders()}); each must be one of its request headers.
+     */
+    public Builder<Q, R> routingHeaders(List<String> headers) {
+      for (String header : headers) {
+        routingHeaders.add(requireText(header, "routing header"));
+      }
       return this;
     }
 

@@ -56,6 +56,14 @@ public interface ServerContext {
   long remainingMillis();
 
   /**
+   * The call's deadline: the caller's timeout from the request's arrival on this server's clock; {@code null}
+   * when the caller set none (a oneway call). The calls a handler makes on its own thread inherit it unless their
+   * own is shorter; to pass it on to calls made elsewhere, give it to them
+   * ({@link CallOptions#withDeadline}).
+   */
+  Deadline deadline();
+
+  /**
    * Whether the call was cancelled: its caller went away before it was answered. Over HTTP/2 its stream was
    * reset; over HTTP/1.1 and Bolt its connection closed. A cancelled call's answer is not written; the call
    * is counted in {@link BoltServer#cancelledCalls()}, and interceptors' listeners are told

@@ -8,8 +8,8 @@ import java.util.Objects;
 
 /**
  * A service's name, version and methods. Immutable. Wire names, and method codes other than 0, are unique within it;
- * methods of SOFARPC's protocol all share SOFARPC's request className and are told apart by their
- * {@link MethodDescriptor#dispatchKey() dispatch keys} instead.
+ * methods that share one wire name (a dialect whose requests all carry one className) are told apart by their
+ * {@link MethodDescriptor#routingHeaders() routing headers} instead.
  */
 public final class ServiceDescriptor {
 

@@ -6,6 +6,7 @@ import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.PeerIdentity;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.call.ServerCalls;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -69,6 +70,8 @@ final class BoltConnection implements Connection, CallTarget {
   private volatile PeerIdentity peerIdentity;
   private volatile boolean received;
   private final CompletableFuture<Void> inactive = new CompletableFuture<>();
+  // where the calls a read brings start (IO thread only; made with the first request)
+  private ServerCalls.Dispatch dispatch;
 
   BoltConnection(Channel nettyChannel, Endpoint endpoint) {
     this.nettyChannel = nettyChannel;
@@ -201,6 +204,16 @@ final class BoltConnection implements Connection, CallTarget {
   }
 
   // ---------------------------------------------------------------- server side: how much is open
+
+  /** Where the calls of one read of this connection start (IO thread only; reused read after read). */
+  ServerCalls.Dispatch dispatch(ServerCalls calls) {
+    ServerCalls.Dispatch d = dispatch;
+    if (d == null) {
+      d = calls.newDispatch();
+      dispatch = d;
+    }
+    return d;
+  }
 
   /**
    * {@code count} requests of this connection were read and are handed to dispatch (one count per read, not

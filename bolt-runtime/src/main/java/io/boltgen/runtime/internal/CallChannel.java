@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.support.LogText;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.CallOptions;

@@ -3,7 +3,6 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.ServerInterceptor;
 import io.netty.util.Timer;
 import io.netty.util.concurrent.Ticker;
 import java.util.List;
@@ -25,7 +24,6 @@ final class CallEnvironment {
   private final Executor callbackExecutor;
   private final String owner;
   private final ClientInterceptor[] clientInterceptors;
-  private final ServerInterceptor[] serverInterceptors;
   private volatile boolean closed;
 
   /**
@@ -35,28 +33,22 @@ final class CallEnvironment {
    * @param owner names the endpoint in error messages, for example "client"
    */
   CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner) {
-    this(timer, ticker, callbackExecutor, owner, List.of(), List.of());
+    this(timer, ticker, callbackExecutor, owner, List.of());
   }
 
-  /** An environment whose calls pass {@code clientInterceptors} and whose served calls pass {@code serverInterceptors}. */
+  /** An environment whose calls pass {@code clientInterceptors}. */
   CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner,
-      List<ClientInterceptor> clientInterceptors, List<ServerInterceptor> serverInterceptors) {
+      List<ClientInterceptor> clientInterceptors) {
     this.timer = timer;
     this.ticker = ticker;
     this.callbackExecutor = callbackExecutor;
     this.owner = owner;
     this.clientInterceptors = clientInterceptors.toArray(new ClientInterceptor[0]);
-    this.serverInterceptors = serverInterceptors.toArray(new ServerInterceptor[0]);
   }
 
   /** The interceptors of the calls this endpoint sends, in order; empty when none (the common case). */
   ClientInterceptor[] clientInterceptors() {
     return clientInterceptors;
-  }
-
-  /** The interceptors of the calls this endpoint serves, in order; empty when none. */
-  ServerInterceptor[] serverInterceptors() {
-    return serverInterceptors;
   }
 
   Timer timer() {

@@ -8,6 +8,7 @@ import io.boltgen.runtime.RuntimeProvider.ClientConfig;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
 import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
@@ -89,11 +90,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
         new ClusterMember.Ejection(b.failuresToEject(), TimeUnit.MILLISECONDS.toNanos(b.minEjectionMillis()),
             TimeUnit.MILLISECONDS.toNanos(b.maxEjectionMillis())),
         TimeUnit.MILLISECONDS.toNanos(b.stallMillis()), b.capacityQueue());
-    MethodTable.Builder table = MethodTable.builder();
-    for (ServiceDefinition service : config.services()) {
-      table.add(service, null);
-    }
-    MethodTable services = table.build(); // checks the services before any thread starts
+    MethodTable.check(config.services()); // before any thread starts
     Executor executor = config.callbackExecutor();
     if (executor == null) {
       ThreadPoolExecutor pool = new ThreadPoolExecutor(config.callbackThreads(), config.callbackThreads(), 60,
@@ -106,7 +103,10 @@ final class ClientRuntime implements RuntimeProvider.Client {
     }
     this.shared = SharedResources.acquire();
     this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "client",
-        config.interceptors().client(), config.interceptors().server());
+        config.interceptors().client());
+    ServerCalls served = ServerCalls.create(
+        config.services().stream().map(service -> new RuntimeProvider.ServedService(service, null)).toList(),
+        executor, null, shared.timer(), Ticker.systemTicker(), config.interceptors().server());
     this.events = new ConnectionEvents(config.listeners(), "client");
     FrameLimits limits = config.limits();
     this.endpoint = new Endpoint(
@@ -114,7 +114,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(), Integer.MAX_VALUE,
             limits.frameTimeoutMillis(), config.heartbeatIntervalMillis(), config.heartbeatTimeoutMillis(),
             config.heartbeatMaxMisses(), 0, config.connectTimeoutMillis(), Integer.MAX_VALUE, false),
-        shared, calls, new RequestDispatcher(services, executor, null, calls.timer()), events, tls);
+        shared, calls, new RequestDispatcher(served), events, tls);
     if (tls != null) {
       tls.watch(calls.timer());
     }

@@ -1,7 +1,9 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.ExecutorSelector;
+import io.boltgen.runtime.support.LogText;
 import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -19,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * {@code Connect-Protocol-Version: 1} and {@code Connect-Timeout-Ms}. Everything else is answered here with
  * its status and a Connect error: a request HTTP could not frame (400, 414, 431), an unknown route (404,
  * naming the routes there are), a body over the limit (413), another HTTP method (405), an unsupported content type (415) or encoding.
- * A well-formed request becomes a {@link ConnectCall} on the method's executor, as a Bolt request would.
+ * A well-formed request becomes the one server call over a {@link ConnectStream}, as a Bolt request would.
  *
  * <p>Thread-safe: immutable after construction; {@link #handle} runs on IO threads.
  */
@@ -48,27 +49,26 @@ final class ConnectService {
   /** How many routes a 404 names at most. */
   private static final int ROUTES_NAMED = 20;
 
-  private final Map<String, MethodEntry> routes;
-  private final Executor defaultExecutor;
-  private final ExecutorSelector selector;
-  private final CallEnvironment calls;
+  private final Map<String, ServerCalls.Method> routes;
+  private final ServerCalls calls;
   private final HttpResources resources;
 
-  ConnectService(MethodTable methods, Executor defaultExecutor, ExecutorSelector selector, CallEnvironment calls,
-      HttpResources resources) {
+  ConnectService(ServerCalls calls, HttpResources resources) {
     this.resources = resources;
-    Map<String, MethodEntry> byPath = new LinkedHashMap<>();
-    for (MethodEntry entry : methods.entries()) {
-      String path = entry.method().httpPath();
-      if (path != null && byPath.putIfAbsent(path, entry) != null) {
-        log.warn("HTTP route {} is served by {} (registered first), not by {}", path,
-            byPath.get(path).method().toString(), entry.method().toString());
+    Map<String, ServerCalls.Method> byPath = new LinkedHashMap<>();
+    for (ServerCalls.Method method : calls.methods()) {
+      String path = method.descriptor().httpPath();
+      if (path != null && byPath.putIfAbsent(path, method) != null) {
+        log.warn("HTTP route {} is served by {} (registered first), not by {}", path, byPath.get(path), method);
       }
     }
     this.routes = Collections.unmodifiableMap(byPath);
-    this.defaultExecutor = defaultExecutor;
-    this.selector = selector;
     this.calls = calls;
+  }
+
+  /** A dispatch for the calls of one HTTP connection or stream (confined to its IO thread). */
+  ServerCalls.Dispatch newDispatch() {
+    return calls.newDispatch();
   }
 
   /** The routes, in the order their services were added. */
@@ -123,7 +123,7 @@ final class ConnectService {
       exchanges.answer(exchange, response);
       return;
     }
-    MethodEntry entry = routes.get(path);
+    ServerCalls.Method entry = routes.get(path);
     if (entry == null) {
       refuse(exchanges, exchange, HttpResponseStatus.NOT_FOUND, ConnectErrors.NOT_FOUND,
           "no method at " + LogText.shorten(path) + "; this server's routes: " + routeList());
@@ -138,7 +138,7 @@ final class ConnectService {
       exchanges.answer(exchange, response);
       return;
     }
-    MethodDescriptor<?, ?> method = entry.method();
+    MethodDescriptor<?, ?> method = entry.descriptor();
     String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
     Boolean json = codec(contentType);
     if (json == null) {
@@ -181,22 +181,17 @@ final class ConnectService {
       }
     }
     Map<String, String> headers = headers(request);
-    Executor executor = entry.executor() != null ? entry.executor() : defaultExecutor;
-    if (selector != null) {
-      try {
-        Executor chosen = selector.select(method, headers);
-        if (chosen != null) {
-          executor = chosen;
-        }
-      } catch (Throwable e) {
-        refused.warn("executor selector failed for HTTP request id {} from {} ({}); using the default executor",
-            exchange.requestId, exchanges.connection().remoteText(), LogText.shorten(e.toString()));
-      }
-    }
-    ConnectCall call = new ConnectCall(exchanges, exchange, entry, headers, json,
-        (int) Math.min(Integer.MAX_VALUE, timeoutMillis), request.content().retain(), calls);
-    exchange.call = call;
-    call.start(executor);
+    ConnectStream stream = new ConnectStream(exchanges, exchange, method, headers, json, timeoutMillis,
+        request.content().retain());
+    ServerStream.Listener call = calls.newCall(entry, stream, calls.nanoTime(),
+        (int) Math.min(Integer.MAX_VALUE, timeoutMillis), false, true);
+    stream.serve(call);
+    exchange.call = stream;
+    call.onMessage(stream);
+    call.onHalfClose();
+    ServerCalls.Dispatch dispatch = exchanges.dispatch();
+    dispatch.start(call);
+    dispatch.submit();
   }
 
   /** {@code true} for JSON, {@code false} for binary protobuf, {@code null} for anything else. */

@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What one client or server owns at the transport level: its settings, its live connections, the handler
@@ -43,7 +42,6 @@ final class Endpoint {
   private final TlsMaterial tls;
   private final HttpPipelines http;
   private final Set<BoltConnection> connections = ConcurrentHashMap.newKeySet();
-  private final LongAdder cancelled = new LongAdder();
   // accepted channels not yet closed, refused ones included (they hold a file descriptor too)
   private final AtomicInteger accepted = new AtomicInteger();
 
@@ -101,16 +99,6 @@ final class Endpoint {
   /** The connection events. */
   ConnectionEvents events() {
     return events;
-  }
-
-  /** A served call was cancelled: its caller went away before its answer (any thread). */
-  void callCancelled() {
-    cancelled.increment();
-  }
-
-  /** The served calls cancelled so far. */
-  long cancelledCalls() {
-    return cancelled.sum();
   }
 
   /** The connections currently open. */

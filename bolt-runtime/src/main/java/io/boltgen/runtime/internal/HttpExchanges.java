@@ -1,5 +1,8 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.support.LogText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -45,8 +48,9 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     final int requestId;
     boolean keepAlive;
     FullHttpResponse response;
-    // the call serving it, cancelled if the stream or connection closes before the answer (set on the IO thread)
-    ConnectCall call;
+    // the stream of the call serving it, cancelled if the HTTP stream or connection closes before the answer (set
+    // on the IO thread)
+    ConnectStream call;
 
     Exchange(int requestId, boolean keepAlive) {
       this.requestId = requestId;
@@ -55,6 +59,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   }
 
   private final ConnectService service;
+  private final ServerCalls.Dispatch dispatch;
   private final BoltConnection connection;
   private final HttpReadDeadline deadline;
   private final boolean http2;
@@ -69,6 +74,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
    */
   HttpExchanges(ConnectService service, BoltConnection connection, HttpReadDeadline deadline, boolean http2) {
     this.service = service;
+    this.dispatch = service.newDispatch();
     this.connection = connection;
     this.deadline = deadline;
     this.http2 = http2;
@@ -121,6 +127,11 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   /** The connection the requests arrive on. */
   BoltConnection connection() {
     return connection;
+  }
+
+  /** Where the calls of this connection (or HTTP/2 stream) start (IO thread). */
+  ServerCalls.Dispatch dispatch() {
+    return dispatch;
   }
 
   /** Whether this is an HTTP/2 stream. */

@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.support.LogText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;

@@ -1,12 +1,11 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.support.LogText;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.ServerContext;
-import io.boltgen.runtime.ServerInterceptor;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.SocketAddress;
 import java.util.ArrayList;
@@ -16,9 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the interceptors of one call, on either side (see {@link ClientInterceptor} and
- * {@link ServerInterceptor}), and tells their listeners the outcome once. Only built when an endpoint has
- * interceptors: a call without them never meets this class.
+ * Runs the client interceptors of one call (see {@link ClientInterceptor}) and tells their listeners the
+ * outcome once. Only built when an endpoint has interceptors: a call without them never meets this class.
  */
 final class Interception {
 
@@ -109,68 +107,6 @@ final class Interception {
         } catch (Throwable e) {
           listenerFailures.warn("a call listener of {} threw {}", method.toString(), LogText.shorten(e.toString()));
         }
-      }
-    }
-  }
-
-  /**
-   * Runs a serving side's {@code interceptors} on {@code call}; returns the listeners to tell (empty when
-   * none), or throws the refusal.
-   */
-  static ServerInterceptor.Listener[] serve(ServerInterceptor[] interceptors, ServerContext call) {
-    List<ServerInterceptor.Listener> listeners = new ArrayList<>(2);
-    for (ServerInterceptor interceptor : interceptors) {
-      ServerInterceptor.Listener listener;
-      try {
-        listener = interceptor.interceptCall(call);
-      } catch (BoltException e) {
-        throw new Refusal(e, listeners.toArray(new ServerInterceptor.Listener[0]));
-      } catch (RuntimeException e) {
-        throw new Refusal(new BoltException(ResponseStatus.SERVER_EXCEPTION, "the interceptor "
-            + interceptor.getClass().getName() + " failed on " + call.method().toString() + ": " + e, e),
-            listeners.toArray(new ServerInterceptor.Listener[0]));
-      }
-      if (listener != null) {
-        listeners.add(listener);
-      }
-    }
-    return listeners.toArray(new ServerInterceptor.Listener[0]);
-  }
-
-  /** A serving side's interceptor refused a call; the listeners of those before it are to be told. */
-  static final class Refusal extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-    final transient ServerInterceptor.Listener[] listeners;
-
-    Refusal(BoltException cause, ServerInterceptor.Listener[] listeners) {
-      super(cause.getMessage(), cause, false, false);
-      this.listeners = listeners;
-    }
-
-    BoltException refusal() {
-      return (BoltException) getCause();
-    }
-  }
-
-  /** Tells a serving side's listeners, latest first. */
-  static void answered(ServerInterceptor.Listener[] listeners, ResponseStatus status, Throwable error,
-      long elapsedNanos, String wireName) {
-    for (int i = listeners.length - 1; i >= 0; i--) {
-      try {
-        listeners[i].onComplete(status, error, elapsedNanos);
-      } catch (Throwable e) {
-        listenerFailures.warn("a call listener of {} threw {}", wireName, LogText.shorten(e.toString()));
-      }
-    }
-  }
-
-  /** Tells a serving side's listeners, latest first, that the handler returned (on the handler's thread). */
-  static void handlerReturned(ServerInterceptor.Listener[] listeners, String wireName) {
-    for (int i = listeners.length - 1; i >= 0; i--) {
-      try {
-        listeners[i].onHandlerReturned();
-      } catch (Throwable e) {
-        listenerFailures.warn("a call listener of {} threw {}", wireName, LogText.shorten(e.toString()));
       }
     }
   }

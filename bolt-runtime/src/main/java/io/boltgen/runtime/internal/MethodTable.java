@@ -2,6 +2,8 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.support.LogText;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -10,16 +12,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executor;
 
 /**
  * The methods an endpoint serves, keyed by their wire className (and aliases). Immutable once built;
  * lookups hash and compare the className bytes of the frame, so dispatch allocates no String (the hash
- * reads the name's length and its first, middle and last eight bytes, the comparison all of it). SOFARPC's
- * methods all share one className ({@link MethodDescriptor#SOFA_REQUEST}): a request with that className is
- * looked up by its headers ({@link #lookupSofaRpc}, {@link MethodDescriptor#dispatchKey}).
+ * reads the name's length and its first, middle and last eight bytes, the comparison all of it). Methods that
+ * share one className (a dialect whose every request carries the same one) form a {@link Routed} group, told
+ * apart by their {@link MethodDescriptor#routingHeaders() routing headers}.
  */
 final class MethodTable {
 
@@ -34,16 +36,17 @@ final class MethodTable {
   private final byte[][] keys;
   private final MethodEntry[] entries;
   private final int mask;
-  private static final byte[] SOFA_REQUEST = MethodDescriptor.SOFA_REQUEST.getBytes(StandardCharsets.UTF_8);
-
-  private final List<MethodEntry> all;
-  // SOFARPC's methods by dispatch key (empty when the endpoint serves none)
-  private final Map<String, MethodEntry> sofaRpc = new HashMap<>();
+  // the classNames several methods share, each with its methods by routing header values (usually none)
+  private final Routed[] routed;
 
   private MethodTable(List<MethodEntry> all) {
-    this.all = List.copyOf(all);
     int keyCount = 0;
+    Map<String, List<MethodEntry>> shared = new LinkedHashMap<>();
     for (MethodEntry entry : all) {
+      if (!entry.method().routingHeaders().isEmpty()) {
+        shared.computeIfAbsent(entry.method().wireName(), name -> new ArrayList<>()).add(entry);
+        continue;
+      }
       keyCount += 1 + entry.method().aliases().size();
     }
     int capacity = Integer.highestOneBit(Math.max(4, keyCount * 4) - 1) << 1;
@@ -51,10 +54,7 @@ final class MethodTable {
     this.entries = new MethodEntry[capacity];
     this.mask = capacity - 1;
     for (MethodEntry entry : all) {
-      if (entry.method().wireName().equals(MethodDescriptor.SOFA_REQUEST)) {
-        if (sofaRpc.put(entry.method().dispatchKey(), entry) != null) {
-          throw new IllegalArgumentException("SOFARPC method " + entry.method() + " is registered twice");
-        }
+      if (!entry.method().routingHeaders().isEmpty()) {
         continue;
       }
       put(entry.method().wireName().getBytes(StandardCharsets.UTF_8), entry);
@@ -62,6 +62,16 @@ final class MethodTable {
         put(alias.getBytes(StandardCharsets.UTF_8), entry);
       }
     }
+    List<Routed> groups = new ArrayList<>();
+    for (Map.Entry<String, List<MethodEntry>> group : shared.entrySet()) {
+      byte[] name = group.getKey().getBytes(StandardCharsets.UTF_8);
+      if (lookup(name, name.length) != null) {
+        throw new IllegalArgumentException("className " + group.getKey() + " is both a method's own and shared by"
+            + " methods told apart by their routing headers");
+      }
+      groups.add(new Routed(name, group.getValue()));
+    }
+    this.routed = groups.toArray(new Routed[0]);
   }
 
   private void put(byte[] className, MethodEntry entry) {
@@ -124,69 +134,112 @@ final class MethodTable {
     return null;
   }
 
-  /** Whether this endpoint serves SOFARPC methods (whose requests are found by {@link #lookupSofaRpc}). */
-  boolean servesSofaRpc() {
-    return !sofaRpc.isEmpty();
-  }
-
-  /** Whether {@code frame}'s className is SOFARPC's request class, shared by every SOFARPC method. */
-  static boolean isSofaRpc(BoltFrame frame) {
+  /** The group of methods sharing {@code frame}'s className, or {@code null} (the common case: none are shared). */
+  Routed routed(BoltFrame frame) {
+    if (routed.length == 0) {
+      return null;
+    }
     int length = frame.classLength();
-    if (length != SOFA_REQUEST.length) {
-      return false;
-    }
     byte[] name = SCRATCH.get();
-    frame.copyClassName(name);
-    return Arrays.equals(SOFA_REQUEST, 0, length, name, 0, length);
-  }
-
-  /**
-   * The SOFARPC method a request with these headers asks for, or {@code null}: the request's headers are read
-   * once, by the caller, and serve the call afterwards too.
-   */
-  MethodEntry lookupSofaRpc(Map<String, String> headers) {
-    return sofaRpc.get(MethodDescriptor.dispatchKey(MethodDescriptor.SOFA_REQUEST, headers));
-  }
-
-  /**
-   * What a SOFARPC request asks for, for messages: {@code SOFARPC service <target>, method <name>} from its
-   * header (cut to {@link LogText#MAX_CHARS} each), or SOFARPC's request className when the header is malformed.
-   */
-  static String sofaRpcName(BoltFrame frame) {
-    try {
-      Map<String, String> headers = HeadersCodec.read(frame.headers());
-      return "SOFARPC service " + LogText.shorten(headers.get(MethodDescriptor.SOFA_TARGET_SERVICE))
-          + ", method " + LogText.shorten(headers.get(MethodDescriptor.SOFA_METHOD_NAME));
-    } catch (RuntimeException e) {
-      return MethodDescriptor.SOFA_REQUEST;
+    if (length > name.length) {
+      return null; // no shared className is that long
     }
-  }
-
-  /** Every method, in the order the services were added. */
-  List<MethodEntry> entries() {
-    return all;
+    frame.copyClassName(name);
+    for (Routed group : routed) {
+      if (group.className.length == length && Arrays.equals(group.className, 0, length, name, 0, length)) {
+        return group;
+      }
+    }
+    return null;
   }
 
   static Builder builder() {
     return new Builder();
   }
 
-  /** Collects services. */
+  /**
+   * Checks that {@code services} can be served together (no className twice, shared classNames routed alike),
+   * before anything of a server starts.
+   *
+   * @throws IllegalArgumentException naming the clash
+   */
+  static void check(List<ServiceDefinition> services) {
+    builder().addDescriptors(services).build();
+  }
+
+  /**
+   * The methods that share one className, by the values of their routing headers (all of them route by the
+   * same headers).
+   */
+  static final class Routed {
+    private final byte[] className;
+    private final List<String> headers;
+    private final Map<String, MethodEntry> byRoute = new HashMap<>();
+
+    private Routed(byte[] className, List<MethodEntry> methods) {
+      this.className = className;
+      this.headers = methods.get(0).method().routingHeaders();
+      for (MethodEntry entry : methods) {
+        if (!entry.method().routingHeaders().equals(headers)) {
+          throw new IllegalArgumentException("methods sharing className " + new String(className,
+              StandardCharsets.UTF_8) + " route by different headers: " + headers + " and "
+              + entry.method().routingHeaders());
+        }
+        if (byRoute.put(route(entry.method().requestHeaders()), entry) != null) {
+          throw new IllegalArgumentException("method " + entry + " is registered twice");
+        }
+      }
+    }
+
+    /** The method a request with these headers asks for, or {@code null}. */
+    MethodEntry lookup(Map<String, String> requestHeaders) {
+      return byRoute.get(route(requestHeaders));
+    }
+
+    /** What a request with these headers asks for, for messages: its routing headers' values, each cut short. */
+    String describe(Map<String, String> requestHeaders) {
+      StringBuilder text = new StringBuilder();
+      for (String header : headers) {
+        text.append(text.length() == 0 ? "" : "/").append(LogText.shorten(requestHeaders.get(header)));
+      }
+      return text.toString();
+    }
+
+    private String route(Map<String, String> requestHeaders) {
+      StringBuilder key = new StringBuilder();
+      for (String header : headers) {
+        key.append(requestHeaders.get(header)).append('\n');
+      }
+      return key.toString();
+    }
+  }
+
+  /** Collects the methods of the one call path. */
   static final class Builder {
     private final List<MethodEntry> entries = new ArrayList<>();
 
     private Builder() {}
 
-    /** Adds every method of {@code service}, to run on {@code executor} ({@code null}: the default). */
-    public Builder add(ServiceDefinition service, Executor executor) {
-      for (MethodDescriptor<?, ?> method : service.descriptor().methods()) {
-        entries.add(new MethodEntry(method, service.invoker(), executor));
+    /** Adds every method of {@code calls}. */
+    Builder addAll(ServerCalls calls) {
+      for (ServerCalls.Method method : calls.methods()) {
+        entries.add(new MethodEntry(method));
       }
       return this;
     }
 
-    /** The registry. */
-    public MethodTable build() {
+    /** Adds every method of {@code services}, for {@link #check} only: they have no handles to serve by. */
+    Builder addDescriptors(List<ServiceDefinition> services) {
+      for (ServiceDefinition service : services) {
+        for (MethodDescriptor<?, ?> method : service.descriptor().methods()) {
+          entries.add(new MethodEntry(method));
+        }
+      }
+      return this;
+    }
+
+    /** The table. */
+    MethodTable build() {
       return new MethodTable(entries);
     }
   }

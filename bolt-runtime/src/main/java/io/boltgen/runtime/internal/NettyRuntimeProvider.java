@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.NettyVersion;
 import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServerContext;
+import io.boltgen.runtime.call.ServerCalls;
 import java.util.Map;
 
 /**
@@ -37,7 +38,7 @@ public final class NettyRuntimeProvider implements RuntimeProvider {
 
   @Override
   public ServerContext currentServerContext() {
-    return CurrentCall.get();
+    return ServerCalls.current();
   }
 
   @Override

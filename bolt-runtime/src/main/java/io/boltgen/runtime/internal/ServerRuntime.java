@@ -6,6 +6,7 @@ import io.boltgen.runtime.RuntimeProvider.ServedService;
 import io.boltgen.runtime.RuntimeProvider.ServerConfig;
 import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServiceDescriptor;
+import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -45,6 +46,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
   private final ExecutorService ownedExecutor;
   private final Endpoint endpoint;
   private final CallEnvironment calls;
+  private final ServerCalls served;
   private final ConnectionEvents events;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final TlsMaterial tls;
@@ -54,11 +56,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
   ServerRuntime(ServerConfig config) {
     this.config = config;
     this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), true, config.http()); // fails before any thread starts
-    MethodTable.Builder table = MethodTable.builder();
-    for (ServedService r : config.services()) {
-      table.add(r.service(), r.executor());
-    }
-    MethodTable services = table.build(); // checks the services before any thread starts
+    MethodTable.check(config.services().stream().map(ServedService::service).toList()); // before any thread starts
     Executor executor = config.executor();
     if (executor == null) {
       WorkerPool pool = WorkerPool.create("boltgen-worker", config.minThreads(), config.maxThreads(),
@@ -73,7 +71,9 @@ final class ServerRuntime implements RuntimeProvider.Server {
     int maxConnections =
         config.maxConnections() > 0 ? config.maxConnections() : FileDescriptors.defaultMaxConnections();
     this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "server",
-        config.interceptors().client(), config.interceptors().server());
+        config.interceptors().client());
+    this.served = ServerCalls.create(config.services(), executor, config.selector(), shared.timer(),
+        Ticker.systemTicker(), config.interceptors().server());
     this.events = new ConnectionEvents(config.listeners(), "server");
     FrameLimits limits = config.limits();
     this.endpoint = new Endpoint(
@@ -81,8 +81,8 @@ final class ServerRuntime implements RuntimeProvider.Server {
             limits.lowWaterMark(), limits.highWaterMark(), limits.maxQueuedBytes(),
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
             maxConnections, config.http()),
-        shared, calls, new RequestDispatcher(services, executor, config.selector(), calls.timer()), events, tls,
-        config.http() ? new HttpPipelines(new ConnectService(services, executor, config.selector(), calls,
+        shared, calls, new RequestDispatcher(served), events, tls,
+        config.http() ? new HttpPipelines(new ConnectService(served,
             new HttpResources(config.services().stream().map(s -> s.service().descriptor()).toList(),
                 config.console())),
             limits.maxFrameLength(), limits.frameTimeoutMillis()) : null);
@@ -242,7 +242,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
 
   @Override
   public long cancelledCalls() {
-    return endpoint.cancelledCalls();
+    return served.cancelledCalls();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.support.LogText;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.Tls;
 import io.boltgen.runtime.support.RateLimitedLog;

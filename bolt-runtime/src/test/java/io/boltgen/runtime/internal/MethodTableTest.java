@@ -36,7 +36,7 @@ class MethodTableTest {
     for (int i = 0; i < names.size(); i++) {
       service.method(method(names.get(i), i), (request, call) -> call.respond(request));
     }
-    return MethodTable.builder().add(service.build(), null).build();
+    return MethodTable.builder().addDescriptors(List.of(service.build())).build();
   }
 
   private static MethodEntry find(MethodTable table, String name) {

@@ -1,6 +1,8 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.RuntimeProvider.ServedService;
 import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.WireProtocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -25,11 +27,11 @@ final class VirtualTime implements AutoCloseable {
   final BoltConnection connection;
 
   private VirtualTime(EndpointSettings settings, Executor executor, List<ServiceDefinition> services) {
-    MethodTable.Builder table = MethodTable.builder();
-    services.forEach(s -> table.add(s, null));
+    ServerCalls served = ServerCalls.create(services.stream().map(s -> new ServedService(s, null)).toList(),
+        executor, null, time, time.ticker(), List.of());
     this.calls = new CallEnvironment(time, time.ticker(), Runnable::run, settings.client() ? "client" : "server");
-    this.endpoint = new Endpoint(settings, shared, calls,
-        new RequestDispatcher(table.build(), executor, null, time), new ConnectionEvents(List.of(), "test"), null);
+    this.endpoint = new Endpoint(settings, shared, calls, new RequestDispatcher(served),
+        new ConnectionEvents(List.of(), "test"), null);
     this.channel = EmbeddedChannel.builder().ticker(time.ticker()).register(true).build();
     this.connection = endpoint.initChannel(channel);
     channel.pipeline().fireChannelActive();

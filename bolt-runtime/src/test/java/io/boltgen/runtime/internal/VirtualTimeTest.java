@@ -10,6 +10,7 @@ import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.testing.RawFrames;
 import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;
@@ -241,7 +242,7 @@ class VirtualTimeTest {
       server.receive(read.toByteArray()); // one read: one shared task for the three
       await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 1 && server.time.pending() == 1);
       assertThat(started).as("the others wait behind the stalled one").hasValue(1);
-      server.time.advance(RequestDispatcher.STALL_MILLIS - 1, TimeUnit.MILLISECONDS);
+      server.time.advance(ServerCalls.Dispatch.STALL_MILLIS - 1, TimeUnit.MILLISECONDS);
       assertThat(started).hasValue(1);
       server.time.advance(1, TimeUnit.MILLISECONDS); // the watchdog fires
       await().atMost(Duration.ofSeconds(10)).until(() -> started.get() == 3);

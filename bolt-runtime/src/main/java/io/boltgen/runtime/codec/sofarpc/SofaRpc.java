@@ -1,7 +1,7 @@
 package io.boltgen.runtime.codec.sofarpc;
 
-import io.boltgen.runtime.MethodDescriptor;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,7 +11,7 @@ import java.util.Map;
 public final class SofaRpc {
 
   /** The className of every SOFARPC request. */
-  public static final String REQUEST_CLASS = MethodDescriptor.SOFA_REQUEST;
+  public static final String REQUEST_CLASS = "com.alipay.sofa.rpc.core.request.SofaRequest";
   /** The className of every SOFARPC answer. */
   public static final String RESPONSE_CLASS = "com.alipay.sofa.rpc.core.response.SofaResponse";
   /** The codec byte of SOFARPC's Hessian2 serializer. */
@@ -24,6 +24,15 @@ public final class SofaRpc {
   public static final String ERROR_CLASS = "boltgen.error.class";
   /** The longest failure message an answer carries, in chars; longer ones are cut. */
   public static final int MAX_MESSAGE_CHARS = 8192;
+  /** The request header naming a call's service: its {@link #uniqueName unique name}. */
+  public static final String TARGET_SERVICE = "sofa_head_target_service";
+  /** The request header naming a call's method. */
+  public static final String METHOD_NAME = "sofa_head_method_name";
+  /**
+   * The request headers a server tells SOFARPC's methods apart by, since they all share one className: the
+   * service and the method ({@code MethodDescriptor.Builder.routingHeaders}).
+   */
+  public static final List<String> ROUTING_HEADERS = List.of(TARGET_SERVICE, METHOD_NAME);
   /** The version SOFARPC gives a service that names none. */
   public static final String DEFAULT_VERSION = "1.0";
 
@@ -52,8 +61,8 @@ public final class SofaRpc {
       String invokeType, String app) {
     Map<String, String> headers = new LinkedHashMap<>();
     headers.put("service", uniqueName);
-    headers.put(MethodDescriptor.SOFA_TARGET_SERVICE, uniqueName);
-    headers.put(MethodDescriptor.SOFA_METHOD_NAME, methodName);
+    headers.put(TARGET_SERVICE, uniqueName);
+    headers.put(METHOD_NAME, methodName);
     if (!targetApp.isEmpty()) {
       headers.put("sofa_head_target_app", targetApp);
     }

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.call;
 
 import io.boltgen.runtime.ServerContext;
 

@@ -1,6 +1,7 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.call;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
+import io.boltgen.runtime.support.LogText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.ArrayList;
 import java.util.List;

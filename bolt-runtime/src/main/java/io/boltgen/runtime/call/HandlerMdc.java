@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.call;
 
 import org.slf4j.MDC;
 import org.slf4j.helpers.NOPMDCAdapter;
@@ -20,11 +20,7 @@ final class HandlerMdc {
 
   private HandlerMdc() {}
 
-  static void put(InboundCall call) {
-    put(call.entry.method().toString(), call.boltConnection().remoteText(), call.requestId);
-  }
-
-  /** Puts a call's method, remote address and request id (an HTTP call's too). */
+  /** Puts a call's method, remote address and request id. */
   static void put(String wireName, String remote, int requestId) {
     if (ENABLED) {
       MDC.put(METHOD, wireName);

@@ -1,20 +1,21 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.support;
 
 /** Text that goes into log lines and error messages, cut to a bounded length: a peer controls it. */
-final class LogText {
+@Internal
+public final class LogText {
 
   /** The most characters of peer-controlled text (a className, a remote message) one log line carries. */
-  static final int MAX_CHARS = 200;
+  public static final int MAX_CHARS = 200;
 
   private LogText() {}
 
   /** {@code text} cut to {@link #MAX_CHARS} characters, saying how many were cut; "null" for null. */
-  static String shorten(CharSequence text) {
+  public static String shorten(CharSequence text) {
     return shorten(text, MAX_CHARS);
   }
 
   /** {@code text} cut to {@code max} characters, saying how many were cut; "null" for null. */
-  static String shorten(CharSequence text, int max) {
+  public static String shorten(CharSequence text, int max) {
     if (text == null) {
       return "null";
     }

@@ -1,0 +1,112 @@
+package io.boltgen.runtime.call;
+
+import io.boltgen.runtime.Connection;
+import java.util.Map;
+
+/**
+ * A transport's side of one served call: what a protocol implements to carry calls (a Bolt request, an
+ * HTTP/1.1 exchange, an HTTP/2 stream). It reads the caller's messages and hands them to the call's
+ * {@link Listener} as the call asks for them ({@link #request}), and writes the call's messages and its final
+ * status in its protocol's own terms. Everything else (the executor, the context, interceptors, the deadline,
+ * cancellation, metrics, what a result or a failure becomes) is the one server call's, which every
+ * transport shares ({@link ServerCalls#newCall}).
+ *
+ * <p>A unary call is one message each way: the transport delivers its request and half-closes, and the call
+ * writes at most one message, then closes. A transport that carries one message each way holds the message
+ * written until {@link #close}, which writes the answer.
+ *
+ * <p>Threads: the transport calls the listener on its IO thread; the call calls this stream from any thread
+ * (a handler answers from where it likes), each method of it at most once at a time. {@link #close} is called
+ * exactly once, and nothing else is called after it but {@link #flush}.
+ */
+public interface ServerStream {
+
+  /** The connection the call arrived on. */
+  Connection connection();
+
+  /** The caller's address as text, made once per connection: for log lines and the handler's logging context. */
+  String remoteText();
+
+  /** The call's id on the wire (Bolt's request id, an HTTP/2 stream's id, an HTTP/1.1 request's number). */
+  int streamId();
+
+  /** The request's headers (lower-case names over HTTP), read-only; empty when it had none. */
+  Map<String, String> headers();
+
+  /** Asks for up to {@code count} more of the caller's messages, each told to {@link Listener#onMessage}. */
+  void request(int count);
+
+  /** Whether a message written now leaves without waiting for the caller to read (flow control). */
+  boolean isReady();
+
+  /**
+   * Writes one message. A transport may encode it here, and throws if it cannot be encoded (the call then
+   * closes {@link CallStatus.Kind#REFUSED} with {@code SERVER_SERIAL_EXCEPTION}); or it keeps it to encode later,
+   * on its own thread, and answers a failure to encode there itself.
+   */
+  void writeMessage(Object message);
+
+  /**
+   * Ends the call with {@code status}: writes the answer, or the failure in the protocol's terms, or nothing
+   * (a cancelled call, a oneway one, a Bolt call past its deadline, whose caller no longer waits). With
+   * {@code flush} false the transport may keep the bytes until the next {@link #flush} of a stream of the same
+   * connection (the answers of one shared task leave in one write).
+   */
+  void close(CallStatus status, boolean flush);
+
+  /** Writes whatever a {@code close(…, false)} of this connection kept back. */
+  void flush();
+
+  /** Whether the caller can still be answered (its connection is open, its stream not reset). */
+  boolean isOpen();
+
+  /**
+   * The call's handler now listens for cancellation: from here on the transport tells {@link Listener#onCancel}
+   * as soon as it notices the caller went away, until the call closes. A transport that always tells ignores it.
+   */
+  default void watchCancellation() {}
+
+  /**
+   * The handler returned without closing the call: it answers later, from elsewhere. A transport that bounds
+   * the calls it has read and not yet answered may stop counting this one (its caller's next requests are not
+   * held back by an asynchronous handler).
+   */
+  default void handlerReturned() {}
+
+  /** The call's side of a stream: what the transport tells it, on its IO thread. Implemented by the one server call. */
+  interface Listener {
+
+    /** One message the call asked for. */
+    void onMessage(Message message);
+
+    /** The caller sends no more messages. */
+    void onHalfClose();
+
+    /** The caller went away (a reset stream, a closed connection) before the call closed. */
+    void onCancel();
+
+    /** {@link #isReady()} turned true. */
+    void onReady();
+  }
+
+  /**
+   * One of the caller's messages as the transport read it, decoded by the call on the thread that serves it,
+   * or at once on the IO thread when {@link #decodeOnArrival()} says it is cheap.
+   */
+  interface Message {
+
+    /** Whether decoding costs little enough to be done on the IO thread that read it. */
+    boolean decodeOnArrival();
+
+    /**
+     * Decodes the message and releases its bytes.
+     *
+     * @throws io.boltgen.runtime.BoltException the status and message the caller is refused with (usually
+     *     {@code SERVER_DESERIAL_EXCEPTION}); its cause, if any, is the codec's exception
+     */
+    Object decode();
+
+    /** Releases the message's bytes without decoding it (its call ended first). */
+    void release();
+  }
+}

@@ -1,0 +1,284 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.call.CallStatus;
+import io.boltgen.runtime.call.ServerStream;
+import io.boltgen.runtime.codec.FailureMarshaller;
+import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.RateLimitedLog;
+import io.netty.buffer.ByteBuf;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Bolt request as a stream of the one call path: its frame is the call's one message (decoded on the IO
+ * thread when it is small, {@link #decodeOnArrival()}), and its answer is one response frame, encoded on the IO
+ * thread when the write queue drains ({@link #encode()}), so that buffers are allocated and freed on the thread
+ * that owns them: the result, a handler's failure (a Bolt error frame with the remote class and message, or
+ * inside a successful frame for a {@link FailureMarshaller}), a refusal, or a busy frame. A oneway request,
+ * a cancelled one and one whose caller's timeout passed are answered nothing. A result that cannot be encoded
+ * is answered {@code SERVER_SERIAL_EXCEPTION}.
+ *
+ * <p>It keeps the connection's count of open requests: the request counts as open from the moment it is read
+ * until its answer is written or discarded, its handler returned without answering yet, or it was refused or
+ * dropped; whichever comes first closes it, exactly once ({@link #closeRequest()}).
+ *
+ * <p>Threads: made and decoded (when small) on the IO thread; decoded (when large) and closed on the call's
+ * thread; encoded on the IO thread. The frame and headers are handed from the IO thread to the handler's thread
+ * through the executor, which orders them; the answer's fields are written before the call's close hands it to
+ * the write queue, and read by the IO thread after the queue hands it over.
+ */
+final class BoltServerStream implements ServerStream, ServerStream.Message, DeferredFrame {
+
+  private static final Logger log = LoggerFactory.getLogger(BoltServerStream.class);
+  private static final RateLimitedLog encodeFailures = RateLimitedLog.of(log);
+  private static final AtomicIntegerFieldUpdater<BoltServerStream> CLOSED =
+      AtomicIntegerFieldUpdater.newUpdater(BoltServerStream.class, "closed");
+
+  /** Requests with at most this much content are decoded on the IO thread (see {@link #decodeOnArrival()}). */
+  static final int DECODE_ON_IO_THREAD_MAX = 16 * 1024;
+
+  private final BoltConnection connection;
+  private final MethodEntry entry;
+  private final int requestId;
+  private final boolean oneway;
+  private final byte switchFlags;
+  private BoltFrame frame;
+  private Map<String, String> headers;
+  // the one server call, told of the connection's close once its handler listens for it
+  private Listener call;
+  private volatile Runnable closeHook;
+  // 1 once the request no longer counts as open on its connection (0 by default: no store, no fence per call)
+  @SuppressWarnings("UnusedVariable") // read and written through CLOSED, its field updater
+  private volatile int closed;
+  // the answer, encoded later on the IO thread
+  private Object result;
+  private CallStatus status;
+
+  BoltServerStream(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
+    this.connection = connection;
+    this.frame = frame;
+    this.entry = entry;
+    this.headers = headers;
+    this.requestId = frame.requestId();
+    this.oneway = frame.isOneway();
+    this.switchFlags = frame.switchFlags();
+  }
+
+  /** The one server call this stream carries (IO thread, before anything is told to it). */
+  void serve(Listener call) {
+    this.call = call;
+  }
+
+  /** The request no longer counts as open on its connection (the first caller wins; later ones do nothing). */
+  private void closeRequest() {
+    if (CLOSED.compareAndSet(this, 0, 1)) {
+      connection.requestClosed();
+    }
+  }
+
+  // ------------------------------------------------------------------ the request: the call's one message
+
+  @Override
+  public boolean decodeOnArrival() {
+    return frame.contentLength() <= DECODE_ON_IO_THREAD_MAX;
+  }
+
+  @Override
+  public Object decode() {
+    BoltFrame f = frame;
+    frame = null;
+    try {
+      if (headers == null) {
+        headers = f.headersLength() == 0 ? Map.of() : HeadersCodec.read(f.headers());
+      }
+      Marshaller<?> marshaller = entry.method().requestMarshaller();
+      if (f.codec() != marshaller.codecId()) {
+        throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION, "codec " + f.codec()
+            + " is not supported by " + entry + ", which expects codec " + marshaller.codecId());
+      }
+      return marshaller.read(f.content());
+    } catch (BoltException e) {
+      throw e;
+    } catch (RuntimeException | StackOverflowError e) {
+      throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION,
+          "could not decode the request of " + entry + ": " + e.getMessage(), e);
+    } finally {
+      f.release();
+    }
+  }
+
+  @Override
+  public void release() {
+    BoltFrame f = frame;
+    frame = null;
+    if (f != null) {
+      f.release();
+    }
+  }
+
+  // ------------------------------------------------------------------ ServerStream
+
+  @Override
+  public Connection connection() {
+    return connection;
+  }
+
+  @Override
+  public String remoteText() {
+    return connection.remoteText();
+  }
+
+  @Override
+  public int streamId() {
+    return requestId;
+  }
+
+  @Override
+  public Map<String, String> headers() {
+    Map<String, String> h = headers;
+    if (h == null) {
+      BoltFrame f = frame;
+      if (f == null) {
+        return Map.of();
+      }
+      try {
+        h = f.headersLength() == 0 ? Map.of() : HeadersCodec.read(f.headers());
+      } catch (RuntimeException e) {
+        return Map.of(); // malformed: the request is refused when it is decoded
+      }
+      headers = h;
+    }
+    return h;
+  }
+
+  @Override
+  public void request(int count) {
+    // a Bolt request is one message, told to the call as it arrives
+  }
+
+  @Override
+  public boolean isReady() {
+    return true;
+  }
+
+  @Override
+  public void writeMessage(Object message) {
+    this.result = message;
+  }
+
+  @Override
+  public void close(CallStatus status, boolean flush) {
+    Runnable hook = closeHook;
+    if (hook != null) {
+      connection.closeHooks.remove(hook);
+    }
+    CallStatus.Kind kind = status.kind();
+    if (oneway || kind == CallStatus.Kind.CANCELLED || kind == CallStatus.Kind.DEADLINE_EXCEEDED) {
+      // nobody waits for an answer: a oneway caller, one gone, or one whose own timeout has passed
+      result = null;
+      closeRequest();
+      return;
+    }
+    if (kind == CallStatus.Kind.BUSY) {
+      closeRequest();
+      connection.writeFrame(ErrorFrames.busy(connection.alloc(), connection.format(), requestId, status.message()));
+      return;
+    }
+    this.status = status;
+    if (flush) {
+      connection.write(this);
+    } else {
+      connection.writeLater(this);
+    }
+  }
+
+  @Override
+  public void flush() {
+    connection.flushLater();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return connection.isActive();
+  }
+
+  @Override
+  public void watchCancellation() {
+    Listener listener = call;
+    Runnable hook = listener::onCancel;
+    closeHook = hook;
+    connection.closeHooks.add(hook);
+  }
+
+  @Override
+  public void handlerReturned() {
+    closeRequest(); // an asynchronous handler does not hold its connection's reads back
+  }
+
+  // ------------------------------------------------------------------ the answer, encoded on the IO thread
+
+  /**
+   * Encodes the answer, on the IO thread (the buffer is allocated and freed there). A result that cannot be
+   * encoded (too deep, cyclic, too large for the client, a failing codec) is answered SERVER_SERIAL_EXCEPTION
+   * instead; only when even that fails does this throw, and the write queue then closes the connection.
+   */
+  @Override
+  public ByteBuf encode() {
+    closeRequest();
+    CallStatus s = status;
+    MethodDescriptor<?, ?> method = entry.method();
+    @SuppressWarnings("unchecked") // the invoker answers with its method's response type
+    Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
+    try {
+      if (s.kind() == CallStatus.Kind.FAILED && marshaller instanceof FailureMarshaller<?> answers) {
+        // the protocol answers the handler's failure inside a successful frame
+        return FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
+            marshaller.codecId(), ResponseStatus.SUCCESS, entry.responseClassName(), answers.failureHeaders(s.cause()),
+            Answers.failureBody(answers), s.cause(), connection.peerMaxFrameLength());
+      }
+      if (s.kind() == CallStatus.Kind.FAILED) {
+        Throwable cause = s.cause();
+        return ErrorFrames.error(connection.alloc(), connection.format(), requestId, ResponseStatus.SERVER_EXCEPTION,
+            cause.getClass().getName(), cause.getMessage(), "handler of " + entry + " threw");
+      }
+      if (!s.isOk()) {
+        Throwable cause = s.cause();
+        return ErrorFrames.error(connection.alloc(), connection.format(), requestId, s.code(),
+            cause == null ? null : cause.getClass().getName(), s.message(), "request of " + entry);
+      }
+      return FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
+          marshaller.codecId(), ResponseStatus.SUCCESS, entry.responseClassName(), Map.of(), marshaller,
+          result, connection.peerMaxFrameLength());
+    } catch (Throwable e) {
+      if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError) && !(e instanceof OutOfMemoryError)) {
+        throw e;
+      }
+      String why = e instanceof FrameTooLargeException tooLarge
+          ? "the response of " + entry + " is a frame of " + tooLarge.frameLength() + " bytes, over the "
+              + tooLarge.limit() + "-byte limit of the client (peerMaxFrameLength)"
+          : "could not encode the response of " + entry + ": " + e;
+      encodeFailures.warn("answered request id {} from {} with SERVER_SERIAL_EXCEPTION: {}", requestId,
+          connection.remoteAddress(), LogText.shorten(why));
+      return ErrorFrames.error(connection.alloc(), connection.format(), requestId,
+          ResponseStatus.SERVER_SERIAL_EXCEPTION, e.getClass().getName(), why, "response of " + entry);
+    } finally {
+      result = null;
+      status = null;
+    }
+  }
+
+  /** The connection closed before the answer could be written. */
+  @Override
+  public void discard() {
+    result = null;
+    status = null;
+    closeRequest();
+  }
+}

@@ -1,0 +1,236 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.PeerNotAuthorizedException;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.call.CallStatus;
+import io.boltgen.runtime.call.ServerStream;
+import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.codec.json.JsonMarshaller;
+import io.boltgen.runtime.codec.json.ProtoJson;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * One Connect unary call as a stream of the one call path: the HTTP request's body is the call's one message
+ * (JSON in the proto3 mapping, or binary protobuf, as its content type says), decoded on the call's thread;
+ * the answer is one HTTP response, written by {@link HttpExchanges} in request order: the result (200, the
+ * request's content type), or a Connect error: a handler's declared exception as {@code failed_precondition}
+ * with a detail naming its class, another as {@code internal}, a Bolt status by Connect's table
+ * ({@link ConnectErrors#code}), a refused peer as {@code permission_denied}. The HTTP headers are the call's
+ * headers (lower-case names). If the client resets the stream or closes the connection first, the call is
+ * cancelled ({@link #cancel}) and nothing is answered.
+ *
+ * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
+ * deadline); cancelled on the IO thread.
+ */
+final class ConnectStream implements ServerStream, ServerStream.Message {
+
+  private final HttpExchanges exchanges;
+  private final HttpExchanges.Exchange exchange;
+  private final BoltConnection connection;
+  private final MethodDescriptor<?, ?> method;
+  private final Map<String, String> headers;
+  private final boolean json;
+  private final long timeoutMillis;
+  private ByteBuf body;
+  private FullHttpResponse response;
+  private Listener call;
+  private volatile boolean cancelled;
+
+  ConnectStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
+      Map<String, String> headers, boolean json, long timeoutMillis, ByteBuf body) {
+    this.exchanges = exchanges;
+    this.exchange = exchange;
+    this.connection = exchanges.connection();
+    this.method = method;
+    this.headers = headers;
+    this.json = json;
+    this.timeoutMillis = timeoutMillis;
+    this.body = body;
+  }
+
+  /** The one server call this stream carries (IO thread, before anything is told to it). */
+  void serve(Listener call) {
+    this.call = call;
+  }
+
+  /**
+   * The client reset the stream or closed the connection before the answer (IO thread): the call is
+   * cancelled, unless it was answered first.
+   */
+  void cancel() {
+    cancelled = true;
+    call.onCancel();
+  }
+
+  // ------------------------------------------------------------------ the request: the call's one message
+
+  @Override
+  public boolean decodeOnArrival() {
+    return false; // JSON costs more than a Bolt request's bytes: decoded on the call's thread
+  }
+
+  @Override
+  public Object decode() {
+    ByteBuf b = body;
+    body = null;
+    try {
+      if (json) {
+        try (ByteBufInputStream in = new ByteBufInputStream(b)) {
+          return ProtoJson.read(method.requestJson(), in, false);
+        } catch (IOException e) {
+          throw new IllegalStateException(e); // reading a buffer does not fail
+        }
+      }
+      return method.requestMarshaller().read(b);
+    } catch (RuntimeException | StackOverflowError e) {
+      throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION,
+          "could not decode the request of " + method.httpPath() + ": " + e.getMessage(), e);
+    } finally {
+      b.release();
+    }
+  }
+
+  @Override
+  public void release() {
+    ByteBuf b = body;
+    body = null;
+    if (b != null) {
+      b.release();
+    }
+  }
+
+  // ------------------------------------------------------------------ ServerStream
+
+  @Override
+  public Connection connection() {
+    return connection;
+  }
+
+  @Override
+  public String remoteText() {
+    return connection.remoteText();
+  }
+
+  @Override
+  public int streamId() {
+    return exchange.requestId;
+  }
+
+  @Override
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  @Override
+  public void request(int count) {
+    // a unary Connect request is one message, told to the call as it arrives
+  }
+
+  @Override
+  public boolean isReady() {
+    return true;
+  }
+
+  /** Encodes the result at once: a failure to encode closes the call {@code internal}. */
+  @Override
+  public void writeMessage(Object message) {
+    response = encode(message);
+  }
+
+  private FullHttpResponse encode(Object result) {
+    ByteBuf out;
+    if (json) {
+      @SuppressWarnings("unchecked") // the invoker answers with its method's response type
+      JsonMarshaller<Object> marshaller = (JsonMarshaller<Object>) method.responseJson();
+      out = exchanges.alloc().buffer(256);
+      try (ByteBufOutputStream stream = new ByteBufOutputStream(out)) {
+        ProtoJson.write(marshaller, result, stream);
+      } catch (IOException e) {
+        out.release();
+        throw new IllegalStateException(e); // writing to a buffer does not fail
+      } catch (RuntimeException | Error e) {
+        out.release();
+        throw e;
+      }
+    } else {
+      @SuppressWarnings("unchecked") // the invoker answers with its method's response type
+      Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
+      int size = marshaller.encodedSize(result);
+      out = exchanges.alloc().buffer(size);
+      try {
+        marshaller.write(result, out);
+      } catch (RuntimeException | Error e) {
+        out.release();
+        throw e;
+      }
+    }
+    FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out);
+    answer.headers().set(HttpHeaderNames.CONTENT_TYPE, json ? ConnectErrors.JSON : ConnectService.PROTO);
+    answer.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, out.readableBytes());
+    return answer;
+  }
+
+  @Override
+  public void close(CallStatus status, boolean flush) {
+    FullHttpResponse answer = response;
+    response = null;
+    switch (status.kind()) {
+      case OK -> exchanges.answer(exchange, answer);
+      case CANCELLED -> {
+        if (answer != null) {
+          answer.release();
+        }
+      }
+      case FAILED -> exchanges.answer(exchange, failure(status.cause()));
+      case DEADLINE_EXCEEDED -> exchanges.answer(exchange, ConnectErrors.response(exchanges.alloc(),
+          ConnectErrors.DEADLINE_EXCEEDED, method.httpPath() + " did not answer within " + timeoutMillis + " ms"));
+      default -> {
+        if (answer != null) {
+          answer.release();
+        }
+        String code = status.cause() instanceof PeerNotAuthorizedException ? ConnectErrors.PERMISSION_DENIED
+            : ConnectErrors.code(status.code());
+        exchanges.answer(exchange, ConnectErrors.response(exchanges.alloc(), code, status.message()));
+      }
+    }
+  }
+
+  /** A handler's failure as a Connect error. */
+  private FullHttpResponse failure(Throwable cause) {
+    String detail = null;
+    String code;
+    if (cause instanceof BoltException bolt) {
+      code = bolt instanceof PeerNotAuthorizedException ? ConnectErrors.PERMISSION_DENIED
+          : ConnectErrors.code(bolt.status());
+    } else if (cause instanceof RuntimeException || cause instanceof Error) {
+      code = ConnectErrors.INTERNAL;
+    } else {
+      code = ConnectErrors.FAILED_PRECONDITION; // a declared exception: an answer
+      detail = cause.getClass().getName();
+    }
+    return ConnectErrors.response(exchanges.alloc(), ConnectErrors.httpStatus(code), code, cause.getMessage(), detail,
+        cause.getMessage());
+  }
+
+  @Override
+  public void flush() {
+    // every answer is written and flushed by HttpExchanges in request order
+  }
+
+  @Override
+  public boolean isOpen() {
+    return !cancelled && connection.isActive();
+  }
+}
