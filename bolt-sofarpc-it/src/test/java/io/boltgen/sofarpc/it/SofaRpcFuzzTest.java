@@ -326,7 +326,7 @@ class SofaRpcFuzzTest {
         .serviceName(typed.serviceName())
         .serviceVersion(typed.serviceVersion())
         .methodName(typed.methodName())
-        .wireName(MethodDescriptor.SOFA_REQUEST)
+        .wireName(SofaRpc.REQUEST_CLASS)
         .responseClassName(typed.responseClassName())
         .requestHeaders(typed.requestHeaders())
         .timeoutMillis(OPTIONS.timeoutMillis())
