@@ -1,7 +1,7 @@
 package io.boltgen.runtime.call;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +68,7 @@ final class Cancellation {
     try {
       listener.run();
     } catch (Throwable e) {
-      listenerFailures.warn("a cancellation listener failed: {}", LogText.shorten(e.toString()));
+      listenerFailures.warn("a cancellation listener failed: {}", MessageText.shorten(e.toString()));
       log.debug("stack trace of the failure above", e);
       if (e instanceof VirtualMachineError vmError && !(e instanceof StackOverflowError)) {
         throw vmError;

@@ -4,7 +4,7 @@ import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.ServerInterceptor;
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,7 +68,7 @@ final class Interception {
       try {
         listeners[i].onComplete(status, error, elapsedNanos);
       } catch (Throwable e) {
-        listenerFailures.warn("a call listener of {} threw {}", wireName, LogText.shorten(e.toString()));
+        listenerFailures.warn("a call listener of {} threw {}", wireName, MessageText.shorten(e.toString()));
       }
     }
   }
@@ -79,7 +79,7 @@ final class Interception {
       try {
         listeners[i].onHandlerReturned();
       } catch (Throwable e) {
-        listenerFailures.warn("a call listener of {} threw {}", wireName, LogText.shorten(e.toString()));
+        listenerFailures.warn("a call listener of {} threw {}", wireName, MessageText.shorten(e.toString()));
       }
     }
   }

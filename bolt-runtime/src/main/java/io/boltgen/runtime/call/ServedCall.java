@@ -6,7 +6,7 @@ import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.ServerCall;
 import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.ServerInterceptor;
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
@@ -314,7 +314,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
       String why = "could not encode the response of " + method + ": " + e;
       badRequests.warn("answered request id {} from {} with {}: {}", stream.streamId(), stream.remoteText(),
-          ResponseStatus.SERVER_SERIAL_EXCEPTION, LogText.shorten(why));
+          ResponseStatus.SERVER_SERIAL_EXCEPTION, MessageText.shorten(why));
       told(ResponseStatus.SERVER_SERIAL_EXCEPTION, e);
       stream.close(CallStatus.refused(ResponseStatus.SERVER_SERIAL_EXCEPTION, why, e), flushNow());
       return;
@@ -327,7 +327,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
   public void fail(Throwable error) {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (oneway) {
-      handlerFailures.warn("oneway {} from {} failed: {}", method, stream.remoteText(), LogText.shorten(cause.toString()));
+      handlerFailures.warn("oneway {} from {} failed: {}", method, stream.remoteText(), MessageText.shorten(cause.toString()));
       told(ResponseStatus.SERVER_EXCEPTION, cause);
       return;
     }
@@ -340,7 +340,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     if (cause instanceof RuntimeException || cause instanceof Error) {
       // an unchecked exception is a bug in the handler: say so
       handlerFailures.warn("{} failed for {} (request id {}): {}", method, stream.remoteText(), stream.streamId(),
-          LogText.shorten(cause.toString()));
+          MessageText.shorten(cause.toString()));
       log.debug("stack trace of the failure above", cause);
     } else {
       // a checked exception is one the method declares: an answer, not a server problem
@@ -357,7 +357,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
    */
   private void refuse(ResponseStatus status, String why, Throwable cause) {
     badRequests.warn("{} for request id {} from {}: {}", status, stream.streamId(), stream.remoteText(),
-        LogText.shorten(why));
+        MessageText.shorten(why));
     told(status, cause instanceof BoltException ? cause : new BoltException(status, why));
     if (claim()) {
       stream.close(CallStatus.refused(status, why, cause), true);

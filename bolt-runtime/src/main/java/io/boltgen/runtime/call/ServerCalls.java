@@ -7,7 +7,7 @@ import io.boltgen.runtime.RuntimeProvider.ServedService;
 import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.ServerInterceptor;
 import io.boltgen.runtime.ServiceInvoker;
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timer;
 import io.netty.util.concurrent.Ticker;
@@ -119,7 +119,7 @@ public final class ServerCalls {
         }
       } catch (Throwable e) {
         selectorFailures.warn("executor selector failed for request id {} from {} ({}); using the default executor",
-            stream.streamId(), stream.remoteText(), LogText.shorten(e.toString()));
+            stream.streamId(), stream.remoteText(), MessageText.shorten(e.toString()));
       }
     }
     return executor;

@@ -76,14 +76,13 @@ final class BoltConnection implements Connection, CallTarget {
   BoltConnection(Channel nettyChannel, Endpoint endpoint) {
     this.nettyChannel = nettyChannel;
     this.endpoint = endpoint;
-    EndpointSettings endpointSettings = endpoint.settings();
-    this.idleTimeout = !endpointSettings.client() && endpointSettings.idleTimeoutMillis() > 0
-        ? new IdleTimeout(nettyChannel, endpointSettings.idleTimeoutMillis()) : null;
+    EndpointSettings settings = endpoint.settings();
+    this.settings = settings;
+    this.idleTimeout = !settings.client() && settings.idleTimeoutMillis() > 0
+        ? new IdleTimeout(nettyChannel, settings.idleTimeoutMillis()) : null;
     this.writes = new WriteQueue(nettyChannel, endpoint.shared().outboundMemory(), idleTimeout);
     this.calls = new CallTable(endpoint.calls().timer(), endpoint.calls().ticker());
     this.callChannel = new CallChannel(this, endpoint.calls());
-    EndpointSettings settings = endpoint.settings();
-    this.settings = settings;
     this.throttle = settings.client() ? null : new ReadThrottle(nettyChannel, settings.maxRequestsPerConnection());
     this.format = FrameFormat.of(settings.protocol());
     this.latched = settings.client();
@@ -207,12 +206,10 @@ final class BoltConnection implements Connection, CallTarget {
 
   /** Where the calls of one read of this connection start (IO thread only; reused read after read). */
   ServerCalls.Dispatch dispatch(ServerCalls calls) {
-    ServerCalls.Dispatch d = dispatch;
-    if (d == null) {
-      d = calls.newDispatch();
-      dispatch = d;
+    if (dispatch == null) {
+      dispatch = calls.newDispatch();
     }
-    return d;
+    return dispatch;
   }
 
   /**
@@ -308,8 +305,7 @@ final class BoltConnection implements Connection, CallTarget {
     }
     remoteAddress = nettyChannel.remoteAddress();
     localAddress = nettyChannel.localAddress();
-    OutboundMemory memory = endpoint.shared().outboundMemory();
-    memory.register(writes);
+    endpoint.shared().outboundMemory().register(writes);
   }
 
   void onInactive() {
@@ -331,8 +327,6 @@ final class BoltConnection implements Connection, CallTarget {
       heartbeat.stop();
     }
   }
-
-  // ---------------------------------------------------------------- the format responses use
 
   /** The format of frames this side sends on the connection (answers take each request's switch flags). */
   FrameFormat format() {
@@ -471,10 +465,7 @@ final class BoltConnection implements Connection, CallTarget {
     closeAsync();
   }
 
-  /**
-   * Fails every pending call with CONNECTION_CLOSED at once, then starts closing the channel; {@link
-   * #inactiveFuture()} says when it is closed.
-   */
+  /** Fails every pending call with CONNECTION_CLOSED at once, then starts closing ({@link #inactiveFuture()}). */
   void closeAsync() {
     failPending("connection to " + remoteAddress() + " was closed by this side");
     Channels.close(nettyChannel);

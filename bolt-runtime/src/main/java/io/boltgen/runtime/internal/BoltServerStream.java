@@ -8,7 +8,7 @@ import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
 import java.util.Map;
@@ -265,7 +265,7 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
               + tooLarge.limit() + "-byte limit of the client (peerMaxFrameLength)"
           : "could not encode the response of " + entry + ": " + e;
       encodeFailures.warn("answered request id {} from {} with SERVER_SERIAL_EXCEPTION: {}", requestId,
-          connection.remoteAddress(), LogText.shorten(why));
+          connection.remoteAddress(), MessageText.shorten(why));
       return ErrorFrames.error(connection.alloc(), connection.format(), requestId,
           ResponseStatus.SERVER_SERIAL_EXCEPTION, e.getClass().getName(), why, "response of " + entry);
     } finally {

@@ -1,6 +1,6 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
@@ -105,7 +105,7 @@ final class ClusterTarget {
       @Override
       public void onError(Throwable error) {
         resolverErrors.warn("resolving {} failed, the last {} instances stay in use: {}", target, members.length,
-            LogText.shorten(String.valueOf(error)));
+            MessageText.shorten(String.valueOf(error)));
       }
     });
   }

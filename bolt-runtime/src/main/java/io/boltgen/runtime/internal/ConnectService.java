@@ -1,6 +1,6 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
@@ -116,7 +116,7 @@ final class ConnectService {
         return;
       }
       FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.METHOD_NOT_ALLOWED,
-          ConnectErrors.UNIMPLEMENTED, path + " takes GET, not " + LogText.shorten(request.method().name()), null,
+          ConnectErrors.UNIMPLEMENTED, path + " takes GET, not " + MessageText.shorten(request.method().name()), null,
           null);
       response.headers().set(HttpHeaderNames.ALLOW, "GET");
       log(exchanges, exchange, response.status(), "HTTP method " + request.method());
@@ -126,12 +126,12 @@ final class ConnectService {
     ServerCalls.Method entry = routes.get(path);
     if (entry == null) {
       refuse(exchanges, exchange, HttpResponseStatus.NOT_FOUND, ConnectErrors.NOT_FOUND,
-          "no method at " + LogText.shorten(path) + "; this server's routes: " + routeList());
+          "no method at " + MessageText.shorten(path) + "; this server's routes: " + routeList());
       return;
     }
     if (!HttpMethod.POST.equals(request.method())) {
       FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.METHOD_NOT_ALLOWED,
-          ConnectErrors.UNIMPLEMENTED, path + " takes POST, not " + LogText.shorten(request.method().name()), null,
+          ConnectErrors.UNIMPLEMENTED, path + " takes POST, not " + MessageText.shorten(request.method().name()), null,
           null);
       response.headers().set(HttpHeaderNames.ALLOW, "POST");
       log(exchanges, exchange, response.status(), "HTTP method " + request.method());
@@ -144,7 +144,7 @@ final class ConnectService {
     if (json == null) {
       FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
           ConnectErrors.UNIMPLEMENTED, (contentType == null ? "no Content-Type" : "Content-Type "
-              + LogText.shorten(contentType) + " is not supported") + ": send application/json or " + PROTO, null, null);
+              + MessageText.shorten(contentType) + " is not supported") + ": send application/json or " + PROTO, null, null);
       response.headers().set("Accept-Post", "application/json, " + PROTO);
       log(exchanges, exchange, response.status(), "content type " + contentType);
       exchanges.answer(exchange, response);
@@ -158,7 +158,7 @@ final class ConnectService {
     String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
     if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
       FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), ConnectErrors.UNIMPLEMENTED,
-          "Content-Encoding " + LogText.shorten(encoding) + " is not supported: send the body uncompressed");
+          "Content-Encoding " + MessageText.shorten(encoding) + " is not supported: send the body uncompressed");
       response.headers().set("Accept-Encoding", "identity");
       log(exchanges, exchange, response.status(), "content encoding " + encoding);
       exchanges.answer(exchange, response);
@@ -167,7 +167,7 @@ final class ConnectService {
     String version = request.headers().get("connect-protocol-version");
     if (version != null && !version.equals("1")) {
       refuse(exchanges, exchange, HttpResponseStatus.BAD_REQUEST, ConnectErrors.INVALID_ARGUMENT,
-          "Connect-Protocol-Version " + LogText.shorten(version) + " is not supported: this server speaks version 1");
+          "Connect-Protocol-Version " + MessageText.shorten(version) + " is not supported: this server speaks version 1");
       return;
     }
     long timeoutMillis = method.timeoutMillis();
@@ -176,7 +176,7 @@ final class ConnectService {
       timeoutMillis = parseTimeout(timeout);
       if (timeoutMillis <= 0) {
         refuse(exchanges, exchange, HttpResponseStatus.BAD_REQUEST, ConnectErrors.INVALID_ARGUMENT,
-            "Connect-Timeout-Ms must be a positive integer of at most 10 digits, not " + LogText.shorten(timeout));
+            "Connect-Timeout-Ms must be a positive integer of at most 10 digits, not " + MessageText.shorten(timeout));
         return;
       }
     }
@@ -266,6 +266,6 @@ final class ConnectService {
   private static void log(HttpExchanges exchanges, HttpExchanges.Exchange exchange, HttpResponseStatus status,
       String why) {
     refused.warn("HTTP {} for request id {} from {}: {}", status.code(), exchange.requestId,
-        exchanges.connection().remoteText(), LogText.shorten(why));
+        exchanges.connection().remoteText(), MessageText.shorten(why));
   }
 }

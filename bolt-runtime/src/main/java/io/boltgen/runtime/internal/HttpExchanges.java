@@ -1,8 +1,7 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.call.ServerCalls;
-import io.boltgen.runtime.support.LogText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -237,7 +236,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     if (Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null || cause instanceof CodecException) {
       if (open) {
         streamErrors.info("closing HTTP/2 stream {} from {}: {}", streamId(ctx), connection.remoteText(),
-            LogText.shorten(cause.toString()));
+            MessageText.shorten(cause.toString()));
       } else {
         log.debug("HTTP/2 stream {} from {} closed with its request unfinished: {}", streamId(ctx),
             connection.remoteText(), cause.toString());

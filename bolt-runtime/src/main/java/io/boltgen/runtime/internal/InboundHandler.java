@@ -1,6 +1,6 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -209,7 +209,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     String why = reason instanceof NotSslRecordException ? "the peer does not speak TLS"
         : reason.getMessage() != null ? reason.getMessage() : reason.toString();
     tlsFailures.warn("TLS with {} failed, closing the connection: {}", connection.remoteAddress(),
-        LogText.shorten(why));
+        MessageText.shorten(why));
     Channels.close(ctx);
   }
 
@@ -244,7 +244,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     } else if (reason instanceof CodecException) {
       // an HTTP codec refusing the peer's bytes: the peer's doing, not a bug here
       refusedByCodec.warn("closing connection {} -> {}: {}", ctx.channel().localAddress(), connection.remoteAddress(),
-          LogText.shorten(reason.toString()));
+          MessageText.shorten(reason.toString()));
     } else if (reason instanceof IOException || reason instanceof OutOfMemoryError) {
       // the peer went away, or this process is short of (direct) memory: expected, no stack trace
       closedByError.info("closing connection {} -> {}: {}", ctx.channel().localAddress(), connection.remoteAddress(),
@@ -268,7 +268,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
     }
     closing = true;
     http2Errors.warn("closing HTTP/2 connection from {} with GOAWAY {}: {}", connection.remoteText(), error.error(),
-        LogText.shorten(String.valueOf(error.getMessage())));
+        MessageText.shorten(String.valueOf(error.getMessage())));
     ctx.executor().schedule(() -> Channels.close(ctx), GOAWAY_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 }

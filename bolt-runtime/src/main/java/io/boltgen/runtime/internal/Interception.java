@@ -1,6 +1,6 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.ClientInterceptor;
@@ -105,7 +105,7 @@ final class Interception {
         try {
           listeners.get(i).onComplete(status, shown, nowNanos - startNanos);
         } catch (Throwable e) {
-          listenerFailures.warn("a call listener of {} threw {}", method.toString(), LogText.shorten(e.toString()));
+          listenerFailures.warn("a call listener of {} threw {}", method.toString(), MessageText.shorten(e.toString()));
         }
       }
     }

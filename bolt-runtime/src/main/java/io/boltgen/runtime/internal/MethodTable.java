@@ -3,7 +3,7 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.call.ServerCalls;
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -200,7 +200,7 @@ final class MethodTable {
     String describe(Map<String, String> requestHeaders) {
       StringBuilder text = new StringBuilder();
       for (String header : headers) {
-        text.append(text.length() == 0 ? "" : "/").append(LogText.shorten(requestHeaders.get(header)));
+        text.append(text.length() == 0 ? "" : "/").append(MessageText.shorten(requestHeaders.get(header)));
       }
       return text.toString();
     }

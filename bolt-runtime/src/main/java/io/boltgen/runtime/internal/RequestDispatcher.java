@@ -3,7 +3,7 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.List;
 import java.util.Map;
@@ -90,8 +90,8 @@ final class RequestDispatcher implements RequestHandler {
   }
 
   private static void refuseUnknown(BoltConnection connection, BoltFrame frame) {
-    String className = frame.classLength() <= LogText.MAX_CHARS ? frame.classNameString()
-        : frame.classNamePreview(LogText.MAX_CHARS) + "…(" + frame.classLength() + " bytes in all)";
+    String className = frame.classLength() <= MessageText.MAX_CHARS ? frame.classNameString()
+        : frame.classNamePreview(MessageText.MAX_CHARS) + "…(" + frame.classLength() + " bytes in all)";
     refuse(connection, frame, ResponseStatus.NO_PROCESSOR, className);
   }
 

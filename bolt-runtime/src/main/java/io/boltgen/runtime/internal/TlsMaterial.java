@@ -1,6 +1,6 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.Tls;
 import io.boltgen.runtime.support.RateLimitedLog;
@@ -92,7 +92,7 @@ final class TlsMaterial {
           }
         } catch (Throwable e) {
           reloadFailures.warn("reloading TLS material from {} failed; the current material stays: {}",
-              tls.files(), LogText.shorten(String.valueOf(e.getMessage())));
+              tls.files(), MessageText.shorten(String.valueOf(e.getMessage())));
         } finally {
           watch(timer);
         }

@@ -22,4 +22,20 @@ class MessageTextTest {
     assertThat(MessageText.quote(pairAtTheCut))
         .isEqualTo("\"" + "h".repeat(79) + "…(" + pairAtTheCut.length() + " characters)\"");
   }
+
+  @Test
+  void shortensPeerTextForALogLineEscapedAndCut() {
+    String className = "x".repeat(32 * 1024);
+    assertThat(MessageText.shorten(className))
+        .isEqualTo("x".repeat(MessageText.MAX_CHARS) + "…(" + (32 * 1024 - MessageText.MAX_CHARS) + " more chars)");
+    assertThat(MessageText.shorten("short")).isEqualTo("short");
+    assertThat(MessageText.shorten("x".repeat(MessageText.MAX_CHARS))).isEqualTo("x".repeat(MessageText.MAX_CHARS));
+    assertThat(MessageText.shorten(null)).isEqualTo("null");
+    // a forged log line stays on its own line
+    assertThat(MessageText.shorten("boom\r\n12:00 INFO all is well")).isEqualTo("boom\\u000d\\u000a12:00 INFO all is well");
+    // a surrogate pair is never split
+    String emoji = "a".repeat(MessageText.MAX_CHARS - 1) + "\uD83D\uDE00" + "tail";
+    assertThat(MessageText.shorten(emoji)).isEqualTo("a".repeat(MessageText.MAX_CHARS - 1) + "…(6 more chars)");
+    assertThat(MessageText.shorten("abcdef", 3)).isEqualTo("abc…(3 more chars)");
+  }
 }
