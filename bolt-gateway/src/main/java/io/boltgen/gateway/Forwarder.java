@@ -56,14 +56,9 @@ final class Forwarder implements ServiceInvoker {
           "the gateway is closing: send " + method.httpPath() + " again"));
       return;
     }
-    long remaining = context.remainingMillis();
-    if (remaining <= 0) {
-      inFlight.exit();
-      call.fail(new BoltException(ResponseStatus.TIMEOUT, method.httpPath() + ": the deadline passed before it"
-          + " was forwarded"));
-      return;
-    }
-    CallOptions options = CallOptions.DEFAULT.withTimeoutMillis(Math.min(Integer.MAX_VALUE, remaining));
+    // made on the handler's thread, the forward inherits what is left of the caller's deadline (and fails with
+    // TIMEOUT, sending nothing, if none is left)
+    CallOptions options = CallOptions.DEFAULT;
     Map<String, String> headers = context.headers();
     for (String name : forwardedHeaders) {
       String value = headers.get(name);

@@ -15,7 +15,9 @@ import java.util.concurrent.Executor;
  * <p>The effective timeout of a call is the first of: this object's timeout, the method's
  * ({@code @BoltMethod(timeoutMillis)}), the service's ({@code @BoltService(timeoutMillis)}). It is never
  * infinite. It covers everything from the moment the call starts: waiting for a connection, writing,
- * and the server's answer.
+ * and the server's answer. The call's deadline is that timeout from its start, or sooner: a call made by a
+ * handler on its own thread ends no later than the deadline of the call it serves
+ * ({@link ServerContext#deadline()}), and one given {@link #withDeadline a deadline} no later than that.
  *
  * <p>On a channel to a cluster ({@code scheme:///service}), {@link #withMaxAttempts} and {@link #withIdempotent}
  * override the client's attempt limit and the method's {@code @Idempotent} for failover; channels to one
@@ -24,7 +26,7 @@ import java.util.concurrent.Executor;
 public final class CallOptions {
 
   /** No overrides: the method's timeout, no headers, the client's callback executor. */
-  public static final CallOptions DEFAULT = new CallOptions(0, Map.of(), null, null, 0, null);
+  public static final CallOptions DEFAULT = new CallOptions(0, Map.of(), null, null, 0, null, null);
 
   private final long timeoutMillis;
   private final Map<String, String> headers;
@@ -32,15 +34,17 @@ public final class CallOptions {
   private final BalancingPolicy balancingPolicy;
   private final int maxAttempts;
   private final Boolean idempotent;
+  private final Deadline deadline;
 
   private CallOptions(long timeoutMillis, Map<String, String> headers, Executor callbackExecutor,
-      BalancingPolicy balancingPolicy, int maxAttempts, Boolean idempotent) {
+      BalancingPolicy balancingPolicy, int maxAttempts, Boolean idempotent, Deadline deadline) {
     this.timeoutMillis = timeoutMillis;
     this.headers = headers;
     this.callbackExecutor = callbackExecutor;
     this.balancingPolicy = balancingPolicy;
     this.maxAttempts = maxAttempts;
     this.idempotent = idempotent;
+    this.deadline = deadline;
   }
 
   /** A copy with this timeout; it must be positive and at most {@code Integer.MAX_VALUE} ms. */
@@ -49,12 +53,23 @@ public final class CallOptions {
     return withTimeoutMillis(timeout.toMillis());
   }
 
+  /**
+   * A copy whose calls end no later than {@code deadline}, unless their timeout ends them sooner: to pass a
+   * served call's deadline ({@link ServerContext#deadline()}) on to calls made on another thread (calls made on
+   * the handler's own thread inherit it anyway). A call whose deadline already passed fails at once with
+   * {@link ResponseStatus#TIMEOUT}, sending nothing.
+   */
+  public CallOptions withDeadline(Deadline deadline) {
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent,
+        Objects.requireNonNull(deadline, "deadline"));
+  }
+
   /** A copy with this timeout in milliseconds; it must be positive and at most {@code Integer.MAX_VALUE}. */
   public CallOptions withTimeoutMillis(long timeoutMillis) {
     if (timeoutMillis <= 0 || timeoutMillis > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("timeout must be 1.." + Integer.MAX_VALUE + " ms: " + timeoutMillis);
     }
-    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent);
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent, deadline);
   }
 
   /**
@@ -67,7 +82,7 @@ public final class CallOptions {
     Map<String, String> copy = new LinkedHashMap<>(headers);
     copy.put(key, value);
     return new CallOptions(timeoutMillis, Collections.unmodifiableMap(copy), callbackExecutor, balancingPolicy,
-        maxAttempts, idempotent);
+        maxAttempts, idempotent, deadline);
   }
 
   /**
@@ -76,7 +91,7 @@ public final class CallOptions {
    */
   public CallOptions withCallbackExecutor(Executor executor) {
     return new CallOptions(timeoutMillis, headers, Objects.requireNonNull(executor, "executor"), balancingPolicy,
-        maxAttempts, idempotent);
+        maxAttempts, idempotent, deadline);
   }
 
   /**
@@ -85,7 +100,7 @@ public final class CallOptions {
    */
   public CallOptions withBalancingPolicy(BalancingPolicy policy) {
     return new CallOptions(timeoutMillis, headers, callbackExecutor, Objects.requireNonNull(policy, "policy"),
-        maxAttempts, idempotent);
+        maxAttempts, idempotent, deadline);
   }
 
   /**
@@ -97,7 +112,7 @@ public final class CallOptions {
     if (maxAttempts < 1) {
       throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
     }
-    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent);
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent, deadline);
   }
 
   /**
@@ -106,7 +121,7 @@ public final class CallOptions {
    * failed. Only a request-response call can be idempotent; other calls ignore it.
    */
   public CallOptions withIdempotent(boolean idempotent) {
-    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent);
+    return new CallOptions(timeoutMillis, headers, callbackExecutor, balancingPolicy, maxAttempts, idempotent, deadline);
   }
 
   /** The attempt limit override, or 0 for the client's. */
@@ -129,6 +144,11 @@ public final class CallOptions {
     return timeoutMillis;
   }
 
+  /** The deadline set by {@link #withDeadline}, or {@code null} for none. */
+  public Deadline deadline() {
+    return deadline;
+  }
+
   /** The request header entries, in insertion order; empty unless set. */
   public Map<String, String> headers() {
     return headers;
@@ -144,6 +164,6 @@ public final class CallOptions {
     return "CallOptions{timeoutMillis=" + timeoutMillis + ", headers=" + headers
         + ", callbackExecutor=" + callbackExecutor + (balancingPolicy != null ? ", balancingPolicy=" + balancingPolicy : "")
         + (maxAttempts != 0 ? ", maxAttempts=" + maxAttempts : "") + (idempotent != null ? ", idempotent=" + idempotent : "")
-        + '}';
+        + (deadline != null ? ", deadline=" + deadline : "") + '}';
   }
 }

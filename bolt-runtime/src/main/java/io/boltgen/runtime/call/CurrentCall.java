@@ -2,10 +2,13 @@ package io.boltgen.runtime.call;
 
 import io.boltgen.runtime.ServerContext;
 
-/** The call a handler thread is serving, behind {@link ServerContext#current()}. */
+/**
+ * The call a handler thread is serving, behind {@link ServerContext#current()}, and the deadline the calls it
+ * makes inherit ({@link ServerCalls#inheritedNanos()}).
+ */
 final class CurrentCall {
 
-  private static final ThreadLocal<ServerContext> CURRENT = new ThreadLocal<>();
+  private static final ThreadLocal<ServedContext> CURRENT = new ThreadLocal<>();
 
   private CurrentCall() {}
 
@@ -18,7 +21,12 @@ final class CurrentCall {
     return call;
   }
 
-  static void set(ServerContext call) {
+  /** The current call's context, or {@code null} on a thread that serves none. */
+  static ServedContext peek() {
+    return CURRENT.get();
+  }
+
+  static void set(ServedContext call) {
     CURRENT.set(call);
   }
 

@@ -145,6 +145,20 @@ public final class ServerCalls {
     return CurrentCall.get();
   }
 
+  /**
+   * What is left of the deadline of the call the current thread serves, in nanoseconds (zero or less once it
+   * passed); {@link Long#MAX_VALUE} on a thread that serves no call, or for a call whose caller set no deadline.
+   * The calls a handler makes on its own thread inherit it (allocation-free: one thread-local read).
+   */
+  public static long inheritedNanos() {
+    ServedContext served = CurrentCall.peek();
+    if (served == null) {
+      return Long.MAX_VALUE;
+    }
+    long deadline = served.deadlineNanos();
+    return deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - served.calls.ticker().nanoTime();
+  }
+
   void callCancelled() {
     cancelled.increment();
   }

@@ -1,6 +1,6 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.LogText;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.CallOptions;
@@ -107,6 +107,8 @@ final class CallChannel implements BoltChannel {
     PendingCall<R> call = new PendingCall<>(method, request, options, env, listener);
     if (env.isClosed()) {
       call.fail(env.closedError());
+    } else if (call.expiredAtStart()) {
+      call.timeoutNow();
     }
     return call;
   }
@@ -125,6 +127,8 @@ final class CallChannel implements BoltChannel {
       call.fail(intercepted.refusal());
     } else if (env.isClosed()) {
       call.fail(env.closedError());
+    } else if (call.expiredAtStart()) {
+      call.timeoutNow();
     }
     return call;
   }
@@ -151,7 +155,7 @@ final class CallChannel implements BoltChannel {
             callback.onError(unwrap(error));
           }
         } catch (RuntimeException | Error e) {
-          callbackFailures.warn("callback of {} threw {}", method.toString(), LogText.shorten(e.toString()));
+          callbackFailures.warn("callback of {} threw {}", method.toString(), MessageText.shorten(e.toString()));
         }
       };
       try {

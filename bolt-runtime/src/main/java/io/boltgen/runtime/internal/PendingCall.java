@@ -99,7 +99,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     this.env = env;
     this.startNanos = env.ticker().nanoTime();
     this.timeoutMillis = options.timeoutMillis() > 0 ? options.timeoutMillis() : method.timeoutMillis();
-    this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+    this.timeoutNanos = CallBudget.nanos(timeoutMillis, options); // less when a deadline ends it sooner
   }
 
   /** One attempt of {@code parent}, with the time its parent has left. */
@@ -318,16 +318,16 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
 
   /** The deadline passed: fails the call with TIMEOUT, unless it completed first. */
   void timeoutNow() {
-    String where = remoteAddress == null ? " before it was sent"
-        : written ? " (" + remoteAddress + ", request id " + requestId + ")"
-        : " (" + remoteAddress + ", request id " + requestId + ") before it was written: it waited for the"
-            + " connection, whose peer reads slower than calls arrive";
-    BoltException error = new BoltException(ResponseStatus.TIMEOUT,
-        "call to " + method.toString() + " timed out after " + timeoutMillis + " ms" + where,
-        null, null, remoteAddress, requestId, null);
+    BoltException error = CallBudget.timedOut(method.toString(), timeoutNanos, timeoutMillis, options, remoteAddress,
+        requestId, written);
     if (fail(error)) {
       timeouts.warn("{}", error.getMessage());
     }
+  }
+
+  /** Whether the call's deadline had passed before it started: it fails at once, sending nothing. */
+  boolean expiredAtStart() {
+    return timeoutNanos == 0;
   }
 
   /**

@@ -1,0 +1,194 @@
+package io.boltgen.runtime;
+
+import static io.boltgen.runtime.EchoService.TEXT_JSON;
+import static io.boltgen.runtime.EchoService.bytes;
+import static io.boltgen.runtime.EchoService.string;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A served call's deadline flows into the calls its handler makes: a call made on the handler's thread
+ * inherits what is left of it (over Bolt and over HTTP), a shorter timeout of its own wins, a call made on
+ * another thread inherits it when given the context's deadline and not otherwise, and a call whose deadline
+ * already passed fails at once with TIMEOUT, sending nothing. The backend answers the timeout its request
+ * carried on the wire, which is how much of the deadline reached it.
+ */
+class DeadlinePropagationTest {
+
+  private static final Duration BOUND = Duration.ofSeconds(10);
+  /** The backend method's own timeout: what a call that inherits nothing sends. */
+  private static final int BACKEND_TIMEOUT_MILLIS = 30_000;
+
+  private static final MethodDescriptor<byte[], byte[]> TIMEOUT_SEEN =
+      EchoService.method("test.Backend", "timeoutSeen", 1, MethodType.REQUEST_RESPONSE, BACKEND_TIMEOUT_MILLIS);
+  private static final MethodDescriptor<byte[], byte[]> RELAY =
+      EchoService.method("test.Front", "relay", 1, MethodType.REQUEST_RESPONSE, 20_000);
+
+  private final AtomicInteger backendCalls = new AtomicInteger();
+  private final LinkedBlockingQueue<Throwable> frontFailures = new LinkedBlockingQueue<>();
+  private final ExecutorService elsewhere = Executors.newSingleThreadExecutor();
+  private BoltServer backend;
+  private BoltServer front;
+  private BoltClient frontClient;
+  private BoltClient client;
+
+  @BeforeEach
+  void start() {
+    backend = BoltServer.builder().bind("127.0.0.1", 0)
+        .service(ServiceDefinition.builder("test.Backend", "1.0").method(TIMEOUT_SEEN, (request, call) -> {
+          backendCalls.incrementAndGet();
+          call.respond(bytes(Integer.toString(call.context().clientTimeoutMillis())));
+        }).build())
+        .build().start();
+    frontClient = BoltClient.builder().build();
+    BoltChannel toBackend = frontClient.channel("127.0.0.1:" + backend.port());
+    front = BoltServer.builder().bind("127.0.0.1", 0)
+        .service(ServiceDefinition.builder("test.Front", "1.0").method(RELAY, (request, call) -> {
+          ServerContext context = call.context();
+          switch (string(request)) {
+            case "inherit" -> call.respond(toBackend.invokeSync(TIMEOUT_SEEN, bytes("x"), CallOptions.DEFAULT));
+            case "shorter" -> call.respond(toBackend.invokeSync(TIMEOUT_SEEN, bytes("x"),
+                CallOptions.DEFAULT.withTimeoutMillis(300)));
+            case "passed on" -> {
+              Deadline deadline = context.deadline();
+              elsewhere.execute(() -> relay(call, () -> toBackend.invokeSync(TIMEOUT_SEEN, bytes("x"),
+                  CallOptions.DEFAULT.withDeadline(deadline))));
+            }
+            case "not passed on" -> elsewhere.execute(() -> relay(call,
+                () -> toBackend.invokeSync(TIMEOUT_SEEN, bytes("x"), CallOptions.DEFAULT)));
+            case "after the deadline" -> {
+              // waits until the served call's deadline passed (a condition, polled), then calls
+              long end = System.nanoTime() + BOUND.toNanos();
+              while (context.deadline().timeRemaining(TimeUnit.NANOSECONDS) > 0 && System.nanoTime() < end) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+              }
+              relay(call, () -> toBackend.invokeSync(TIMEOUT_SEEN, bytes("x"), CallOptions.DEFAULT));
+            }
+            default -> throw new IllegalArgumentException(string(request));
+          }
+        }).build())
+        .http(true)
+        .build().start();
+    client = BoltClient.builder().build();
+  }
+
+  private void relay(ServerCall call, java.util.concurrent.Callable<byte[]> backendCall) {
+    try {
+      call.respond(backendCall.call());
+    } catch (Exception e) {
+      frontFailures.add(e);
+      call.fail(e);
+    }
+  }
+
+  @AfterEach
+  void stop() {
+    client.close();
+    front.close();
+    frontClient.close();
+    backend.close();
+    elsewhere.shutdownNow();
+  }
+
+  private int viaBolt(String mode, long timeoutMillis) {
+    BoltChannel channel = client.channel("127.0.0.1:" + front.port());
+    return Integer.parseInt(string(channel.invokeSync(RELAY, bytes(mode),
+        CallOptions.DEFAULT.withTimeoutMillis(timeoutMillis))));
+  }
+
+  @Test
+  void aCallOnTheHandlersThreadInheritsWhatIsLeftOfTheDeadline() {
+    assertThat(viaBolt("inherit", 2_000)).isBetween(1, 2_000);
+    assertThat(viaBolt("inherit", 20_000)).isBetween(1, 20_000);
+  }
+
+  @Test
+  void aShorterTimeoutOfItsOwnWins() {
+    assertThat(viaBolt("shorter", 5_000)).isBetween(1, 300);
+  }
+
+  @Test
+  void aCallOnAnotherThreadInheritsTheDeadlineOnlyWhenGivenIt() {
+    assertThat(viaBolt("passed on", 2_000)).isBetween(1, 2_000);
+    // the timeout field says what is left when the frame is encoded: the backend's own 30 s, less a little
+    assertThat(viaBolt("not passed on", 2_000)).isBetween(BACKEND_TIMEOUT_MILLIS - 5_000, BACKEND_TIMEOUT_MILLIS);
+  }
+
+  @Test
+  void aCallWhoseInheritedDeadlinePassedFailsAtOnceSendingNothing() throws Exception {
+    BoltChannel channel = client.channel("127.0.0.1:" + front.port());
+    assertThatThrownBy(() -> channel.invokeSync(RELAY, bytes("after the deadline"),
+        CallOptions.DEFAULT.withTimeoutMillis(100)))
+        .isInstanceOfSatisfying(BoltException.class, e -> assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT));
+    Throwable failure = frontFailures.poll(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(failure).isInstanceOfSatisfying(BoltException.class, e -> {
+      assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT);
+      assertThat(e.getMessage()).contains("test.Backend:1.0/timeoutSeen", "was not sent",
+          "deadline of the call its handler serves");
+    });
+    assertThat(backendCalls).hasValue(0);
+  }
+
+  @Test
+  void aCallWhoseOptionsDeadlinePassedFailsAtOnceSendingNothing() {
+    BoltChannel channel = client.channel("127.0.0.1:" + backend.port());
+    assertThatThrownBy(() -> channel.invokeSync(TIMEOUT_SEEN, bytes("x"),
+        CallOptions.DEFAULT.withDeadline(Deadline.after(-1, TimeUnit.MILLISECONDS))))
+        .isInstanceOfSatisfying(BoltException.class, e -> {
+          assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT);
+          assertThat(e.getMessage()).contains("was not sent", "the deadline of its options");
+        });
+    assertThatThrownBy(() -> channel.invokeFuture(TIMEOUT_SEEN, bytes("x"),
+        CallOptions.DEFAULT.withDeadline(Deadline.after(0, TimeUnit.MILLISECONDS))).join())
+        .hasCauseInstanceOf(BoltException.class);
+    assertThat(backendCalls).hasValue(0);
+    // a deadline later than the call's own timeout changes nothing
+    assertThat(Integer.parseInt(string(channel.invokeSync(TIMEOUT_SEEN, bytes("x"),
+        CallOptions.DEFAULT.withTimeoutMillis(400).withDeadline(Deadline.after(Duration.ofMinutes(5)))))))
+        .isBetween(300, 400);
+  }
+
+  @Test
+  void aConnectCallsDeadlineFlowsIntoTheCallsItsHandlerMakes() throws Exception {
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(BOUND).build();
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + front.port() + "/test.Front/relay"))
+        .header("Content-Type", "application/json")
+        .timeout(BOUND);
+    HttpResponse<String> inherited = http.send(request.copy().header("Connect-Timeout-Ms", "1500")
+        .POST(HttpRequest.BodyPublishers.ofString(json("inherit"))).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(inherited.statusCode()).isEqualTo(200);
+    assertThat(Integer.parseInt(text(inherited.body()))).isBetween(1, 1_500);
+    HttpResponse<String> shorter = http.send(request.copy().header("Connect-Timeout-Ms", "5000")
+        .POST(HttpRequest.BodyPublishers.ofString(json("shorter"))).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(Integer.parseInt(text(shorter.body()))).isBetween(1, 300);
+    // without Connect-Timeout-Ms the served call's deadline is its method's timeout, 20 s
+    HttpResponse<String> methods = http.send(request.copy()
+        .POST(HttpRequest.BodyPublishers.ofString(json("inherit"))).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(Integer.parseInt(text(methods.body()))).isBetween(1, 20_000);
+  }
+
+  private static String json(String text) {
+    return "{\"text\":\"" + text + "\"}";
+  }
+
+  /** The text of an answer {@code {"text":"…"}}, read with the service's own JSON codec. */
+  private static String text(String body) {
+    return string(io.boltgen.runtime.codec.json.ProtoJson.read(TEXT_JSON,
+        new java.io.ByteArrayInputStream(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)), false));
+  }
+}
