@@ -3,6 +3,7 @@ package io.boltgen.gateway;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.Deadline;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
@@ -56,9 +57,10 @@ final class Forwarder implements ServiceInvoker {
           "the gateway is closing: send " + method.httpPath() + " again"));
       return;
     }
-    // made on the handler's thread, the forward inherits what is left of the caller's deadline (and fails with
-    // TIMEOUT, sending nothing, if none is left)
-    CallOptions options = CallOptions.DEFAULT;
+    // the forward is the caller's call: its deadline (Connect-Timeout-Ms, else the method's timeout, from the
+    // request's arrival) stands in for the method's timeout; past it, the forward fails with TIMEOUT, sending nothing
+    Deadline deadline = context.deadline();
+    CallOptions options = deadline != null ? CallOptions.DEFAULT.withDeadline(deadline) : CallOptions.DEFAULT;
     Map<String, String> headers = context.headers();
     for (String name : forwardedHeaders) {
       String value = headers.get(name);

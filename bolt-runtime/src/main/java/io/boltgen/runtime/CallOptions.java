@@ -15,9 +15,9 @@ import java.util.concurrent.Executor;
  * <p>The effective timeout of a call is the first of: this object's timeout, the method's
  * ({@code @BoltMethod(timeoutMillis)}), the service's ({@code @BoltService(timeoutMillis)}). It is never
  * infinite. It covers everything from the moment the call starts: waiting for a connection, writing,
- * and the server's answer. The call's deadline is that timeout from its start, or sooner: a call made by a
- * handler on its own thread ends no later than the deadline of the call it serves
- * ({@link ServerContext#deadline()}), and one given {@link #withDeadline a deadline} no later than that.
+ * and the server's answer. A {@link #withDeadline deadline} stands in for the timeout the same way (with both
+ * set, the earlier wins). A call made by a handler on its own thread also ends no later than the deadline of
+ * the call it serves ({@link ServerContext#deadline()}).
  *
  * <p>On a channel to a cluster ({@code scheme:///service}), {@link #withMaxAttempts} and {@link #withIdempotent}
  * override the client's attempt limit and the method's {@code @Idempotent} for failover; channels to one
@@ -54,9 +54,10 @@ public final class CallOptions {
   }
 
   /**
-   * A copy whose calls end no later than {@code deadline}, unless their timeout ends them sooner: to pass a
-   * served call's deadline ({@link ServerContext#deadline()}) on to calls made on another thread (calls made on
-   * the handler's own thread inherit it anyway). A call whose deadline already passed fails at once with
+   * A copy whose calls end at {@code deadline}: it stands in for the method's timeout, as {@link #withTimeout}
+   * does (with both set, the earlier wins). To pass a served call's deadline ({@link ServerContext#deadline()})
+   * on to calls made on another thread; calls made on the handler's own thread end by it anyway, unless their
+   * own timeout is shorter. A call whose deadline already passed fails at once with
    * {@link ResponseStatus#TIMEOUT}, sending nothing.
    */
   public CallOptions withDeadline(Deadline deadline) {

@@ -217,8 +217,9 @@ public final class MethodDescriptor<Q, R> {
 
   /**
    * Of the {@link #requestHeaders()}, those by which a server tells this method apart from other methods that
-   * share its {@link #wireName()} (a dialect whose every request carries one className); in their order. Empty
-   * for a method whose wire name is its own.
+   * share its {@link #wireName()} (a dialect whose every request carries one className); in their order, the
+   * last naming the method and those before it its service (so that a refusal can say which was asked for).
+   * Empty for a method whose wire name is its own.
    */
   public List<String> routingHeaders() {
     return routingHeaders;

@@ -332,7 +332,7 @@ final class ClusterTarget {
       return; // cancelled because the call completed first
     }
     boolean instanceFault = isInstanceFault(failure.status());
-    if (PendingCall.isAnswer(failure)) {
+    if (RemoteErrors.isAnswer(failure)) {
       member.answered(env.ticker().nanoTime()); // an answer, even "busy": the instance is alive
     }
     if (instanceFault) {

@@ -196,13 +196,17 @@ final class MethodTable {
       return byRoute.get(route(requestHeaders));
     }
 
-    /** What a request with these headers asks for, for messages: its routing headers' values, each cut short. */
+    /**
+     * What a request with these headers asks for, for messages, from its routing headers' values (each cut
+     * short): {@code service a/b, method m}, the last one naming the method and those before it its service.
+     */
     String describe(Map<String, String> requestHeaders) {
-      StringBuilder text = new StringBuilder();
-      for (String header : headers) {
-        text.append(text.length() == 0 ? "" : "/").append(MessageText.shorten(requestHeaders.get(header)));
+      StringBuilder text = new StringBuilder("service ");
+      for (int i = 0; i < headers.size() - 1; i++) {
+        text.append(i == 0 ? "" : "/").append(MessageText.shorten(requestHeaders.get(headers.get(i))));
       }
-      return text.toString();
+      return text.append(", method ").append(MessageText.shorten(requestHeaders.get(headers.get(headers.size() - 1))))
+          .toString();
     }
 
     private String route(Map<String, String> requestHeaders) {

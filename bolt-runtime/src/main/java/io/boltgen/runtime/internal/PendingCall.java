@@ -74,6 +74,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   private final long startNanos;
   private final long timeoutNanos;
   private final long timeoutMillis;
+  private final boolean inheritedDeadline; // what was left of the served call's ended it, not its own
   private final Listener<R> listener;
   private final PendingCall<R> parent;
   private boolean retainsRequest;
@@ -99,7 +100,10 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     this.env = env;
     this.startNanos = env.ticker().nanoTime();
     this.timeoutMillis = options.timeoutMillis() > 0 ? options.timeoutMillis() : method.timeoutMillis();
-    this.timeoutNanos = CallBudget.nanos(timeoutMillis, options); // less when a deadline ends it sooner
+    long own = CallBudget.ownNanos(options, timeoutMillis);
+    long inherited = CallBudget.inheritedNanos(); // the served call's, when its handler makes this call
+    this.inheritedDeadline = inherited < own;
+    this.timeoutNanos = Math.max(0, Math.min(own, inherited));
   }
 
   /** One attempt of {@code parent}, with the time its parent has left. */
@@ -113,6 +117,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     this.env = parent.env;
     this.startNanos = env.ticker().nanoTime();
     this.timeoutMillis = parent.timeoutMillis;
+    this.inheritedDeadline = parent.inheritedDeadline;
     this.timeoutNanos = Math.max(0, parent.timeoutNanos - (startNanos - parent.startNanos));
   }
 
@@ -318,8 +323,8 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
 
   /** The deadline passed: fails the call with TIMEOUT, unless it completed first. */
   void timeoutNow() {
-    BoltException error = CallBudget.timedOut(method.toString(), timeoutNanos, timeoutMillis, options, remoteAddress,
-        requestId, written);
+    BoltException error = CallBudget.timedOut(method.toString(), timeoutNanos, timeoutMillis, inheritedDeadline,
+        options, remoteAddress, requestId, written);
     if (fail(error)) {
       timeouts.warn("{}", error.getMessage());
     }
@@ -377,7 +382,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     boolean won = error == null ? super.complete(value) : super.completeExceptionally(error);
     if (won) {
       forgetEverywhere(false);
-      depart(isAnswer(error));
+      depart(RemoteErrors.isAnswer(error));
       if (listener != null) {
         listener.onComplete(value, error);
       }
@@ -387,22 +392,9 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
       if (bound != null) {
         bound.cancel();
       }
-      depart(isAnswer(error));
+      depart(RemoteErrors.isAnswer(error));
     }
     return won;
-  }
-
-  /** Whether an attempt that ended with {@code error} (null: a result) was answered by its instance. */
-  static boolean isAnswer(Throwable error) {
-    if (error == null) {
-      return true;
-    }
-    if (!(error instanceof BoltException b)) {
-      return false;
-    }
-    ResponseStatus status = b.status();
-    return status != ResponseStatus.CONNECTION_CLOSED && status != ResponseStatus.ERROR_COMM
-        && status != ResponseStatus.CLIENT_SEND_ERROR && status != ResponseStatus.TIMEOUT;
   }
 
   /**

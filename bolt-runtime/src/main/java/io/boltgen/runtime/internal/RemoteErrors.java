@@ -62,4 +62,17 @@ final class RemoteErrors {
     }
     return new BoltException(status, message.toString(), remoteClass, remoteMessage, remote, frame.requestId(), null);
   }
+
+  /** Whether an attempt that ended with {@code error} (null: a result) was answered by its instance. */
+  static boolean isAnswer(Throwable error) {
+    if (error == null) {
+      return true;
+    }
+    if (!(error instanceof BoltException b)) {
+      return false;
+    }
+    ResponseStatus status = b.status();
+    return status != ResponseStatus.CONNECTION_CLOSED && status != ResponseStatus.ERROR_COMM
+        && status != ResponseStatus.CLIENT_SEND_ERROR && status != ResponseStatus.TIMEOUT;
+  }
 }
