@@ -11,6 +11,8 @@ final class Names {
   static final String PROCESSOR = "io.boltgen.processor.BoltProcessor";
 
   static final String RUNTIME = "io.boltgen.runtime";
+  /** The package of the SOFARPC dialect's runtime, module bolt-sofarpc. */
+  static final String SOFARPC = "io.boltgen.sofarpc";
   static final ClassName BOLT_CHANNEL = ClassName.get(RUNTIME, "BoltChannel");
   static final ClassName BOLT_CLIENT = ClassName.get(RUNTIME, "BoltClient");
   static final ClassName BOLT_EXCEPTION = ClassName.get(RUNTIME, "BoltException");
@@ -29,13 +31,13 @@ final class Names {
   static final ClassName PROTO_DECODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoDecoder");
   static final ClassName PROTO_SIZES = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoSizes");
   static final ClassName FAILURE_MARSHALLER = ClassName.get(RUNTIME + ".codec", "FailureMarshaller");
-  static final ClassName SOFA_RPC = ClassName.get(RUNTIME + ".codec.sofarpc", "SofaRpc");
-  static final ClassName SOFA_RPC_PROTOBUF = ClassName.get(RUNTIME + ".codec.sofarpc", "SofaRpcProtobuf");
-  static final ClassName SOFA_RPC_HESSIAN = ClassName.get(RUNTIME + ".codec.sofarpc", "SofaRpcHessian");
-  static final ClassName HESSIAN_CLASS = ClassName.get(RUNTIME + ".codec.hessian", "HessianClass");
-  static final ClassName HESSIAN_TYPE = ClassName.get(RUNTIME + ".codec.hessian", "HessianType");
-  static final ClassName HESSIAN_WRITER = ClassName.get(RUNTIME + ".codec.hessian", "HessianWriter");
-  static final ClassName HESSIAN_READER = ClassName.get(RUNTIME + ".codec.hessian", "HessianReader");
+  static final ClassName SOFA_RPC = ClassName.get(SOFARPC, "SofaRpc");
+  static final ClassName SOFA_RPC_PROTOBUF = ClassName.get(SOFARPC, "SofaRpcProtobuf");
+  static final ClassName SOFA_RPC_HESSIAN = ClassName.get(SOFARPC, "SofaRpcHessian");
+  static final ClassName HESSIAN_CLASS = ClassName.get(SOFARPC + ".hessian", "HessianClass");
+  static final ClassName HESSIAN_TYPE = ClassName.get(SOFARPC + ".hessian", "HessianType");
+  static final ClassName HESSIAN_WRITER = ClassName.get(SOFARPC + ".hessian", "HessianWriter");
+  static final ClassName HESSIAN_READER = ClassName.get(SOFARPC + ".hessian", "HessianReader");
   static final ClassName JSON_MARSHALLER = ClassName.get(RUNTIME + ".codec.json", "JsonMarshaller");
   static final ClassName JSON_READER = ClassName.get(RUNTIME + ".codec.json", "JsonReader");
   static final ClassName JSON_VALUES = ClassName.get(RUNTIME + ".codec.json", "JsonValues");

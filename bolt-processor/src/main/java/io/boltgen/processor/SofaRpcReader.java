@@ -56,6 +56,11 @@ final class SofaRpcReader {
     String uniqueId = Annotations.stringValue(elements, mirror, "uniqueId");
     String serializer = Annotations.valueWithDefault(elements, mirror, "serializer").getValue().toString();
     Site site = new Site(type, mirror, Annotations.explicitValue(mirror, "interfaceName"));
+    if (elements.getTypeElement(Names.SOFA_RPC.canonicalName()) == null) {
+      report.error(new Site(type, mirror, null), "SofaRpcRuntimeMissing", "the code generated for @SofaRpcService "
+          + type.getSimpleName() + " calls io.boltgen:bolt-sofarpc, which is not on this module's class path ("
+          + Names.SOFARPC + " is missing): add the dependency io.boltgen:bolt-sofarpc beside io.boltgen:bolt-runtime");
+    }
     if (!JAVA_NAME.matcher(interfaceName).matches()) {
       report.error(site, "InvalidSofaRpcService", "interfaceName \"" + interfaceName
           + "\" is not a Java interface name; give the fully qualified name of the SOFARPC side's interface");

@@ -104,6 +104,20 @@ class SofaRpcDialectTest {
   // ------------------------------------------------------------------ the service annotation
 
   @Test
+  void withoutBoltSofaRpcOnTheClassPathOneErrorSaysWhatToAdd() throws Exception {
+    String module = new java.io.File(io.boltgen.sofarpc.SofaRpc.class.getProtectionDomain().getCodeSource()
+        .getLocation().toURI()).getPath();
+    List<java.io.File> withoutIt = Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        .filter(entry -> !entry.equals(module)).map(java.io.File::new).toList();
+    JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc { String hi(); }");
+    Compilation c = com.google.testing.compile.Compiler.javac().withProcessors(new BoltProcessor())
+        .withClasspath(withoutIt).compile(svc);
+    assertThat(c.errors()).hasSize(1);
+    assertThat(c).hadErrorContaining("[Bolt/SofaRpcRuntimeMissing] the code generated for @SofaRpcService Svc calls"
+        + " io.boltgen:bolt-sofarpc, which is not on this module's class path").inFile(svc).onLine(9);
+  }
+
+  @Test
   void interfaceNameMustBeAJavaName() {
     JavaFileObject svc = source("test.Svc",
         "@BoltService",

@@ -1,9 +1,9 @@
-package io.boltgen.runtime.codec.sofarpc;
+package io.boltgen.sofarpc;
 
-import io.boltgen.runtime.codec.hessian.HessianClass;
-import io.boltgen.runtime.codec.hessian.HessianReader;
-import io.boltgen.runtime.codec.hessian.HessianType;
-import io.boltgen.runtime.codec.hessian.HessianWriter;
+import io.boltgen.sofarpc.hessian.HessianClass;
+import io.boltgen.sofarpc.hessian.HessianReader;
+import io.boltgen.sofarpc.hessian.HessianType;
+import io.boltgen.sofarpc.hessian.HessianWriter;
 
 /**
  * SOFARPC's {@code SofaResponse} object, the body of a Hessian2 answer: a result, an exception the provider

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.sofarpc;
+package io.boltgen.sofarpc;
 
 import java.util.LinkedHashMap;
 import java.util.List;

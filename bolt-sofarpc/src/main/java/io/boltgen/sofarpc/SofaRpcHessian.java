@@ -1,13 +1,13 @@
-package io.boltgen.runtime.codec.sofarpc;
+package io.boltgen.sofarpc;
 
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.runtime.codec.hessian.HessianReader;
-import io.boltgen.runtime.codec.hessian.HessianReader.ValueReader;
-import io.boltgen.runtime.codec.hessian.HessianWriter;
-import io.boltgen.runtime.codec.hessian.HessianWriter.ValueWriter;
+import io.boltgen.sofarpc.hessian.HessianReader;
+import io.boltgen.sofarpc.hessian.HessianReader.ValueReader;
+import io.boltgen.sofarpc.hessian.HessianWriter;
+import io.boltgen.sofarpc.hessian.HessianWriter.ValueWriter;
 import io.netty.buffer.ByteBuf;
 import java.util.List;
 import java.util.Map;

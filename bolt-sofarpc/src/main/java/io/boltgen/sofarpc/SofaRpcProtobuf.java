@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.sofarpc;
+package io.boltgen.sofarpc;
 
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;

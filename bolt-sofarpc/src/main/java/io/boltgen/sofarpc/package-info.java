@@ -3,4 +3,4 @@
  * bodies of its protobuf and Hessian2 serializers, and its failures, which travel inside successful answers.
  * See docs/sofarpc.md.
  */
-package io.boltgen.runtime.codec.sofarpc;
+package io.boltgen.sofarpc;

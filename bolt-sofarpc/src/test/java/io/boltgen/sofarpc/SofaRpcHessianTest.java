@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.sofarpc;
+package io.boltgen.sofarpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,8 +7,8 @@ import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.runtime.codec.hessian.HessianReader;
-import io.boltgen.runtime.codec.hessian.HessianWriter;
+import io.boltgen.sofarpc.hessian.HessianReader;
+import io.boltgen.sofarpc.hessian.HessianWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.sofarpc;
+package io.boltgen.sofarpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.hessian;
+package io.boltgen.sofarpc.hessian;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

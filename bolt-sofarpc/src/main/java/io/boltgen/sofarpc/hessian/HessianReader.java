@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.hessian;
+package io.boltgen.sofarpc.hessian;
 
 import io.boltgen.runtime.support.MessageText;
 import io.netty.buffer.ByteBuf;

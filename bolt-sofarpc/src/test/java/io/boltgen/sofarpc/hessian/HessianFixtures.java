@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.hessian;
+package io.boltgen.sofarpc.hessian;
 
 import com.caucho.hessian.io.Hessian2Input;
 import com.caucho.hessian.io.Hessian2Output;

@@ -1,11 +1,11 @@
-package io.boltgen.runtime.codec.hessian;
+package io.boltgen.sofarpc.hessian;
 
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.POINT;
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.ours;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.POINT;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.ours;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.boltgen.runtime.codec.hessian.HessianFixtures.Point;
+import io.boltgen.sofarpc.hessian.HessianFixtures.Point;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;

@@ -1,17 +1,17 @@
-package io.boltgen.runtime.codec.hessian;
+package io.boltgen.sofarpc.hessian;
 
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.POINT;
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.ours;
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.sofaReads;
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.sofaReadsObject;
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.sofaWrites;
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.sofaWritesObject;
-import static io.boltgen.runtime.codec.hessian.HessianFixtures.weRead;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.POINT;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.ours;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.sofaReads;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.sofaReadsObject;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.sofaWrites;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.sofaWritesObject;
+import static io.boltgen.sofarpc.hessian.HessianFixtures.weRead;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.caucho.hessian.io.Hessian2Input;
-import io.boltgen.runtime.codec.hessian.HessianFixtures.Point;
+import io.boltgen.sofarpc.hessian.HessianFixtures.Point;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,0 +1,92 @@
+package io.boltgen.sofarpc;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The SOFARPC module's shape: its public types are exactly those of the table in docs/sofarpc.md, it uses the
+ * runtime's API, generated and support tiers but never its internals or its transport tier, its packages
+ * import one way, and the runtime never uses it (a service that speaks only Bolt does without it).
+ */
+class ArchitectureTest {
+
+  private static JavaClasses module;
+
+  @BeforeAll
+  static void importModule() {
+    module = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("io.boltgen.sofarpc");
+  }
+
+  @Test
+  void publicTypesAreExactlyThoseTheDocsList() throws IOException {
+    String text = Files.readString(docs());
+    int section = text.indexOf("## The module");
+    assertThat(section).as("docs/sofarpc.md has a section on the module").isNotNegative();
+    int end = text.indexOf("\n## ", section + 1);
+    Matcher row = Pattern.compile("(?m)^\\| `([\\w.]+)` \\|").matcher(text.substring(section, end));
+    Set<String> documented = new TreeSet<>();
+    while (row.find()) {
+      documented.add(row.group(1));
+    }
+    Set<String> actual = module.stream()
+        .filter(c -> c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC)
+            && !c.getSimpleName().equals("package-info"))
+        .map(JavaClass::getName)
+        .collect(Collectors.toCollection(TreeSet::new));
+    assertThat(actual).as("public types of bolt-sofarpc vs the table in docs/sofarpc.md").isEqualTo(documented);
+  }
+
+  @Test
+  void usesOnlyTheRuntimesApiGeneratedAndSupportTiers() {
+    noClasses().should().dependOnClassesThat()
+        .resideInAnyPackage("io.boltgen.runtime.internal..", "io.boltgen.runtime.call..")
+        .check(module);
+    classes().should().onlyDependOnClassesThat().resideInAnyPackage("io.boltgen.sofarpc..", "io.boltgen.runtime",
+            "io.boltgen.runtime.codec..", "io.boltgen.runtime.support", "io.netty.buffer..", "io.netty.util..",
+            "java..", "org.slf4j..", "com.google.errorprone.annotations..")
+        .check(module);
+  }
+
+  @Test
+  void packagesHaveNoCycle() {
+    slices().matching("io.boltgen.sofarpc.(**)").should().beFreeOfCycles().check(module);
+  }
+
+  @Test
+  void theRuntimeNeverUsesIt() {
+    JavaClasses runtime = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("io.boltgen.runtime");
+    assertThat(runtime.size()).as("runtime classes found").isGreaterThan(100);
+    noClasses().should().dependOnClassesThat().resideInAPackage("io.boltgen.sofarpc..").check(runtime);
+  }
+
+  private static Path docs() {
+    Path dir = Path.of("").toAbsolutePath();
+    while (dir != null && !Files.exists(dir.resolve("docs/sofarpc.md"))) {
+      dir = dir.getParent();
+    }
+    assertThat(dir).as("the repository's docs/sofarpc.md above %s", Path.of("").toAbsolutePath()).isNotNull();
+    return dir.resolve("docs/sofarpc.md");
+  }
+}
