@@ -95,6 +95,15 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     return closed != 0;
   }
 
+  /** Releases the caller's message of a call that will not run (IO thread, before it was handed on). */
+  void discardMessage() {
+    ServerStream.Message m = message;
+    message = null;
+    if (m != null) {
+      m.release();
+    }
+  }
+
   // ------------------------------------------------------------------ what the transport tells (IO thread)
 
   @Override

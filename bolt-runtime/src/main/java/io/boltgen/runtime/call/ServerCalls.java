@@ -259,6 +259,7 @@ public final class ServerCalls {
     public void start(ServerStream.Listener call) {
       ServedCall served = (ServedCall) call;
       if (served.isClosed()) {
+        served.discardMessage(); // refused or cancelled before it started: never run, its bytes freed here
         return;
       }
       Executor executor = served.executor();

@@ -12,20 +12,21 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A {@link Timer} on virtual time, with the clock it keeps: {@link #advance} moves the clock and runs, on the
- * calling thread, every task whose time came. For tests of time-driven behaviour in milliseconds of wall time.
+ * calling thread, every task whose time came. For tests of time-driven behaviour in milliseconds of wall time
+ * (public for the tests of the call package too).
  */
-final class FakeTimer implements Timer {
+public final class FakeTimer implements Timer {
 
   private final List<Entry> entries = new ArrayList<>();
   private volatile long nanos = 1_000_000_000L;
 
   /** The virtual clock, in nanoseconds. */
-  long nanoTime() {
+  public long nanoTime() {
     return nanos;
   }
 
   /** The virtual clock as a Netty {@link Ticker}, for an {@code EmbeddedChannel} and the runtime's deadlines. */
-  Ticker ticker() {
+  public Ticker ticker() {
     return new Ticker() {
       @Override
       public long initialNanoTime() {
@@ -45,7 +46,7 @@ final class FakeTimer implements Timer {
   }
 
   /** Tasks waiting. */
-  synchronized int pending() {
+  public synchronized int pending() {
     int n = 0;
     for (Entry e : entries) {
       if (!e.cancelled) {
@@ -56,7 +57,7 @@ final class FakeTimer implements Timer {
   }
 
   /** Moves the clock by {@code amount} and runs the tasks that became due, in order. */
-  void advance(long amount, TimeUnit unit) {
+  public void advance(long amount, TimeUnit unit) {
     long target = nanos + unit.toNanos(amount);
     for (;;) {
       Entry next = null;
