@@ -40,7 +40,7 @@ import javax.net.ssl.SSLSession;
  *
  * <p>Thread-safe.
  */
-final class BoltConnection implements Connection, CallTarget {
+final class BoltConnection implements PortConnection, CallTarget {
 
   /** Where a channel keeps its connection. */
   static final AttributeKey<BoltConnection> KEY = AttributeKey.valueOf(BoltConnection.class, "connection");
@@ -62,7 +62,7 @@ final class BoltConnection implements Connection, CallTarget {
   private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
   private String remoteText;
-  // set on the IO thread when the peer turned out to speak HTTP (see ProtocolSniffer), before any request is read
+  // set on the IO thread when a port protocol took the connection over (HTTP), before any request is read
   private volatile boolean http;
   private volatile SocketAddress localAddress;
   private volatile FrameFormat format;
@@ -212,19 +212,15 @@ final class BoltConnection implements Connection, CallTarget {
     return dispatch;
   }
 
-  /**
-   * {@code count} requests of this connection were read and are handed to dispatch (one count per read, not
-   * per request); reads of an accepted connection pause while too many are open (see {@link ReadThrottle}).
-   * Each request is matched by exactly one {@link #requestClosed()}.
-   */
-  void requestsOpened(int count) {
+  @Override
+  public void requestsOpened(int count) {
     if (throttle != null) {
       throttle.open(count);
     }
   }
 
-  /** A request is no longer open: its answer was written or discarded, or it ended without one. */
-  void requestClosed() {
+  @Override
+  public void requestClosed() {
     if (throttle != null) {
       throttle.close();
     }
@@ -235,8 +231,8 @@ final class BoltConnection implements Connection, CallTarget {
     return throttle != null && throttle.isPaused();
   }
 
-  /** A read was dispatched: pause reading if too much is open now (IO thread). */
-  void afterRead() {
+  @Override
+  public void afterRead() {
     assert nettyChannel.eventLoop().inEventLoop();
     if (throttle != null) {
       throttle.update();
@@ -356,8 +352,8 @@ final class BoltConnection implements Connection, CallTarget {
     return address != null ? address : nettyChannel.remoteAddress();
   }
 
-  /** The peer's address as text, made once (for the logging context of every call it sends). */
-  String remoteText() {
+  @Override
+  public String remoteText() {
     String text = remoteText;
     if (text == null) {
       text = String.valueOf(remoteAddress());
@@ -397,16 +393,13 @@ final class BoltConnection implements Connection, CallTarget {
     return callChannel;
   }
 
-  /** The peer speaks HTTP on this connection: Bolt calls to it fail at once (IO thread, before any request). */
-  void servesHttp() {
+  @Override
+  public void takenOver() {
     http = true;
   }
 
-  /**
-   * Reads pause while {@code maxOpen} requests are open (HTTP/1.1 pipelining), instead of the server's
-   * {@code maxRequestsPerConnection} (IO thread, before any request).
-   */
-  void limitOpenRequests(int maxOpen) {
+  @Override
+  public void limitOpenRequests(int maxOpen) {
     if (throttle != null) {
       throttle.limit(maxOpen);
     }
@@ -419,8 +412,8 @@ final class BoltConnection implements Connection, CallTarget {
     }
   }
 
-  /** A frame arrived from the peer (IO thread). */
-  void markReceived() {
+  @Override
+  public void markReceived() {
     if (!received) {
       received = true;
     }

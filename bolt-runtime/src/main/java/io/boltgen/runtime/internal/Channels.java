@@ -2,8 +2,11 @@ package io.boltgen.runtime.internal;
 
 import io.netty.channel.ChannelOutboundInvoker;
 
-/** Closing a channel without watching the close: the one place that says why its future can be ignored. */
-final class Channels {
+/**
+ * Closing a channel without watching the close: the one place that says why its future can be ignored. Public
+ * only for the internal packages; not API.
+ */
+public final class Channels {
 
   private Channels() {}
 
@@ -14,7 +17,7 @@ final class Channels {
    * nothing more could be done about it.
    */
   @SuppressWarnings("FutureReturnValueIgnored") // see above: a close's failure changes nothing
-  static void close(ChannelOutboundInvoker channel) {
+  public static void close(ChannelOutboundInvoker channel) {
     channel.close();
   }
 }

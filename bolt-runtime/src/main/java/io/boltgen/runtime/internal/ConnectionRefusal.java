@@ -14,8 +14,8 @@ import org.slf4j.LoggerFactory;
  * every request it sends is answered {@code SERVER_THREADPOOL_BUSY} with a message naming the limit (so a
  * boltgen or SOFABolt client fails its call at once with a clear reason instead of hanging), then the
  * connection is closed; one that sends nothing is closed after {@value #LINGER_MILLIS} ms. On a server that
- * also serves HTTP, a connection whose first bytes are an HTTP/1.1 request is answered {@code 503} with a
- * Connect {@code unavailable} error naming the limit instead, then closed.
+ * also speaks another protocol, its {@link PortProtocol#refusal} answers that protocol's clients instead (HTTP:
+ * {@code 503} with a Connect {@code unavailable} error naming the limit).
  */
 final class ConnectionRefusal extends ChannelInboundHandlerAdapter {
 
@@ -36,13 +36,13 @@ final class ConnectionRefusal extends ChannelInboundHandlerAdapter {
 
   /**
    * Makes {@code channel}'s pipeline answer busy and close; {@code open} connections, {@code limit} allowed;
-   * {@code http}: the server also serves HTTP, whose clients are answered in HTTP.
+   * {@code port}: the protocol the server also speaks (or {@code null}), whose clients are answered in its terms.
    */
-  static void install(Channel channel, int maxFrameLength, int open, int limit, boolean http) {
+  static void install(Channel channel, int maxFrameLength, int open, int limit, PortProtocol port) {
     String why = "the server at " + channel.localAddress() + " refused the connection: " + open
         + " connections are open and its limit (maxConnections) is " + limit;
-    if (http) {
-      channel.pipeline().addLast("http-refusal", new HttpRefusal(why));
+    if (port != null) {
+      channel.pipeline().addLast("port-refusal", port.refusal(why));
     }
     channel.pipeline().addLast("decoder", new FrameDecoder(maxFrameLength));
     channel.pipeline().addLast("refusal", new ConnectionRefusal(open, limit, why));
@@ -74,42 +74,6 @@ final class ConnectionRefusal extends ChannelInboundHandlerAdapter {
     if (last != null) {
       ctx.flush();
       last.addListener(ChannelFutureListener.CLOSE);
-    }
-  }
-
-  /**
-   * Before the Bolt decoder of a refused connection on a server that serves HTTP: a first read that starts
-   * with an ASCII capital letter (an HTTP/1.1 method) is answered 503 and the connection closed; anything
-   * else passes on to the Bolt refusal.
-   */
-  static final class HttpRefusal extends ChannelInboundHandlerAdapter {
-    private final String why;
-
-    HttpRefusal(String why) {
-      this.why = why;
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      ctx.pipeline().remove(this); // one look, at the first bytes
-      if (msg instanceof io.netty.buffer.ByteBuf bytes && bytes.isReadable()) {
-        int at = bytes.readerIndex();
-        byte first = bytes.getByte(at);
-        // not "PRI": an HTTP/2 preface, which the Bolt side closes
-        boolean http2 = bytes.readableBytes() >= 3 && first == 'P' && bytes.getByte(at + 1) == 'R'
-            && bytes.getByte(at + 2) == 'I';
-        if (first >= 'A' && first <= 'Z' && !http2) {
-          bytes.release();
-          io.netty.handler.codec.http.FullHttpResponse answer = ConnectErrors.response(ctx.alloc(),
-              ConnectErrors.UNAVAILABLE, why);
-          answer.headers().set(io.netty.handler.codec.http.HttpHeaderNames.CONNECTION, "close");
-          // last in the pipeline, so that a write from the channel is encoded first, then (under TLS) encrypted
-          ctx.pipeline().addLast("http-encoder", new io.netty.handler.codec.http.HttpResponseEncoder());
-          ctx.channel().writeAndFlush(answer).addListener(ChannelFutureListener.CLOSE);
-          return;
-        }
-      }
-      ctx.fireChannelRead(msg);
     }
   }
 

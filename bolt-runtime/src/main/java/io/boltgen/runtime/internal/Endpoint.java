@@ -22,8 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What one client or server owns at the transport level: its settings, its live connections, the handler
  * of requests that arrive on them, the environment of calls it sends, and its connection events. Builds
- * the channel pipeline: {@code [SslHandler] → [IdleStateHandler] → [ProtocolSniffer] → FrameDecoder → InboundHandler}
- * (the sniffer on a server that also serves HTTP, see {@link HttpPipelines}; the idle
+ * the channel pipeline: {@code [SslHandler] → [IdleStateHandler] → [port protocol] → FrameDecoder → InboundHandler}
+ * (the port protocol's handler on a server that also serves HTTP, see {@link PortProtocol}; the idle
  * handler on a client with heartbeats only; a server's idle timeout is {@link IdleTimeout}, which adds nothing
  * to a write); there is no encoder: frames are encoded by the thread that makes them, or by the IO thread for
  * a server's answers, and queued as buffers. A server counts the connections
@@ -40,7 +40,7 @@ final class Endpoint {
   private final RequestHandler requests;
   private final ConnectionEvents events;
   private final TlsMaterial tls;
-  private final HttpPipelines http;
+  private final PortProtocol port;
   private final Set<BoltConnection> connections = ConcurrentHashMap.newKeySet();
   // accepted channels not yet closed, refused ones included (they hold a file descriptor too)
   private final AtomicInteger accepted = new AtomicInteger();
@@ -57,7 +57,7 @@ final class Endpoint {
   }
 
   /**
-   * An endpoint whose connections may also speak HTTP ({@code http} non-null: a server's, when
+   * An endpoint whose connections may also speak another protocol ({@code port} non-null: a server's, when
    * {@link EndpointSettings#http()}); it takes no ownership of {@code shared}.
    */
   Endpoint(
@@ -67,8 +67,8 @@ final class Endpoint {
       RequestHandler requests,
       ConnectionEvents events,
       TlsMaterial tls,
-      HttpPipelines http) {
-    this.http = http;
+      PortProtocol port) {
+    this.port = port;
     this.tls = tls;
     this.settings = settings;
     this.shared = shared;
@@ -128,8 +128,7 @@ final class Endpoint {
       int open = accepted.incrementAndGet();
       channel.closeFuture().addListener(f -> accepted.decrementAndGet());
       if (open > settings.maxConnections()) {
-        ConnectionRefusal.install(channel, settings.maxFrameLength(), open - 1, settings.maxConnections(),
-            settings.http());
+        ConnectionRefusal.install(channel, settings.maxFrameLength(), open - 1, settings.maxConnections(), port);
         return null;
       }
     }
@@ -146,8 +145,8 @@ final class Endpoint {
         : new FrameDeadline(channel, decoder, calls.timer(), calls.ticker()::nanoTime, settings.frameTimeoutMillis());
     pipeline.addLast("decoder", decoder);
     pipeline.addLast("handler", new InboundHandler(connection, deadline));
-    if (http != null) {
-      pipeline.addBefore("decoder", "protocol", new ProtocolSniffer(http, settings.frameTimeoutMillis()));
+    if (port != null) {
+      port.join(pipeline);
     }
     return connection;
   }

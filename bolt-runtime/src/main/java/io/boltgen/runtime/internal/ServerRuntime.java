@@ -20,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -82,13 +83,18 @@ final class ServerRuntime implements RuntimeProvider.Server {
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
             maxConnections, config.http()),
         shared, calls, new RequestDispatcher(served), events, tls,
-        config.http() ? new HttpPipelines(new ConnectService(served,
-            new HttpResources(config.services().stream().map(s -> s.service().descriptor()).toList(),
-                config.console())),
-            limits.maxFrameLength(), limits.frameTimeoutMillis()) : null);
+        config.http() ? portProtocol().create(served, config.services().stream().map(s -> s.service().descriptor())
+            .toList(), config.console(), limits.maxFrameLength(), limits.frameTimeoutMillis()) : null);
     if (tls != null) {
       tls.watch(calls.timer());
     }
+  }
+
+  /** The protocol that serves HTTP on the port, found by {@link ServiceLoader} (HTTP/1.1 and HTTP/2 with Connect). */
+  private static PortProtocol.Factory portProtocol() {
+    return ServiceLoader.load(PortProtocol.Factory.class, ServerRuntime.class.getClassLoader()).findFirst()
+        .orElseThrow(() -> new IllegalStateException("http(true) needs the HTTP protocol of the port, which is not on"
+            + " the class path (no " + PortProtocol.Factory.class.getName() + " in META-INF/services)"));
   }
 
   @Override

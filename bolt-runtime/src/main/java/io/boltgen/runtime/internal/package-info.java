@@ -2,8 +2,9 @@
  * The runtime behind the API: not API, and package-private wherever Java allows (the one public type is the
  * {@link java.util.ServiceLoader} entry {@link io.boltgen.runtime.internal.NettyRuntimeProvider}). Any of it
  * may change in any release. It may use the API, the transport tier ({@code io.boltgen.runtime.call}) and
- * {@code support}; nothing but the provider entry is used from outside. docs/runtime.md maps where each step
- * happens; by concern:
+ * {@code support}, never {@code internal.http}, which plugs into it through the port protocol SPI
+ * ({@code PortProtocol}, {@code PortConnection}, found by {@link java.util.ServiceLoader}). docs/runtime.md
+ * maps where each step happens; by concern:
  *
  * <ul>
  *   <li>assembly: {@code NettyRuntimeProvider}, {@code ClientRuntime}, {@code ServerRuntime}, {@code Endpoint},
@@ -26,9 +27,8 @@
  *   <li>Bolt requests served, as streams of the one server call ({@code io.boltgen.runtime.call}):
  *       {@code RequestHandler}, {@code RequestDispatcher}, {@code MethodTable}, {@code MethodEntry},
  *       {@code BoltServerStream}, {@code WorkerPool};
- *   <li>HTTP on the Bolt port, Connect's unary calls as streams of the one server call: {@code ProtocolSniffer},
- *       {@code HttpPipelines}, {@code HttpExchanges}, {@code HttpReadDeadline}, {@code HttpResources},
- *       {@code ConnectService}, {@code ConnectStream}, {@code ConnectErrors}.
+ *   <li>other protocols on the port: {@code PortProtocol}, {@code PortConnection} (HTTP is in
+ *       {@code internal.http}).
  * </ul>
  */
 package io.boltgen.runtime.internal;

@@ -1,5 +1,7 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.http;
 
+import io.boltgen.runtime.internal.Channels;
+import io.boltgen.runtime.internal.PortConnection;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.support.RateLimitedLog;
@@ -22,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * The HTTP requests of one HTTP/1.1 connection (or of one HTTP/2 stream) and their answers, in order: each
  * whole request goes to the {@link ConnectService}, and answers, which may complete in any order on any
  * thread, are written in the order their requests arrived (HTTP/1.1 pipelining). On HTTP/1.1 each request is
- * open on its connection's {@link ReadThrottle} from its read until its answer is handed to the channel, so
+ * open on its connection's {@code ReadThrottle} from its read until its answer is handed to the channel, so
  * reading pauses while {@value #MAX_PIPELINED} requests are open or while the channel is not writable (the
  * client does not read its answers), and resumes once half are answered and the channel is writable: a client
  * that never reads costs at most the channel's high water mark plus the answers of
@@ -59,7 +61,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
 
   private final ConnectService service;
   private final ServerCalls.Dispatch dispatch;
-  private final BoltConnection connection;
+  private final PortConnection connection;
   private final HttpReadDeadline deadline;
   private final boolean http2;
   private final ArrayDeque<Exchange> open = new ArrayDeque<>();
@@ -71,7 +73,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
    * Exchanges of {@code connection}; {@code deadline} is null on HTTP/2 streams, and {@code http2} says whether
    * this serves one HTTP/2 stream (its stream id is then the request id).
    */
-  HttpExchanges(ConnectService service, BoltConnection connection, HttpReadDeadline deadline, boolean http2) {
+  HttpExchanges(ConnectService service, PortConnection connection, HttpReadDeadline deadline, boolean http2) {
     this.service = service;
     this.dispatch = service.newDispatch();
     this.connection = connection;
@@ -124,7 +126,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   }
 
   /** The connection the requests arrive on. */
-  BoltConnection connection() {
+  PortConnection connection() {
     return connection;
   }
 

@@ -1,5 +1,6 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.http;
 
+import io.boltgen.runtime.internal.PortConnection;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -61,8 +62,8 @@ final class HttpPipelines {
 
   /** Replaces the Bolt decoder with HTTP/1.1's handlers, after the handler named {@code after}. */
   void http1(ChannelPipeline pipeline, String after) {
-    BoltConnection connection = pipeline.channel().attr(BoltConnection.KEY).get();
-    connection.servesHttp();
+    PortConnection connection = PortConnection.of(pipeline.channel());
+    connection.takenOver();
     connection.limitOpenRequests(HttpExchanges.MAX_PIPELINED);
     pipeline.remove("decoder");
     HttpReadDeadline deadline = new HttpReadDeadline(connection, requestTimeoutMillis);
@@ -80,8 +81,8 @@ final class HttpPipelines {
 
   /** Replaces the Bolt decoder with HTTP/2's handlers (one child channel per stream), after {@code after}. */
   void http2(ChannelPipeline pipeline, String after) {
-    BoltConnection connection = pipeline.channel().attr(BoltConnection.KEY).get();
-    connection.servesHttp();
+    PortConnection connection = PortConnection.of(pipeline.channel());
+    connection.takenOver();
     pipeline.remove("decoder");
     pipeline.addAfter(after, "http-deadline", new HttpReadDeadline(connection, 0));
     pipeline.addAfter("http-deadline", "h2-codec", Http2FrameCodecBuilder.forServer()

@@ -1,5 +1,6 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.http;
 
+import io.boltgen.runtime.internal.PortConnection;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
@@ -38,7 +39,7 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
 
   private final HttpExchanges exchanges;
   private final HttpExchanges.Exchange exchange;
-  private final BoltConnection connection;
+  private final PortConnection connection;
   private final MethodDescriptor<?, ?> method;
   private final Map<String, String> headers;
   private final boolean json;

@@ -1,5 +1,7 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.http;
 
+import io.boltgen.runtime.internal.Channels;
+import io.boltgen.runtime.internal.PortConnection;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -10,7 +12,7 @@ import org.slf4j.LoggerFactory;
 /**
  * On an HTTP connection: counts every read as activity (the idle timeout), and gives a peer the frame
  * timeout to finish each HTTP/1.1 request once its first byte arrived, headers and body, as the Bolt
- * decoder gives it for a frame ({@link FrameDeadline}). A peer that trickles a request is closed with one
+ * decoder gives it for a frame ({@code FrameDeadline}). A peer that trickles a request is closed with one
  * log line. {@link HttpExchanges} says when a request is complete.
  *
  * <p>Confined to the channel's event loop.
@@ -19,7 +21,7 @@ final class HttpReadDeadline extends ChannelInboundHandlerAdapter {
 
   private static final RateLimitedLog expired = RateLimitedLog.of(LoggerFactory.getLogger(HttpReadDeadline.class));
 
-  private final BoltConnection connection;
+  private final PortConnection connection;
   private final long timeoutNanos;
   private ChannelHandlerContext ctx;
   private boolean inRequest;
@@ -27,7 +29,7 @@ final class HttpReadDeadline extends ChannelInboundHandlerAdapter {
   private Future<?> armed;
 
   /** {@code timeoutMillis} 0: activity only, no deadline (HTTP/2, whose streams have their own). */
-  HttpReadDeadline(BoltConnection connection, long timeoutMillis) {
+  HttpReadDeadline(PortConnection connection, long timeoutMillis) {
     this.connection = connection;
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
   }

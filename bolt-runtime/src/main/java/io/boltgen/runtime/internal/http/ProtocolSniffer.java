@@ -1,5 +1,6 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.http;
 
+import io.boltgen.runtime.internal.Channels;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;

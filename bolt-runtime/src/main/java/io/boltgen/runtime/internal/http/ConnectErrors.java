@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.http;
 
 import io.boltgen.runtime.ResponseStatus;
 import io.netty.buffer.ByteBuf;

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.http;
 
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.support.StrictJson;

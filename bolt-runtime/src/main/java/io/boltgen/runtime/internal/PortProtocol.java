@@ -1,0 +1,44 @@
+package io.boltgen.runtime.internal;
+
+import io.boltgen.runtime.ServiceDescriptor;
+import io.boltgen.runtime.call.ServerCalls;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelPipeline;
+import java.util.List;
+
+/**
+ * A protocol that a server's port speaks beside Bolt, told apart by a connection's first bytes: HTTP/1.1 and
+ * HTTP/2 with Connect ({@code io.boltgen.runtime.internal.http}). The core knows such a protocol only through
+ * this interface: it asks the protocol to join each accepted connection's pipeline, and to refuse, in its own
+ * terms, a connection beyond the server's limit. A connection the protocol takes over is a
+ * {@link PortConnection}; its calls go through the one server call ({@link ServerCalls}).
+ *
+ * <p>Public only for the internal packages that implement it; not API.
+ */
+public interface PortProtocol {
+
+  /**
+   * Joins the pipeline of an accepted connection (IO thread): before the Bolt decoder, named {@code "decoder"},
+   * whatever tells this protocol's first bytes apart and then takes the connection over or steps aside.
+   */
+  void join(ChannelPipeline pipeline);
+
+  /**
+   * A handler for the pipeline of a connection refused beyond the server's limit ({@code why} says so), before
+   * its Bolt decoder: it answers a first request of this protocol in its own terms and closes the connection,
+   * and passes anything else on.
+   */
+  ChannelHandler refusal(String why);
+
+  /** Makes the protocol of one server; found by {@link java.util.ServiceLoader}. */
+  interface Factory {
+
+    /**
+     * The protocol for a server serving {@code calls} (the methods of {@code services}), with its console
+     * when {@code console}; requests of at most {@code maxBodyBytes}, each to arrive within
+     * {@code frameTimeoutMillis}.
+     */
+    PortProtocol create(ServerCalls calls, List<ServiceDescriptor> services, boolean console, int maxBodyBytes,
+        long frameTimeoutMillis);
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * HTTP on the Bolt port: HTTP/1.1 and HTTP/2 (with and without TLS), Connect's unary protocol as streams of
+ * the one server call, {@code /openapi.json} and the console. It plugs into the core through the port protocol
+ * SPI alone ({@link io.boltgen.runtime.internal.PortProtocol}, found by {@link java.util.ServiceLoader} as
+ * {@link io.boltgen.runtime.internal.http.HttpProtocol}; {@link io.boltgen.runtime.internal.PortConnection}), and
+ * runs its calls through {@link io.boltgen.runtime.call.ServerCalls}; the core never uses it. By concern:
+ *
+ * <ul>
+ *   <li>telling and taking over a connection: {@code HttpProtocol}, {@code ProtocolSniffer},
+ *       {@code HttpPipelines}, {@code HttpRefusal};
+ *   <li>requests and answers in order, bounded: {@code HttpExchanges}, {@code HttpReadDeadline};
+ *   <li>Connect: {@code ConnectService} (routing, headers), {@code ConnectStream} (one call),
+ *       {@code ConnectErrors} (codes, statuses, error bodies);
+ *   <li>what {@code GET} answers: {@code HttpResources}.
+ * </ul>
+ *
+ * <p>Not API: any of it may change in any release.
+ */
+package io.boltgen.runtime.internal.http;
