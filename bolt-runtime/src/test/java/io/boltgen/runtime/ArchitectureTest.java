@@ -150,20 +150,19 @@ class ArchitectureTest {
 
   @Test
   void internalsArePackagePrivateExceptTheServiceLoaderEntriesAndThePortProtocolSpi() {
-    // public only for ServiceLoader (the runtime, the HTTP protocol) and for internal.http, which plugs into the
-    // core through PortProtocol and PortConnection alone
+    // public only for ServiceLoader and for bolt-http's internal.http, which plugs into the core through
+    // PortProtocol and PortConnection alone
     assertThat(publicTypes("io.boltgen.runtime.internal")).containsExactly(
         "io.boltgen.runtime.internal.Channels", "io.boltgen.runtime.internal.NettyRuntimeProvider",
         "io.boltgen.runtime.internal.PortConnection", "io.boltgen.runtime.internal.PortProtocol");
-    assertThat(publicTypes("io.boltgen.runtime.internal.http"))
-        .containsExactly("io.boltgen.runtime.internal.http.HttpProtocol");
   }
 
   @Test
-  void theCoreNeverUsesTheHttpProtocol() {
-    // HTTP plugs into the core (found by ServiceLoader), never the reverse: the core runs without it
-    noClasses().that().resideOutsideOfPackage("io.boltgen.runtime.internal.http..")
-        .should().dependOnClassesThat().resideInAPackage("io.boltgen.runtime.internal.http..")
+  void theCoreUsesNoHttpCodec() {
+    // HTTP/1.1 and HTTP/2 are bolt-http's, the port protocol the core finds by ServiceLoader: a service that
+    // speaks only Bolt runs without Netty's HTTP codecs
+    noClasses().should().dependOnClassesThat()
+        .resideInAnyPackage("io.netty.handler.codec.http..", "io.netty.handler.codec.http2..")
         .check(runtime);
   }
 

@@ -151,6 +151,11 @@ final class Endpoint {
     return connection;
   }
 
+  /** The protocol this endpoint's port speaks beside Bolt, or {@code null}. */
+  PortProtocol port() {
+    return port;
+  }
+
   /** The TLS material of this endpoint's connections, or {@code null} without TLS. */
   TlsMaterial tls() {
     return tls;

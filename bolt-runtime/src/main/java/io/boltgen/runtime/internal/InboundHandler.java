@@ -6,8 +6,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.DecoderException;
-import io.netty.handler.codec.http2.Http2CodecUtil;
-import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
@@ -16,7 +14,6 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,11 +26,10 @@ import org.slf4j.LoggerFactory;
  * resumes the write queue. It also closes connections on bad frames and idleness (one rate-limited log line
  * each) and fails every pending call the moment the channel goes inactive.
  *
- * <p>On an HTTP/2 connection error (a flood of CONTINUATION or RST_STREAM frames, a header block over the
- * limit, a broken frame) it does not close the connection itself: Netty's HTTP/2 codec tells it of the error
- * before it writes its GOAWAY, with the error code it chose, and then closes; closing first would leave the
- * peer with no GOAWAY, or with a graceful NO_ERROR it may take as leave to retry at once. A peer that does not
- * read that GOAWAY is closed {@value #GOAWAY_GRACE_MILLIS} ms later all the same.
+ * <p>On a connection error that the codec of the port protocol which took the connection over answers itself
+ * before it closes ({@link PortProtocol#closesItself}: HTTP/2's GOAWAY), it does not close the connection
+ * itself: closing first would leave the peer with no GOAWAY, or with a graceful NO_ERROR it may take as leave
+ * to retry at once.
  *
  * <p>What an outsider can cause (a bad frame, a codec's refusal, an HTTP/2 connection error, a reset) is logged
  * as one rate-limited line without a stack trace; a stack trace is logged only for what must be a bug.
@@ -48,11 +44,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
   private static final RateLimitedLog unexpected = RateLimitedLog.of(log);
   private static final RateLimitedLog idleClosed = RateLimitedLog.of(log);
   private static final RateLimitedLog tlsFailures = RateLimitedLog.of(log);
-  private static final RateLimitedLog http2Errors = RateLimitedLog.of(log);
   private static final RateLimitedLog refusedByCodec = RateLimitedLog.of(log);
-
-  /** How long Netty's HTTP/2 codec has to write its GOAWAY after a connection error before the close. */
-  static final long GOAWAY_GRACE_MILLIS = 1_000;
 
   private final BoltConnection connection;
   private final FrameDeadline deadline;
@@ -225,9 +217,9 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
       // a request written (with a void promise) just as the channel closed: the close itself fails its calls
       return;
     }
-    Http2Exception http2 = Http2CodecUtil.getEmbeddedHttp2Exception(reason);
-    if (http2 != null) {
-      http2ConnectionError(ctx, http2);
+    PortProtocol port = connection.endpoint().port();
+    if (port != null && port.closesItself(ctx, reason, connection.remoteText())) {
+      closing = true; // the protocol's codec answers the peer, then closes (or the protocol does, a little later)
       return;
     }
     if (reason instanceof CodecException && !ctx.channel().isActive()) {
@@ -254,21 +246,5 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
           connection.remoteAddress(), reason.toString(), reason);
     }
     Channels.close(ctx);
-  }
-
-  /**
-   * An HTTP/2 connection error, told by Netty's codec just before it writes its GOAWAY and closes: one line,
-   * and a close {@value #GOAWAY_GRACE_MILLIS} ms later in case the GOAWAY cannot be written (a peer that does
-   * not read).
-   */
-  @SuppressWarnings("FutureReturnValueIgnored") // a close that is no longer needed changes nothing
-  private void http2ConnectionError(ChannelHandlerContext ctx, Http2Exception error) {
-    if (closing) {
-      return;
-    }
-    closing = true;
-    http2Errors.warn("closing HTTP/2 connection from {} with GOAWAY {}: {}", connection.remoteText(), error.error(),
-        MessageText.shorten(String.valueOf(error.getMessage())));
-    ctx.executor().schedule(() -> Channels.close(ctx), GOAWAY_GRACE_MILLIS, TimeUnit.MILLISECONDS);
   }
 }

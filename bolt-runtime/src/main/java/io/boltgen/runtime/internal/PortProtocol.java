@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import java.util.List;
 
@@ -29,6 +30,14 @@ public interface PortProtocol {
    * and passes anything else on.
    */
   ChannelHandler refusal(String why);
+
+  /**
+   * Whether {@code error}, which reached the end of a connection's pipeline, is a connection error that this
+   * protocol's codec answers itself before it closes (HTTP/2: a GOAWAY with the code it chose): then the
+   * protocol has logged it (the peer is {@code remoteText}) and sees that the connection closes, and the core
+   * leaves the connection alone. Called on the IO thread.
+   */
+  boolean closesItself(ChannelHandlerContext ctx, Throwable error, String remoteText);
 
   /** Makes the protocol of one server; found by {@link java.util.ServiceLoader}. */
   interface Factory {

@@ -93,8 +93,8 @@ final class ServerRuntime implements RuntimeProvider.Server {
   /** The protocol that serves HTTP on the port, found by {@link ServiceLoader} (HTTP/1.1 and HTTP/2 with Connect). */
   private static PortProtocol.Factory portProtocol() {
     return ServiceLoader.load(PortProtocol.Factory.class, ServerRuntime.class.getClassLoader()).findFirst()
-        .orElseThrow(() -> new IllegalStateException("http(true) needs the HTTP protocol of the port, which is not on"
-            + " the class path (no " + PortProtocol.Factory.class.getName() + " in META-INF/services)"));
+        .orElseThrow(() -> new IllegalStateException("http(true) needs io.boltgen:bolt-http on the class path (HTTP"
+            + " on the Bolt port is a module of its own: no " + PortProtocol.Factory.class.getName() + " was found)"));
   }
 
   @Override

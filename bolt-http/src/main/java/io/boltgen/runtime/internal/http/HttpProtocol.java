@@ -2,10 +2,18 @@ package io.boltgen.runtime.internal.http;
 
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.internal.Channels;
 import io.boltgen.runtime.internal.PortProtocol;
+import io.boltgen.runtime.support.MessageText;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Exception;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * HTTP/1.1 and HTTP/2 with Connect's unary protocol as the port protocol of a server that serves HTTP: each
@@ -16,6 +24,11 @@ import java.util.List;
  * <p>Thread-safe: immutable.
  */
 public final class HttpProtocol implements PortProtocol.Factory {
+
+  /** How long Netty's HTTP/2 codec has to write its GOAWAY after a connection error before the close. */
+  static final long GOAWAY_GRACE_MILLIS = 1_000;
+
+  private static final RateLimitedLog http2Errors = RateLimitedLog.of(LoggerFactory.getLogger(HttpProtocol.class));
 
   /** For {@link java.util.ServiceLoader}. */
   public HttpProtocol() {}
@@ -45,6 +58,25 @@ public final class HttpProtocol implements PortProtocol.Factory {
     @Override
     public ChannelHandler refusal(String why) {
       return new HttpRefusal(why);
+    }
+
+    /**
+     * An HTTP/2 connection error (a flood of CONTINUATION or RST_STREAM frames, a header block over the limit, a
+     * broken frame): Netty's codec tells of it before it writes its GOAWAY, with the code it chose, and then
+     * closes. One line; and a close {@value #GOAWAY_GRACE_MILLIS} ms later in case the GOAWAY cannot be written
+     * (a peer that does not read).
+     */
+    @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // a close that is no longer needed changes nothing
+    public boolean closesItself(ChannelHandlerContext ctx, Throwable error, String remoteText) {
+      Http2Exception http2 = Http2CodecUtil.getEmbeddedHttp2Exception(error);
+      if (http2 == null) {
+        return false;
+      }
+      http2Errors.warn("closing HTTP/2 connection from {} with GOAWAY {}: {}", remoteText, http2.error(),
+          MessageText.shorten(String.valueOf(http2.getMessage())));
+      ctx.executor().schedule(() -> Channels.close(ctx), GOAWAY_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      return true;
     }
   }
 }
