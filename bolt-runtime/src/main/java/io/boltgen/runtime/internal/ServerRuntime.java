@@ -20,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -58,6 +59,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
     this.config = config;
     this.tls = config.tls() == null ? null : new TlsMaterial(config.tls(), true, config.http()); // fails before any thread starts
     MethodTable.check(config.services().stream().map(ServedService::service).toList()); // before any thread starts
+    PortProtocol.Factory http = config.http() ? portProtocol() : null; // likewise: a missing module fails here
     Executor executor = config.executor();
     if (executor == null) {
       WorkerPool pool = WorkerPool.create("boltgen-worker", config.minThreads(), config.maxThreads(),
@@ -83,8 +85,8 @@ final class ServerRuntime implements RuntimeProvider.Server {
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
             maxConnections, config.http()),
         shared, calls, new RequestDispatcher(served), events, tls,
-        config.http() ? portProtocol().create(served, config.services().stream().map(s -> s.service().descriptor())
-            .toList(), config.console(), limits.maxFrameLength(), limits.frameTimeoutMillis()) : null);
+        http != null ? http.create(served, config.services().stream().map(s -> s.service().descriptor()).toList(),
+            config.console(), limits.maxFrameLength(), limits.frameTimeoutMillis()) : null);
     if (tls != null) {
       tls.watch(calls.timer());
     }
@@ -92,9 +94,15 @@ final class ServerRuntime implements RuntimeProvider.Server {
 
   /** The protocol that serves HTTP on the port, found by {@link ServiceLoader} (HTTP/1.1 and HTTP/2 with Connect). */
   private static PortProtocol.Factory portProtocol() {
-    return ServiceLoader.load(PortProtocol.Factory.class, ServerRuntime.class.getClassLoader()).findFirst()
-        .orElseThrow(() -> new IllegalStateException("http(true) needs io.boltgen:bolt-http on the class path (HTTP"
-            + " on the Bolt port is a module of its own: no " + PortProtocol.Factory.class.getName() + " was found)"));
+    String needed = "http(true) needs io.boltgen:bolt-http on the class path (HTTP on the Bolt port is a module of its"
+        + " own): ";
+    try {
+      return ServiceLoader.load(PortProtocol.Factory.class, ServerRuntime.class.getClassLoader()).findFirst()
+          .orElseThrow(() -> new IllegalStateException(needed + "no " + PortProtocol.Factory.class.getName()
+              + " was found"));
+    } catch (ServiceConfigurationError e) { // listed, but not loadable: a jar of another version, say
+      throw new IllegalStateException(needed + e.getMessage(), e);
+    }
   }
 
   @Override

@@ -1,0 +1,45 @@
+package demo.plain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.boltgen.runtime.BoltClient;
+import io.boltgen.runtime.BoltServer;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A project that depends on bolt-runtime alone speaks Bolt without the protocol modules: neither HTTP
+ * (bolt-http, Netty's HTTP/1.1 and HTTP/2 codecs) nor SOFARPC's dialect (bolt-sofarpc, its Hessian) is on its
+ * class path, calls work, and asking for HTTP says which module it needs.
+ */
+class CoreOnlyTest {
+
+  @Test
+  void noProtocolModuleIsOnTheClassPath() {
+    for (String absent : List.of("io.netty.handler.codec.http.HttpRequestDecoder",
+        "io.netty.handler.codec.http2.Http2FrameCodec", "io.boltgen.runtime.internal.http.HttpProtocol",
+        "io.boltgen.sofarpc.SofaRpc", "io.boltgen.sofarpc.hessian.HessianReader")) {
+      assertThatThrownBy(() -> Class.forName(absent)).as(absent).isInstanceOf(ClassNotFoundException.class);
+    }
+  }
+
+  @Test
+  void boltCallsWorkAndHttpSaysWhatToAdd() throws Exception {
+    try (BoltServer server = BoltServer.builder().bind("127.0.0.1", 0)
+            .service(CatalogBolt.bind(new CatalogService())).build().start();
+        BoltClient client = BoltClient.builder().build()) {
+      Catalog catalog = CatalogBolt.newClient(client.channel("127.0.0.1:" + server.port()));
+      Item nail = new Item("n1", 100, 1, 0.1, false, new byte[0], Kind.TOOL, new Dimensions(1, 2), List.of(),
+          Map.of(), Optional.empty());
+      assertThat(catalog.store(nail).get(10, TimeUnit.SECONDS)).isEqualTo(1L);
+      assertThat(catalog.find("n1")).isPresent();
+    }
+    assertThatThrownBy(() -> BoltServer.builder().bind("127.0.0.1", 0)
+            .service(CatalogBolt.bind(new CatalogService())).http(true).build().start())
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("io.boltgen:bolt-http");
+  }
+}
