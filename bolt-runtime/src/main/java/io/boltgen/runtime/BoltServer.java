@@ -397,6 +397,8 @@ public final class BoltServer implements AutoCloseable {
      * ALPN under TLS), told apart from Bolt by a connection's first bytes, with every method of every service
      * callable by Connect's unary protocol ({@code POST /<proto package>.<Service>/<method>}, JSON or binary
      * protobuf bodies). Bolt clients keep working on the same port. Off unless set; see {@code docs/http.md}.
+     * It needs the module {@code io.boltgen:bolt-http} on the class path: without it {@link #build()} fails
+     * saying so.
      */
     public Builder http(boolean enabled) {
       this.http = enabled;
