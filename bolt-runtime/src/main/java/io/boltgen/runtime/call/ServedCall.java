@@ -95,7 +95,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     return closed != 0;
   }
 
-  /** Releases the caller's message of a call that will not run (IO thread, before it was handed on). */
+  /** Releases the caller's message of a call that will not run (IO or timer thread, never while it runs). */
   void discardMessage() {
     ServerStream.Message m = message;
     message = null;
@@ -281,11 +281,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
 
   /** The executor could not take the call (IO or timer thread): refused busy at once, never run. */
   void rejectBusy() {
-    ServerStream.Message m = message;
-    message = null;
-    if (m != null) {
-      m.release();
-    }
+    discardMessage();
     request = null;
     if (!claim()) {
       return;

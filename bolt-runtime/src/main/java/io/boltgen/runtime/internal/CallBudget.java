@@ -29,11 +29,6 @@ final class CallBudget {
     return options.timeoutMillis() > 0 ? Math.min(timeout, left) : left;
   }
 
-  /** What is left of the deadline a call made now inherits: {@link Long#MAX_VALUE} for none. */
-  static long inheritedNanos() {
-    return ServerCalls.inheritedNanos();
-  }
-
   /**
    * The {@link ResponseStatus#TIMEOUT} of a call to {@code method} that had {@code budgetNanos}: where it was
    * ({@code remote} is {@code null} before it was sent), and whose deadline ended it: the one it inherited

@@ -5,6 +5,7 @@ import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
@@ -101,7 +102,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     this.startNanos = env.ticker().nanoTime();
     this.timeoutMillis = options.timeoutMillis() > 0 ? options.timeoutMillis() : method.timeoutMillis();
     long own = CallBudget.ownNanos(options, timeoutMillis);
-    long inherited = CallBudget.inheritedNanos(); // the served call's, when its handler makes this call
+    long inherited = ServerCalls.inheritedNanos(); // the served call's, when its handler makes this call
     this.inheritedDeadline = inherited < own;
     this.timeoutNanos = Math.max(0, Math.min(own, inherited));
   }
