@@ -8,7 +8,6 @@ import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.Tls;
 import io.boltgen.runtime.cluster.BalancingPolicy;
-import io.boltgen.runtime.service.BoltServices;
 import io.boltgen.runtime.service.GeneratedService;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -156,7 +155,7 @@ public final class BoltGateway implements AutoCloseable {
 
     /** Forwards the generated service of {@code serviceInterface} to {@code target}. */
     public Builder service(Class<?> serviceInterface, String target) {
-      return service(BoltServices.of(serviceInterface).descriptor(), target);
+      return service(GeneratedService.of(serviceInterface).descriptor(), target);
     }
 
     /**
@@ -174,7 +173,7 @@ public final class BoltGateway implements AutoCloseable {
     static ServiceDescriptor find(String key, ClassLoader loader) {
       List<String> known = new ArrayList<>();
       ClassLoader from = loader == null ? BoltGateway.class.getClassLoader() : loader;
-      for (GeneratedService<?> generated : BoltServices.all(from)) {
+      for (GeneratedService<?> generated : GeneratedService.all(from)) {
         ServiceDescriptor d = generated.descriptor();
         String name = d.name() + ':' + d.version();
         if (name.equals(key)) {

@@ -1,10 +1,11 @@
 package io.boltgen.gateway;
 
+import io.boltgen.json.JsonForms;
+import io.boltgen.json.JsonMarshaller;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.codec.RawBytesMarshaller;
-import io.boltgen.runtime.codec.json.JsonMarshaller;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
@@ -54,9 +55,10 @@ final class ForwardedMethods {
     if (method.protoService() != null) {
       builder.protoService(method.protoService());
     }
-    if (method.requestJson() != null && method.responseJson() != null) {
-      builder.json(new Transcoder<>(method.requestJson(), method.requestMarshaller()),
-          new Transcoder<>(method.responseJson(), method.responseMarshaller()));
+    JsonForms<Q, R> json = JsonForms.of(method);
+    if (json != null) {
+      builder.extension(JsonForms.class, JsonForms.of(new Transcoder<>(json.request(), method.requestMarshaller()),
+          new Transcoder<>(json.response(), method.responseMarshaller())));
     }
     return builder.build();
   }

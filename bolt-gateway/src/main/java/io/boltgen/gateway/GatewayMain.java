@@ -6,7 +6,6 @@ import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.Registry;
-import io.boltgen.runtime.service.BoltServices;
 import io.boltgen.runtime.service.GeneratedService;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -95,7 +94,7 @@ public final class GatewayMain {
     ClassLoader loader = GatewayMain.class.getClassLoader();
     List<ServiceDescriptor> services = new ArrayList<>();
     if (options.services.isEmpty()) {
-      for (GeneratedService<?> generated : BoltServices.all(loader)) {
+      for (GeneratedService<?> generated : GeneratedService.all(loader)) {
         services.add(generated.descriptor());
       }
       services.sort(Comparator.comparing(ServiceDescriptor::name));

@@ -1,14 +1,16 @@
 package io.boltgen.runtime;
 
-import static io.boltgen.runtime.EchoService.TEXT_JSON;
 import static io.boltgen.runtime.EchoService.string;
+import static io.boltgen.runtime.http.TextJson.TEXT_JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.boltgen.runtime.http.TextJson;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +25,11 @@ class ConnectDeadlinePropagationTest extends DeadlinePropagationTest {
   @Override
   boolean http() {
     return true;
+  }
+
+  @Override
+  UnaryOperator<MethodDescriptor.Builder<byte[], byte[]>> extensions() {
+    return TextJson.FORMS;
   }
 
   @Test
@@ -49,7 +56,7 @@ class ConnectDeadlinePropagationTest extends DeadlinePropagationTest {
 
   /** The text of an answer {@code {"text":"…"}}, read with the service's own JSON codec. */
   private static String text(String body) {
-    return string(io.boltgen.runtime.codec.json.ProtoJson.read(TEXT_JSON,
+    return string(io.boltgen.json.ProtoJson.read(TEXT_JSON,
         new java.io.ByteArrayInputStream(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)), false));
   }
 }

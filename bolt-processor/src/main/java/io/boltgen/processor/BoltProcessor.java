@@ -28,7 +28,8 @@ import javax.tools.StandardLocation;
  * The boltgen annotation processor: turns every {@code @BoltService} interface into a holder
  * ({@code XxxBolt}: descriptors, method ids, factories), a client stub, a server skeleton, protobuf
  * wire-format codecs, a {@code GeneratedService} provider and a {@code .proto} description; with
- * jakarta.inject on the class path also a {@code jakarta.inject.Provider} of clients.
+ * jakarta.inject on the class path also a {@code jakarta.inject.Provider} of clients, and with bolt-json the
+ * proto3 JSON codecs that HTTP serves.
  *
  * <p>A pipeline: {@link ModelReader} (the only user of {@code Elements}/{@code Types}) builds an immutable
  * {@link Model}, {@link Validator} checks it, pure writers turn it into {@link JavaFile}s, and only this
@@ -68,6 +69,8 @@ public final class BoltProcessor extends AbstractProcessor {
   private boolean runtimeMissingReported;
   /** Whether jakarta.inject is on the class path: then client providers are generated (set when first asked). */
   private Boolean injectAvailable;
+  /** Whether bolt-json is on the class path: then JSON codecs are generated (set when first asked). */
+  private Boolean jsonAvailable;
 
   /** Called by the compiler. */
   public BoltProcessor() {}
@@ -90,10 +93,18 @@ public final class BoltProcessor extends AbstractProcessor {
    */
   static final String INJECT_OPTION = "boltgen.inject";
 
+  /**
+   * {@code -Aboltgen.json=false} leaves the JSON codecs out though bolt-json is on the class path;
+   * {@code -Aboltgen.json=true} requires them, and so bolt-json. Without the option they are generated when
+   * bolt-json is on the class path.
+   */
+  static final String JSON_OPTION = "boltgen.json";
+
   @Override
   public Set<String> getSupportedOptions() {
     Set<String> options = new HashSet<>(SchemaGuard.OPTIONS);
     options.add(INJECT_OPTION);
+    options.add(JSON_OPTION);
     return options;
   }
 
@@ -195,6 +206,24 @@ public final class BoltProcessor extends AbstractProcessor {
     return injectAvailable;
   }
 
+  /**
+   * Whether {@code type}'s JSON codecs are generated: when bolt-json ({@code io.boltgen.json}) is on the class
+   * path, unless {@code -Aboltgen.json=false}. With {@code -Aboltgen.json=true} and bolt-json missing, an error.
+   */
+  private boolean jsonWanted(TypeElement type, Report report) {
+    String option = String.valueOf(processingEnv.getOptions().get(JSON_OPTION)).strip().toLowerCase(Locale.ROOT);
+    if (jsonAvailable == null) {
+      jsonAvailable = processingEnv.getElementUtils().getTypeElement(Names.JSON_FORMS.canonicalName()) != null;
+    }
+    if (!jsonAvailable && "true".equals(option)) {
+      report.error(type, "JsonRuntimeMissing", "-Aboltgen.json=true asks for the JSON codecs of @BoltService "
+          + type.getSimpleName() + ", which call io.boltgen:bolt-json, not on this module's class path (io.boltgen.json"
+          + " is missing): add the dependency io.boltgen:bolt-json (io.boltgen:bolt-http brings it), or drop the"
+          + " option");
+    }
+    return jsonAvailable && !"false".equals(option);
+  }
+
   private void process(TypeElement type, Report report, Map<String, Boolean> checkedTypes) throws IOException {
     ModelReader reader = new ModelReader(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), report,
         checkedTypes, sourceFiles, protoDescriptors);
@@ -230,9 +259,16 @@ public final class BoltProcessor extends AbstractProcessor {
     if (report.errorCount() != errorsBefore) {
       return; // the reasons are reported
     }
-    List<JavaFile> files = new ArrayList<>(List.of(new HolderWriter(model, sofa).write(), new StubWriter(model).write(),
-        new SkeletonWriter(model).write(), new CodecWriter(model).write(), new JsonCodecWriter(model).write(),
+    boolean json = jsonWanted(type, report);
+    if (report.errorCount() != errorsBefore) {
+      return; // the reason is reported
+    }
+    List<JavaFile> files = new ArrayList<>(List.of(new HolderWriter(model, sofa, json).write(),
+        new StubWriter(model).write(), new SkeletonWriter(model).write(), new CodecWriter(model).write(),
         new ProviderWriter(model).write()));
+    if (json) {
+      files.add(new JsonCodecWriter(model).write());
+    }
     if (injectAvailable()) {
       files.add(new ClientProviderWriter(model).write());
     }

@@ -31,12 +31,15 @@ final class HolderWriter {
   private final JsonSupport json;
   private final SofaRpcModel sofa;
 
-  /** {@code sofa}: the service's SOFARPC dialect, or {@code null} for boltgen's own. */
-  HolderWriter(Service service, SofaRpcModel sofa) {
+  /**
+   * {@code sofa}: the service's SOFARPC dialect, or {@code null} for boltgen's own; {@code json}: whether its JSON
+   * codecs are generated (bolt-json is on the class path), so that its descriptors carry them.
+   */
+  HolderWriter(Service service, SofaRpcModel sofa, boolean json) {
     this.service = service;
     this.sofa = sofa;
     this.names = Names.Generated.of(service.iface());
-    this.json = new JsonSupport(service);
+    this.json = json ? new JsonSupport(service) : null;
   }
 
   /** The descriptor constant of {@code m}: {@code METHOD_} and its wire name in upper snake case. */
@@ -162,8 +165,9 @@ final class HolderWriter {
         .add("$T\n", Names.METHOD_DESCRIPTOR)
         .indent().indent()
         .add(".newBuilder($T.$L, $T.$L)\n", codecs, codecRequest, codecs, codecResponse);
-    if (sofa == null && json.supports(m)) {
-      init.add(".json($T.$L, $T.$L)\n", names.json(), codecRequest, names.json(), codecResponse);
+    if (sofa == null && json != null && json.supports(m)) {
+      init.add(".extension($T.class, $T.of($T.$L, $T.$L))\n", Names.JSON_FORMS, Names.JSON_FORMS, names.json(),
+          codecRequest, names.json(), codecResponse);
     }
     init.add(".serviceName(SERVICE_NAME)\n")
         .add(".serviceVersion(SERVICE_VERSION)\n")

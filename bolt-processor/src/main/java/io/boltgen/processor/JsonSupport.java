@@ -20,7 +20,7 @@ import java.util.Set;
  * through their fields at any depth, a protobuf-java message other than {@code google.protobuf.Timestamp} and
  * {@code Duration}: its JSON form is the one its descriptor gives, which generated code cannot know without
  * protobuf-java-util (a dependency the runtime does not take) or protobuf's reflection. A method with such a
- * request or response has no JSON form: its descriptor gets no {@code .json(...)}. Also without one is a message
+ * request or response has no JSON form: its descriptor gets no {@code JsonForms}. Also without one is a message
  * two of whose fields share a name in JSON ({@code fooBar} and {@code foo_bar}), which protoc refuses as well.
  */
 final class JsonSupport {

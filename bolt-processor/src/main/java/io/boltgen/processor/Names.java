@@ -38,9 +38,12 @@ final class Names {
   static final ClassName HESSIAN_TYPE = ClassName.get(SOFARPC + ".hessian", "HessianType");
   static final ClassName HESSIAN_WRITER = ClassName.get(SOFARPC + ".hessian", "HessianWriter");
   static final ClassName HESSIAN_READER = ClassName.get(SOFARPC + ".hessian", "HessianReader");
-  static final ClassName JSON_MARSHALLER = ClassName.get(RUNTIME + ".codec.json", "JsonMarshaller");
-  static final ClassName JSON_READER = ClassName.get(RUNTIME + ".codec.json", "JsonReader");
-  static final ClassName JSON_VALUES = ClassName.get(RUNTIME + ".codec.json", "JsonValues");
+  /** The package of the JSON runtime, module bolt-json. */
+  static final String JSON = "io.boltgen.json";
+  static final ClassName JSON_FORMS = ClassName.get(JSON, "JsonForms");
+  static final ClassName JSON_MARSHALLER = ClassName.get(JSON, "JsonMarshaller");
+  static final ClassName JSON_READER = ClassName.get(JSON, "JsonReader");
+  static final ClassName JSON_VALUES = ClassName.get(JSON, "JsonValues");
   static final ClassName JSON_GENERATOR = ClassName.get("tools.jackson.core", "JsonGenerator");
   static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
 

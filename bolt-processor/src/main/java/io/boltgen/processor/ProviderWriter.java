@@ -23,7 +23,7 @@ final class ProviderWriter {
         .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
         .addSuperinterface(ParameterizedTypeName.get(Names.GENERATED_SERVICE, service.iface()))
         .addAnnotation(Writers.generated())
-        .addJavadoc("Registers {@link $T} with {@code BoltServices}, through"
+        .addJavadoc("Lets {@code GeneratedService.of} find {@link $T}, through"
             + " {@code META-INF/services/io.boltgen.runtime.service.GeneratedService}.\n", service.iface());
     Writers.suppressDeprecation(type, service);
     type.addMethod(MethodSpec.constructorBuilder()

@@ -131,7 +131,8 @@ class ProtoMessageTypesTest {
     Compilation c = Compiler.javac().withProcessors(new BoltProcessor()).compile(sources);
     assertThat(c).succeeded();
     String holder = c.generatedSourceFile("test.ShopBolt").orElseThrow().getCharContent(true).toString();
-    assertThat(holder).contains(".json(ShopBoltJson.NAME_REQUEST, ShopBoltJson.NAME_RESPONSE)")
+    assertThat(holder)
+        .contains(".extension(JsonForms.class, JsonForms.of(ShopBoltJson.NAME_REQUEST, ShopBoltJson.NAME_RESPONSE))")
         .doesNotContain("ShopBoltJson.FIRST_", "ShopBoltJson.BASKET_");
     assertThat(holder.split("\\.protoService\\(\"test\\.shop\\.Shop\"\\)", -1)).hasSize(4);
   }

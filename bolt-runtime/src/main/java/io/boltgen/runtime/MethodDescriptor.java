@@ -1,10 +1,10 @@
 package io.boltgen.runtime;
 
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.runtime.codec.json.JsonMarshaller;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +37,7 @@ public final class MethodDescriptor<Q, R> {
   private final ErrorMapper errorMapper;
   private final List<String> aliases;
   private final boolean idempotent;
-  private final JsonMarshaller<Q> requestJson;
-  private final JsonMarshaller<R> responseJson;
+  private final Map<Class<?>, Object> extensions;
   private final String protoService;
   private final Map<String, String> requestHeaders;
   private final List<String> routingHeaders;
@@ -62,8 +61,7 @@ public final class MethodDescriptor<Q, R> {
       throw new IllegalArgumentException("only a request-response method can be idempotent: " + methodName);
     }
     this.idempotent = b.idempotent;
-    this.requestJson = b.requestJson;
-    this.responseJson = b.responseJson;
+    this.extensions = Map.copyOf(b.extensions);
     this.protoService = b.protoService;
     this.requestHeaders = Collections.unmodifiableMap(new LinkedHashMap<>(b.requestHeaders));
     this.routingHeaders = List.copyOf(b.routingHeaders);
@@ -180,14 +178,13 @@ public final class MethodDescriptor<Q, R> {
     return idempotent;
   }
 
-  /** The JSON form of the request, or {@code null} when the method has none (it is then not served as JSON). */
-  public JsonMarshaller<Q> requestJson() {
-    return requestJson;
-  }
-
-  /** The JSON form of the response, or {@code null} when the method has none. */
-  public JsonMarshaller<R> responseJson() {
-    return responseJson;
+  /**
+   * What a protocol module keeps for this method under {@code type}, or {@code null} when the method has none:
+   * bolt-json's {@code JsonForms}, say, which generated code adds when that module is on the class path. The
+   * runtime itself reads none.
+   */
+  public <T> T extension(Class<T> type) {
+    return type.cast(extensions.get(type));
   }
 
   /**
@@ -262,8 +259,7 @@ public final class MethodDescriptor<Q, R> {
     private ErrorMapper errorMapper = ErrorMapper.IDENTITY;
     private final List<String> aliases = new ArrayList<>();
     private boolean idempotent;
-    private JsonMarshaller<Q> requestJson;
-    private JsonMarshaller<R> responseJson;
+    private final Map<Class<?>, Object> extensions = new HashMap<>();
     private String protoService;
     private final Map<String, String> requestHeaders = new LinkedHashMap<>();
     private final List<String> routingHeaders = new ArrayList<>();
@@ -351,10 +347,12 @@ public final class MethodDescriptor<Q, R> {
       return this;
     }
 
-    /** The JSON forms of the request and response (generated beside the protobuf codecs). */
-    public Builder<Q, R> json(JsonMarshaller<Q> requestJson, JsonMarshaller<R> responseJson) {
-      this.requestJson = Objects.requireNonNull(requestJson, "requestJson");
-      this.responseJson = Objects.requireNonNull(responseJson, "responseJson");
+    /**
+     * Keeps {@code value} for a protocol module under {@code type} (see {@link MethodDescriptor#extension}),
+     * replacing what was kept there.
+     */
+    public <T> Builder<Q, R> extension(Class<T> type, T value) {
+      extensions.put(Objects.requireNonNull(type, "type"), type.cast(Objects.requireNonNull(value, "value")));
       return this;
     }
 

@@ -1,14 +1,5 @@
 package io.boltgen.runtime;
 
-import io.boltgen.runtime.codec.json.JsonMarshaller;
-import io.boltgen.runtime.codec.json.ProtoJsonException;
-import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
-
-import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.MethodType;
-import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.codec.RawBytesMarshaller;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * A hand-built test service on raw bytes: echo, a failing method, a slow method, a oneway sink, and
@@ -25,39 +17,6 @@ public final class EchoService {
 
   public static final Marshaller<byte[]> RAW = RawBytesMarshaller.withCodecId(Marshaller.PROTOBUF);
 
-  /** The JSON form of the raw bytes: {@code {"text": "<the bytes as UTF-8>"}}; an empty message is {@code {}}. */
-  public static final JsonMarshaller<byte[]> TEXT_JSON = new JsonMarshaller<>() {
-    @Override
-    public void write(byte[] value, JsonGenerator out) {
-      out.writeStartObject();
-      if (value != null && value.length > 0) {
-        out.writeStringProperty("text", string(value));
-      }
-      out.writeEndObject();
-    }
-
-    @Override
-    public byte[] read(JsonParser in, boolean ignoreUnknownFields) {
-      if (in.currentToken() != JsonToken.START_OBJECT) {
-        throw new ProtoJsonException("expected an object");
-      }
-      byte[] text = new byte[0];
-      for (String name = in.nextName(); name != null; name = in.nextName()) {
-        JsonToken value = in.nextToken();
-        if (!name.equals("text")) {
-          if (!ignoreUnknownFields) {
-            throw new ProtoJsonException("unknown field \"" + name + "\" in test.Echo's message");
-          }
-          in.skipChildren();
-        } else if (value == JsonToken.VALUE_STRING) {
-          text = bytes(in.getString());
-        } else if (value != JsonToken.VALUE_NULL) {
-          throw new ProtoJsonException("field \"text\": expected a string");
-        }
-      }
-      return text;
-    }
-  };
   public static final MethodDescriptor<byte[], byte[]> ECHO = method("echo", 1, MethodType.REQUEST_RESPONSE);
   public static final MethodDescriptor<byte[], byte[]> FAIL = method("fail", 2, MethodType.REQUEST_RESPONSE);
   public static final MethodDescriptor<byte[], byte[]> SLOW = method("slow", 3, MethodType.REQUEST_RESPONSE);
@@ -77,36 +36,46 @@ public final class EchoService {
   /** A raw-bytes method of {@code service} version 1.0, over Bolt and HTTP (route /service/name). */
   public static MethodDescriptor<byte[], byte[]> method(String service, String name, int code, MethodType type,
       int timeoutMillis) {
-    return MethodDescriptor.newBuilder(RAW, RAW)
+    return method(service, name, code, type, timeoutMillis, UnaryOperator.identity());
+  }
+
+  /** The same, built with {@code extra} too (a protocol module's extensions: its JSON forms, say). */
+  public static MethodDescriptor<byte[], byte[]> method(String service, String name, int code, MethodType type,
+      int timeoutMillis, UnaryOperator<MethodDescriptor.Builder<byte[], byte[]>> extra) {
+    return extra.apply(MethodDescriptor.newBuilder(RAW, RAW)
         .serviceName(service)
         .serviceVersion("1.0")
         .methodName(name)
         .methodCode(code)
         .type(type)
         .timeoutMillis(timeoutMillis)
-        .protoService(service)
-        .json(TEXT_JSON, TEXT_JSON)
+        .protoService(service))
         .build();
   }
 
-
-
   public ServiceDefinition definition() {
+    return definition(UnaryOperator.identity());
+  }
+
+  /** The service with each method's descriptor built with {@code extra} too (see {@link #method}). */
+  public ServiceDefinition definition(UnaryOperator<MethodDescriptor.Builder<byte[], byte[]>> extra) {
     return ServiceDefinition.builder("test.Echo", "1.0")
-        .method(ECHO, (request, call) -> {
+        .method(method("test.Echo", "echo", 1, MethodType.REQUEST_RESPONSE, 5_000, extra), (request, call) -> {
           echoed.incrementAndGet();
           call.respond(request);
         })
-        .method(FAIL, (request, call) -> {
+        .method(method("test.Echo", "fail", 2, MethodType.REQUEST_RESPONSE, 5_000, extra), (request, call) -> {
           throw new IllegalStateException("boom: " + new String(request, StandardCharsets.UTF_8));
         })
-        .method(SLOW, (request, call) -> {
+        .method(method("test.Echo", "slow", 3, MethodType.REQUEST_RESPONSE, 5_000, extra), (request, call) -> {
           slowStarted.incrementAndGet();
           release.await(10, TimeUnit.SECONDS);
           call.respond(request);
         })
-        .method(SINK, (request, call) -> sunk.add(new String(request, StandardCharsets.UTF_8)))
-        .method(AMPLIFY, (request, call) -> call.respond(new byte[java.nio.ByteBuffer.wrap(request).getInt()]))
+        .method(method("test.Echo", "sink", 4, MethodType.ONEWAY, 5_000, extra),
+            (request, call) -> sunk.add(new String(request, StandardCharsets.UTF_8)))
+        .method(method("test.Echo", "amplify", 5, MethodType.REQUEST_RESPONSE, 5_000, extra),
+            (request, call) -> call.respond(new byte[java.nio.ByteBuffer.wrap(request).getInt()]))
         .build();
   }
 

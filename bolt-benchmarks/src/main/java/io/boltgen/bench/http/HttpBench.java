@@ -15,9 +15,10 @@ import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.bench.scenario.Scenario;
 import io.boltgen.bench.service.EchoServiceBolt;
 import io.boltgen.bench.system.Systems;
+import io.boltgen.json.JsonForms;
+import io.boltgen.json.JsonMarshaller;
+import io.boltgen.json.ProtoJson;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.runtime.codec.json.JsonMarshaller;
-import io.boltgen.runtime.codec.json.ProtoJson;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.ByteArrayInputStream;
@@ -164,8 +165,8 @@ public final class HttpBench {
 
   /** Why there is no JSON body in this build, or null when there is one. */
   static String noJson() {
-    return EchoServiceBolt.METHOD_ECHO.requestJson() == null || EchoServiceBolt.METHOD_ECHO.responseJson() == null
-        ? "EchoServiceBolt.METHOD_ECHO.requestJson() is null: the generated services of this build have no JSON codecs,"
+    return JsonForms.of(EchoServiceBolt.METHOD_ECHO) == null
+        ? "JsonForms.of(EchoServiceBolt.METHOD_ECHO) is null: the generated services of this build have no JSON codecs,"
             + " so no JSON body can be made (and the server would answer 415); build with a bolt-processor that"
             + " generates them"
         : null;
@@ -173,7 +174,7 @@ public final class HttpBench {
 
   /** The JSON body of the echo request, by the generated JSON codec; fails saying {@link #noJson()} without one. */
   static byte[] jsonBody(byte[] payload) {
-    JsonMarshaller<EchoServiceBolt.EchoRequest> json = EchoServiceBolt.METHOD_ECHO.requestJson();
+    JsonMarshaller<EchoServiceBolt.EchoRequest> json = JsonForms.request(EchoServiceBolt.METHOD_ECHO);
     if (json == null) {
       throw new IllegalStateException(noJson());
     }
@@ -300,7 +301,7 @@ public final class HttpBench {
       case HTTP_JSON: {
         return new WrkLoad.Target(c.id, c.system, description, path, "application/json", jsonBody(payload),
             (status, type, body) -> {
-              byte[] echoed = ProtoJson.read(EchoServiceBolt.METHOD_ECHO.responseJson(), new ByteArrayInputStream(body),
+              byte[] echoed = ProtoJson.read(JsonForms.response(EchoServiceBolt.METHOD_ECHO), new ByteArrayInputStream(body),
                   false);
               return Arrays.equals(echoed, payload) ? null : "the answer's payload is not the request's: "
                   + new String(body, StandardCharsets.UTF_8);

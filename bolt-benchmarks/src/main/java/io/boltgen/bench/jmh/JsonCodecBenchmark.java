@@ -3,10 +3,11 @@ package io.boltgen.bench.jmh;
 import io.boltgen.bench.codec.OrderFixtures;
 import io.boltgen.bench.codec.model.Order;
 import io.boltgen.bench.codec.model.OrderServiceBolt;
+import io.boltgen.json.JsonForms;
+import io.boltgen.json.JsonMarshaller;
+import io.boltgen.json.ProtoJson;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.runtime.codec.json.JsonMarshaller;
-import io.boltgen.runtime.codec.json.ProtoJson;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import java.io.ByteArrayOutputStream;
@@ -29,13 +30,13 @@ import org.openjdk.jmh.annotations.TearDown;
  * <ul>
  *   <li>{@code protobuf}: its protobuf marshaller ({@code responseMarshaller()}) as the runtime drives it: exact size,
  *       then a write into a reused pooled direct buffer; a read from one;</li>
- *   <li>{@code json}: its JSON marshaller ({@code responseJson()}) through {@link ProtoJson#write} into a reused byte
+ *   <li>{@code json}: its JSON marshaller ({@code JsonForms.response(method)}) through {@link ProtoJson#write} into a reused byte
  *       stream and {@link ProtoJson#read} from a reused stream over the encoded bytes (unknown fields refused), as the
  *       HTTP path reads and writes bodies.</li>
  * </ul>
  *
  * Encode, decode, and both (round trip). A build whose generated services have no JSON codecs
- * ({@code responseJson()} null) fails at setup with {@link #NO_JSON}.
+ * ({@code JsonForms.response(method)} null) fails at setup with {@link #NO_JSON}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,8 +44,8 @@ import org.openjdk.jmh.annotations.TearDown;
 public class JsonCodecBenchmark {
 
   /** Why the JSON rows cannot run in a build without generated JSON codecs. */
-  public static final String NO_JSON = "OrderServiceBolt.METHOD_ECHO_ORDER.responseJson() is null: the generated"
-      + " services of this build have no JSON codecs (MethodDescriptor.requestJson()/responseJson()), so the JSON codec"
+  public static final String NO_JSON = "JsonForms.response(OrderServiceBolt.METHOD_ECHO_ORDER) is null: the generated"
+      + " services of this build have no JSON codecs (JsonForms), so the JSON codec"
       + " cannot be measured; build with a bolt-processor that generates them";
 
   /** The codecs, in report order. */
@@ -63,7 +64,7 @@ public class JsonCodecBenchmark {
 
   /** The generated JSON codec of the result, or null in a build without JSON codecs. */
   public static JsonMarshaller<Order> jsonMarshaller() {
-    return method().responseJson();
+    return JsonForms.response(method());
   }
 
   @Setup(Level.Trial)

@@ -45,7 +45,7 @@ class CancellationTest {
 
   /** Blocks until the test releases it (at most 10 s), then answers; a report that takes its time. */
   private static final MethodDescriptor<byte[], byte[]> REPORT =
-      EchoService.method("test.Report", "report", 1, MethodType.REQUEST_RESPONSE, 60_000);
+      EchoService.method("test.Report", "report", 1, MethodType.REQUEST_RESPONSE, 60_000, TextJson.FORMS);
 
   private final Closer closer = new Closer();
   private final AtomicInteger started = new AtomicInteger();
@@ -61,7 +61,7 @@ class CancellationTest {
     ServerInterceptor outcome = call -> (status, error, elapsedNanos) ->
         outcomes.merge(status + (error instanceof CancellationException ? "/cancelled" : ""), 1, Integer::sum);
     server = closer.track(BoltServer.builder().bind("127.0.0.1", 0)
-        .service(new EchoService().definition())
+        .service(new EchoService().definition(TextJson.FORMS))
         .service(ServiceDefinition.builder("test.Report", "1.0").method(REPORT, (request, call) -> {
           started.incrementAndGet();
           ServerContext context = ServerContext.current();

@@ -1,11 +1,12 @@
 package io.boltgen.runtime.http;
 
 import static io.boltgen.runtime.EchoService.RAW;
-import static io.boltgen.runtime.EchoService.TEXT_JSON;
 import static io.boltgen.runtime.EchoService.bytes;
+import static io.boltgen.runtime.http.TextJson.TEXT_JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.boltgen.json.JsonForms;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.EchoService;
@@ -52,7 +53,7 @@ class ConnectExchangeTest {
       .type(MethodType.REQUEST_RESPONSE)
       .timeoutMillis(5_000)
       .protoService("test.Ctx")
-      .json(TEXT_JSON, TEXT_JSON)
+      .extension(JsonForms.class, JsonForms.of(TEXT_JSON, TEXT_JSON))
       .build();
 
   /** One call an interceptor saw, and how it was answered. */
@@ -74,7 +75,7 @@ class ConnectExchangeTest {
       return (status, error, elapsedNanos) -> seen.add(new Seen(method, headers, status, error));
     };
     server = BoltServer.builder().bind("127.0.0.1", 0)
-        .service(echo.definition())
+        .service(echo.definition(TextJson.FORMS))
         .service(ServiceDefinition.builder("test.Ctx", "1.0").method(WHO, (request, call) -> {
           ServerContext context = ServerContext.current();
           call.respond(bytes(context.method().methodName() + "|" + context.headers().get("traceparent") + "|"

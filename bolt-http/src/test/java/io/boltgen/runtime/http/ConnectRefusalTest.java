@@ -1,18 +1,19 @@
 package io.boltgen.runtime.http;
 
 import static io.boltgen.runtime.EchoService.RAW;
-import static io.boltgen.runtime.EchoService.TEXT_JSON;
 import static io.boltgen.runtime.EchoService.bytes;
+import static io.boltgen.runtime.http.TextJson.TEXT_JSON;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.boltgen.json.JsonForms;
+import io.boltgen.json.JsonMarshaller;
+import io.boltgen.json.ProtoJson;
+import io.boltgen.json.ProtoJsonException;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ServiceDefinition;
-import io.boltgen.runtime.codec.json.JsonMarshaller;
-import io.boltgen.runtime.codec.json.ProtoJson;
-import io.boltgen.runtime.codec.json.ProtoJsonException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -73,7 +74,7 @@ class ConnectRefusalTest {
       .type(MethodType.REQUEST_RESPONSE)
       .timeoutMillis(5_000)
       .protoService("test.Nest")
-      .json(NEST_JSON, TEXT_JSON)
+      .extension(JsonForms.class, JsonForms.of(NEST_JSON, TEXT_JSON))
       .build();
 
   private final EchoService echo = new EchoService();
@@ -82,7 +83,7 @@ class ConnectRefusalTest {
   @BeforeEach
   void start() {
     server = BoltServer.builder().bind("127.0.0.1", 0)
-        .service(echo.definition())
+        .service(echo.definition(TextJson.FORMS))
         .service(ServiceDefinition.builder("test.Nest", "1.0").method(DEPTH, (request, call) -> call.respond(request))
             .build())
         .maxFrameLength(MAX_BODY)

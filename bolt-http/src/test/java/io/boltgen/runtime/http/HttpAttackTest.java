@@ -37,7 +37,7 @@ class HttpAttackTest {
   @BeforeEach
   void start() {
     server = BoltServer.builder().bind("127.0.0.1", 0)
-        .service(echo.definition())
+        .service(echo.definition(TextJson.FORMS))
         .frameTimeout(FRAME_TIMEOUT)
         .http(true)
         .build().start();

@@ -42,7 +42,7 @@ class HttpBackPressureTest {
   private static final int ANSWER_BYTES = 1024;
   /** Answers with as many zero bytes as its argument's first four bytes say; counted. */
   private static final MethodDescriptor<byte[], byte[]> AMPLIFY =
-      EchoService.method("test.Amp", "amplify", 1, MethodType.REQUEST_RESPONSE, 60_000);
+      EchoService.method("test.Amp", "amplify", 1, MethodType.REQUEST_RESPONSE, 60_000, TextJson.FORMS);
 
   private final Closer closer = new Closer();
   /** The amplify calls the server's handler ran. */
@@ -52,7 +52,7 @@ class HttpBackPressureTest {
   @BeforeEach
   void start() {
     server = closer.track(BoltServer.builder().bind("127.0.0.1", 0)
-        .service(new EchoService().definition())
+        .service(new EchoService().definition(TextJson.FORMS))
         .service(ServiceDefinition.builder("test.Amp", "1.0")
             .method(AMPLIFY, (request, call) -> {
               handled.incrementAndGet();

@@ -24,7 +24,7 @@ class HttpConnectionLimitTest {
 
   @BeforeEach
   void start() {
-    server = BoltServer.builder().bind("127.0.0.1", 0).service(new EchoService().definition()).http(true)
+    server = BoltServer.builder().bind("127.0.0.1", 0).service(new EchoService().definition(TextJson.FORMS)).http(true)
         .maxConnections(1).build().start();
   }
 

@@ -1,6 +1,6 @@
 package io.boltgen.registry.etcd;
 
-import io.boltgen.runtime.cluster.InstanceRecord;
+import io.boltgen.json.InstanceRecord;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;

@@ -1,7 +1,7 @@
 package io.boltgen.registry.etcd;
 
+import io.boltgen.json.StrictJson;
 import io.boltgen.runtime.support.MessageText;
-import io.boltgen.runtime.support.StrictJson;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +16,7 @@ import tools.jackson.core.json.JsonFactory;
  * nesting at most {@value #MAX_DEPTH} deep) into {@code Map<String, Object>} (in order), {@code List<Object>},
  * {@code String}, {@code Long} (integers that fit), {@code Double} (other numbers), {@code Boolean} and
  * {@code null}; and getters of a member that name it when its type is wrong. The instance values inside are
- * read by {@link io.boltgen.runtime.cluster.InstanceRecord}.
+ * read by {@link io.boltgen.json.InstanceRecord}.
  */
 final class GatewayJson {
 

@@ -1,6 +1,6 @@
 package io.boltgen.registry.etcd;
 
-import io.boltgen.runtime.cluster.InstanceRecord;
+import io.boltgen.json.InstanceRecord;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.support.HostAndPort;
 import io.boltgen.runtime.support.MessageText;

@@ -3,7 +3,7 @@ package io.boltgen.registry.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.boltgen.runtime.cluster.InstanceRecord;
+import io.boltgen.json.InstanceRecord;
 import io.boltgen.runtime.cluster.ServiceInstance;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The module's shape: small main files, one public type, nothing imported beyond the JDK, the cluster SPI,
- * the runtime's support helpers, jackson-core and SLF4J, and the bounds in docs/registry-etcd.md equal to the
- * code's.
+ * the runtime's support helpers, bolt-json, jackson-core and SLF4J, and the bounds in docs/registry-etcd.md
+ * equal to the code's.
  */
 class ModuleShapeTest {
 
@@ -54,7 +54,7 @@ class ModuleShapeTest {
       Matcher m = imports.matcher(Files.readString(file));
       while (m.find()) {
         assertThat(m.group(2)).as("an import of %s", file).matches("(java\\.|io\\.boltgen\\.runtime\\.cluster\\."
-            + "|io\\.boltgen\\.runtime\\.support\\.|tools\\.jackson\\.core\\.|org\\.slf4j\\."
+            + "|io\\.boltgen\\.runtime\\.support\\.|io\\.boltgen\\.json\\.|tools\\.jackson\\.core\\.|org\\.slf4j\\."
             // @GuardedBy, which only javac reads (a provided dependency)
             + "|com\\.google\\.errorprone\\.annotations\\.).*");
       }
@@ -81,10 +81,10 @@ class ModuleShapeTest {
     assertThat(docs).contains("5 lines a minute");
     assertThat(GatewayJson.MAX_DEPTH).isEqualTo(64);
     assertThat(docs).contains("64 levels in a gateway reply, 16 in an instance value");
-    assertThat(io.boltgen.runtime.support.StrictJson.MAX_NUMBER_LENGTH).isEqualTo(1_000);
+    assertThat(io.boltgen.json.StrictJson.MAX_NUMBER_LENGTH).isEqualTo(1_000);
     assertThat(docs).contains("| a number in JSON | 1,000 characters |");
     assertThat(docs).contains("`" + EtcdRegistry.DEFAULT_PREFIX + "`");
-    assertThat(docs).contains(new String(io.boltgen.runtime.cluster.InstanceRecord.write(
+    assertThat(docs).contains(new String(io.boltgen.json.InstanceRecord.write(
         io.boltgen.runtime.cluster.ServiceInstance.of(new java.net.InetSocketAddress("10.0.0.7", 12200))
             .withWeight(250).withVersion("1.4.2").withZone("zone-b").withMetadata(java.util.Map.of("rack", "r7"))),
         java.nio.charset.StandardCharsets.UTF_8));

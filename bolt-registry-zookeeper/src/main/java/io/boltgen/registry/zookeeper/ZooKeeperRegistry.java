@@ -1,6 +1,6 @@
 package io.boltgen.registry.zookeeper;
 
-import io.boltgen.runtime.cluster.InstanceRecord;
+import io.boltgen.json.InstanceRecord;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;

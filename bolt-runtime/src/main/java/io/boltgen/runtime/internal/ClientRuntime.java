@@ -12,7 +12,7 @@ import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
-import io.boltgen.runtime.service.BoltServices;
+import io.boltgen.runtime.service.GeneratedService;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
@@ -152,7 +152,7 @@ final class ClientRuntime implements RuntimeProvider.Client {
 
   @Override
   public <T> T stub(Class<T> serviceInterface, BoltChannel channel) {
-    return BoltServices.of(serviceInterface).newClient(channel);
+    return GeneratedService.of(serviceInterface).newClient(channel);
   }
 
   private ClusterTarget cluster(String target) {

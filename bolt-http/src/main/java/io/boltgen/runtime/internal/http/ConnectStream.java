@@ -1,6 +1,8 @@
 package io.boltgen.runtime.internal.http;
 
-import io.boltgen.runtime.internal.PortConnection;
+import io.boltgen.json.JsonForms;
+import io.boltgen.json.JsonMarshaller;
+import io.boltgen.json.ProtoJson;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
@@ -9,8 +11,7 @@ import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.runtime.codec.json.JsonMarshaller;
-import io.boltgen.runtime.codec.json.ProtoJson;
+import io.boltgen.runtime.internal.PortConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufOutputStream;
@@ -89,7 +90,7 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
     try {
       if (json) {
         try (ByteBufInputStream in = new ByteBufInputStream(b)) {
-          return ProtoJson.read(method.requestJson(), in, false);
+          return ProtoJson.read(JsonForms.request(method), in, false);
         } catch (IOException e) {
           throw new IllegalStateException(e); // reading a buffer does not fail
         }
@@ -154,7 +155,7 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
     ByteBuf out;
     if (json) {
       @SuppressWarnings("unchecked") // the invoker answers with its method's response type
-      JsonMarshaller<Object> marshaller = (JsonMarshaller<Object>) method.responseJson();
+      JsonMarshaller<Object> marshaller = (JsonMarshaller<Object>) JsonForms.response(method);
       out = exchanges.alloc().buffer(256);
       try (ByteBufOutputStream stream = new ByteBufOutputStream(out)) {
         ProtoJson.write(marshaller, result, stream);

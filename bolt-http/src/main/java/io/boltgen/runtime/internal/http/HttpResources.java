@@ -1,7 +1,7 @@
 package io.boltgen.runtime.internal.http;
 
+import io.boltgen.json.StrictJson;
 import io.boltgen.runtime.ServiceDescriptor;
-import io.boltgen.runtime.support.StrictJson;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;

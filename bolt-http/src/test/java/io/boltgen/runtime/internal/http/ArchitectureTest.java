@@ -9,13 +9,9 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.boltgen.testing.DocTables;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,16 +36,8 @@ class ArchitectureTest {
   }
 
   @Test
-  void publicTypesAreExactlyThoseTheDocsList() throws IOException {
-    String text = Files.readString(docs());
-    int section = text.indexOf("## The module");
-    assertThat(section).as("docs/http.md has a section on the module").isNotNegative();
-    int end = text.indexOf("\n## ", section + 1);
-    Matcher row = Pattern.compile("(?m)^\\| `([\\w.]+)` \\|").matcher(text.substring(section, end));
-    Set<String> documented = new TreeSet<>();
-    while (row.find()) {
-      documented.add(row.group(1));
-    }
+  void publicTypesAreExactlyThoseTheDocsList() {
+    Set<String> documented = DocTables.firstColumn(DocTables.repositoryFile("docs/http.md"), "## The module");
     Set<String> actual = http.stream()
         .filter(c -> c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC)
             && !c.getSimpleName().equals("package-info"))
@@ -67,14 +55,5 @@ class ArchitectureTest {
                 "PortConnection", "Channels").contains(c.getName().substring(INTERNAL.length() + 1))))
         .check(http);
     noClasses().should().dependOnClassesThat().resideInAnyPackage("io.boltgen.sofarpc..").check(http);
-  }
-
-  private static Path docs() {
-    Path dir = Path.of("").toAbsolutePath();
-    while (dir != null && !Files.exists(dir.resolve("docs/http.md"))) {
-      dir = dir.getParent();
-    }
-    assertThat(dir).as("the repository's docs/http.md above %s", Path.of("").toAbsolutePath()).isNotNull();
-    return dir.resolve("docs/http.md");
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,16 +15,26 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A project that depends on bolt-runtime alone speaks Bolt without the protocol modules: neither HTTP
- * (bolt-http, Netty's HTTP/1.1 and HTTP/2 codecs) nor SOFARPC's dialect (bolt-sofarpc, its Hessian) is on its
- * class path, calls work, and asking for HTTP says which module it needs.
+ * (bolt-http, Netty's HTTP/1.1 and HTTP/2 codecs), nor SOFARPC's dialect (bolt-sofarpc, its Hessian), nor JSON
+ * (bolt-json, Jackson) is in its dependency tree or on its class path, the processor generated no JSON codec,
+ * calls work, and asking for HTTP says which module it needs.
  */
 class CoreOnlyTest {
+
+  @Test
+  void noProtocolModuleIsInTheDependencyTree() throws Exception {
+    // what `mvn dependency:tree` printed for this project (the pom writes it before the tests run)
+    String tree = Files.readString(Path.of("target/dependency-tree.txt"));
+    assertThat(tree).contains("io.boltgen:bolt-runtime:jar:", "io.netty:netty-handler:jar:")
+        .doesNotContain("jackson", "netty-codec-http", "hessian", "bolt-json", "bolt-http", "bolt-sofarpc");
+  }
 
   @Test
   void noProtocolModuleIsOnTheClassPath() {
     for (String absent : List.of("io.netty.handler.codec.http.HttpRequestDecoder",
         "io.netty.handler.codec.http2.Http2FrameCodec", "io.boltgen.runtime.internal.http.HttpProtocol",
-        "io.boltgen.sofarpc.SofaRpc", "io.boltgen.sofarpc.hessian.HessianReader")) {
+        "io.boltgen.sofarpc.SofaRpc", "io.boltgen.sofarpc.hessian.HessianReader", "io.boltgen.json.JsonForms",
+        "tools.jackson.core.JsonFactory", "demo.plain.CatalogBoltJson")) {
       assertThatThrownBy(() -> Class.forName(absent)).as(absent).isInstanceOf(ClassNotFoundException.class);
     }
   }

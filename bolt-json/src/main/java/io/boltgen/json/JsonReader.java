@@ -1,15 +1,14 @@
-package io.boltgen.runtime.codec.json;
+package io.boltgen.json;
 
 import io.boltgen.runtime.codec.protobuf.ProtoDecodeException;
-import io.boltgen.runtime.support.StrictJson;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.function.Function;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonParser.NumberType;
+import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 
 /**

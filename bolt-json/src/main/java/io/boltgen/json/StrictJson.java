@@ -1,5 +1,6 @@
-package io.boltgen.runtime.support;
+package io.boltgen.json;
 
+import io.boltgen.runtime.support.Internal;
 import java.util.function.Function;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;

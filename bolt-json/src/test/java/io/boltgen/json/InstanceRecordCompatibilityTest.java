@@ -1,8 +1,9 @@
-package io.boltgen.runtime.cluster;
+package io.boltgen.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.boltgen.runtime.cluster.ServiceInstance;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

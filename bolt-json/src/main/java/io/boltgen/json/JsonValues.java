@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.json;
+package io.boltgen.json;
 
 import java.time.DateTimeException;
 import java.time.Duration;

@@ -7,26 +7,22 @@ import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Finds generated services through {@link ServiceLoader}: the processor lists every generated
- * {@link GeneratedService} in {@code META-INF/services/io.boltgen.runtime.service.GeneratedService}.
+ * Finds generated services through {@link ServiceLoader} for {@link GeneratedService#of} and
+ * {@link GeneratedService#all}: the processor lists every generated {@link GeneratedService} in
+ * {@code META-INF/services/io.boltgen.runtime.service.GeneratedService}.
  *
  * <p>Thread-safe: the registry per class loader is a concurrent map filled once.
  */
-public final class BoltServices {
+final class ServiceLookup {
 
   private static final Map<ClassLoader, Map<Class<?>, GeneratedService<?>>> BY_LOADER = new ConcurrentHashMap<>();
 
-  private BoltServices() {}
+  private ServiceLookup() {}
 
-  /**
-   * The generated service of {@code serviceInterface}, looked up with the interface's class loader.
-   *
-   * @throws IllegalArgumentException if none was generated (or registered)
-   */
   @SuppressWarnings("unchecked") // entries are keyed by their own serviceInterface()
-  public static <T> GeneratedService<T> of(Class<T> serviceInterface) {
+  static <T> GeneratedService<T> of(Class<T> serviceInterface) {
     ClassLoader loader = serviceInterface.getClassLoader();
-    Map<Class<?>, GeneratedService<?>> services = BY_LOADER.computeIfAbsent(loader, BoltServices::load);
+    Map<Class<?>, GeneratedService<?>> services = BY_LOADER.computeIfAbsent(loader, ServiceLookup::load);
     GeneratedService<?> service = services.get(serviceInterface);
     if (service == null) {
       throw new IllegalArgumentException("no generated boltgen service for " + serviceInterface.getName()
@@ -36,9 +32,8 @@ public final class BoltServices {
     return (GeneratedService<T>) service;
   }
 
-  /** Every generated service {@code loader} finds, in no particular order. */
-  public static List<GeneratedService<?>> all(ClassLoader loader) {
-    return new ArrayList<>(BY_LOADER.computeIfAbsent(loader, BoltServices::load).values());
+  static List<GeneratedService<?>> all(ClassLoader loader) {
+    return new ArrayList<>(BY_LOADER.computeIfAbsent(loader, ServiceLookup::load).values());
   }
 
   @SuppressWarnings("rawtypes") // ServiceLoader cannot name a parameterized service type

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.json;
+package io.boltgen.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

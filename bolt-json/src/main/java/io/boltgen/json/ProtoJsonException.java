@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.json;
+package io.boltgen.json;
 
 /** A JSON document that is not JSON, or does not follow the proto3 JSON mapping of its message. */
 public final class ProtoJsonException extends IllegalArgumentException {

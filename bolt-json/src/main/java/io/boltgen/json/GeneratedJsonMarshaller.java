@@ -1,4 +1,4 @@
-package io.boltgen.runtime.codec.json;
+package io.boltgen.json;
 
 import java.util.Objects;
 import java.util.function.BiConsumer;

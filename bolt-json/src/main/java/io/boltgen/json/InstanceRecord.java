@@ -1,8 +1,8 @@
-package io.boltgen.runtime.cluster;
+package io.boltgen.json;
 
+import io.boltgen.runtime.cluster.ServiceInstance;
 import io.boltgen.runtime.support.HostAndPort;
 import io.boltgen.runtime.support.MessageText;
-import io.boltgen.runtime.support.StrictJson;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

@@ -1,6 +1,5 @@
-package io.boltgen.runtime.codec.json;
+package io.boltgen.json;
 
-import io.boltgen.runtime.support.StrictJson;
 import java.io.InputStream;
 import java.io.OutputStream;
 import tools.jackson.core.JacksonException;
