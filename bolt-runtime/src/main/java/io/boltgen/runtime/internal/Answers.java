@@ -3,6 +3,8 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.internal.wire.BoltFrame;
+import io.boltgen.runtime.internal.wire.HeadersCodec;
 import io.netty.buffer.ByteBuf;
 import java.net.SocketAddress;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.MessageText;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
@@ -9,6 +8,8 @@ import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.internal.wire.RemoteErrors;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;

@@ -1,5 +1,10 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.internal.wire.BoltFrame;
+import io.boltgen.runtime.internal.wire.ErrorFrames;
+import io.boltgen.runtime.internal.wire.FrameBatch;
+import io.boltgen.runtime.internal.wire.FrameDecoder;
+import io.boltgen.runtime.internal.wire.FrameFormat;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.internal.wire.FrameDecoder;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;

@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.internal.wire.FrameEncoder;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;

@@ -1,5 +1,9 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.internal.wire.BoltFrame;
+import io.boltgen.runtime.internal.wire.BoltFrameException;
+import io.boltgen.runtime.internal.wire.FrameBatch;
+import io.boltgen.runtime.internal.wire.FrameEncoder;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandlerContext;

@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.support.MessageText;
 import io.netty.util.concurrent.FastThreadLocal;
 import java.lang.invoke.MethodHandles;

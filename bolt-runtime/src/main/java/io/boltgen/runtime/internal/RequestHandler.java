@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.internal.wire.BoltFrame;
 import java.util.List;
 
 /** Takes the request frames (not heartbeats) a connection receives: the server-dispatch layer. */

@@ -1,6 +1,7 @@
 /**
- * The runtime behind the API: not API, and package-private wherever Java allows (the one public type is the
- * {@link java.util.ServiceLoader} entry {@link io.boltgen.runtime.internal.NettyRuntimeProvider}). Any of it
+ * The runtime behind the API: not API, and package-private wherever Java allows (public are the
+ * {@link java.util.ServiceLoader} entry {@link io.boltgen.runtime.internal.NettyRuntimeProvider} and the port
+ * protocol SPI below). Any of it
  * may change in any release. It may use the API, the transport tier ({@code io.boltgen.runtime.call}) and
  * {@code support}, never {@code internal.http}, which plugs into it through the port protocol SPI
  * ({@code PortProtocol}, {@code PortConnection}, found by {@link java.util.ServiceLoader}). docs/runtime.md
@@ -10,18 +11,15 @@
  *   <li>assembly: {@code NettyRuntimeProvider}, {@code ClientRuntime}, {@code ServerRuntime}, {@code Endpoint},
  *       {@code EndpointSettings}, {@code SharedResources}, {@code FileDescriptors}, {@code NettyArtifacts},
  *       {@code Shutdown}, {@code Channels};
- *   <li>the Bolt wire: {@code Bolt}, {@code FrameFormat}, {@code FrameDecoder}, {@code FrameBatch},
- *       {@code FrameEncoder}, {@code BoltFrame}, {@code BoltFrameException}, {@code FrameTooLargeException},
- *       {@code Crc32}, {@code HeadersCodec}, {@code WireNames}, {@code ErrorFrames}, {@code ErrorFormat},
- *       {@code HessianErrors}, {@code Answers};
+ *   <li>the Bolt wire: its codec is the package {@code internal.wire}, which imports nothing of this one;
+ *       here are what a served or sent call adds to it, {@code WireNames} and {@code Answers};
  *   <li>connections: {@code BoltConnection}, {@code InboundHandler}, {@code WriteQueue}, {@code DeferredFrame},
  *       {@code OutboundRequest}, {@code ReadThrottle}, {@code FrameDeadline}, {@code IdleTimeout},
  *       {@code Heartbeat}, {@code ConnectionPool}, {@code Connector}, {@code ConnectionRefusal},
  *       {@code AcceptErrors}, {@code OutboundMemory}, {@code ConnectionEvents}, {@code TlsContexts},
  *       {@code TlsMaterial};
  *   <li>calls sent: {@code CallChannel}, {@code CallTarget}, {@code PendingCall}, {@code CallBudget},
- *       {@code CallFuture}, {@code CallTable}, {@code CallEnvironment}, {@code Interception},
- *       {@code RemoteErrors};
+ *       {@code CallFuture}, {@code CallTable}, {@code CallEnvironment}, {@code Interception};
  *   <li>clusters: {@code ClusterTarget}, {@code ClusterMember}, {@code Balancer}, {@code RetryBudget},
  *       {@code Targets}, {@code StaticResolver};
  *   <li>Bolt requests served, as streams of the one server call ({@code io.boltgen.runtime.call}):

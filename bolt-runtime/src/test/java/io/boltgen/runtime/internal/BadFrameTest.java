@@ -3,6 +3,9 @@ package io.boltgen.runtime.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.boltgen.runtime.internal.wire.BoltFrameException;
+import io.boltgen.runtime.internal.wire.FrameBatch;
+import io.boltgen.runtime.internal.wire.FrameDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;

@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.RawBytesMarshaller;
+import io.boltgen.runtime.internal.wire.Bolt;
+import io.boltgen.runtime.internal.wire.BoltFrame;
+import io.boltgen.runtime.internal.wire.FrameBatch;
+import io.boltgen.runtime.internal.wire.FrameDecoder;
+import io.boltgen.runtime.internal.wire.FrameEncoder;
+import io.boltgen.runtime.internal.wire.FrameFormat;
+import io.boltgen.runtime.internal.wire.HeadersCodec;
 import io.boltgen.testing.RawFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;

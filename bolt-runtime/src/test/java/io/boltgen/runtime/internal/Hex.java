@@ -6,11 +6,11 @@ import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 
 /** Builds byte sequences from a capture notation: hex digits, spaces, and "quoted ASCII". */
-final class Hex {
+public final class Hex {
 
   private Hex() {}
 
-  static byte[] bytes(String capture) {
+  public static byte[] bytes(String capture) {
     ByteBuf out = Unpooled.buffer();
     try {
       int i = 0;
@@ -33,7 +33,7 @@ final class Hex {
     }
   }
 
-  static String hex(ByteBuf buf) {
+  public static String hex(ByteBuf buf) {
     return ByteBufUtil.hexDump(buf);
   }
 }

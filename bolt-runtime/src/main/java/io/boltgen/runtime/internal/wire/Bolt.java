@@ -1,40 +1,40 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 /** Constants of the Bolt wire protocol (docs/wire-format.md). */
-final class Bolt {
+public final class Bolt {
 
   private Bolt() {}
 
   /** Protocol code of RpcProtocol (V1). */
-  static final byte PROTOCOL_V1 = 1;
+  public static final byte PROTOCOL_V1 = 1;
   /** Protocol code of RpcProtocolV2. */
-  static final byte PROTOCOL_V2 = 2;
+  public static final byte PROTOCOL_V2 = 2;
 
   /** Frame type of a response (and a heartbeat ack). */
   static final byte TYPE_RESPONSE = 0;
   /** Frame type of a request (and a heartbeat). */
-  static final byte TYPE_REQUEST = 1;
+  public static final byte TYPE_REQUEST = 1;
   /** Frame type of a oneway request. */
-  static final byte TYPE_ONEWAY = 2;
+  public static final byte TYPE_ONEWAY = 2;
 
   /** Command code of a heartbeat and its ack. */
   static final short CMD_HEARTBEAT = 0;
   /** Command code of an RPC request. */
-  static final short CMD_REQUEST = 1;
+  public static final short CMD_REQUEST = 1;
   /** Command code of an RPC response. */
-  static final short CMD_RESPONSE = 2;
+  public static final short CMD_RESPONSE = 2;
 
   /** The command version byte; always 1, never checked by SOFABolt. */
   static final byte COMMAND_VERSION = 1;
 
   /** Bit 0 of the V2 switch byte: a CRC32 trailer follows the content (when the version is 2). */
-  static final byte SWITCH_CRC = 0x01;
+  public static final byte SWITCH_CRC = 0x01;
 
   /** Codec id of Hessian2, SOFABolt's default and the codec of its server-built error responses. */
   static final byte CODEC_HESSIAN2 = 1;
 
   /** The timeout field of oneway requests and heartbeats. */
-  static final int NO_TIMEOUT = -1;
+  public static final int NO_TIMEOUT = -1;
 
   /** Header size of a V1 request. */
   static final int V1_REQUEST_HEADER = 22;

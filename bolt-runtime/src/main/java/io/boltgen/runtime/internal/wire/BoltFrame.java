@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * slices taken from it are valid only until then. Not thread-safe, but safe to hand from the IO thread to
  * one other thread.
  */
-final class BoltFrame {
+public final class BoltFrame {
 
   private final byte protocolCode;
   private final byte version;
@@ -67,107 +67,107 @@ final class BoltFrame {
   }
 
   /** 1 (V1) or 2 (V2). */
-  byte protocolCode() {
+  public byte protocolCode() {
     return protocolCode;
   }
 
   /** The V2 protocol version (1 or 2); 0 for V1. */
-  byte version() {
+  public byte version() {
     return version;
   }
 
   /** {@link Bolt#TYPE_RESPONSE}, {@link Bolt#TYPE_REQUEST} or {@link Bolt#TYPE_ONEWAY}. */
-  byte type() {
+  public byte type() {
     return type;
   }
 
   /** {@link Bolt#CMD_HEARTBEAT}, {@link Bolt#CMD_REQUEST} or {@link Bolt#CMD_RESPONSE}. */
-  short cmdCode() {
+  public short cmdCode() {
     return cmdCode;
   }
 
   /** The command version byte (1 from every known peer). */
-  byte commandVersion() {
+  public byte commandVersion() {
     return commandVersion;
   }
 
   /** The request id (a response carries its request's). */
-  int requestId() {
+  public int requestId() {
     return requestId;
   }
 
   /** The serializer id of the content. */
-  byte codec() {
+  public byte codec() {
     return codec;
   }
 
   /** The V2 switch byte; 0 for V1. */
-  byte switchFlags() {
+  public byte switchFlags() {
     return switchFlags;
   }
 
   /** The caller's timeout in ms (requests; -1 for oneway and heartbeats); 0 for responses. */
-  int timeout() {
+  public int timeout() {
     return timeout;
   }
 
   /** The response status (responses only; 0 for requests). */
-  short status() {
+  public short status() {
     return status;
   }
 
   /** Whether this is a request, a oneway request or a heartbeat. */
-  boolean isRequest() {
+  public boolean isRequest() {
     return type != Bolt.TYPE_RESPONSE;
   }
 
   /** Whether this is a oneway request. */
-  boolean isOneway() {
+  public boolean isOneway() {
     return type == Bolt.TYPE_ONEWAY;
   }
 
   /** Whether this is a heartbeat or a heartbeat ack. */
-  boolean isHeartbeat() {
+  public boolean isHeartbeat() {
     return cmdCode == Bolt.CMD_HEARTBEAT;
   }
 
   /** Whether a CRC32 trailer ended this frame (it was verified when decoded). */
-  boolean hasCrc() {
+  public boolean hasCrc() {
     return Bolt.hasCrc(protocolCode, version, switchFlags);
   }
 
   /** Length of the className bytes. */
-  int classLength() {
+  public int classLength() {
     return classLength;
   }
 
   /** Length of the header entries (the SOFARPC key/value map), in bytes. */
-  int headersLength() {
+  public int headersLength() {
     return headersLength;
   }
 
   /** Length of the content bytes. */
-  int contentLength() {
+  public int contentLength() {
     return contentLength;
   }
 
   /** The endpoint clock's time when the read that delivered this frame was decoded. */
-  long arrivalNanos() {
+  public long arrivalNanos() {
     return arrivalNanos;
   }
 
   /** The className bytes (a slice, valid until {@link #release()}). */
-  ByteBuf className() {
+  public ByteBuf className() {
     return buffer.slice(bodyOffset, classLength);
   }
 
   /** Copies the className bytes into {@code dst} from index 0 (it must have room for {@link #classLength()}). */
-  void copyClassName(byte[] dst) {
+  public void copyClassName(byte[] dst) {
     buffer.getBytes(bodyOffset, dst, 0, classLength);
   }
 
   /** The className decoded as UTF-8. */
-  String classNameString() {
+  public String classNameString() {
     return buffer.toString(bodyOffset, classLength, StandardCharsets.UTF_8);
   }
 
@@ -175,22 +175,22 @@ final class BoltFrame {
    * At most the first {@code maxBytes} bytes of the className decoded as UTF-8 (for log lines: a peer may
    * send a className of 32 KiB). A multi-byte character cut at the end becomes a replacement character.
    */
-  String classNamePreview(int maxBytes) {
+  public String classNamePreview(int maxBytes) {
     return buffer.toString(bodyOffset, Math.min(classLength, maxBytes), StandardCharsets.UTF_8);
   }
 
   /** The encoded header entries (a slice, valid until {@link #release()}). */
-  ByteBuf headers() {
+  public ByteBuf headers() {
     return buffer.slice(bodyOffset + classLength, headersLength);
   }
 
   /** The content bytes (a slice, valid until {@link #release()}). */
-  ByteBuf content() {
+  public ByteBuf content() {
     return buffer.slice(bodyOffset + classLength + headersLength, contentLength);
   }
 
   /** Releases the frame's reference to the inbound buffer. */
-  void release() {
+  public void release() {
     buffer.release();
   }
 

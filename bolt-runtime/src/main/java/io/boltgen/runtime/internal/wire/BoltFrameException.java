@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.netty.handler.codec.CorruptedFrameException;
 
@@ -7,7 +7,7 @@ import io.netty.handler.codec.CorruptedFrameException;
  * length, a frame over the size limit, a V2 version that is neither 1 nor 2, a negative switch byte, a CRC
  * mismatch. The connection that sent it is closed; its message is the reason logged.
  */
-final class BoltFrameException extends CorruptedFrameException {
+public final class BoltFrameException extends CorruptedFrameException {
 
   private static final long serialVersionUID = 1L;
 

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.concurrent.FastThreadLocal;

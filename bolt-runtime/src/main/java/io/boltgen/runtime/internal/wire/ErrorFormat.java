@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 /**
  * How an error answer describes the failure, written by {@link ErrorFrames} and read by

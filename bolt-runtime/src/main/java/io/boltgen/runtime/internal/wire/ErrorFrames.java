@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.boltgen.runtime.ResponseStatus;
 import io.netty.buffer.ByteBuf;
@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <p>Stateless.
  */
-final class ErrorFrames {
+public final class ErrorFrames {
 
   private static final byte[] RPC_SERVER_EXCEPTION = HessianErrors.RPC_SERVER_EXCEPTION.getBytes(StandardCharsets.UTF_8);
   private static final byte[] NO_CLASS = new byte[0];
@@ -29,7 +29,7 @@ final class ErrorFrames {
    * {@code null}) and message (may be {@code null}); {@code context} says where it happened, as SOFABolt's
    * AdditionalErrorMsg does.
    */
-  static ByteBuf error(ByteBufAllocator alloc, FrameFormat format, int requestId,
+  public static ByteBuf error(ByteBufAllocator alloc, FrameFormat format, int requestId,
       ResponseStatus status, String errorClass, String errorMessage, String context) {
     String message = errorMessage == null || errorMessage.length() <= MAX_HEADER_MESSAGE
         ? errorMessage : errorMessage.substring(0, MAX_HEADER_MESSAGE);
@@ -49,7 +49,7 @@ final class ErrorFrames {
    * The answer of a server that cannot take a request now (a full executor, or no room for another
    * connection): status 0x04 with an empty body (SOFABolt's), a header entry saying why.
    */
-  static ByteBuf busy(ByteBufAllocator alloc, FrameFormat format, int requestId, String message) {
+  public static ByteBuf busy(ByteBufAllocator alloc, FrameFormat format, int requestId, String message) {
     return FrameEncoder.response(alloc, format.withSwitchFlags((byte) 0), requestId, Bolt.CODEC_HESSIAN2,
         ResponseStatus.SERVER_THREADPOOL_BUSY, NO_CLASS, Map.of(ErrorFormat.ERROR_MESSAGE, message), null, null,
         Integer.MAX_VALUE);

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.List;
  *
  * <p>Not thread-safe: filled on the IO thread, then handed over whole.
  */
-final class FrameBatch {
+public final class FrameBatch {
 
   private final List<BoltFrame> frames;
 
@@ -22,12 +22,12 @@ final class FrameBatch {
   }
 
   /** The number of frames. */
-  int size() {
+  public int size() {
     return frames.size();
   }
 
   /** The frame at {@code index}. */
-  BoltFrame get(int index) {
+  public BoltFrame get(int index) {
     return frames.get(index);
   }
 }

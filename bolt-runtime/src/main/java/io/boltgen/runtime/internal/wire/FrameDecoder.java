@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.boltgen.runtime.ResponseStatus;
 import io.netty.buffer.ByteBuf;
@@ -23,7 +23,7 @@ import java.util.List;
  *
  * <p>Not thread-safe: one per channel, confined to its event loop (its state is read by {@link FrameDeadline} there too).
  */
-final class FrameDecoder extends ByteToMessageDecoder {
+public final class FrameDecoder extends ByteToMessageDecoder {
 
   /**
    * Once this many bytes of an incomplete frame are buffered, further reads are added to the buffer as
@@ -40,12 +40,12 @@ final class FrameDecoder extends ByteToMessageDecoder {
   private long framesDecoded;
 
   /** A decoder that refuses frames longer than {@code maxFrameLength} bytes (header and CRC included). */
-  FrameDecoder(int maxFrameLength) {
+  public FrameDecoder(int maxFrameLength) {
     this(maxFrameLength, Ticker.systemTicker());
   }
 
   /** A decoder stamping each read's frames with {@code ticker}'s time of arrival. */
-  FrameDecoder(int maxFrameLength, Ticker ticker) {
+  public FrameDecoder(int maxFrameLength, Ticker ticker) {
     this.ticker = ticker;
     if (maxFrameLength < Bolt.V2_REQUEST_HEADER) {
       throw new IllegalArgumentException("maxFrameLength too small: " + maxFrameLength);
@@ -95,7 +95,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
   }
 
   /** Bytes received of a frame that is not complete yet: 0 between frames. IO thread only. */
-  int pendingBytes() {
+  public int pendingBytes() {
     return internalBuffer().readableBytes();
   }
 
@@ -105,18 +105,18 @@ final class FrameDecoder extends ByteToMessageDecoder {
   }
 
   /** Whole frames decoded so far on this channel. IO thread only. */
-  long framesDecoded() {
+  public long framesDecoded() {
     return framesDecoded;
   }
 
   /** The protocol code of the incomplete frame buffered now (0 when none is). IO thread only. */
-  byte pendingProtocolCode() {
+  public byte pendingProtocolCode() {
     ByteBuf in = internalBuffer();
     return in.isReadable() ? in.getByte(in.readerIndex()) : 0;
   }
 
   /** The V2 version of the incomplete frame buffered now (0 when none is, or for V1). IO thread only. */
-  byte pendingVersion() {
+  public byte pendingVersion() {
     ByteBuf in = internalBuffer();
     return in.readableBytes() >= 2 && in.getByte(in.readerIndex()) == Bolt.PROTOCOL_V2
         ? in.getByte(in.readerIndex() + 1) : 0;
@@ -126,7 +126,7 @@ final class FrameDecoder extends ByteToMessageDecoder {
    * The request id of the incomplete frame buffered now, when enough of it arrived to tell that it is a
    * request (not oneway, not a heartbeat) and to read its id; otherwise 0. IO thread only.
    */
-  int pendingRequestId() {
+  public int pendingRequestId() {
     ByteBuf in = internalBuffer();
     int start = in.readerIndex();
     int readable = in.readableBytes();

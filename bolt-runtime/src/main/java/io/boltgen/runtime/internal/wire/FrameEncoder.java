@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.Marshaller;
@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <p>Stateless: every method encodes into a buffer of its own.
  */
-final class FrameEncoder {
+public final class FrameEncoder {
 
   private static final byte[] NO_BYTES = new byte[0];
 
@@ -45,7 +45,7 @@ final class FrameEncoder {
    * @throws FrameTooLargeException if the frame would be larger than {@code maxFrameLength} (checked before
    *     anything is allocated)
    */
-  static <T> ByteBuf request(
+  public static <T> ByteBuf request(
       ByteBufAllocator alloc,
       FrameFormat format,
       byte type,
@@ -68,7 +68,7 @@ final class FrameEncoder {
    * @throws FrameTooLargeException if the frame would be larger than {@code maxFrameLength} (checked before
    *     anything is allocated)
    */
-  static <T> ByteBuf response(
+  public static <T> ByteBuf response(
       ByteBufAllocator alloc,
       FrameFormat format,
       int requestId,
@@ -84,13 +84,13 @@ final class FrameEncoder {
   }
 
   /** A heartbeat: command 0, timeout -1, switch 0 (so never a CRC), no body; codec 1 as SOFABolt sends. */
-  static ByteBuf heartbeat(ByteBufAllocator alloc, FrameFormat format, int requestId) {
+  public static ByteBuf heartbeat(ByteBufAllocator alloc, FrameFormat format, int requestId) {
     return encode(alloc, false, format.withSwitchFlags((byte) 0), true, Bolt.TYPE_REQUEST, Bolt.CMD_HEARTBEAT, requestId,
         Bolt.CODEC_HESSIAN2, Bolt.NO_TIMEOUT, NO_BYTES, Map.of(), null, null, Integer.MAX_VALUE);
   }
 
   /** The ack of heartbeat {@code requestId}: a response with command 0, status SUCCESS, switch 0. */
-  static ByteBuf heartbeatAck(ByteBufAllocator alloc, FrameFormat format, int requestId) {
+  public static ByteBuf heartbeatAck(ByteBufAllocator alloc, FrameFormat format, int requestId) {
     return encode(alloc, false, format.withSwitchFlags((byte) 0), false, Bolt.TYPE_RESPONSE, Bolt.CMD_HEARTBEAT,
         requestId, Bolt.CODEC_HESSIAN2, ResponseStatus.SUCCESS.code(), NO_BYTES, Map.of(), null, null,
         Integer.MAX_VALUE);

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.boltgen.runtime.WireProtocol;
 
@@ -9,7 +9,7 @@ import io.boltgen.runtime.WireProtocol;
  *
  * <p>Immutable; the twelve formats with switch flags 0 or 1 are shared, so taking one allocates nothing.
  */
-final class FrameFormat {
+public final class FrameFormat {
 
   private static final FrameFormat[] SHARED = new FrameFormat[2 * 3 * 2];
 
@@ -38,7 +38,7 @@ final class FrameFormat {
   }
 
   /** The format of {@code code}, {@code version} and {@code switchFlags}. */
-  static FrameFormat of(byte protocolCode, byte version, byte switchFlags) {
+  public static FrameFormat of(byte protocolCode, byte version, byte switchFlags) {
     if ((protocolCode == Bolt.PROTOCOL_V1 || protocolCode == Bolt.PROTOCOL_V2) && version >= 0 && version <= 2
         && (switchFlags == 0 || switchFlags == 1)) {
       return SHARED[index(protocolCode, version, switchFlags)];
@@ -47,7 +47,7 @@ final class FrameFormat {
   }
 
   /** The format a client configured with {@code protocol} sends. */
-  static FrameFormat of(WireProtocol protocol) {
+  public static FrameFormat of(WireProtocol protocol) {
     return of(protocol.protocolCode(), protocol.version(), protocol.switchFlags());
   }
 
@@ -56,12 +56,12 @@ final class FrameFormat {
    * sent on a V2 connection set the CRC switch, as a SOFABolt client does (it only takes effect with
    * version 2; a first frame's own switch is not kept, since a heartbeat always carries 0).
    */
-  static FrameFormat latched(byte protocolCode, byte version) {
+  public static FrameFormat latched(byte protocolCode, byte version) {
     return of(protocolCode, version, protocolCode == Bolt.PROTOCOL_V2 ? Bolt.SWITCH_CRC : 0);
   }
 
   /** This format with {@code switchFlags}: how a response echoes its request's switch, or an error answer clears it. */
-  FrameFormat withSwitchFlags(byte switchFlags) {
+  public FrameFormat withSwitchFlags(byte switchFlags) {
     return switchFlags == this.switchFlags ? this : of(protocolCode, version, switchFlags);
   }
 

@@ -1,10 +1,10 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 /**
  * A frame that would be larger than its receiver accepts. Thrown before any buffer is allocated, so that
  * only the call or answer it belongs to fails and the connection stays usable.
  */
-final class FrameTooLargeException extends IllegalArgumentException {
+public final class FrameTooLargeException extends IllegalArgumentException {
 
   private static final long serialVersionUID = 1L;
 
@@ -18,12 +18,12 @@ final class FrameTooLargeException extends IllegalArgumentException {
   }
 
   /** The size the frame would have had, in bytes. */
-  long frameLength() {
+  public long frameLength() {
     return frameLength;
   }
 
   /** The largest frame the receiver accepts, in bytes. */
-  int limit() {
+  public int limit() {
     return limit;
   }
 }

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -14,12 +14,12 @@ import java.util.Map;
  *
  * <p>Stateless.
  */
-final class HeadersCodec {
+public final class HeadersCodec {
 
   private HeadersCodec() {}
 
   /** {@code first}'s entries, then {@code second}'s (replacing equal keys); no copy when either is empty. */
-  static Map<String, String> merge(Map<String, String> first, Map<String, String> second) {
+  public static Map<String, String> merge(Map<String, String> first, Map<String, String> second) {
     if (first.isEmpty()) {
       return second;
     }
@@ -32,7 +32,7 @@ final class HeadersCodec {
   }
 
   /** The encoded size of {@code header}; 0 for an empty map. */
-  static int encodedSize(Map<String, String> header) {
+  public static int encodedSize(Map<String, String> header) {
     if (header.isEmpty()) {
       return 0;
     }
@@ -47,7 +47,7 @@ final class HeadersCodec {
   }
 
   /** Writes {@code header} into {@code out}. */
-  static void write(Map<String, String> header, ByteBuf out) {
+  public static void write(Map<String, String> header, ByteBuf out) {
     for (Map.Entry<String, String> e : header.entrySet()) {
       writeString(e.getKey(), out);
       writeString(e.getValue(), out);
@@ -59,7 +59,7 @@ final class HeadersCodec {
    *
    * @throws IllegalArgumentException if the bytes are not in this layout
    */
-  static Map<String, String> read(ByteBuf in) {
+  public static Map<String, String> read(ByteBuf in) {
     if (!in.isReadable()) {
       return Collections.emptyMap();
     }

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.boltgen.runtime.codec.Marshaller;
 import io.netty.buffer.ByteBuf;

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.wire;
 
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.PeerNotAuthorizedException;
@@ -13,11 +13,11 @@ import java.util.Map;
  *
  * <p>Stateless.
  */
-final class RemoteErrors {
+public final class RemoteErrors {
 
   private RemoteErrors() {}
 
-  static BoltException toException(BoltFrame frame, ResponseStatus status, String wireName, SocketAddress remote) {
+  public static BoltException toException(BoltFrame frame, ResponseStatus status, String wireName, SocketAddress remote) {
     String remoteClass = null;
     String remoteMessage = null;
     if (frame.headersLength() > 0) {
@@ -64,7 +64,7 @@ final class RemoteErrors {
   }
 
   /** Whether an attempt that ended with {@code error} (null: a result) was answered by its instance. */
-  static boolean isAnswer(Throwable error) {
+  public static boolean isAnswer(Throwable error) {
     if (error == null) {
       return true;
     }
