@@ -8,7 +8,6 @@ import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.cluster.ServiceInstance;
-import io.boltgen.runtime.internal.wire.Bolt;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

@@ -2,7 +2,6 @@ package io.boltgen.runtime.internal.http;
 
 import io.boltgen.json.StrictJson;
 import io.boltgen.runtime.ServiceDescriptor;
-import io.boltgen.runtime.internal.wire.Bolt;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;

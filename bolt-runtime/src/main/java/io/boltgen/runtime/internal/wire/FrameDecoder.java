@@ -21,7 +21,8 @@ import java.util.List;
  *
  * <p>One instance per channel.
  *
- * <p>Not thread-safe: one per channel, confined to its event loop (its state is read by {@link FrameDeadline} there too).
+ * <p>Not thread-safe: one per channel, confined to its event loop (its state is read by the internals'
+ * {@code FrameDeadline} there too).
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
 
