@@ -161,12 +161,15 @@ class ArchitectureTest {
   }
 
   @Test
-  void internalsArePackagePrivateExceptTheServiceLoaderEntriesAndThePortProtocolSpi() {
-    // public only for ServiceLoader and for bolt-http's internal.http, which plugs into the core through
-    // PortProtocol and PortConnection alone
-    assertThat(publicTypes("io.boltgen.runtime.internal")).containsExactly(
-        "io.boltgen.runtime.internal.Channels", "io.boltgen.runtime.internal.NettyRuntimeProvider",
-        "io.boltgen.runtime.internal.PortConnection", "io.boltgen.runtime.internal.PortProtocol");
+  void theInternalPackagesImportDownwardOnly() {
+    // provider (makes clients and servers) > cluster (calls to a service's instances) > internal (connections,
+    // calls sent and served) > wire (frames): a type is public in one of them only for a package above it, and
+    // the ServiceLoader entry is the one public type of provider
+    noClasses().that().resideInAnyPackage(INTERNAL, INTERNAL + ".cluster", INTERNAL + ".wire")
+        .should().dependOnClassesThat().resideInAPackage(INTERNAL + ".provider").check(runtime);
+    noClasses().that().resideInAnyPackage(INTERNAL, INTERNAL + ".wire")
+        .should().dependOnClassesThat().resideInAPackage(INTERNAL + ".cluster").check(runtime);
+    assertThat(publicTypes(INTERNAL + ".provider")).containsExactly(INTERNAL + ".provider.NettyRuntimeProvider");
   }
 
   @Test

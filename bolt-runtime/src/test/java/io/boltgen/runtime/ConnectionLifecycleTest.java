@@ -7,8 +7,6 @@ import static io.boltgen.runtime.EchoService.string;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.internal.CaptureBytes;
 import io.boltgen.testing.Closer;
 import io.boltgen.testing.RawFrames;

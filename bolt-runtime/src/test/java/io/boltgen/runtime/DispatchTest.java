@@ -6,7 +6,6 @@ import static io.boltgen.runtime.EchoService.string;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.boltgen.runtime.ServiceDefinition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.annotation.BoltCallback;
-import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.codec.RawBytesMarshaller;
 import io.boltgen.testing.Closer;
 import java.io.InputStream;

@@ -9,9 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.MethodType;
-import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.testing.Closer;
 import io.netty.buffer.ByteBuf;

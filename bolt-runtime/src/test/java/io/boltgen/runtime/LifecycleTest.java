@@ -6,9 +6,6 @@ import static io.boltgen.runtime.EchoService.string;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.MethodType;
-import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.testing.Closer;
 import io.boltgen.testing.RawFrames;
 import java.io.ByteArrayOutputStream;

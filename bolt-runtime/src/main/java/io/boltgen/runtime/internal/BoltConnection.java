@@ -45,10 +45,10 @@ import javax.net.ssl.SSLSession;
  *
  * <p>Thread-safe.
  */
-final class BoltConnection implements PortConnection, CallTarget {
+public final class BoltConnection implements PortConnection, CallTarget {
 
   /** Where a channel keeps its connection. */
-  static final AttributeKey<BoltConnection> KEY = AttributeKey.valueOf(BoltConnection.class, "connection");
+  public static final AttributeKey<BoltConnection> KEY = AttributeKey.valueOf(BoltConnection.class, "connection");
 
   private final Channel nettyChannel;
   private final Endpoint endpoint;
@@ -282,7 +282,7 @@ final class BoltConnection implements PortConnection, CallTarget {
   }
 
   /** The calls waiting for their response right now. */
-  List<PendingCall<?>> pendingSnapshot() {
+  public List<PendingCall<?>> pendingSnapshot() {
     return calls.snapshot();
   }
 
@@ -450,7 +450,7 @@ final class BoltConnection implements PortConnection, CallTarget {
   }
 
   /** The TLS handshake succeeded: keeps the certificates the peer proved it holds (none if it sent none). */
-  void onHandshake(SSLSession session) {
+  public void onHandshake(SSLSession session) {
     try {
       peerIdentity = PeerIdentity.of(session.getPeerCertificates());
     } catch (SSLPeerUnverifiedException e) {
@@ -478,7 +478,7 @@ final class BoltConnection implements PortConnection, CallTarget {
    * Completes once the channel went inactive and everything that follows from it happened: pending calls
    * failed, the close event fired. (The channel's close future completes earlier than that.)
    */
-  CompletableFuture<Void> inactiveFuture() {
+  public CompletableFuture<Void> inactiveFuture() {
     return inactive;
   }
 

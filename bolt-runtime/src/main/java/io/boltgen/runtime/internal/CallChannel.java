@@ -1,12 +1,12 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.MessageText;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.SocketAddress;
 import java.util.Objects;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe and stateless but for its target and environment.
  */
-final class CallChannel implements BoltChannel {
+public final class CallChannel implements BoltChannel {
 
   private static final Logger log = LoggerFactory.getLogger(CallChannel.class);
   private static final RateLimitedLog callbackFailures = RateLimitedLog.of(log);
@@ -33,7 +33,7 @@ final class CallChannel implements BoltChannel {
   private final CallEnvironment env;
 
   /** A channel sending to {@code target} with the calls' shared {@code env}. */
-  CallChannel(CallTarget target, CallEnvironment env) {
+  public CallChannel(CallTarget target, CallEnvironment env) {
     this.target = Objects.requireNonNull(target, "target");
     this.env = Objects.requireNonNull(env, "env");
   }

@@ -16,7 +16,7 @@ import java.util.concurrent.Executor;
  *
  * <p>Thread-safe: immutable but for the volatile closed flag and the concurrent className cache.
  */
-final class CallEnvironment {
+public final class CallEnvironment {
 
   private final Timer timer;
   private final Ticker ticker;
@@ -32,12 +32,12 @@ final class CallEnvironment {
    * @param callbackExecutor where callbacks (and {@code *Async} stages without executor) run
    * @param owner names the endpoint in error messages, for example "client"
    */
-  CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner) {
+  public CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner) {
     this(timer, ticker, callbackExecutor, owner, List.of());
   }
 
   /** An environment whose calls pass {@code clientInterceptors}. */
-  CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner,
+  public CallEnvironment(Timer timer, Ticker ticker, Executor callbackExecutor, String owner,
       List<ClientInterceptor> clientInterceptors) {
     this.timer = timer;
     this.ticker = ticker;
@@ -51,7 +51,7 @@ final class CallEnvironment {
     return clientInterceptors;
   }
 
-  Timer timer() {
+  public Timer timer() {
     return timer;
   }
 
@@ -61,7 +61,7 @@ final class CallEnvironment {
   }
 
   /** The clock every deadline of the endpoint is measured on (the timer's, in tests). */
-  Ticker ticker() {
+  public Ticker ticker() {
     return ticker;
   }
 
@@ -71,16 +71,16 @@ final class CallEnvironment {
   }
 
   /** Refuses further calls; calls already started go on. */
-  void close() {
+  public void close() {
     closed = true;
   }
 
   /** Whether {@link #close()} was called. */
-  boolean isClosed() {
+  public boolean isClosed() {
     return closed;
   }
 
-  BoltException closedError() {
+  public BoltException closedError() {
     return new BoltException(ResponseStatus.CLIENT_SEND_ERROR, "the " + owner + " is closed");
   }
 }

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * At most {@value #MAX_QUEUED} events wait for a listener that is behind; more are dropped, with a
  * rate-limited log line.
  */
-final class ConnectionEvents {
+public final class ConnectionEvents {
 
   /** Events waiting for their listeners at most. */
   static final int MAX_QUEUED = 10_000;
@@ -33,7 +33,7 @@ final class ConnectionEvents {
   private final ThreadPoolExecutor executor;
 
   /** Events for {@code listeners}; {@code name} names the delivering thread. */
-  ConnectionEvents(List<ConnectionListener> listeners, String name) {
+  public ConnectionEvents(List<ConnectionListener> listeners, String name) {
     this.listeners = List.copyOf(listeners);
     this.executor = this.listeners.isEmpty() ? null
         : new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(MAX_QUEUED),
@@ -75,7 +75,7 @@ final class ConnectionEvents {
   }
 
   /** Delivers the events already fired (waiting up to {@code timeoutMillis}), then stops the thread. */
-  void shutdown(long timeoutMillis) {
+  public void shutdown(long timeoutMillis) {
     if (executor == null) {
       return;
     }

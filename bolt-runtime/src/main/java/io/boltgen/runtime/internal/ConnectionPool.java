@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe.
  */
-final class ConnectionPool implements CallTarget {
+public final class ConnectionPool implements CallTarget {
 
   private static final RateLimitedLog connectFailures = RateLimitedLog.of(LoggerFactory.getLogger(ConnectionPool.class));
   private static final RateLimitedLog reconnectFailures =
@@ -67,7 +67,7 @@ final class ConnectionPool implements CallTarget {
    * @param minBackoffMillis the first backoff after a failure
    * @param maxBackoffMillis the longest backoff
    */
-  ConnectionPool(InetSocketAddress address, int size, Connector connector, ConnectionEvents events,
+  public ConnectionPool(InetSocketAddress address, int size, Connector connector, ConnectionEvents events,
       CallEnvironment env, boolean reconnect, long minBackoffMillis, long maxBackoffMillis) {
     this.address = address;
     this.size = size;
@@ -84,7 +84,7 @@ final class ConnectionPool implements CallTarget {
   }
 
   /** The channel sending over this pool. */
-  BoltChannel channel() {
+  public BoltChannel channel() {
     return channel;
   }
 
@@ -97,7 +97,7 @@ final class ConnectionPool implements CallTarget {
    * The pool serves a plain {@code host:port} channel for the client's life: it is never closed while idle
    * (see {@link #closeWhenIdle()}), so its sends need not be counted.
    */
-  void pin() {
+  public void pin() {
     pinned = true;
   }
 
@@ -174,7 +174,7 @@ final class ConnectionPool implements CallTarget {
    * Starts every connection that is not up (respecting backoff) and returns a future that completes
    * when all of them are up, or fails with the first failure.
    */
-  CompletableFuture<Void> connect() {
+  public CompletableFuture<Void> connect() {
     List<CompletableFuture<BoltConnection>> all = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       all.add(ensure(i));
@@ -183,7 +183,7 @@ final class ConnectionPool implements CallTarget {
   }
 
   /** The connections currently up. */
-  List<Connection> connections() {
+  public List<Connection> connections() {
     List<Connection> up = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
       BoltConnection c = live(slots.get(i));
@@ -195,7 +195,7 @@ final class ConnectionPool implements CallTarget {
   }
 
   /** The calls waiting for their answer on this pool's connections. */
-  int pendingCalls() {
+  public int pendingCalls() {
     int pending = 0;
     for (int i = 0; i < size; i++) {
       BoltConnection c = live(slots.get(i));
@@ -212,7 +212,7 @@ final class ConnectionPool implements CallTarget {
    * flight are answered as usual.
    */
   @SuppressWarnings("FutureReturnValueIgnored") // closeWhenIdle, run when the calls complete, does not throw
-  void closeWhenIdle() {
+  public void closeWhenIdle() {
     assert !pinned : "a pinned pool lives as long as its client";
     idleCloseWanted = true;
     closed = true;
@@ -240,7 +240,7 @@ final class ConnectionPool implements CallTarget {
 
   /** Refuses new connections and closes the current ones (their pending calls fail). */
   @SuppressWarnings("FutureReturnValueIgnored") // a failed attempt has no connection to close: nothing to see
-  void close() {
+  public void close() {
     closed = true;
     for (int i = 0; i < size; i++) {
       CompletableFuture<BoltConnection> f = slots.get(i);

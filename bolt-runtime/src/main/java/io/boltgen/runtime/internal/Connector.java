@@ -5,7 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 /** Opens one connection: the client's bootstrap. */
 @FunctionalInterface
-interface Connector {
+public interface Connector {
 
   /**
    * Starts connecting to {@code address} for the pool's slot {@code slot} (a pool of several connections

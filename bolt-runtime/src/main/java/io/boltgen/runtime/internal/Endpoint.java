@@ -30,10 +30,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a server's answers, and queued as buffers. A server counts the connections
  * it accepted: one beyond its limit gets the pipeline of {@link ConnectionRefusal} instead.
  */
-final class Endpoint {
+public final class Endpoint {
 
   /** Where a client's channel keeps the address it connects to (TLS verifies its host). */
-  static final AttributeKey<InetSocketAddress> TARGET = AttributeKey.valueOf(Endpoint.class, "target");
+  public static final AttributeKey<InetSocketAddress> TARGET = AttributeKey.valueOf(Endpoint.class, "target");
 
   private final EndpointSettings settings;
   private final SharedResources shared;
@@ -47,7 +47,7 @@ final class Endpoint {
   private final AtomicInteger accepted = new AtomicInteger();
 
   /** An endpoint; it takes no ownership of {@code shared} (the caller releases it). */
-  Endpoint(
+  public Endpoint(
       EndpointSettings settings,
       SharedResources shared,
       CallEnvironment calls,
@@ -61,7 +61,7 @@ final class Endpoint {
    * An endpoint whose connections may also speak another protocol ({@code port} non-null: a server's, when
    * {@link EndpointSettings#http()}); it takes no ownership of {@code shared}.
    */
-  Endpoint(
+  public Endpoint(
       EndpointSettings settings,
       SharedResources shared,
       CallEnvironment calls,
@@ -103,12 +103,12 @@ final class Endpoint {
   }
 
   /** The connections currently open. */
-  List<Connection> connections() {
+  public List<Connection> connections() {
     return new ArrayList<>(connections);
   }
 
   /** The connections currently open, as what they are. */
-  List<BoltConnection> openConnections() {
+  public List<BoltConnection> openConnections() {
     return new ArrayList<>(connections);
   }
 
@@ -168,12 +168,12 @@ final class Endpoint {
   }
 
   /** The handler of a server's listening channel: pauses accepting after a failure (see {@link AcceptErrors}). */
-  ChannelHandler acceptErrors() {
+  public ChannelHandler acceptErrors() {
     return new AcceptErrors(accepted::get);
   }
 
   /** A channel initializer calling {@link #initChannel}. */
-  ChannelInitializer<Channel> initializer() {
+  public ChannelInitializer<Channel> initializer() {
     return new ChannelInitializer<>() {
       @Override
       protected void initChannel(Channel channel) {
@@ -183,7 +183,7 @@ final class Endpoint {
   }
 
   /** Applies this endpoint's socket options to a bootstrap's child or client channel options. */
-  void applyOptions(OptionSink sink) {
+  public void applyOptions(OptionSink sink) {
     sink.option(ChannelOption.TCP_NODELAY, true);
     sink.option(ChannelOption.SO_KEEPALIVE, true);
     sink.option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark());
@@ -221,7 +221,7 @@ final class Endpoint {
    * Closes every connection and waits (up to {@code timeoutMillis}) until each one went inactive: its
    * pending calls failed and its close event fired.
    */
-  void closeConnections(long timeoutMillis) {
+  public void closeConnections(long timeoutMillis) {
     List<java.util.concurrent.CompletableFuture<Void>> closing = new ArrayList<>();
     for (BoltConnection connection : connections) {
       connection.closeAsync();

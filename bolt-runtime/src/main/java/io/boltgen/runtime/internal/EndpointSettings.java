@@ -22,7 +22,7 @@ import io.boltgen.runtime.WireProtocol;
  * @param connectTimeoutMillis client: how long a connection attempt may take
  * @param maxConnections server: connections open at once; more are answered busy and closed
  */
-record EndpointSettings(
+public record EndpointSettings(
     boolean client,
     WireProtocol protocol,
     int maxFrameLength,

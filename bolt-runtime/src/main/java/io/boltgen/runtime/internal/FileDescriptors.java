@@ -10,7 +10,7 @@ import java.lang.management.OperatingSystemMXBean;
  *
  * <p>Stateless.
  */
-final class FileDescriptors {
+public final class FileDescriptors {
 
   /** Connections a server keeps open at once, unless the open-file limit is lower. */
   static final int MAX_CONNECTIONS = 10_000;
@@ -23,7 +23,7 @@ final class FileDescriptors {
    * process runs out of descriptors, because a connection beyond the limit still needs one to be told so,
    * and clients left in the accept backlog of a process without descriptors wait without an answer.
    */
-  static int defaultMaxConnections() {
+  public static int defaultMaxConnections() {
     long[] files = openFiles();
     if (files == null) {
       return MAX_CONNECTIONS;

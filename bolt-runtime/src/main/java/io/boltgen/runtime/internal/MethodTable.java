@@ -24,7 +24,7 @@ import java.util.Map;
  * share one className (a dialect whose every request carries the same one) form a {@link Routed} group, told
  * apart by their {@link MethodDescriptor#routingHeaders() routing headers}.
  */
-final class MethodTable {
+public final class MethodTable {
 
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
@@ -164,7 +164,7 @@ final class MethodTable {
    *
    * @throws IllegalArgumentException naming the clash
    */
-  static void check(List<ServiceDefinition> services) {
+  public static void check(List<ServiceDefinition> services) {
     builder().addDescriptors(services).build();
   }
 

@@ -10,12 +10,12 @@ import java.util.TreeMap;
  * {@code Version} alone, whose methods here exist in every 4.x release, so it runs safely on any Netty the
  * check may then refuse.
  */
-final class NettyArtifacts {
+public final class NettyArtifacts {
 
   private NettyArtifacts() {}
 
   /** Artifact id to version, sorted, of every Netty jar {@code loader} (or the system loader) sees. */
-  static Map<String, String> versions(ClassLoader loader) {
+  public static Map<String, String> versions(ClassLoader loader) {
     // identify(null) would ask Netty's PlatformDependent for the context loader, initialising far more of Netty
     ClassLoader from = loader != null ? loader : ClassLoader.getSystemClassLoader();
     Map<String, String> versions = new TreeMap<>();

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * wait with their own deadline in {@link #await()}, which saves a timer entry per call. The caller never
  * holds this object: a sync caller gets the value, a future caller a {@link CallFuture}.
  *
- * <p>A call to a cluster ({@link ClusterTarget}) goes out as one or more <em>attempts</em>: each is a
+ * <p>A call to a cluster ({@code cluster.ClusterTarget}) goes out as one or more <em>attempts</em>: each is a
  * {@code PendingCall} of its own ({@link #newAttempt}), sent to one instance, without a timer (its parent's
  * deadline cancels it) and failing with the raw {@link BoltException} so that the cluster can decide to send
  * another. The parent keeps its request until it completes, and completes with the first attempt that
@@ -45,10 +45,10 @@ import org.slf4j.LoggerFactory;
  *
  * @param <R> the response type
  */
-final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
+public final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
 
   /** Told once when the call completes, on the thread that completed it. */
-  interface Listener<R> {
+  public interface Listener<R> {
     void onComplete(R value, Throwable error);
   }
 
@@ -57,7 +57,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
    * its request was written (its call completed first, say timed out), once the late answer arrives
    * ({@code answered}) or its connection closes. Until then the instance may still be running it.
    */
-  interface Departure {
+  public interface Departure {
     void left(boolean answered);
   }
 
@@ -129,7 +129,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
    * Makes this call keep its request until it completes, for its attempts. Called by the thread that
    * started the call, before the first attempt.
    */
-  void retainRequest() {
+  public void retainRequest() {
     retainsRequest = true;
   }
 
@@ -138,7 +138,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
    * has left its instance; it becomes the attempt this call cancels when it completes first. Returns
    * {@code null} if this call already completed (its departure has run then).
    */
-  PendingCall<R> newAttempt(Listener<R> listener, Departure departure) {
+  public PendingCall<R> newAttempt(Listener<R> listener, Departure departure) {
     PendingCall<R> next = new PendingCall<>(this, listener, departure);
     attempt = next;
     if (isDone()) {
@@ -149,27 +149,27 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   }
 
   /** Whether the request of this attempt was handed to a socket (it may have reached the peer). */
-  boolean wasWritten() {
+  public boolean wasWritten() {
     return written;
   }
 
   /** Completes this call with {@code value}, an attempt's response. */
-  boolean succeed(R value) {
+  public boolean succeed(R value) {
     return finish(value, null);
   }
 
   /** The method called. */
-  MethodDescriptor<Object, R> method() {
+  public MethodDescriptor<Object, R> method() {
     return method;
   }
 
   /** Whether the call expects no response. */
-  boolean isOneway() {
+  public boolean isOneway() {
     return method.type() == MethodType.ONEWAY;
   }
 
   /** Milliseconds left before the timeout, at least 1 while time remains, 0 once it has passed. */
-  int remainingMillis() {
+  public int remainingMillis() {
     long left = timeoutNanos - (env.ticker().nanoTime() - startNanos);
     if (left <= 0) {
       return 0;
@@ -190,7 +190,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
    * The call waits somewhere other than a call table (for a connection, say): if it expects a timeout, it
    * gets its own timer entry now.
    */
-  void timeWhileWaiting() {
+  public void timeWhileWaiting() {
     if (sweptDeadline && timeout == null) {
       sweptDeadline = false;
       scheduleTimeout();
@@ -207,12 +207,12 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
     return startNanos + timeoutNanos;
   }
 
-  void scheduleTimeout() {
+  public void scheduleTimeout() {
     timeout = env.timer().newTimeout(this, Math.max(0, deadlineNanos() - env.ticker().nanoTime()), TimeUnit.NANOSECONDS);
   }
 
   /** The options the call was made with. */
-  CallOptions options() {
+  public CallOptions options() {
     return options;
   }
 
@@ -305,7 +305,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   }
 
   /** Fails the call with {@code error} (mapped by the method's error mapper), unless it already completed. */
-  boolean fail(BoltException error) {
+  public boolean fail(BoltException error) {
     if (parent != null) {
       return finish(null, error); // an attempt: the cluster decides, and its parent maps
     }
@@ -427,7 +427,7 @@ final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
   }
 
   /** A oneway call is done once its frame is queued. */
-  void sent() {
+  public void sent() {
     finish(null, null);
   }
 

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * whose routing headers name no method, {@code SERVER_DESERIAL_EXCEPTION}, as the dialects that share one
  * answer it) at once.
  */
-final class RequestDispatcher implements RequestHandler {
+public final class RequestDispatcher implements RequestHandler {
 
   private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
   private static final RateLimitedLog unknownClassNames = RateLimitedLog.of(log);
@@ -31,7 +31,7 @@ final class RequestDispatcher implements RequestHandler {
   private final ServerCalls calls;
 
   /** A dispatcher of the calls of {@code calls}. */
-  RequestDispatcher(ServerCalls calls) {
+  public RequestDispatcher(ServerCalls calls) {
     this.calls = calls;
     this.methods = MethodTable.builder().addAll(calls).build();
   }

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * timer when a call times out, say); the threads are then stopped from a new short-lived thread, since a
  * thread cannot wait for itself to stop.
  */
-final class SharedResources {
+public final class SharedResources {
 
   private static final Logger log = LoggerFactory.getLogger(SharedResources.class);
   private static final Object LOCK = new Object();
@@ -100,7 +100,7 @@ final class SharedResources {
   }
 
   /** Takes a reference, starting the shared threads if this is the first. */
-  static SharedResources acquire() {
+  public static SharedResources acquire() {
     synchronized (LOCK) {
       if (current == null) {
         current = new SharedResources();
@@ -111,7 +111,7 @@ final class SharedResources {
   }
 
   /** Drops a reference; the last one stops the shared threads and waits (up to a few seconds) for them. */
-  void release() {
+  public void release() {
     synchronized (LOCK) {
       if (current != this || references == 0) {
         throw new IllegalStateException("released more often than acquired");
@@ -132,7 +132,7 @@ final class SharedResources {
    * Runs {@code work}, which waits for the shared threads, here, or on a new daemon thread named {@code name}
    * when the calling thread is one of them (a thread cannot wait for itself).
    */
-  static void runAwayFromSharedThreads(String name, Runnable work) {
+  public static void runAwayFromSharedThreads(String name, Runnable work) {
     if (isSharedThread()) {
       startThread(name, work);
     } else {
@@ -141,7 +141,7 @@ final class SharedResources {
   }
 
   /** Runs {@code work} on a new daemon thread named {@code name}. */
-  static void startDaemon(String name, Runnable work) {
+  public static void startDaemon(String name, Runnable work) {
     startThread(name, work);
   }
 
@@ -196,32 +196,32 @@ final class SharedResources {
   }
 
   /** The IO event-loop group. */
-  EventLoopGroup ioGroup() {
+  public EventLoopGroup ioGroup() {
     return ioGroup;
   }
 
   /** The single-thread group that accepts connections. */
-  EventLoopGroup bossGroup() {
+  public EventLoopGroup bossGroup() {
     return bossGroup;
   }
 
   /** The process's timer. */
-  Timer timer() {
+  public Timer timer() {
     return timer;
   }
 
   /** Whether the epoll transport is in use. */
-  boolean isEpoll() {
+  public boolean isEpoll() {
     return epoll;
   }
 
   /** The client socket channel class of the transport in use. */
-  Class<? extends Channel> socketChannelClass() {
+  public Class<? extends Channel> socketChannelClass() {
     return epoll ? EpollSocketChannel.class : NioSocketChannel.class;
   }
 
   /** The server socket channel class of the transport in use. */
-  Class<? extends ServerChannel> serverChannelClass() {
+  public Class<? extends ServerChannel> serverChannelClass() {
     return epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
   }
 }

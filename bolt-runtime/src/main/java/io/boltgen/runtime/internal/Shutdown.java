@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 /** The graceful end of an executor a client or server owns. *
  * <p>Stateless.
  */
-final class Shutdown {
+public final class Shutdown {
 
   private Shutdown() {}
 
@@ -15,7 +15,7 @@ final class Shutdown {
    * Lets {@code executor} finish what it runs and has queued, waiting up to {@code timeoutMillis}, then
    * interrupts whatever still runs.
    */
-  static void executor(ExecutorService executor, long timeoutMillis, Logger log, String what) {
+  public static void executor(ExecutorService executor, long timeoutMillis, Logger log, String what) {
     executor.shutdown();
     try {
       if (!executor.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS)) {

@@ -1,8 +1,8 @@
 package io.boltgen.runtime.internal;
 
-import io.boltgen.runtime.support.MessageText;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.Tls;
+import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.SslContext;
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: the context is replaced with one volatile write; reloads are serialized.
  */
-final class TlsMaterial {
+public final class TlsMaterial {
 
   private static final Logger log = LoggerFactory.getLogger(TlsMaterial.class);
   private static final RateLimitedLog reloadFailures = RateLimitedLog.of(log);
@@ -45,7 +45,7 @@ final class TlsMaterial {
    * Reads the material now; throws IllegalArgumentException if it is unusable. {@code alpn}: a server that
    * also serves HTTP offers {@code h2} and {@code http/1.1} by ALPN.
    */
-  TlsMaterial(Tls tls, boolean server, boolean alpn) {
+  public TlsMaterial(Tls tls, boolean server, boolean alpn) {
     this.tls = tls;
     this.server = server;
     this.alpn = alpn;
@@ -71,7 +71,7 @@ final class TlsMaterial {
    * Reads the key and trust material again; new connections use it. On failure the current material stays
    * and the exception says why.
    */
-  synchronized void reload() {
+  public synchronized void reload() {
     List<FileTime> now = stamps();
     SslContext next = build();
     context = next;
@@ -80,7 +80,7 @@ final class TlsMaterial {
   }
 
   /** Checks the files every {@code reloadMillis} of the settings on {@code timer}, reloading on a change. */
-  void watch(Timer timer) {
+  public void watch(Timer timer) {
     if (tls.reloadMillis() <= 0 || closed) {
       return;
     }
@@ -107,7 +107,7 @@ final class TlsMaterial {
   }
 
   /** Stops watching the files. */
-  void close() {
+  public void close() {
     closed = true;
     Timeout t = watch;
     if (t != null) {

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Thread-safe.
  */
-final class WorkerPool extends ThreadPoolExecutor {
+public final class WorkerPool extends ThreadPoolExecutor {
 
   private final AtomicInteger submitted = new AtomicInteger(); // accepted and not yet finished
   private final AtomicInteger threads; // alive, counted by the threads themselves
@@ -29,7 +29,7 @@ final class WorkerPool extends ThreadPoolExecutor {
   }
 
   /** A pool of {@code core} to {@code max} daemon threads named {@code name-*} and a queue of {@code queueSize}. */
-  static WorkerPool create(String name, int core, int max, int queueSize) {
+  public static WorkerPool create(String name, int core, int max, int queueSize) {
     AtomicInteger threads = new AtomicInteger();
     ThreadFactory named = new DefaultThreadFactory(name, true);
     ThreadFactory counted = r -> named.newThread(() -> {

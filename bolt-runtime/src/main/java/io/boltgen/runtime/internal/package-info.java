@@ -1,18 +1,17 @@
 /**
- * The runtime behind the API: not API, and package-private wherever Java allows (public are the
- * {@link java.util.ServiceLoader} entry {@link io.boltgen.runtime.internal.NettyRuntimeProvider} and the port
- * protocol SPI below). Any of it
- * may change in any release. It may use the API, the transport tier ({@code io.boltgen.runtime.call}) and
- * {@code support}, never {@code internal.http}, which plugs into it through the port protocol SPI
- * ({@code PortProtocol}, {@code PortConnection}, found by {@link java.util.ServiceLoader}). docs/runtime.md
- * maps where each step happens; by concern:
+ * The runtime behind the API, below its assembly ({@code internal.provider}) and its clusters
+ * ({@code internal.cluster}), above its wire codec ({@code internal.wire}): connections, the calls sent over them
+ * and the requests served from them. Not API, and package-private wherever Java allows: a type is public only
+ * because a package above uses it, or for the port protocol SPI ({@code PortProtocol}, {@code PortConnection},
+ * {@code Channels}) through which {@code internal.http} (module bolt-http, found by
+ * {@link java.util.ServiceLoader}) plugs in. Any of it may change in any release. It may use the API, the
+ * transport tier ({@code io.boltgen.runtime.call}), {@code support} and {@code internal.wire}, never the packages
+ * above it ({@code ArchitectureTest}). docs/runtime.md maps where each step happens; by concern:
  *
  * <ul>
- *   <li>assembly: {@code NettyRuntimeProvider}, {@code ClientRuntime}, {@code ServerRuntime}, {@code Endpoint},
- *       {@code EndpointSettings}, {@code SharedResources}, {@code FileDescriptors}, {@code NettyArtifacts},
- *       {@code Shutdown}, {@code Channels};
- *   <li>the Bolt wire: its codec is the package {@code internal.wire}, which imports nothing of this one;
- *       here are what a served or sent call adds to it, {@code WireNames} and {@code Answers};
+ *   <li>what a client or server owns: {@code Endpoint}, {@code EndpointSettings}, {@code SharedResources},
+ *       {@code FileDescriptors}, {@code NettyArtifacts}, {@code Shutdown}, {@code Channels};
+ *   <li>what a served or sent call adds to the wire: {@code WireNames}, {@code Answers};
  *   <li>connections: {@code BoltConnection}, {@code InboundHandler}, {@code WriteQueue}, {@code DeferredFrame},
  *       {@code OutboundRequest}, {@code ReadThrottle}, {@code FrameDeadline}, {@code IdleTimeout},
  *       {@code Heartbeat}, {@code ConnectionPool}, {@code Connector}, {@code ConnectionRefusal},
@@ -20,13 +19,10 @@
  *       {@code TlsMaterial};
  *   <li>calls sent: {@code CallChannel}, {@code CallTarget}, {@code PendingCall}, {@code CallBudget},
  *       {@code CallFuture}, {@code CallTable}, {@code CallEnvironment}, {@code Interception};
- *   <li>clusters: {@code ClusterTarget}, {@code ClusterMember}, {@code Balancer}, {@code RetryBudget},
- *       {@code Targets}, {@code StaticResolver};
  *   <li>Bolt requests served, as streams of the one server call ({@code io.boltgen.runtime.call}):
  *       {@code RequestHandler}, {@code RequestDispatcher}, {@code MethodTable}, {@code MethodEntry},
  *       {@code BoltServerStream}, {@code WorkerPool};
- *   <li>other protocols on the port: {@code PortProtocol}, {@code PortConnection} (HTTP is in
- *       {@code internal.http}).
+ *   <li>other protocols on the port: {@code PortProtocol}, {@code PortConnection}.
  * </ul>
  */
 package io.boltgen.runtime.internal;

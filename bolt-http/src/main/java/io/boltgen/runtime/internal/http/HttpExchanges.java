@@ -1,9 +1,9 @@
 package io.boltgen.runtime.internal.http;
 
+import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.internal.Channels;
 import io.boltgen.runtime.internal.PortConnection;
 import io.boltgen.runtime.support.MessageText;
-import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;

@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal.http;
 
 import io.boltgen.runtime.internal.Channels;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
@@ -8,7 +9,6 @@ import io.netty.util.concurrent.Future;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import io.boltgen.runtime.support.RateLimitedLog;
 import org.slf4j.LoggerFactory;
 
 /**

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.cluster;
 
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.cluster;
 
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
@@ -9,9 +9,9 @@ import java.util.List;
  * The resolver of {@code static:///host:port,host:port}: the "service" is the list of addresses itself,
  * which never changes. Needs nothing running.
  */
-final class StaticResolver implements NameResolver {
+public final class StaticResolver implements NameResolver {
 
-  static final String SCHEME = "static";
+  public static final String SCHEME = "static";
 
   @Override
   public String scheme() {

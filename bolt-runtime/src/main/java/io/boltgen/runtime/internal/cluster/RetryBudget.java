@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.cluster;
 
 import java.util.concurrent.atomic.AtomicLong;
 

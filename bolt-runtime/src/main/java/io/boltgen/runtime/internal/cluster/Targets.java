@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.cluster;
 
 import io.boltgen.runtime.support.HostAndPort;
 import java.net.InetSocketAddress;
@@ -7,20 +7,20 @@ import java.net.InetSocketAddress;
  * What a channel's target names: {@code host:port} (one address), or {@code scheme:///service} (a cluster
  * resolved by the resolver of that scheme).
  */
-final class Targets {
+public final class Targets {
 
   private Targets() {}
 
   /** A parsed {@code scheme:///service}. */
-  record Cluster(String scheme, String service) {}
+  public record Cluster(String scheme, String service) {}
 
   /** Whether {@code target} names a cluster rather than one address. */
-  static boolean isCluster(String target) {
+  public static boolean isCluster(String target) {
     return target.contains("://");
   }
 
   /** {@code scheme:///service}, checked. */
-  static Cluster cluster(String target) {
+  public static Cluster cluster(String target) {
     int colon = target.indexOf("://");
     String scheme = target.substring(0, colon);
     if (scheme.isEmpty() || !scheme.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '+' || c == '-'
@@ -45,7 +45,7 @@ final class Targets {
    *
    * @throws IllegalArgumentException quoting the target and saying what is wrong with it
    */
-  static InetSocketAddress address(String hostAndPort) {
+  public static InetSocketAddress address(String hostAndPort) {
     InetSocketAddress address = HostAndPort.parse(hostAndPort);
     return address.isUnresolved() ? new InetSocketAddress(address.getHostString(), address.getPort()) : address;
   }

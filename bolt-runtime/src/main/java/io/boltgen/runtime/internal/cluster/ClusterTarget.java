@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.cluster;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.BoltChannel;
@@ -8,6 +8,11 @@ import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.internal.CallChannel;
+import io.boltgen.runtime.internal.CallEnvironment;
+import io.boltgen.runtime.internal.CallTarget;
+import io.boltgen.runtime.internal.ConnectionPool;
+import io.boltgen.runtime.internal.PendingCall;
 import io.boltgen.runtime.internal.wire.RemoteErrors;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
@@ -49,14 +54,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe: the member set is replaced whole (copy on write) under this object's lock.
  */
-final class ClusterTarget {
+public final class ClusterTarget {
 
   private static final Logger log = LoggerFactory.getLogger(ClusterTarget.class);
   private static final RateLimitedLog resolverErrors = RateLimitedLog.of(log);
   private static final RateLimitedLog membership = RateLimitedLog.of(log);
 
   /** What a cluster needs from its client. */
-  interface Pools {
+  public interface Pools {
 
     /** A pool of connections to {@code address}, shared with other users of it. */
     ConnectionPool acquire(InetSocketAddress address);
@@ -66,7 +71,7 @@ final class ClusterTarget {
   }
 
   /** The failover settings of a client. */
-  record Failover(int maxAttempts, int retryBudget, double retryRefill, ClusterMember.Ejection ejection,
+  public record Failover(int maxAttempts, int retryBudget, double retryRefill, ClusterMember.Ejection ejection,
       long stallNanos, int capacityQueue) {}
 
   private final String target;
@@ -86,7 +91,7 @@ final class ClusterTarget {
   @GuardedBy("this")
   private boolean closed;
 
-  ClusterTarget(String target, NameResolver resolver, String service, Pools pools, CallEnvironment env,
+  public ClusterTarget(String target, NameResolver resolver, String service, Pools pools, CallEnvironment env,
       Failover failover) {
     this.target = target;
     this.serviceAddress = InetSocketAddress.createUnresolved(service, 0);
@@ -112,7 +117,7 @@ final class ClusterTarget {
   }
 
   /** The channel sending over this cluster, balancing by {@code policy} unless a call chooses another. */
-  BoltChannel channel(BalancingPolicy policy) {
+  public BoltChannel channel(BalancingPolicy policy) {
     return channels.get(policy);
   }
 
@@ -136,7 +141,7 @@ final class ClusterTarget {
   }
 
   /** The instances known now, ejected ones included. */
-  List<ServiceInstance> instances() {
+  public List<ServiceInstance> instances() {
     List<ServiceInstance> list = new ArrayList<>();
     for (ClusterMember m : members) {
       list.add(m.instance());
@@ -417,7 +422,7 @@ final class ClusterTarget {
   }
 
   /** Stops watching and releases every instance's connections (they close once their calls are answered). */
-  void close() {
+  public void close() {
     ClusterMember[] last;
     synchronized (this) {
       if (closed) {

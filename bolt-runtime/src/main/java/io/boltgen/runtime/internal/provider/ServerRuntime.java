@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.provider;
 
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
@@ -8,6 +8,20 @@ import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.internal.BoltConnection;
+import io.boltgen.runtime.internal.CallEnvironment;
+import io.boltgen.runtime.internal.Channels;
+import io.boltgen.runtime.internal.ConnectionEvents;
+import io.boltgen.runtime.internal.Endpoint;
+import io.boltgen.runtime.internal.EndpointSettings;
+import io.boltgen.runtime.internal.FileDescriptors;
+import io.boltgen.runtime.internal.MethodTable;
+import io.boltgen.runtime.internal.PortProtocol;
+import io.boltgen.runtime.internal.RequestDispatcher;
+import io.boltgen.runtime.internal.SharedResources;
+import io.boltgen.runtime.internal.Shutdown;
+import io.boltgen.runtime.internal.TlsMaterial;
+import io.boltgen.runtime.internal.WorkerPool;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;

@@ -1,9 +1,10 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.provider;
 
 import io.boltgen.runtime.NettyVersion;
 import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.internal.NettyArtifacts;
 import java.util.Map;
 
 /**

@@ -1,7 +1,8 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.cluster;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.internal.ConnectionPool;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread-safe; the counters are updated under the member's lock (failures are rare, successes only write
  * when there was something to clear).
  */
-final class ClusterMember {
+public final class ClusterMember {
 
   private static final RateLimitedLog ejections = RateLimitedLog.of(LoggerFactory.getLogger(ClusterMember.class));
 
@@ -40,7 +41,7 @@ final class ClusterMember {
   private volatile boolean ejected;
 
   /** The ejection settings of a cluster. */
-  record Ejection(int failuresToEject, long minNanos, long maxNanos) {}
+  public record Ejection(int failuresToEject, long minNanos, long maxNanos) {}
 
   ClusterMember(ServiceInstance instance, ConnectionPool pool, Ejection rules) {
     this.instance = instance;

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.provider;
 
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
@@ -12,6 +12,22 @@ import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.ServiceInstance;
+import io.boltgen.runtime.internal.BoltConnection;
+import io.boltgen.runtime.internal.CallEnvironment;
+import io.boltgen.runtime.internal.ConnectionEvents;
+import io.boltgen.runtime.internal.ConnectionPool;
+import io.boltgen.runtime.internal.Endpoint;
+import io.boltgen.runtime.internal.EndpointSettings;
+import io.boltgen.runtime.internal.MethodTable;
+import io.boltgen.runtime.internal.PendingCall;
+import io.boltgen.runtime.internal.RequestDispatcher;
+import io.boltgen.runtime.internal.SharedResources;
+import io.boltgen.runtime.internal.Shutdown;
+import io.boltgen.runtime.internal.TlsMaterial;
+import io.boltgen.runtime.internal.cluster.ClusterMember;
+import io.boltgen.runtime.internal.cluster.ClusterTarget;
+import io.boltgen.runtime.internal.cluster.StaticResolver;
+import io.boltgen.runtime.internal.cluster.Targets;
 import io.boltgen.runtime.service.GeneratedService;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.ChannelFuture;
