@@ -162,13 +162,15 @@ class ArchitectureTest {
 
   @Test
   void theInternalPackagesImportDownwardOnly() {
-    // provider (makes clients and servers) > cluster (calls to a service's instances) > internal (connections,
-    // calls sent and served) > wire (frames): a type is public in one of them only for a package above it, and
-    // the ServiceLoader entry is the one public type of provider
-    noClasses().that().resideInAnyPackage(INTERNAL, INTERNAL + ".cluster", INTERNAL + ".wire")
+    // provider (makes clients and servers) > cluster (calls to a service's instances) and server (Bolt requests
+    // served) > internal (connections, calls sent) > wire (frames): a type is public in one of them only for a
+    // package above it, and the ServiceLoader entry is the one public type of provider
+    noClasses().that().resideInAnyPackage(INTERNAL, INTERNAL + ".cluster", INTERNAL + ".server", INTERNAL + ".wire")
         .should().dependOnClassesThat().resideInAPackage(INTERNAL + ".provider").check(runtime);
-    noClasses().that().resideInAnyPackage(INTERNAL, INTERNAL + ".wire")
+    noClasses().that().resideInAnyPackage(INTERNAL, INTERNAL + ".server", INTERNAL + ".wire")
         .should().dependOnClassesThat().resideInAPackage(INTERNAL + ".cluster").check(runtime);
+    noClasses().that().resideInAnyPackage(INTERNAL, INTERNAL + ".cluster", INTERNAL + ".wire")
+        .should().dependOnClassesThat().resideInAPackage(INTERNAL + ".server").check(runtime);
     assertThat(publicTypes(INTERNAL + ".provider")).containsExactly(INTERNAL + ".provider.NettyRuntimeProvider");
   }
 

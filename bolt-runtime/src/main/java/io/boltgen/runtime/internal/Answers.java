@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Stateless.
  */
-final class Answers {
+public final class Answers {
 
   private Answers() {}
 
@@ -38,7 +38,7 @@ final class Answers {
   }
 
   /** The failure {@code failure} as the body of a successful answer, written by {@code answers}. */
-  static Marshaller<Throwable> failureBody(FailureMarshaller<?> answers) {
+  public static Marshaller<Throwable> failureBody(FailureMarshaller<?> answers) {
     return new Marshaller<>() {
       @Override
       public byte codecId() {

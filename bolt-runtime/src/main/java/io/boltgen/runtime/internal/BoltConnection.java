@@ -62,7 +62,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
   private final ReadThrottle throttle;
   // run once when the connection closes (IO thread), unless removed first: the cancellation of served calls
   // whose handlers listen for it, from their first onCancel until they answer (most calls never do)
-  final Set<Runnable> closeHooks = ConcurrentHashMap.newKeySet();
+  public final Set<Runnable> closeHooks = ConcurrentHashMap.newKeySet();
   private final IdleTimeout idleTimeout; // a server's; null on a client or without an idle timeout
   private final EndpointSettings settings;
   private volatile SocketAddress remoteAddress;
@@ -173,7 +173,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
   }
 
   /** Queues an encoded frame (response, heartbeat); takes ownership. */
-  void writeFrame(ByteBuf frame) {
+  public void writeFrame(ByteBuf frame) {
     if (!nettyChannel.isActive()) {
       frame.release();
       return;
@@ -182,7 +182,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
   }
 
   /** Queues a frame the IO thread will encode (a server's answer). */
-  void write(DeferredFrame frame) {
+  public void write(DeferredFrame frame) {
     if (nettyChannel.isActive()) {
       writes.enqueue(frame);
     } else {
@@ -194,7 +194,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
    * Queues a frame the IO thread will encode, without waking it yet. The caller must call
    * {@link #flushLater()} once its batch is done.
    */
-  void writeLater(DeferredFrame frame) {
+  public void writeLater(DeferredFrame frame) {
     if (nettyChannel.isActive()) {
       writes.enqueueLater(frame);
     } else {
@@ -203,14 +203,14 @@ public final class BoltConnection implements PortConnection, CallTarget {
   }
 
   /** Writes whatever {@link #writeLater} queued. */
-  void flushLater() {
+  public void flushLater() {
     writes.flush();
   }
 
   // ---------------------------------------------------------------- server side: how much is open
 
   /** Where the calls of one read of this connection start (IO thread only; reused read after read). */
-  ServerCalls.Dispatch dispatch(ServerCalls calls) {
+  public ServerCalls.Dispatch dispatch(ServerCalls calls) {
     if (dispatch == null) {
       dispatch = calls.newDispatch();
     }
@@ -330,17 +330,17 @@ public final class BoltConnection implements PortConnection, CallTarget {
   }
 
   /** The format of frames this side sends on the connection (answers take each request's switch flags). */
-  FrameFormat format() {
+  public FrameFormat format() {
     return format;
   }
 
   /** The largest frame the peer accepts: a larger answer fails alone (SERVER_SERIAL_EXCEPTION). */
-  int peerMaxFrameLength() {
+  public int peerMaxFrameLength() {
     return settings.peerMaxFrameLength();
   }
 
   /** The allocator of this connection's channel. */
-  ByteBufAllocator alloc() {
+  public ByteBufAllocator alloc() {
     return nettyChannel.alloc();
   }
 

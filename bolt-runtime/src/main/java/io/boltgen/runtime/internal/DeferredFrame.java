@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBuf;
  * A frame queued before it is encoded (a server's answer): the write queue encodes it on the IO thread when
  * the channel can take it, or discards it when the channel closed first. Exactly one of the two happens.
  */
-interface DeferredFrame {
+public interface DeferredFrame {
 
   /** Encodes the frame (IO thread); the queue writes and releases it. */
   ByteBuf encode();

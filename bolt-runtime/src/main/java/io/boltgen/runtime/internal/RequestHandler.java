@@ -4,7 +4,7 @@ import io.boltgen.runtime.internal.wire.BoltFrame;
 import java.util.List;
 
 /** Takes the request frames (not heartbeats) a connection receives: the server-dispatch layer. */
-interface RequestHandler {
+public interface RequestHandler {
 
   /**
    * Handles {@code frames}, the requests and oneway requests that one read of {@code connection} brought,

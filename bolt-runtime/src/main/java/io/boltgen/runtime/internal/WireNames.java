@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * hand-built services, so a few entries suffice; the cache holds at most {@value #MAX_ENTRIES}, and a
  * descriptor beyond that (one made afresh per call, say) is encoded on every call instead of filling memory.
  * It belongs to its client or server and goes with it, so it never keeps a class loader alive. (A served
- * method keeps its response's className in its {@link MethodEntry}.)
+ * method keeps its response's className in its {@code server.MethodEntry}.)
  *
  * <p>Thread-safe.
  */

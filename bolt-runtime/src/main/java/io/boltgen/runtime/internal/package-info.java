@@ -1,7 +1,7 @@
 /**
- * The runtime behind the API, below its assembly ({@code internal.provider}) and its clusters
- * ({@code internal.cluster}), above its wire codec ({@code internal.wire}): connections, the calls sent over them
- * and the requests served from them. Not API, and package-private wherever Java allows: a type is public only
+ * The runtime behind the API, below its assembly ({@code internal.provider}), its clusters
+ * ({@code internal.cluster}) and its served requests ({@code internal.server}), above its wire codec
+ * ({@code internal.wire}): connections and the calls sent over them. Not API, and package-private wherever Java allows: a type is public only
  * because a package above uses it, or for the port protocol SPI ({@code PortProtocol}, {@code PortConnection},
  * {@code Channels}) through which {@code internal.http} (module bolt-http, found by
  * {@link java.util.ServiceLoader}) plugs in. Any of it may change in any release. It may use the API, the
@@ -11,17 +11,15 @@
  * <ul>
  *   <li>what a client or server owns: {@code Endpoint}, {@code EndpointSettings}, {@code SharedResources},
  *       {@code FileDescriptors}, {@code NettyArtifacts}, {@code Shutdown}, {@code Channels};
- *   <li>what a served or sent call adds to the wire: {@code WireNames}, {@code Answers};
- *   <li>connections: {@code BoltConnection}, {@code InboundHandler}, {@code WriteQueue}, {@code DeferredFrame},
+ *   <li>what a served or sent call adds to the wire: {@code WireNames}, {@code Answers}, {@code DeferredFrame};
+ *   <li>connections: {@code BoltConnection}, {@code InboundHandler}, {@code WriteQueue},
  *       {@code OutboundRequest}, {@code ReadThrottle}, {@code FrameDeadline}, {@code IdleTimeout},
  *       {@code Heartbeat}, {@code ConnectionPool}, {@code Connector}, {@code ConnectionRefusal},
  *       {@code AcceptErrors}, {@code OutboundMemory}, {@code ConnectionEvents}, {@code TlsContexts},
  *       {@code TlsMaterial};
  *   <li>calls sent: {@code CallChannel}, {@code CallTarget}, {@code PendingCall}, {@code CallBudget},
  *       {@code CallFuture}, {@code CallTable}, {@code CallEnvironment}, {@code Interception};
- *   <li>Bolt requests served, as streams of the one server call ({@code io.boltgen.runtime.call}):
- *       {@code RequestHandler}, {@code RequestDispatcher}, {@code MethodTable}, {@code MethodEntry},
- *       {@code BoltServerStream}, {@code WorkerPool};
+ *   <li>what the served side above takes a connection's requests through: {@code RequestHandler};
  *   <li>other protocols on the port: {@code PortProtocol}, {@code PortConnection}.
  * </ul>
  */

@@ -12,6 +12,7 @@ import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.CallOptions;
 import io.boltgen.runtime.EchoService;
+import io.boltgen.runtime.internal.server.WorkerPool;
 import io.boltgen.testing.Closer;
 import io.boltgen.testing.RawFrames;
 import java.io.ByteArrayOutputStream;

@@ -2,8 +2,9 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.RuntimeProvider.ServedService;
 import io.boltgen.runtime.ServiceDefinition;
-import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.WireProtocol;
+import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.internal.server.RequestDispatcher;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;

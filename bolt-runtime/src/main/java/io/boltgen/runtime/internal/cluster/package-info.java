@@ -7,6 +7,6 @@
  * public only to {@code internal.provider}, and may change in any release.
  *
  * <p>It uses the API, the cluster SPI and the internals below it ({@code internal}, {@code internal.wire}), never
- * {@code internal.provider} ({@code ArchitectureTest}).
+ * {@code internal.server} or {@code internal.provider} ({@code ArchitectureTest}).
  */
 package io.boltgen.runtime.internal.cluster;

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.server;
 
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.LinkedBlockingQueue;

@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.server;
 
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceDefinition;

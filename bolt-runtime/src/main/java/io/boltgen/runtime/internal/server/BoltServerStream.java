@@ -1,4 +1,4 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.server;
 
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
@@ -8,6 +8,9 @@ import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.internal.Answers;
+import io.boltgen.runtime.internal.BoltConnection;
+import io.boltgen.runtime.internal.DeferredFrame;
 import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.ErrorFrames;
 import io.boltgen.runtime.internal.wire.FrameEncoder;

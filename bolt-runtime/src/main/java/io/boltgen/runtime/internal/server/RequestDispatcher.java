@@ -1,8 +1,10 @@
-package io.boltgen.runtime.internal;
+package io.boltgen.runtime.internal.server;
 
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
+import io.boltgen.runtime.internal.BoltConnection;
+import io.boltgen.runtime.internal.RequestHandler;
 import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.ErrorFrames;
 import io.boltgen.runtime.internal.wire.HeadersCodec;
