@@ -105,6 +105,8 @@ public final class ServerCalls {
     if (answersDeadline && timeoutMillis > 0 && !oneway) {
       call.armDeadline(timer);
     }
+    stream.start(call);
+    stream.request(2); // unary: the request, and a second one to refuse if the caller sends it
     return call;
   }
 

@@ -11,8 +11,10 @@ import java.util.Map;
  * cancellation, metrics, what a result or a failure becomes) is the one server call's, which every
  * transport shares ({@link ServerCalls#newCall}).
  *
- * <p>A unary call is one message each way: the transport delivers its request and half-closes, and the call
- * writes at most one message, then closes. A transport that carries one message each way holds the message
+ * <p>Messages travel on demand: the transport tells the call nothing before {@link #start}, then at most as many
+ * messages as the call asked for ({@link #request}), and half-closes after the caller's last one. A unary call is
+ * one message each way: it asks for two (so that a caller that sends a second is refused, not ignored), the
+ * transport delivers its request and half-closes, and the call writes at most one message, then closes. A transport that carries one message each way holds the message
  * written until {@link #close}, which writes the answer.
  *
  * <p>Threads: the transport calls the listener on its IO thread; the call calls this stream from any thread
@@ -33,7 +35,17 @@ public interface ServerStream {
   /** The request's headers (lower-case names over HTTP), read-only; empty when it had none. */
   Map<String, String> headers();
 
-  /** Asks for up to {@code count} more of the caller's messages, each told to {@link Listener#onMessage}. */
+  /**
+   * The call listens from now on (once, on the IO thread, before anything else of it is called): the transport
+   * tells {@code listener} what happens to the stream, and the caller's messages once asked for.
+   */
+  void start(Listener listener);
+
+  /**
+   * Asks for up to {@code count} more of the caller's messages, each told to {@link Listener#onMessage}, now or as
+   * they arrive; once the caller sent its last and every message it sent was told, the transport tells
+   * {@link Listener#onHalfClose}. A transport never tells more messages than were asked for.
+   */
   void request(int count);
 
   /** Whether a message written now leaves without waiting for the caller to read (flow control). */

@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Test;
  * The one server call over a transport's stream, on virtual time and a test transport that records what the
  * call tells it: every outcome (an answer, a failure, a refusal, the deadline, the caller's cancellation)
  * closes the stream exactly once, and the interceptors hear exactly one outcome, whichever comes first; a
- * unary call takes one message; the deadline is one timer entry, gone once the call closed.
+ * unary call takes one message; the deadline is one timer entry, gone once the call closed. The test transport
+ * holds the caller's messages and tells them only as the call asks ({@link ServerStream#request}), as every
+ * transport must: so the stream's shape is shown too, several messages offered, the call's demand respected, an
+ * early close by either side.
  */
 class ServedCallTest {
 
@@ -52,13 +55,11 @@ class ServedCallTest {
         List.of(recorder));
   }
 
-  /** Starts a Connect-like call (it answers its deadline) of ECHO over {@code stream}, its request told. */
+  /** Starts a Connect-like call (it answers its deadline) of ECHO over {@code stream}, whose caller sent "hello". */
   private ServerStream.Listener start(ServerCalls calls, RecordingStream stream, int timeoutMillis) {
-    ServerStream.Listener call = calls.newCall(calls.methods().get(0), stream, time.nanoTime(), timeoutMillis,
-        false, true);
-    call.onMessage(stream.message("hello"));
-    call.onHalfClose();
-    return call;
+    stream.send("hello");
+    stream.halfClose();
+    return calls.newCall(calls.methods().get(0), stream, time.nanoTime(), timeoutMillis, false, true);
   }
 
   private static void run(ServerCalls calls, ServerStream.Listener call) {
@@ -141,14 +142,55 @@ class ServedCallTest {
   void aUnaryCallTakesOneMessageAndRefusesASecond() {
     ServerCalls calls = calls();
     RecordingStream stream = new RecordingStream();
-    ServerStream.Listener call = start(calls, stream, 1_000);
-    RecordingStream.Message second = stream.message("more");
-    call.onMessage(second);
-    assertThat(second.released).as("the second message's bytes").isTrue();
+    stream.send("hello");
+    stream.send("more");
+    ServerStream.Listener call = calls.newCall(calls.methods().get(0), stream, time.nanoTime(), 1_000, false, true);
+    assertThat(stream.messages.get(1).released).as("the second message's bytes").isTrue();
     assertThat(stream.closes).extracting(CallStatus::code).containsExactly(ResponseStatus.SERVER_DESERIAL_EXCEPTION);
     run(calls, call);
     assertThat(handled).as("a refused call never runs").hasValue(0);
     assertThat(stream.released()).as("every message's bytes, the first one's included").isTrue();
+  }
+
+  @Test
+  void theCallAsksForWhatItTakesAndIsToldNoMoreOfSeveralMessages() {
+    ServerCalls calls = calls();
+    RecordingStream stream = new RecordingStream();
+    stream.send("one");
+    stream.send("two");
+    stream.send("three");
+    stream.send("four");
+    ServerStream.Listener call = calls.newCall(calls.methods().get(0), stream, time.nanoTime(), 1_000, false, true);
+    assertThat(stream.started).as("the transport is told its listener first").isTrue();
+    assertThat(stream.asked).as("a unary call asks for its message and one more, to refuse it").isEqualTo(2);
+    assertThat(stream.told).as("messages told: what was asked for, of four offered").isEqualTo(2);
+    assertThat(stream.closes).as("closed early, before the caller's side ended").singleElement()
+        .extracting(CallStatus::code).isEqualTo(ResponseStatus.SERVER_DESERIAL_EXCEPTION);
+    stream.halfClose(); // the caller's end, after the call closed: nothing more happens
+    call.onCancel();
+    run(calls, call);
+    assertThat(stream.closes).hasSize(1);
+    assertThat(handled).hasValue(0);
+    assertThat(stream.messages.subList(2, 4)).as("never told, never asked for").allMatch(m -> !m.released);
+    assertThat(time.pending()).as("the deadline's timer entry, gone with the close").isZero();
+  }
+
+  @Test
+  void theCallersEndIsToldAfterItsLastMessageAndOneAnswerClosesTheStream() {
+    ServerCalls calls = calls();
+    RecordingStream stream = new RecordingStream();
+    stream.send("hello");
+    ServerStream.Listener call = calls.newCall(calls.methods().get(0), stream, time.nanoTime(), 1_000, false, true);
+    assertThat(stream.told).isEqualTo(1);
+    assertThat(stream.halfClosedTold).as("the caller's side has not ended").isFalse();
+    stream.halfClose();
+    assertThat(stream.halfClosedTold).isTrue();
+    run(calls, call);
+    held.get().respond(EchoService.bytes("world"));
+    assertThat(stream.written).containsExactly("world");
+    assertThat(stream.closes).extracting(CallStatus::kind).containsExactly(CallStatus.Kind.OK);
+    call.onCancel(); // the caller going away after the answer changes nothing
+    assertThat(heard).containsExactly(ResponseStatus.SUCCESS);
   }
 
   @Test
@@ -167,7 +209,11 @@ class ServedCallTest {
     assertThat(stream.released()).isTrue();
   }
 
-  /** A transport that records what the call tells it; its messages are text, decoded on the call's thread. */
+  /**
+   * A transport that records what the call tells it. Its caller's messages are text, decoded on the call's thread,
+   * held until the call asks for them and then told in order; the end of the caller's side is told once every
+   * message it sent was.
+   */
   private static final class RecordingStream implements ServerStream {
     final List<CallStatus> closes = new ArrayList<>();
     final List<String> written = new ArrayList<>();
@@ -175,11 +221,42 @@ class ServedCallTest {
     volatile boolean open = true;
     volatile boolean watching;
     volatile boolean undecodable;
+    private Listener listener;
+    boolean started;
+    int asked;
+    int told;
+    private boolean halfClosed;
+    boolean halfClosedTold;
 
-    Message message(String text) {
-      Message m = new Message(text);
-      messages.add(m);
-      return m;
+    /** The caller sends {@code text}: told now if the call asked for more than it was told. */
+    void send(String text) {
+      messages.add(new Message(text));
+      deliver();
+    }
+
+    /** The caller's side ends. */
+    void halfClose() {
+      halfClosed = true;
+      deliver();
+    }
+
+    private void deliver() {
+      if (listener == null) {
+        return;
+      }
+      while (told < asked && told < messages.size()) {
+        listener.onMessage(messages.get(told++));
+      }
+      if (halfClosed && !halfClosedTold && told == messages.size()) {
+        halfClosedTold = true;
+        listener.onHalfClose();
+      }
+    }
+
+    @Override
+    public void start(Listener listener) {
+      this.listener = listener;
+      started = true;
     }
 
     boolean released() {
@@ -207,7 +284,10 @@ class ServedCallTest {
     }
 
     @Override
-    public void request(int count) {}
+    public void request(int count) {
+      asked += count;
+      deliver();
+    }
 
     @Override
     public boolean isReady() {

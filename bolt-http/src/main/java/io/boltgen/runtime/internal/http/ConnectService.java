@@ -184,12 +184,9 @@ final class ConnectService {
     Map<String, String> headers = headers(request);
     ConnectStream stream = new ConnectStream(exchanges, exchange, method, headers, json, timeoutMillis,
         request.content().retain());
+    exchange.call = stream;
     ServerStream.Listener call = calls.newCall(entry, stream, calls.nanoTime(),
         (int) Math.min(Integer.MAX_VALUE, timeoutMillis), false, true);
-    stream.serve(call);
-    exchange.call = stream;
-    call.onMessage(stream);
-    call.onHalfClose();
     ServerCalls.Dispatch dispatch = exchanges.dispatch();
     dispatch.start(call);
     dispatch.submit();

@@ -48,6 +48,8 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
   private ByteBuf body;
   private FullHttpResponse response;
   private Listener call;
+  // whether the request was told to the call (IO thread)
+  private boolean told;
   private volatile boolean cancelled;
 
   ConnectStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
@@ -63,7 +65,8 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
   }
 
   /** The one server call this stream carries (IO thread, before anything is told to it). */
-  void serve(Listener call) {
+  @Override
+  public void start(Listener call) {
     this.call = call;
   }
 
@@ -137,7 +140,12 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
 
   @Override
   public void request(int count) {
-    // a unary Connect request is one message, told to the call as it arrives
+    // a unary Connect request is one message, and the end of the caller's side: told once, when first asked for
+    if (count > 0 && !told) {
+      told = true;
+      call.onMessage(this);
+      call.onHalfClose();
+    }
   }
 
   @Override

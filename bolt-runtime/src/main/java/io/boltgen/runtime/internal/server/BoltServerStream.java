@@ -61,6 +61,8 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
   private Map<String, String> headers;
   // the one server call, told of the connection's close once its handler listens for it
   private Listener call;
+  // whether the request was told to the call (IO thread)
+  private boolean told;
   private volatile Runnable closeHook;
   // 1 once the request no longer counts as open on its connection (0 by default: no store, no fence per call)
   @SuppressWarnings("UnusedVariable") // read and written through CLOSED, its field updater
@@ -80,7 +82,8 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
   }
 
   /** The one server call this stream carries (IO thread, before anything is told to it). */
-  void serve(Listener call) {
+  @Override
+  public void start(Listener call) {
     this.call = call;
   }
 
@@ -168,7 +171,12 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
 
   @Override
   public void request(int count) {
-    // a Bolt request is one message, told to the call as it arrives
+    // a Bolt request is one message, and the end of the caller's side: told once, when first asked for
+    if (count > 0 && !told) {
+      told = true;
+      call.onMessage(this);
+      call.onHalfClose();
+    }
   }
 
   @Override

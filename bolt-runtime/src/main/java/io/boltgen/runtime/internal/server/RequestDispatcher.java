@@ -67,9 +67,6 @@ public final class RequestDispatcher implements RequestHandler {
         BoltServerStream stream = new BoltServerStream(connection, frame, entry, headers);
         ServerStream.Listener call = calls.newCall(entry.handle(), stream, frame.arrivalNanos(), frame.timeout(),
             frame.isOneway(), false);
-        stream.serve(call);
-        call.onMessage(stream);
-        call.onHalfClose();
         dispatch.start(call);
       }
       dispatch.submit();
