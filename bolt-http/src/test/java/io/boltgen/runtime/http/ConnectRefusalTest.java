@@ -77,6 +77,10 @@ class ConnectRefusalTest {
       .extension(JsonForms.class, JsonForms.of(NEST_JSON, TEXT_JSON))
       .build();
 
+  /** A method without JSON forms, as a service compiled without bolt-json has. */
+  static final MethodDescriptor<byte[], byte[]> PLAIN =
+      EchoService.method("test.Plain", "echo", 1, MethodType.REQUEST_RESPONSE, 5_000);
+
   private final EchoService echo = new EchoService();
   private BoltServer server;
 
@@ -85,6 +89,8 @@ class ConnectRefusalTest {
     server = BoltServer.builder().bind("127.0.0.1", 0)
         .service(echo.definition(TextJson.FORMS))
         .service(ServiceDefinition.builder("test.Nest", "1.0").method(DEPTH, (request, call) -> call.respond(request))
+            .build())
+        .service(ServiceDefinition.builder("test.Plain", "1.0").method(PLAIN, (request, call) -> call.respond(request))
             .build())
         .maxFrameLength(MAX_BODY)
         .http(true)
@@ -211,6 +217,18 @@ class ConnectRefusalTest {
         "{\"text\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1)), 415, "unimplemented", true,
         "charset=latin1", "not supported");
     assertThat(answer.header("accept-post")).contains("application/json");
+  }
+
+  @Test
+  void jsonForAMethodWithoutJsonFormsIs415NamingTheModuleAndProtobufIsServed() throws Exception {
+    refused(RawHttp.postBytes("/test.Plain/echo", "application/json", bytes("{\"text\":\"hi\"}")), 415,
+        "unimplemented", true, "/test.Plain/echo has no JSON form", "io.boltgen:bolt-json", "application/proto");
+    try (RawHttp http = RawHttp.connect(server.port())) {
+      RawHttp.Response answer = http.send(RawHttp.postBytes("/test.Plain/echo", "application/proto", bytes("hi")))
+          .read();
+      assertThat(answer.status()).isEqualTo(200);
+      assertThat(answer.text()).isEqualTo("hi");
+    }
   }
 
   @Test
