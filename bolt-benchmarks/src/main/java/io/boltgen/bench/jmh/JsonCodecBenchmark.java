@@ -30,9 +30,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * <ul>
  *   <li>{@code protobuf}: its protobuf marshaller ({@code responseMarshaller()}) as the runtime drives it: exact size,
  *       then a write into a reused pooled direct buffer; a read from one;</li>
- *   <li>{@code json}: its JSON marshaller ({@code JsonForms.response(method)}) through {@link ProtoJson#write} into a reused byte
- *       stream and {@link ProtoJson#read} from a reused stream over the encoded bytes (unknown fields refused), as the
- *       HTTP path reads and writes bodies.</li>
+ *   <li>{@code json}: its JSON marshaller ({@code JsonForms.response(method)}) through {@link ProtoJson#write}
+ *       into a reused byte stream and {@link ProtoJson#read} from a reused stream over the encoded bytes (unknown
+ *       fields refused), as the HTTP path reads and writes bodies.</li>
  * </ul>
  *
  * Encode, decode, and both (round trip). A build whose generated services have no JSON codecs

@@ -29,7 +29,8 @@ class ConnectHttpTest {
 
   @BeforeEach
   void start() {
-    server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition(TextJson.FORMS)).http(true).build().start();
+    server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition(TextJson.FORMS)).http(true).build()
+        .start();
     http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   }
 

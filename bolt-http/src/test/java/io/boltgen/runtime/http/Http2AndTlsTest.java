@@ -69,7 +69,8 @@ class Http2AndTlsTest {
   }
 
   private BoltServer server(Tls tls) {
-    BoltServer.Builder builder = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition(TextJson.FORMS)).http(true);
+    BoltServer.Builder builder = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition(TextJson.FORMS))
+        .http(true);
     if (tls != null) {
       builder.tls(tls);
     }
@@ -272,7 +273,8 @@ class Http2AndTlsTest {
 
   @Test
   void http2BodyOverTheLimitIs413() throws Exception {
-    BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition(TextJson.FORMS)).maxFrameLength(4096)
+    BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition(TextJson.FORMS))
+        .maxFrameLength(4096)
         .http(true).build().start();
     toClose.add(server);
     besideBolt(server, null, () -> {

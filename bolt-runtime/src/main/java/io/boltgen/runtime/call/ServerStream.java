@@ -14,8 +14,9 @@ import java.util.Map;
  * <p>Messages travel on demand: the transport tells the call nothing before {@link #start}, then at most as many
  * messages as the call asked for ({@link #request}), and half-closes after the caller's last one. A unary call is
  * one message each way: it asks for two (so that a caller that sends a second is refused, not ignored), the
- * transport delivers its request and half-closes, and the call writes at most one message, then closes. A transport that carries one message each way holds the message
- * written until {@link #close}, which writes the answer.
+ * transport delivers its request and half-closes, and the call writes at most one message, then closes. A
+ * transport that carries one message each way holds the message written until {@link #close}, which writes the
+ * answer.
  *
  * <p>Threads: the transport calls the listener on its IO thread; the call calls this stream from any thread
  * (a handler answers from where it likes), each method of it at most once at a time. {@link #close} is called

@@ -17,7 +17,8 @@ public final class RemoteErrors {
 
   private RemoteErrors() {}
 
-  public static BoltException toException(BoltFrame frame, ResponseStatus status, String wireName, SocketAddress remote) {
+  public static BoltException toException(BoltFrame frame, ResponseStatus status, String wireName,
+      SocketAddress remote) {
     String remoteClass = null;
     String remoteMessage = null;
     if (frame.headersLength() > 0) {
