@@ -86,6 +86,11 @@ class GatewayTest {
     return node;
   }
 
+  /** The port of the instance that served a {@code hold} call: its answer is {@code {"value":<port>}}. */
+  private static String servedBy(HttpResponse<String> answer) {
+    return answer.body().replaceAll("\\D", "");
+  }
+
   private CompletableFuture<HttpResponse<String>> call(BoltGateway gateway, String method, int millis) {
     String path = method.equals("hold") ? WorkBolt.METHOD_HOLD.httpPath() : WorkBolt.METHOD_HOLD_IDEMPOTENT.httpPath();
     return http.sendAsync(java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + gateway.port() + path))
@@ -198,6 +203,12 @@ class GatewayTest {
     WorkNode survivor = node(0);
     BoltGateway gateway = gateway(BoltClient.builder());
     await().atMost(Duration.ofSeconds(10)).until(() -> client.instances(TARGET).size() == 2);
+    // the gateway sends to the doomed instance too before the calls under test start: registered is not yet
+    // connected, and a balancer picks among the instances it has a connection to
+    String doomedPort = Integer.toString(doomed.port());
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+        .until(() -> servedBy(call(gateway, "hold", 0).get(5, TimeUnit.SECONDS)).equals(doomedPort));
+    int survivorBefore = survivor.plainCalls.get();
 
     List<CompletableFuture<HttpResponse<String>>> plain = new ArrayList<>();
     List<CompletableFuture<HttpResponse<String>>> idempotent = new ArrayList<>();
@@ -218,7 +229,7 @@ class GatewayTest {
     for (HttpResponse<String> answer : all(plain)) {
       if (answer.statusCode() == 200) {
         plainAnswered++;
-        assertThat(answer.body()).isNotEqualTo(Integer.toString(doomed.port()));
+        assertThat(servedBy(answer)).as(answer.body()).isNotEqualTo(doomedPort);
       } else {
         plainFailed++;
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(503);
@@ -226,7 +237,7 @@ class GatewayTest {
       }
     }
     // every plain call the survivor got was answered; those on the killed one failed, and were not sent again
-    assertThat(plainAnswered + after.size()).isEqualTo(survivor.plainCalls.get());
+    assertThat(plainAnswered + after.size()).isEqualTo(survivor.plainCalls.get() - survivorBefore);
     assertThat(plainFailed).as("plain calls that were on the killed instance").isPositive();
     assertThat(all(idempotent)).allSatisfy(answer -> assertThat(answer.statusCode())
         .as("an idempotent call on the killed instance is sent again: %s", answer.body()).isEqualTo(200));
