@@ -50,24 +50,37 @@ final class JsonNumbers {
 
   /** A {@code uint32}, as a long in 0..4294967295. */
   static long uint32(String text, boolean quoted) {
+    return unsigned(text, quoted, 32, "uint32");
+  }
+
+  /**
+   * A {@code uint64}, 0..18446744073709551615, its 64 bits in a long (as protobuf-java holds it: a value above
+   * {@link Long#MAX_VALUE} is negative).
+   */
+  static long uint64(String text, boolean quoted) {
+    return unsigned(text, quoted, 64, "uint64");
+  }
+
+  /** An unsigned integer of at most {@code bits} bits, the protobuf type {@code type}, as a long. */
+  private static long unsigned(String text, boolean quoted, int bits, String type) {
     BigDecimal value;
     try {
       value = BigDecimal.valueOf(Long.parseLong(text));
     } catch (NumberFormatException e) {
-      value = decimal(text, "a uint32", quoted);
+      value = decimal(text, "a " + type, quoted);
     }
-    // below 10^20 before the exact integer is built: 1e999999999 is a short text of a very long integer
-    if (value.signum() < 0 || value.precision() - value.scale() > 20) {
-      throw inexact(value, text, "uint32", quoted);
+    // below 10^21 before the exact integer is built: 1e999999999 is a short text of a very long integer
+    if (value.signum() < 0 || value.precision() - value.scale() > 21) {
+      throw inexact(value, text, type, quoted);
     }
     BigInteger integer;
     try {
       integer = value.toBigIntegerExact();
     } catch (ArithmeticException notIntegral) {
-      throw inexact(value, text, "uint32", quoted);
+      throw inexact(value, text, type, quoted);
     }
-    if (integer.bitLength() > 32) {
-      throw inexact(value, text, "uint32", quoted);
+    if (integer.bitLength() > bits) {
+      throw inexact(value, text, type, quoted);
     }
     return integer.longValue();
   }

@@ -178,6 +178,19 @@ public final class JsonReader {
     return number(numberText("an int64"), quoted(), JsonNumbers::int64);
   }
 
+  /**
+   * A {@code uint32} or {@code fixed32}: a number (or its string) in 0..4294967295, in the 32 bits of an int (above
+   * {@link Integer#MAX_VALUE} negative, as protobuf-java holds it).
+   */
+  public int readUint32() {
+    return (int) (long) number(numberText("a uint32"), quoted(), JsonNumbers::uint32);
+  }
+
+  /** A {@code uint64} or {@code fixed64}: a string (or a number) in 0..18446744073709551615, in a long's 64 bits. */
+  public long readUint64() {
+    return number(numberText("a uint64"), quoted(), JsonNumbers::uint64);
+  }
+
   /** A {@code float}: a number in its range, or {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}. */
   public float readFloat() {
     String text = numberText("a float");
@@ -315,6 +328,16 @@ public final class JsonReader {
   /** An {@code int64} map key. */
   public long longKey(String key) {
     return number(key, true, JsonNumbers::int64);
+  }
+
+  /** A {@code uint32} or {@code fixed32} map key, in an int's 32 bits. */
+  public int uint32Key(String key) {
+    return (int) (long) number(key, true, JsonNumbers::uint32);
+  }
+
+  /** A {@code uint64} or {@code fixed64} map key, in a long's 64 bits. */
+  public long uint64Key(String key) {
+    return number(key, true, JsonNumbers::uint64);
   }
 
   /** A map key carried as a {@code string}, turned into Java by {@code parse} (a {@code ProtoTypes} function). */

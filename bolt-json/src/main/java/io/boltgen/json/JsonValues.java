@@ -47,6 +47,11 @@ public final class JsonValues {
     out.writeString(Long.toString(value));
   }
 
+  /** A {@code uint64} or {@code fixed64} held in a long's 64 bits: its unsigned decimal text, as a JSON string. */
+  public static void writeUint64(JsonGenerator out, long value) {
+    out.writeString(Long.toUnsignedString(value));
+  }
+
   /** A {@code float}: a number, or the string {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}. */
   public static void writeFloat(JsonGenerator out, float value) {
     if (Float.isFinite(value)) {

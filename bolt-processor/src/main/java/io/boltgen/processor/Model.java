@@ -24,7 +24,7 @@ final class Model {
     }
   }
 
-  /** The Java scalar kinds (their wire behaviour: {@link WireKind.ScalarKind}). */
+  /** The Java scalar kinds (their wire behaviour: {@link ScalarKind}). */
   @SuppressWarnings("ImmutableEnumChecker") // JavaPoet's TypeName is immutable, but not annotated so
   enum Scalar {
     BOOLEAN(TypeName.BOOLEAN),
@@ -51,11 +51,36 @@ final class Model {
     TypeName javaType();
   }
 
-  /** A primitive or its box; {@code boxed} types carry presence (proto3 {@code optional}). */
-  record ScalarType(Scalar scalar, boolean boxed) implements Type {
+  /**
+   * How an {@code int} or a {@code long} travels ({@code @BoltScalar}): {@code PLAIN} is what the Java type
+   * implies (int32, int64), the others the uint, sint, fixed and sfixed types of the same width.
+   */
+  enum Encoding {
+    PLAIN,
+    UNSIGNED,
+    ZIGZAG,
+    FIXED,
+    SIGNED_FIXED
+  }
+
+  /**
+   * A primitive or its box; {@code boxed} types carry presence (proto3 {@code optional}). {@code encoding} is
+   * {@link Encoding#PLAIN} but for an {@code int} or {@code long} declared with {@code @BoltScalar}.
+   */
+  record ScalarType(Scalar scalar, boolean boxed, Encoding encoding) implements Type {
+    ScalarType(Scalar scalar, boolean boxed) {
+      this(scalar, boxed, Encoding.PLAIN);
+    }
+
     @Override
     public TypeName javaType() {
       return boxed ? scalar.primitive.box() : scalar.primitive;
+    }
+
+    /** Whether every value takes the same bytes on the wire: a float, a double, a fixed or sfixed type. */
+    boolean fixedWidth() {
+      return scalar == Scalar.FLOAT || scalar == Scalar.DOUBLE || encoding == Encoding.FIXED
+          || encoding == Encoding.SIGNED_FIXED;
     }
   }
 

@@ -308,7 +308,9 @@ final class ModelReader {
             + " cannot name a component of the generated request record; rename it");
         scope.failed = true;
       }
-      Model.Type t = typeReader.type(pt, Site.of(p), "parameter " + pname + " of " + javaName + "()", Annotations.render(pt));
+      String paramContext = "parameter " + pname + " of " + javaName + "()";
+      Model.Type t = typeReader.scalarDeclared(p, p,
+          typeReader.type(pt, Site.of(p), paramContext, Annotations.render(pt)), paramContext);
       javaParams.add(new Param(pname, TypeName.get(pt)));
       if (t != null) {
         requestFields.add(new Field(pname, requestFields.size() + 1, t, Site.of(p)));

@@ -27,6 +27,7 @@ final class Names {
   static final ClassName SERVER_CALL = ClassName.get(RUNTIME, "ServerCall");
   static final ClassName GENERATED_SERVICE = ClassName.get(RUNTIME + ".service", "GeneratedService");
   static final ClassName PROTO_MARSHALLER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoMarshaller");
+  static final ClassName MESSAGE_MARSHALLER = ClassName.get(RUNTIME + ".codec.protobuf", "MessageMarshaller");
   static final ClassName PROTO_ENCODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoEncoder");
   static final ClassName PROTO_DECODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoDecoder");
   static final ClassName PROTO_SIZES = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoSizes");
@@ -60,6 +61,7 @@ final class Names {
   static final String BOLT_FIELD = ANNOTATIONS + ".BoltField";
   static final String BOLT_ENUM_VALUE = ANNOTATIONS + ".BoltEnumValue";
   static final String BOLT_MESSAGE = ANNOTATIONS + ".BoltMessage";
+  static final String BOLT_SCALAR = ANNOTATIONS + ".BoltScalar";
   static final String BOLT_CALLBACK = ANNOTATIONS + ".BoltCallback";
   static final String SOFA_RPC_SERVICE = ANNOTATIONS + ".SofaRpcService";
   static final String SOFA_RPC_CLASS = ANNOTATIONS + ".SofaRpcClass";
@@ -70,7 +72,7 @@ final class Names {
    * round compiles that code) and is meant for tools, not processors.
    */
   static final Set<String> CLAIMED =
-      Set.of(BOLT_SERVICE, BOLT_METHOD, ONEWAY, IDEMPOTENT, BOLT_FIELD, BOLT_MESSAGE, BOLT_ENUM_VALUE,
+      Set.of(BOLT_SERVICE, BOLT_METHOD, ONEWAY, IDEMPOTENT, BOLT_FIELD, BOLT_MESSAGE, BOLT_ENUM_VALUE, BOLT_SCALAR,
           SOFA_RPC_SERVICE, SOFA_RPC_CLASS, GENERATED.canonicalName());
 
   static final String SERVICES_FILE = "META-INF/services/io.boltgen.runtime.service.GeneratedService";

@@ -236,6 +236,17 @@ final class OpenApiWriter {
     if (t instanceof OptionalType o) {
       return fieldSchema(o.value());
     }
+    if (t instanceof ScalarType s && s.encoding() != Model.Encoding.PLAIN) {
+      String proto = new ScalarKind(s).protoType();
+      boolean unsigned = s.encoding() == Model.Encoding.UNSIGNED || s.encoding() == Model.Encoding.FIXED;
+      if (s.scalar() == Model.Scalar.LONG) {
+        return Map.of("type", "string", "format", proto, "description", unsigned
+            ? "an unsigned 64-bit integer, 0 to 18446744073709551615: a string on output; a number is accepted too"
+            : "a 64-bit integer: a string on output; a number is accepted too");
+      }
+      return unsigned ? Map.of("type", "integer", "format", proto, "minimum", 0, "maximum", 4294967295L)
+          : Map.of("type", "integer", "format", proto);
+    }
     if (t instanceof ScalarType s) {
       return switch (s.scalar()) {
         case BOOLEAN -> Map.of("type", "boolean");

@@ -366,7 +366,8 @@ final class TypeReader {
           .filter(x -> x.getSimpleName().contentEquals(c.getSimpleName())).findFirst().map(x -> (Element) x).orElse(c);
       Site fieldSite = new Site(at, fieldAnnotation, null);
       TypeMirror ct = c.asType();
-      Model.Type t = type(ct, Site.of(at), "component " + c.getSimpleName() + " of record " + e.getSimpleName(), Annotations.render(ct));
+      String where = "component " + c.getSimpleName() + " of record " + e.getSimpleName();
+      Model.Type t = scalarDeclared(c, at, type(ct, Site.of(at), where, Annotations.render(ct)), where);
       scope.usesDeprecated |= elements.isDeprecated(c.getAccessor());
       fields.add(new Field(c.getSimpleName().toString(), number, t, fieldSite));
     }
@@ -400,6 +401,14 @@ final class TypeReader {
   }
 
   // ------------------------------------------------------------------ helpers
+
+  /**
+   * {@code t}, the type read for {@code element} (a record component or a parameter), with the protobuf scalar
+   * types its {@code @BoltScalar} names ({@link ScalarDeclarations}); {@code null} after an error.
+   */
+  Model.Type scalarDeclared(Element element, Element at, Model.Type t, String context) {
+    return new ScalarDeclarations(elements, report, scope).apply(element, at, t, context);
+  }
 
   /** The numbers {@code @BoltMessage(reserved)} lists ({@code message} may be null: none). */
   List<Integer> reserved(AnnotationMirror message) {

@@ -222,6 +222,47 @@ class ValidationTest {
         "cannot serialize Thread (component t of record Bag): Thread is not serializable");
   }
 
+  @Test
+  void boltScalarMustFitTheTypeItIsOn() {
+    JavaFileObject ok = svc("import static io.boltgen.annotation.BoltScalar.Type.*;", "@BoltService",
+        "interface Svc {", "  Page m(@BoltScalar(SINT32) int offset, @BoltScalar(UINT64) Optional<Long> size,",
+        "      @BoltScalar(key = SFIXED64, value = FIXED32) Map<Long, Integer> m, @BoltScalar(INT32) Integer plain);",
+        "  record Page(@BoltScalar(SINT64) long a, @BoltScalar(FIXED64) List<Long> b, @BoltScalar(key = UINT32)",
+        "      Map<Integer, String> c) {}", "}");
+    assertThat(compile(ok)).succeededWithoutWarnings();
+    JavaFileObject wide = svc("@BoltService", "interface Svc {", "  void m(Bag b);", "  record Bag(",
+        "    @BoltScalar(BoltScalar.Type.SINT64) int a) {}", "}");
+    assertError(compile(wide), wide, 12, "InvalidScalar",
+        "@BoltScalar on component a of record Bag: SINT64 is carried by a long or Long, not int");
+    JavaFileObject text = svc("@BoltService", "interface Svc {",
+        "  void m(@BoltScalar(BoltScalar.Type.UINT32) String s);", "}");
+    assertError(compile(text), text, 10, "InvalidScalar",
+        "@BoltScalar on parameter s of m(): UINT32 is carried by an int or Integer, not String");
+    JavaFileObject small = svc("@BoltService", "interface Svc {",
+        "  void m(@BoltScalar(BoltScalar.Type.SINT32) short s);", "}");
+    assertError(compile(small), small, 10, "InvalidScalar", "SINT32 is carried by an int or Integer, not short");
+    JavaFileObject key = svc("@BoltService", "interface Svc {",
+        "  void m(@BoltScalar(key = BoltScalar.Type.SINT32) List<Integer> s);", "}");
+    assertError(compile(key), key, 10, "InvalidScalar",
+        "@BoltScalar on parameter s of m(): key = SINT32 names the type of a map's keys, and this is no map");
+    JavaFileObject mapKey = svc("@BoltService", "interface Svc {",
+        "  void m(@BoltScalar(key = BoltScalar.Type.SINT64) Map<Integer, String> s);", "}");
+    assertError(compile(mapKey), mapKey, 10, "InvalidScalar",
+        "@BoltScalar on parameter s of m()'s keys: SINT64 is carried by a long or Long, not Integer");
+  }
+
+  @Test
+  void theBoltScalarSnippetOfTheDocsCompilesAsWritten() throws IOException {
+    String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "generated-code.md"));
+    java.util.regex.Matcher m = Pattern.compile("```java\n(record Page\\(.*?)```", Pattern.DOTALL).matcher(doc);
+    assertThat(m.find()).as("the @BoltScalar snippet in docs/generated-code.md").isTrue();
+    List<String> lines = new java.util.ArrayList<>(List.of("import static io.boltgen.annotation.BoltScalar.Type.*;",
+        "@BoltService", "interface Svc {", "  Page get(Page page);"));
+    lines.addAll(List.of(m.group(1).split("\n")));
+    lines.add("}");
+    assertThat(compile(svc(lines.toArray(new String[0])))).succeededWithoutWarnings();
+  }
+
   // rule 9
   @Test
   void returnTypesAreChecked() {

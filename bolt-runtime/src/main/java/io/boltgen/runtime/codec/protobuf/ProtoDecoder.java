@@ -309,6 +309,38 @@ public final class ProtoDecoder extends ProtoInput {
     return readVarint64();
   }
 
+  /** Reads a sint32 (a zigzag varint). */
+  public int readSInt32() {
+    int n = readVarint32();
+    return (n >>> 1) ^ -(n & 1);
+  }
+
+  /** Reads a sint64 (a zigzag varint). */
+  public long readSInt64() {
+    long n = readVarint64();
+    return (n >>> 1) ^ -(n & 1);
+  }
+
+  /** Reads a fixed32 or sfixed32 (four bytes, little-endian). */
+  public int readFixed32() {
+    if (limit - pos < 4 && !fill(4)) {
+      throw truncated();
+    }
+    int value = (int) INT_LE.get(bytes, pos);
+    pos += 4;
+    return value;
+  }
+
+  /** Reads a fixed64 or sfixed64 (eight bytes, little-endian). */
+  public long readFixed64() {
+    if (limit - pos < 8 && !fill(8)) {
+      throw truncated();
+    }
+    long value = (long) LONG_LE.get(bytes, pos);
+    pos += 8;
+    return value;
+  }
+
   /** Reads a bool (any non-zero varint is true). */
   public boolean readBool() {
     return readVarint64() != 0;
@@ -316,22 +348,12 @@ public final class ProtoDecoder extends ProtoInput {
 
   /** Reads a float (fixed32, little-endian). */
   public float readFloat() {
-    if (limit - pos < 4 && !fill(4)) {
-      throw truncated();
-    }
-    float value = Float.intBitsToFloat((int) INT_LE.get(bytes, pos));
-    pos += 4;
-    return value;
+    return Float.intBitsToFloat(readFixed32());
   }
 
   /** Reads a double (fixed64, little-endian). */
   public double readDouble() {
-    if (limit - pos < 8 && !fill(8)) {
-      throw truncated();
-    }
-    double value = Double.longBitsToDouble((long) LONG_LE.get(bytes, pos));
-    pos += 8;
-    return value;
+    return Double.longBitsToDouble(readFixed64());
   }
 
   /**

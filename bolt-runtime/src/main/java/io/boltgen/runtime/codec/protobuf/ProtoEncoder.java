@@ -32,10 +32,8 @@ import java.util.Arrays;
  * the child records its own lengths (Java evaluates arguments left to right), which is the pre-order the
  * write pass follows with {@code e.writeTag(TAG); e.writeLength(); writeChild(child, e);}.
  *
- * <p>Instances are confined to one thread and owned by {@link ProtoMarshaller}; generated code only
- * receives them as a parameter.
- *
- * <p>Not thread-safe: each thread uses its own instance ({@link #acquire()}), for one value at a time.
+ * <p>Not thread-safe: instances are confined to one thread ({@link #acquire()}), for one value at a time, and
+ * owned by {@link ProtoMarshaller}; generated code only receives them as a parameter.
  */
 public final class ProtoEncoder {
 
@@ -318,6 +316,30 @@ public final class ProtoEncoder {
     writeVarint64(value);
   }
 
+  /** Writes a sint32: a zigzag varint, so that small negative values take few bytes. */
+  public void writeSInt32(int value) {
+    writeVarint32((value << 1) ^ (value >> 31));
+  }
+
+  /** Writes a sint64: a zigzag varint. */
+  public void writeSInt64(long value) {
+    writeVarint64((value << 1) ^ (value >> 63));
+  }
+
+  /** Writes a fixed32 or sfixed32: four bytes, little-endian. */
+  public void writeFixed32(int value) {
+    ensure(4);
+    INT_LE.set(buffer, position, value);
+    position += 4;
+  }
+
+  /** Writes a fixed64 or sfixed64: eight bytes, little-endian. */
+  public void writeFixed64(long value) {
+    ensure(8);
+    LONG_LE.set(buffer, position, value);
+    position += 8;
+  }
+
   /** Writes a bool. */
   public void writeBool(boolean value) {
     ensure(1);
@@ -326,16 +348,12 @@ public final class ProtoEncoder {
 
   /** Writes a float as fixed32, little-endian. */
   public void writeFloat(float value) {
-    ensure(4);
-    INT_LE.set(buffer, position, Float.floatToRawIntBits(value));
-    position += 4;
+    writeFixed32(Float.floatToRawIntBits(value));
   }
 
   /** Writes a double as fixed64, little-endian. */
   public void writeDouble(double value) {
-    ensure(8);
-    LONG_LE.set(buffer, position, Double.doubleToRawLongBits(value));
-    position += 8;
+    writeFixed64(Double.doubleToRawLongBits(value));
   }
 
   /**

@@ -59,6 +59,16 @@ public final class ProtoSizes {
     return varint64(value);
   }
 
+  /** The size of a sint32: its zigzag varint. */
+  public static int sint32(int value) {
+    return varint32((value << 1) ^ (value >> 31));
+  }
+
+  /** The size of a sint64: its zigzag varint. */
+  public static int sint64(long value) {
+    return varint64((value << 1) ^ (value >> 63));
+  }
+
   /** The size of a {@code bytes} value: its length prefix and its bytes. */
   public static int bytes(byte[] value) {
     return varint32(value.length) + value.length;
