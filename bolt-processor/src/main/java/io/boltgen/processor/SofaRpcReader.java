@@ -167,21 +167,26 @@ final class SofaRpcReader {
 
   private void checkProtobuf(Method m) {
     Site site = Site.of(m.element());
-    boolean oneRecord = m.request().fields().size() == 1
-        && m.request().fields().get(0).type() instanceof Model.MessageType arg && !arg.oneof();
-    if (!oneRecord) {
+    boolean oneMessage = m.request().fields().size() == 1 && isMessage(m.request().fields().get(0).type());
+    if (!oneMessage) {
       report.error(site, "UnsupportedSofaRpcMethod", "SOFARPC's protobuf serializer sends exactly one argument, a"
-          + " message: " + m.javaName() + " must take one record (the provider's request message)");
+          + " message: " + m.javaName() + " must take one record or protobuf-java message class (the provider's"
+          + " request message)");
     }
     if (m.style() == Style.ONEWAY) {
       return;
     }
-    boolean recordResult = m.response().fields().size() == 1
-        && m.response().fields().get(0).type() instanceof Model.MessageType result && !result.oneof();
-    if (!recordResult) {
+    boolean messageResult = m.response().fields().size() == 1 && isMessage(m.response().fields().get(0).type());
+    if (!messageResult) {
       report.error(site, "UnsupportedSofaRpcMethod", "SOFARPC's protobuf serializer answers with a message: "
-          + m.javaName() + " must return a record (the provider's response message), or be @Oneway");
+          + m.javaName() + " must return a record or protobuf-java message class (the provider's response message),"
+          + " or be @Oneway");
     }
+  }
+
+  /** A whole protobuf message: a record (not a oneof), or a protobuf-java class such as the provider's own. */
+  private static boolean isMessage(Model.Type type) {
+    return (type instanceof Model.MessageType message && !message.oneof()) || type instanceof Model.ProtoMessageType;
   }
 
   private void checkHessian(Method m) {
@@ -208,6 +213,11 @@ final class SofaRpcReader {
       problem = j.jdk().className.simpleName();
     } else if (type instanceof Model.OptionalType) {
       problem = "an Optional";
+    }
+    if (type instanceof Model.ScalarType s && s.encoding() != Model.Encoding.PLAIN) {
+      report.error(site, "UnsupportedSofaRpcType", what + " names a protobuf type with @BoltScalar, which means"
+          + " nothing in SOFARPC's Hessian2 form (an int travels as a Hessian int, a long as a Hessian long)");
+      return;
     }
     if (problem != null) {
       report.error(site, "UnsupportedSofaRpcType", what + " is " + problem + ", which boltgen does not write in"

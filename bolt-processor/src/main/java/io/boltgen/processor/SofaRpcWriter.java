@@ -73,7 +73,7 @@ final class SofaRpcWriter {
     ClassName request = (ClassName) m.request().javaType();
     Field arg = m.request().fields().get(0);
     CodeBlock init = CodeBlock.of("$T.request($L,\n$>$>$T::$L,\n$T::new)$<$<", Names.SOFA_RPC_PROTOBUF,
-        protoMarshaller(arg.type().javaType()), request, arg.name(), request);
+        protoMarshaller(arg.type()), request, arg.name(), request);
     return FieldSpec.builder(ParameterizedTypeName.get(Names.MARSHALLER, request),
             HolderWriter.marshallerName(m, true), Modifier.STATIC, Modifier.FINAL)
         .addJavadoc("The request of {@link $T#$L}: its argument's message.\n", service.iface(), m.javaName())
@@ -86,7 +86,7 @@ final class SofaRpcWriter {
         ? CodeBlock.of("$T.response($T.$L, $T::remoteName)", Names.SOFA_RPC_PROTOBUF, names.codecs(),
             HolderWriter.marshallerName(m, false), names.sofaRpc())
         : CodeBlock.of("$T.response($L,\n$>$>$T::remoteName)$<$<", Names.SOFA_RPC_PROTOBUF,
-            protoMarshaller(m.resultType()), names.sofaRpc());
+            protoMarshaller(m.response().fields().get(0).type()), names.sofaRpc());
     return FieldSpec.builder(ParameterizedTypeName.get(Names.FAILURE_MARSHALLER, m.resultType()),
             HolderWriter.marshallerName(m, false), Modifier.STATIC, Modifier.FINAL)
         .addJavadoc("The answer of {@link $T#$L}: its result's message, or its failure.\n", service.iface(),
@@ -95,9 +95,16 @@ final class SofaRpcWriter {
         .build();
   }
 
-  /** The generated codec of the record {@code type}'s message, as a marshaller. */
-  private CodeBlock protoMarshaller(TypeName type) {
-    Message message = service.messages().stream().filter(x -> x.javaType().equals(type)).findFirst().orElseThrow();
+  /**
+   * The marshaller of a whole message: protobuf-java's own for a message class (the provider's), the generated
+   * codec of a record's message.
+   */
+  private CodeBlock protoMarshaller(Model.Type type) {
+    if (type instanceof Model.ProtoMessageType p) {
+      return CodeBlock.of("$T.of($T.parser())", Names.MESSAGE_MARSHALLER, p.className());
+    }
+    Message message = service.messages().stream().filter(x -> x.javaType().equals(type.javaType())).findFirst()
+        .orElseThrow();
     return CodeBlock.of("$T.of($S, $T::size$L, $T::write$L, $T::read$L)", Names.PROTO_MARSHALLER,
         service.protoPackage() + "." + message.protoName(), names.codecs(), message.protoName(), names.codecs(),
         message.protoName(), names.codecs(), message.protoName());

@@ -214,6 +214,14 @@ class SofaRpcDialectTest {
   }
 
   @Test
+  void hessianRefusesProtobufScalarTypes() {
+    JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc {",
+        "  int shift(",
+        "      @BoltScalar(BoltScalar.Type.SINT32) int offset);", "}");
+    assertOnlyError(svc, 12, "UnsupportedSofaRpcType", "argument offset names a protobuf type with @BoltScalar", svc);
+  }
+
+  @Test
   void hessianRefusesSetsEvenInsideOtherTypes() {
     JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc {",
         "  int count(Map<String, Group> groups);", "}");

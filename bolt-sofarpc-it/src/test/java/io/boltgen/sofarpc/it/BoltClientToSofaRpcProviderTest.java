@@ -14,13 +14,21 @@ import io.boltgen.sofarpc.it.hessian.GreetServiceAsyncBolt;
 import io.boltgen.sofarpc.it.hessian.GreetServiceBolt;
 import io.boltgen.sofarpc.it.hessian.Greeting;
 import io.boltgen.sofarpc.it.hessian.GreetingRefused;
+import io.boltgen.sofarpc.it.own.EchoServiceOwnClasses;
+import io.boltgen.sofarpc.it.own.EchoServiceOwnClassesBolt;
+import io.boltgen.sofarpc.it.own.OwnClassesEcho;
 import io.boltgen.sofarpc.it.proto.EchoReply;
 import io.boltgen.sofarpc.it.proto.EchoRequest;
 import io.boltgen.sofarpc.it.proto.EchoService;
 import io.boltgen.sofarpc.it.proto.EchoServiceAsync;
 import io.boltgen.sofarpc.it.proto.EchoServiceAsyncBolt;
 import io.boltgen.sofarpc.it.proto.EchoServiceBolt;
+import io.boltgen.sofarpc.it.proto.EchoServiceImpl;
+import io.boltgen.sofarpc.it.proto.Numbers;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -142,6 +150,39 @@ class BoltClientToSofaRpcProviderTest {
     async.pingsWithCallback(new EchoRequest("never-pinged-" + UUID.randomUUID(), 0), callbackInto(counted));
     // proto3: the provider's empty text is not on the wire, and an absent string reads as null
     assertThat(counted.get(10, TimeUnit.SECONDS)).isEqualTo(new EchoReply(null, 0, "sofa-1"));
+  }
+
+  @Test
+  void protobufEveryIntegerTypeKeepsItsValueBothWays() {
+    EchoService echo = EchoServiceBolt.newClient(client, provider.address());
+    Map<Long, Long> byKey = new LinkedHashMap<>();
+    byKey.put(-42L, 1L);
+    byKey.put(Long.MAX_VALUE, -1L);
+    Numbers n = new Numbers(Integer.MIN_VALUE, -42, -1, -1, -42, Long.MIN_VALUE, Integer.MIN_VALUE, 1, -2147483607,
+        Long.MAX_VALUE, List.of(-42, Integer.MAX_VALUE), byKey);
+    Numbers answer = echo.negate(n);
+    // the provider's protobuf-java classes read each field as sent and negated it: sint32 -42 came back as 42
+    assertThat(answer).isEqualTo(EchoServiceImpl.negated(n));
+    assertThat(answer.sint32()).isEqualTo(42);
+    assertThat(Integer.toUnsignedString(answer.uint32())).isEqualTo("1");
+    assertThat(echo.negate(answer)).isEqualTo(n);
+  }
+
+  @Test
+  void protobufWithTheProvidersOwnClasses() {
+    EchoServiceOwnClasses echo = EchoServiceOwnClassesBolt.newClient(client, provider.address());
+    com.example.sofa.proto.EchoReply reply =
+        echo.echo(com.example.sofa.proto.EchoRequest.newBuilder().setText("ab").setTimes(3).build());
+    assertThat(reply).isEqualTo(
+        com.example.sofa.proto.EchoReply.newBuilder().setText("ababab").setLength(6).setServer("sofa-1").build());
+    com.example.sofa.proto.Numbers n = com.example.sofa.proto.Numbers.newBuilder().setSint32(-42)
+        .setUint64(-1).setFixed32(Integer.MIN_VALUE).setSfixed64(Long.MIN_VALUE).addSint32S(-42)
+        .putUint64BySint64(-42, -1).build();
+    assertThat(echo.negate(n)).isEqualTo(OwnClassesEcho.negated(n));
+    assertThat(echo.negate(com.example.sofa.proto.Numbers.getDefaultInstance()))
+        .isEqualTo(com.example.sofa.proto.Numbers.getDefaultInstance());
+    assertThatThrownBy(() -> echo.refuse(com.example.sofa.proto.EchoRequest.newBuilder().setText("no").build()))
+        .hasMessageContaining("refused: no");
   }
 
   @Test

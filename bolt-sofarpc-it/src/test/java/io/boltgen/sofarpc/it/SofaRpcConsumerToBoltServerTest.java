@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.sofarpc.it.hessian.GreetServiceBolt;
 import io.boltgen.sofarpc.it.hessian.GreetServiceImpl;
+import io.boltgen.sofarpc.it.own.EchoServiceOwnClassesBolt;
+import io.boltgen.sofarpc.it.own.OwnClassesEcho;
 import io.boltgen.sofarpc.it.proto.EchoServiceBolt;
 import io.boltgen.sofarpc.it.proto.EchoServiceImpl;
 import org.junit.jupiter.api.Test;
@@ -33,11 +35,36 @@ class SofaRpcConsumerToBoltServerTest {
         assertThat(run.checks()).as(run.toString()).hasSize(7).allSatisfy(l -> assertThat(l).contains(" PASS "));
         assertThat(run.done()).as(run.toString()).isEqualTo("DONE 7 0");
         assertThat(run.exitCode()).as(run.toString()).isZero();
+        if (serializer.equals("protobuf")) {
+          // every protobuf integer type, from the consumer's own generated classes and back
+          SofaRpcPeer.ConsumerRun numbers = SofaRpcPeer.runConsumer("--serializer", serializer,
+              "--direct", "127.0.0.1:" + server.port(), "--calls", "numbers");
+          assertThat(numbers.checks()).as(numbers.toString()).singleElement()
+              .satisfies(l -> assertThat(l).startsWith("CHECK numbers PASS").contains("sint32 42"));
+          assertThat(numbers.exitCode()).as(numbers.toString()).isZero();
+        }
         if (serializer.equals("hessian2")) {
           assertThat(run.checks()).as(run.toString()).anySatisfy(l -> assertThat(l)
               .startsWith("CHECK exception PASS").contains("com.example.sofa.hessian.GreetingRefused"));
         }
       }
+    } finally {
+      server.close();
+    }
+  }
+
+  @Test
+  @Timeout(240)
+  void sofaRpcConsumerPassesEveryCheckAgainstAServiceDeclaredWithItsOwnClasses() throws Exception {
+    BoltServer server = BoltServer.builder().bind("127.0.0.1", 0)
+        .service(EchoServiceOwnClassesBolt.bind(new OwnClassesEcho("bolt-own")))
+        .build().start();
+    try {
+      SofaRpcPeer.ConsumerRun run = SofaRpcPeer.runConsumer("--serializer", "protobuf",
+          "--direct", "127.0.0.1:" + server.port(), "--calls", CHECKS + ",numbers");
+      assertThat(run.checks()).as(run.toString()).hasSize(8).allSatisfy(l -> assertThat(l).contains(" PASS "));
+      assertThat(run.done()).as(run.toString()).isEqualTo("DONE 8 0");
+      assertThat(run.exitCode()).as(run.toString()).isZero();
     } finally {
       server.close();
     }

@@ -8,6 +8,7 @@ import com.example.sofa.proto.EchoReply;
 import com.example.sofa.proto.EchoRequest;
 import com.example.sofa.proto.EchoService;
 import com.example.sofa.proto.EchoServiceLookAlike;
+import com.example.sofa.proto.Numbers;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -34,6 +35,7 @@ final class EchoChecks {
     checks.put("timeout", this::timeout);
     checks.put("unknown", this::unknown);
     checks.put("spread", this::spread);
+    checks.put("numbers", this::numbers);
     return checks;
   }
 
@@ -124,6 +126,21 @@ final class EchoChecks {
           "not the provider's unknown-method error: " + what);
       return what;
     }
+  }
+
+  /** Every integer type of protobuf, negative and extreme values included, there and back. */
+  private String numbers() throws Exception {
+    Numbers n = Numbers.newBuilder().setInt32(Integer.MIN_VALUE).setInt64(-42).setUint32(-1).setUint64(-1)
+        .setSint32(-42).setSint64(Long.MIN_VALUE).setFixed32(Integer.MIN_VALUE).setFixed64(1)
+        .setSfixed32(-2147483607).setSfixed64(Long.MAX_VALUE).addSint32S(-42).addSint32S(Integer.MAX_VALUE)
+        .putUint64BySint64(-42, 1).putUint64BySint64(Long.MAX_VALUE, -1).build();
+    Object got = echo("sync").negate(n);
+    Numbers want = EchoServiceImpl.negated(n);
+    expect(want.equals(got), "negate answered " + got + " want " + want);
+    Object back = echo("sync").negate(want);
+    expect(n.equals(back), "negate of the answer gave " + back + " want " + n);
+    return "negate -> sint32 " + ((Numbers) got).getSint32() + ", uint32 " + Integer.toUnsignedString(want.getUint32())
+        + ", uint64 " + Long.toUnsignedString(((Numbers) got).getUint64()) + ", every field as expected";
   }
 
   private String spread() throws Exception {

@@ -4,6 +4,7 @@ import com.example.sofa.proto.EchoRefusedException;
 import com.example.sofa.proto.EchoReply;
 import com.example.sofa.proto.EchoRequest;
 import com.example.sofa.proto.EchoService;
+import com.example.sofa.proto.Numbers;
 
 /** The provider's EchoService: the contract in {@link EchoService}'s comments. */
 final class EchoServiceImpl implements EchoService {
@@ -18,6 +19,22 @@ final class EchoServiceImpl implements EchoService {
   static EchoReply expected(EchoRequest r, String id) {
     String text = r.getText().repeat(Math.max(r.getTimes(), 1));
     return EchoReply.newBuilder().setText(text).setLength(text.length()).setServer(id).build();
+  }
+
+  /** What negate answers to {@code n}; the consumer's checks expect the same. */
+  static Numbers negated(Numbers n) {
+    Numbers.Builder b = Numbers.newBuilder()
+        .setInt32(-n.getInt32()).setInt64(-n.getInt64()).setUint32(-n.getUint32()).setUint64(-n.getUint64())
+        .setSint32(-n.getSint32()).setSint64(-n.getSint64()).setFixed32(-n.getFixed32()).setFixed64(-n.getFixed64())
+        .setSfixed32(-n.getSfixed32()).setSfixed64(-n.getSfixed64());
+    n.getSint32SList().forEach(x -> b.addSint32S(-x));
+    n.getUint64BySint64Map().forEach((k, v) -> b.putUint64BySint64(k, -v));
+    return b.build();
+  }
+
+  @Override
+  public Numbers negate(Numbers n) {
+    return negated(n);
   }
 
   @Override

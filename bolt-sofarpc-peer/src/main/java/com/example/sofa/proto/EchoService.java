@@ -23,4 +23,11 @@ public interface EchoService {
 
   /** length = the number of pings recorded so far for r.text; server = the provider's id. */
   EchoReply pings(EchoRequest r);
+
+  /**
+   * Every integer type of protobuf: answers {@code n} with each number negated (Java's {@code -x}, in the bits the
+   * field holds: 0 stays 0, the minimum stays itself), each element of the list too, and each map value (the keys
+   * kept).
+   */
+  Numbers negate(Numbers n);
 }

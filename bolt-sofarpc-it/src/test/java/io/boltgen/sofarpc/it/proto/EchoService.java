@@ -20,4 +20,6 @@ public interface EchoService {
   void ping(EchoRequest r);
 
   EchoReply pings(EchoRequest r);
+
+  Numbers negate(Numbers n);
 }

@@ -1,5 +1,6 @@
 package io.boltgen.sofarpc.it.proto;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,19 @@ public final class EchoServiceImpl implements EchoService {
   @Override
   public void ping(EchoRequest r) {
     pings.computeIfAbsent(String.valueOf(r.text()), k -> new AtomicInteger()).incrementAndGet();
+  }
+
+  @Override
+  public Numbers negate(Numbers n) {
+    return negated(n);
+  }
+
+  /** What negate answers: each number negated ({@code -x} in its bits), each list element and map value too. */
+  public static Numbers negated(Numbers n) {
+    Map<Long, Long> values = new LinkedHashMap<>();
+    n.uint64BySint64().forEach((k, v) -> values.put(k, -v));
+    return new Numbers(-n.int32(), -n.int64(), -n.uint32(), -n.uint64(), -n.sint32(), -n.sint64(), -n.fixed32(),
+        -n.fixed64(), -n.sfixed32(), -n.sfixed64(), n.sint32s().stream().map(x -> -x).toList(), values);
   }
 
   @Override
