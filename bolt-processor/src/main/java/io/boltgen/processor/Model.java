@@ -124,8 +124,11 @@ final class Model {
    * A protobuf-java generated message, carried as an embedded message. Declared in the {@code .proto} as
    * {@code protoName} (fully qualified, leading dot) importing {@code protoFile}: known for the well-known
    * types ({@link WellKnownTypes}), read from the class's descriptor for others ({@link ProtoDescriptors}).
+   * {@code defaultTag} is the tag of its first field without presence (a plain number, string or enum, or a
+   * packable repeated field), which at its default value parses to the default instance; 0 when it has none or
+   * it was not read (a well-known type).
    */
-  record ProtoMessageType(ClassName className, String protoName, String protoFile) implements Type {
+  record ProtoMessageType(ClassName className, String protoName, String protoFile, int defaultTag) implements Type {
     @Override
     public TypeName javaType() {
       return className;

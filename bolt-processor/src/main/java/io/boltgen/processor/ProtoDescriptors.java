@@ -3,6 +3,7 @@ package io.boltgen.processor;
 import com.sun.source.util.Trees;
 import java.lang.reflect.InvocationTargetException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -41,8 +42,11 @@ final class ProtoDescriptors {
   /** How long the static initializers of one message class may take. */
   static final int TIME_LIMIT_SECONDS = 20;
 
-  /** A message's full proto name (no leading dot) and the name of its {@code .proto} file. */
-  record Identity(String fullName, String file) {}
+  /**
+   * A message's full proto name (no leading dot), the name of its {@code .proto} file, and the tag of its first
+   * field without presence (see {@link Model.ProtoMessageType}), 0 if none.
+   */
+  record Identity(String fullName, String file, int defaultTag) {}
 
   /** The identity of a message class, or why it could not be read (then {@code identity} is null). */
   record Result(Identity identity, String problem) {}
@@ -104,6 +108,29 @@ final class ProtoDescriptors {
     return describe(env.getElementUtils().getBinaryName(message).toString(), loader, name);
   }
 
+  /**
+   * The tag of the first field of {@code descriptor} (a {@code Descriptors.Descriptor}) that at its default value
+   * parses to the default instance: a singular field without presence (written with its own wire type), or a
+   * packable repeated one (length-delimited, empty); 0 if there is none.
+   */
+  private static int defaultTag(Object descriptor) throws ReflectiveOperationException {
+    for (Object field : (List<?>) descriptor.getClass().getMethod("getFields").invoke(descriptor)) {
+      Class<?> f = field.getClass();
+      int number = (Integer) f.getMethod("getNumber").invoke(field);
+      if ((Boolean) f.getMethod("isRepeated").invoke(field)) {
+        if ((Boolean) f.getMethod("isPackable").invoke(field)) {
+          return number << 3 | WireKind.LENGTH_DELIMITED;
+        }
+      } else if (!(Boolean) f.getMethod("hasPresence").invoke(field)) {
+        Object liteType = f.getMethod("getLiteType").invoke(field);
+        // an enum constant may be a subclass of its own (a body): ask the enum's class for the method
+        return number << 3 | (Integer) ((Enum<?>) liteType).getDeclaringClass().getMethod("getWireType")
+            .invoke(liteType);
+      }
+    }
+    return 0;
+  }
+
   /** Asks protobuf-java, on a thread of its own and within the time limit, for the descriptor of the class. */
   private Result describe(String binaryName, CompilationClassLoader loader, String name) {
     FutureTask<Identity> task = new FutureTask<>(() -> {
@@ -111,7 +138,7 @@ final class ProtoDescriptors {
       Object descriptor = type.getMethod("getDescriptor").invoke(null);
       Object file = descriptor.getClass().getMethod("getFile").invoke(descriptor);
       return new Identity((String) descriptor.getClass().getMethod("getFullName").invoke(descriptor),
-          (String) file.getClass().getMethod("getName").invoke(file));
+          (String) file.getClass().getMethod("getName").invoke(file), defaultTag(descriptor));
     });
     Thread thread = new Thread(task, "boltgen-protobuf-descriptor");
     thread.setDaemon(true);

@@ -72,27 +72,55 @@ final class SofaRpcWriter {
   private FieldSpec protobufRequest(Method m) {
     ClassName request = (ClassName) m.request().javaType();
     Field arg = m.request().fields().get(0);
-    CodeBlock init = CodeBlock.of("$T.request($L,\n$>$>$T::$L,\n$T::new)$<$<", Names.SOFA_RPC_PROTOBUF,
-        protoMarshaller(arg.type()), request, arg.name(), request);
+    int defaultTag = defaultTag(arg.type());
+    CodeBlock init = CodeBlock.of("$T.request($L,\n$>$>$T::$L,\n$T::new,\n$L)$<$<", Names.SOFA_RPC_PROTOBUF,
+        protoMarshaller(arg.type()), request, arg.name(), request, defaultTag);
     return FieldSpec.builder(ParameterizedTypeName.get(Names.MARSHALLER, request),
             HolderWriter.marshallerName(m, true), Modifier.STATIC, Modifier.FINAL)
-        .addJavadoc("The request of {@link $T#$L}: its argument's message.\n", service.iface(), m.javaName())
+        .addJavadoc("The request of {@link $T#$L}: its argument's message$L.\n", service.iface(), m.javaName(),
+            whenDefault(defaultTag))
         .initializer(init)
         .build();
   }
 
   private FieldSpec protobufResponse(Method m) {
+    int defaultTag = m.style() == Style.ONEWAY ? 0 : defaultTag(m.response().fields().get(0).type());
     CodeBlock init = m.style() == Style.ONEWAY
-        ? CodeBlock.of("$T.response($T.$L, $T::remoteName)", Names.SOFA_RPC_PROTOBUF, names.codecs(),
+        ? CodeBlock.of("$T.response($T.$L, $T::remoteName, 0)", Names.SOFA_RPC_PROTOBUF, names.codecs(),
             HolderWriter.marshallerName(m, false), names.sofaRpc())
-        : CodeBlock.of("$T.response($L,\n$>$>$T::remoteName)$<$<", Names.SOFA_RPC_PROTOBUF,
-            protoMarshaller(m.response().fields().get(0).type()), names.sofaRpc());
+        : CodeBlock.of("$T.response($L,\n$>$>$T::remoteName,\n$L)$<$<", Names.SOFA_RPC_PROTOBUF,
+            protoMarshaller(m.response().fields().get(0).type()), names.sofaRpc(), defaultTag);
     return FieldSpec.builder(ParameterizedTypeName.get(Names.FAILURE_MARSHALLER, m.resultType()),
             HolderWriter.marshallerName(m, false), Modifier.STATIC, Modifier.FINAL)
-        .addJavadoc("The answer of {@link $T#$L}: its result's message, or its failure.\n", service.iface(),
-            m.javaName())
+        .addJavadoc("The answer of {@link $T#$L}: its result's message$L, or its failure.\n", service.iface(),
+            m.javaName(), m.style() == Style.ONEWAY ? "" : whenDefault(defaultTag))
         .initializer(init)
         .build();
+  }
+
+  /**
+   * The tag of the first field of the message {@code type} that, written at its default value, parses to the
+   * default message on any peer: a plain number (no presence), or a packed list, empty. 0 when the message has
+   * none: an all-default message is then written as SOFARPC's filler field.
+   */
+  private int defaultTag(Model.Type type) {
+    if (type instanceof Model.ProtoMessageType p) {
+      return p.defaultTag();
+    }
+    Message message = service.messages().stream().filter(x -> x.javaType().equals(type.javaType())).findFirst()
+        .orElseThrow();
+    return message.fields().stream().sorted(java.util.Comparator.comparingInt(Field::number))
+        .filter(f -> (f.type() instanceof Model.ScalarType s && !s.boxed())
+            || (f.type() instanceof Model.RepeatedType r && r.packed()))
+        .map(f -> WireKind.tag(f.number(), f.type() instanceof Model.ScalarType s
+            ? new ScalarKind(s).wireType() : WireKind.LENGTH_DELIMITED))
+        .findFirst().orElse(0);
+  }
+
+  /** How an all-default message of {@code defaultTag} travels, for the javadoc. */
+  private static String whenDefault(int defaultTag) {
+    return defaultTag == 0 ? " (all-default: SOFARPC's filler field)"
+        : " (all-default: field " + (defaultTag >>> 3) + " at its default, tag " + defaultTag + ")";
   }
 
   /**

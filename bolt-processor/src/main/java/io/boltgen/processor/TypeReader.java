@@ -250,7 +250,7 @@ final class TypeReader {
       }
       String file = WellKnownTypes.file(name);
       if (file != null) {
-        return new ProtoMessageType(ClassName.get(e), WellKnownTypes.protoName(name), file);
+        return new ProtoMessageType(ClassName.get(e), WellKnownTypes.protoName(name), file, 0);
       }
       ProtoDescriptors.Result read = protoDescriptors.of(e);
       if (read.identity() == null) {
@@ -262,7 +262,8 @@ final class TypeReader {
         scope.failed = true;
         return null;
       }
-      return new ProtoMessageType(ClassName.get(e), "." + read.identity().fullName(), read.identity().file());
+      return new ProtoMessageType(ClassName.get(e), "." + read.identity().fullName(), read.identity().file(),
+          read.identity().defaultTag());
     }
     String problem;
     if (name.equals("java.lang.Object")) {

@@ -17,9 +17,12 @@ import java.util.function.Function;
  * the header {@code sofa_head_response_error=true}.
  *
  * <p>SOFARPC refuses an empty body ("Content of request is null"), and a message whose fields all hold their
- * defaults encodes to no bytes. Such a message is therefore written as the one field a protobuf parser skips
- * without keeping a meaning: field {@value #FILLER_FIELD} (the highest number protobuf allows), varint 0.
- * Every protobuf parser, SOFARPC's included, reads it back as the all-default message.
+ * defaults encodes to no bytes. Such a message is therefore written as one of its own fields at its default
+ * value: a field without presence (a plain number, or a packed repeated field, empty), which every protobuf
+ * parser reads back as the default instance, equal to it. The generated code names that field by its tag
+ * ({@code defaultTag}); a message that has no such field (every field a string, a box, a message) is written as
+ * the filler instead, field {@value #FILLER_FIELD} (the highest number protobuf allows), varint 0, which a
+ * parser keeps as an unknown field.
  *
  * <p>Stateless and thread-safe.
  */
@@ -28,8 +31,6 @@ public final class SofaRpcProtobuf {
   /** The field number of the filler written for an all-default message; no {@code .proto} should use it. */
   public static final int FILLER_FIELD = (1 << 29) - 1;
 
-  // tag (FILLER_FIELD << 3 | varint) as a varint, then the value 0
-  private static final byte[] FILLER = {(byte) 0xf8, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 0x00};
   private static final String TRUE = "true";
 
   private SofaRpcProtobuf() {}
@@ -40,42 +41,94 @@ public final class SofaRpcProtobuf {
    * @param argument the argument's message marshaller
    * @param unwrap takes the argument out of the method's argument record
    * @param wrap makes the argument record of an argument
+   * @param defaultTag the tag of the field an all-default argument is written as, at its default; 0: the filler
    */
-  public static <Q, A> Marshaller<Q> request(Marshaller<A> argument, Function<Q, A> unwrap, Function<A, Q> wrap) {
-    return new Request<>(argument, unwrap, wrap);
+  public static <Q, A> Marshaller<Q> request(Marshaller<A> argument, Function<Q, A> unwrap, Function<A, Q> wrap,
+      int defaultTag) {
+    return new Request<>(new Body<>(argument, defaultTag), unwrap, wrap);
   }
 
   /**
    * The answer of a method whose result is the message {@code result} carries; a failure's answer names its
    * class in a header only boltgen peers read: {@code remoteClassName} (the class a peer knows a declared
-   * exception by, {@code null} for others, which are named by their own class).
+   * exception by, {@code null} for others, which are named by their own class); an all-default result is written
+   * as the field of {@code defaultTag} at its default (0: the filler).
    */
-  public static <R> FailureMarshaller<R> response(Marshaller<R> result, Function<Throwable, String> remoteClassName) {
-    return new Response<>(result, remoteClassName);
+  public static <R> FailureMarshaller<R> response(Marshaller<R> result, Function<Throwable, String> remoteClassName,
+      int defaultTag) {
+    return new Response<>(new Body<>(result, defaultTag), remoteClassName);
   }
 
-  /** The size of {@code message} as a body: its own, or the filler's when it encodes to no bytes. */
-  static <T> int bodySize(Marshaller<T> marshaller, T message) {
-    int size = marshaller.encodedSize(message);
-    return size == 0 ? FILLER.length : size;
-  }
+  /** A message as a body: its bytes, or, when it encodes to none, one field at its default (or the filler). */
+  private static final class Body<T> {
+    private final Marshaller<T> message;
+    private final byte[] whenDefault;
 
-  /** Writes {@code message} as a body: its bytes, or the filler when it encodes to none. */
-  static <T> void writeBody(Marshaller<T> marshaller, T message, ByteBuf out) {
-    int start = out.writerIndex();
-    marshaller.write(message, out);
-    if (out.writerIndex() == start) {
-      out.writeBytes(FILLER);
+    Body(Marshaller<T> message, int defaultTag) {
+      this.message = Objects.requireNonNull(message, "message");
+      this.whenDefault = defaultField(defaultTag);
+    }
+
+    int size(T value) {
+      int size = message.encodedSize(value);
+      return size == 0 ? whenDefault.length : size;
+    }
+
+    void write(T value, ByteBuf out) {
+      int start = out.writerIndex();
+      message.write(value, out);
+      if (out.writerIndex() == start) {
+        out.writeBytes(whenDefault);
+      }
+    }
+
+    T read(ByteBuf in) {
+      return message.read(in);
     }
   }
 
+  /**
+   * The bytes of the field {@code tag} names at its default: the tag, then a varint 0, eight or four zero bytes,
+   * or length 0 (an empty string, or an empty packed list); for tag 0, the filler field.
+   */
+  static byte[] defaultField(int tag) {
+    if (tag == 0) {
+      tag = FILLER_FIELD << 3;
+    }
+    int wireType = tag & 7;
+    int valueLength = wireType == 1 ? 8 : wireType == 5 ? 4 : 1;
+    if (tag >>> 3 == 0 || tag >>> 3 > FILLER_FIELD || (wireType != 0 && wireType != 1 && wireType != 2
+        && wireType != 5)) {
+      throw new IllegalArgumentException("not the tag of a field that has a default: " + tag);
+    }
+    byte[] bytes = new byte[varintSize(tag) + valueLength];
+    int p = 0;
+    for (int v = tag; ; v >>>= 7) {
+      if ((v & ~0x7F) == 0) {
+        bytes[p] = (byte) v;
+        break;
+      }
+      bytes[p++] = (byte) ((v & 0x7F) | 0x80);
+    }
+    return bytes; // the value bytes are zero
+  }
+
+  private static int varintSize(int value) {
+    int n = 1;
+    while ((value & ~0x7F) != 0) {
+      value >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
   private static final class Request<Q, A> implements Marshaller<Q> {
-    private final Marshaller<A> argument;
+    private final Body<A> argument;
     private final Function<Q, A> unwrap;
     private final Function<A, Q> wrap;
 
-    Request(Marshaller<A> argument, Function<Q, A> unwrap, Function<A, Q> wrap) {
-      this.argument = Objects.requireNonNull(argument, "argument");
+    Request(Body<A> argument, Function<Q, A> unwrap, Function<A, Q> wrap) {
+      this.argument = argument;
       this.unwrap = Objects.requireNonNull(unwrap, "unwrap");
       this.wrap = Objects.requireNonNull(wrap, "wrap");
     }
@@ -87,12 +140,12 @@ public final class SofaRpcProtobuf {
 
     @Override
     public int encodedSize(Q value) {
-      return bodySize(argument, argumentOf(value));
+      return argument.size(argumentOf(value));
     }
 
     @Override
     public void write(Q value, ByteBuf out) {
-      writeBody(argument, argumentOf(value), out);
+      argument.write(argumentOf(value), out);
     }
 
     private A argumentOf(Q value) {
@@ -110,11 +163,11 @@ public final class SofaRpcProtobuf {
   }
 
   private static final class Response<R> implements FailureMarshaller<R> {
-    private final Marshaller<R> result;
+    private final Body<R> result;
     private final Function<Throwable, String> remoteClassName;
 
-    Response(Marshaller<R> result, Function<Throwable, String> remoteClassName) {
-      this.result = Objects.requireNonNull(result, "result");
+    Response(Body<R> result, Function<Throwable, String> remoteClassName) {
+      this.result = result;
       this.remoteClassName = Objects.requireNonNull(remoteClassName, "remoteClassName");
     }
 
@@ -125,12 +178,12 @@ public final class SofaRpcProtobuf {
 
     @Override
     public int encodedSize(R value) {
-      return bodySize(result, resultOf(value));
+      return result.size(resultOf(value));
     }
 
     @Override
     public void write(R value, ByteBuf out) {
-      writeBody(result, resultOf(value), out);
+      result.write(resultOf(value), out);
     }
 
     private static <R> R resultOf(R value) {

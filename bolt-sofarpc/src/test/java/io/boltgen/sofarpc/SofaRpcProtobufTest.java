@@ -20,9 +20,9 @@ class SofaRpcProtobufTest {
   record Arg(byte[] message) {}
 
   private static final Marshaller<Arg> REQUEST = SofaRpcProtobuf.request(RawBytesMarshaller.withCodecId((byte) 11), Arg::message,
-      Arg::new);
+      Arg::new, 0);
   private static final FailureMarshaller<byte[]> RESPONSE = SofaRpcProtobuf.response(RawBytesMarshaller.withCodecId((byte) 11),
-      e -> e instanceof IllegalStateException ? "com.example.Refused" : null);
+      e -> e instanceof IllegalStateException ? "com.example.Refused" : null, 0);
 
   private static <T> ByteBuf write(Marshaller<T> marshaller, T value) {
     int size = marshaller.encodedSize(value);
@@ -40,7 +40,23 @@ class SofaRpcProtobufTest {
   }
 
   @Test
-  void anEmptyMessageIsSentAsAFillerEveryParserSkips() {
+  void anEmptyMessageIsSentAsOneOfItsFieldsAtItsDefault() {
+    // field 2 varint, field 3 fixed64, field 4 length-delimited (an empty string or packed list), field 5 fixed32
+    assertThat(write(SofaRpcProtobuf.request(RawBytesMarshaller.withCodecId((byte) 11), Arg::message, Arg::new,
+        2 << 3), new Arg(new byte[0])).array()).containsExactly(0x10, 0);
+    assertThat(write(SofaRpcProtobuf.request(RawBytesMarshaller.withCodecId((byte) 11), Arg::message, Arg::new,
+        3 << 3 | 1), new Arg(new byte[0])).array()).containsExactly(0x19, 0, 0, 0, 0, 0, 0, 0, 0);
+    assertThat(ByteBufUtil.getBytes(write(SofaRpcProtobuf.response(RawBytesMarshaller.withCodecId((byte) 11),
+        e -> null, 4 << 3 | 2), new byte[0]))).containsExactly(0x22, 0);
+    assertThat(SofaRpcProtobuf.defaultField(5 << 3 | 5)).containsExactly(0x2d, 0, 0, 0, 0);
+    assertThat(SofaRpcProtobuf.defaultField(300 << 3)).containsExactly(0xe0, 0x12, 0);
+    assertThatThrownBy(() -> SofaRpcProtobuf.defaultField(1 << 3 | 3)).isInstanceOf(IllegalArgumentException.class);
+    assertThat(ByteBufUtil.getBytes(write(REQUEST, new Arg(new byte[] {8, 1})))).as("a message with bytes: its own")
+        .containsExactly(8, 1);
+  }
+
+  @Test
+  void anEmptyMessageWithoutAFieldToWriteIsSentAsAFillerEveryParserSkips() {
     ByteBuf buf = write(REQUEST, new Arg(new byte[0]));
     // field 536870911, varint 0: a tag and a value, never empty
     assertThat(ByteBufUtil.getBytes(buf)).containsExactly(0xf8, 0xff, 0xff, 0xff, 0x0f, 0x00);

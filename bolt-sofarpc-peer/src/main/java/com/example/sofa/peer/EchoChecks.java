@@ -139,6 +139,10 @@ final class EchoChecks {
     expect(want.equals(got), "negate answered " + got + " want " + want);
     Object back = echo("sync").negate(want);
     expect(n.equals(back), "negate of the answer gave " + back + " want " + n);
+    // an all-default answer parses to exactly the default message: no unknown field beside it
+    Object none = echo("sync").negate(Numbers.getDefaultInstance());
+    expect(Numbers.getDefaultInstance().equals(none), "negate of the default message gave " + none
+        + (none instanceof Numbers m ? " with unknown fields " + m.getUnknownFields().asMap().keySet() : ""));
     return "negate -> sint32 " + ((Numbers) got).getSint32() + ", uint32 " + Integer.toUnsignedString(want.getUint32())
         + ", uint64 " + Long.toUnsignedString(((Numbers) got).getUint64()) + ", every field as expected";
   }

@@ -34,6 +34,10 @@ final class EchoServiceImpl implements EchoService {
 
   @Override
   public Numbers negate(Numbers n) {
+    // what a peer sent for an all-default message must parse to exactly that message: no unknown field
+    if (!n.getUnknownFields().asMap().isEmpty()) {
+      throw new IllegalArgumentException("unknown fields in the request: " + n.getUnknownFields().asMap().keySet());
+    }
     return negated(n);
   }
 

@@ -27,7 +27,7 @@ public interface EchoService {
   /**
    * Every integer type of protobuf: answers {@code n} with each number negated (Java's {@code -x}, in the bits the
    * field holds: 0 stays 0, the minimum stays itself), each element of the list too, and each map value (the keys
-   * kept).
+   * kept). Refuses a request that carries unknown fields (an all-default one must parse to the default message).
    */
   Numbers negate(Numbers n);
 }
