@@ -15,18 +15,19 @@ import javax.lang.model.util.Elements;
  * {@code @BoltScalar}: the protobuf scalar type an {@code int} or {@code long} component or parameter travels as
  * (uint, sint, fixed, sfixed), applied to the type {@link TypeReader} read for it: to the value itself, an
  * {@code Optional}'s value, a {@code List}'s or {@code Set}'s elements, a {@code Map}'s values and keys. A type
- * the annotation does not fit is an {@code InvalidScalar} error naming the element.
+ * the annotation does not fit is an {@code InvalidScalar} error naming the element, and the read fails.
  */
 final class ScalarDeclarations {
 
   private final Elements elements;
   private final Report report;
-  private final TypeReader.Scope scope;
+  // marks the type being read as failed (its reader then generates nothing for it)
+  private final Runnable failed;
 
-  ScalarDeclarations(Elements elements, Report report, TypeReader.Scope scope) {
+  ScalarDeclarations(Elements elements, Report report, Runnable failed) {
     this.elements = elements;
     this.report = report;
-    this.scope = scope;
+    this.failed = failed;
   }
 
   /**
@@ -91,7 +92,7 @@ final class ScalarDeclarations {
 
   private Model.Type scalarError(Site site, String context, String problem) {
     report.error(site, "InvalidScalar", "@BoltScalar on " + context + ": " + problem);
-    scope.failed = true;
+    failed.run();
     return null;
   }
 }

@@ -408,7 +408,7 @@ final class TypeReader {
    * types its {@code @BoltScalar} names ({@link ScalarDeclarations}); {@code null} after an error.
    */
   Model.Type scalarDeclared(Element element, Element at, Model.Type t, String context) {
-    return new ScalarDeclarations(elements, report, scope).apply(element, at, t, context);
+    return new ScalarDeclarations(elements, report, () -> scope.failed = true).apply(element, at, t, context);
   }
 
   /** The numbers {@code @BoltMessage(reserved)} lists ({@code message} may be null: none). */
