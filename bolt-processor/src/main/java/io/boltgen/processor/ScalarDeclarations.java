@@ -64,7 +64,7 @@ final class ScalarDeclarations {
     return scalarAs(t, value, site, context);
   }
 
-  /** {@code t} as the protobuf scalar type {@code name} (a {@code BoltScalar.Type} constant), or null after an error. */
+  /** {@code t} as the protobuf scalar type {@code name} (a {@code BoltScalar.Type} constant); null after an error. */
   private Model.Type scalarAs(Model.Type t, String name, Site site, String context) {
     if (name.equals("DEFAULT")) {
       return t;
