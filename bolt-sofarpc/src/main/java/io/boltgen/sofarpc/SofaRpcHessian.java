@@ -244,9 +244,17 @@ public final class SofaRpcHessian {
       HessianWriter.to(buf).writeObject(type, failure(failure));
     }
 
+    /**
+     * A declared exception, under the name the consumer knows it by, or one of the JDK's (every consumer has its
+     * class): the exception itself, as a SOFARPC provider answers it, which the consumer throws typed. Anything
+     * else: a provider error naming it (the consumer could not make the class).
+     */
     private ResponseEnvelope<R> failure(Throwable failure) {
       String name = remoteName.apply(failure);
       String message = cut(failure.getMessage());
+      if (name == null && failure.getClass().getName().startsWith("java.")) {
+        name = failure.getClass().getName();
+      }
       return name != null ? ResponseEnvelope.thrown(name, message)
           : ResponseEnvelope.error(failure.getClass().getName() + (message == null ? "" : ": " + message));
     }

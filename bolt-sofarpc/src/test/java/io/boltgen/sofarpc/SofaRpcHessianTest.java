@@ -90,12 +90,33 @@ class SofaRpcHessianTest {
   }
 
   @Test
-  void otherFailureIsTheProvidersError() {
+  void anUndeclaredJdkExceptionIsAnsweredAsItself() {
+    // as a SOFARPC provider answers it: the consumer throws it typed
     ByteBuf buf = writeFailure(new IllegalStateException("broken"));
     assertThatThrownBy(() -> RESPONSE.read(buf, Map.of())).isInstanceOfSatisfying(BoltException.class, e -> {
       assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);
-      assertThat(e.remoteClassName()).isNull();
-      assertThat(e.remoteMessage()).isEqualTo("java.lang.IllegalStateException: broken");
+      assertThat(e.remoteClassName()).isEqualTo("java.lang.IllegalStateException");
+      assertThat(e.remoteMessage()).isEqualTo("broken");
     });
+  }
+
+  @Test
+  void anyOtherFailureIsTheProvidersError() {
+    // a class the consumer may not have: named in a provider error instead
+    ByteBuf buf = writeFailure(new Unknown("broken"));
+    assertThatThrownBy(() -> RESPONSE.read(buf, Map.of())).isInstanceOfSatisfying(BoltException.class, e -> {
+      assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);
+      assertThat(e.remoteClassName()).isNull();
+      assertThat(e.remoteMessage()).isEqualTo(Unknown.class.getName() + ": broken");
+    });
+  }
+
+  /** An exception of this side only. */
+  static final class Unknown extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Unknown(String message) {
+      super(message);
+    }
   }
 }

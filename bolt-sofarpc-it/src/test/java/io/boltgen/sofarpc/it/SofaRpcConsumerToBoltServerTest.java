@@ -38,12 +38,19 @@ class SofaRpcConsumerToBoltServerTest {
         if (serializer.equals("protobuf")) {
           // every protobuf integer type, from the consumer's own generated classes and back
           SofaRpcPeer.ConsumerRun numbers = SofaRpcPeer.runConsumer("--serializer", serializer,
-              "--direct", "127.0.0.1:" + server.port(), "--calls", "numbers");
-          assertThat(numbers.checks()).as(numbers.toString()).singleElement()
-              .satisfies(l -> assertThat(l).startsWith("CHECK numbers PASS").contains("sint32 42"));
+              "--direct", "127.0.0.1:" + server.port(), "--calls", "numbers,defaults");
+          assertThat(numbers.checks()).as(numbers.toString()).hasSize(2).allSatisfy(l -> assertThat(l)
+              .contains(" PASS ")).first().satisfies(l -> assertThat(l).contains("sint32 42"));
           assertThat(numbers.exitCode()).as(numbers.toString()).isZero();
         }
         if (serializer.equals("hessian2")) {
+          // exceptions the method does not declare reach the consumer typed, as a SOFARPC provider sends them
+          SofaRpcPeer.ConsumerRun undeclared = SofaRpcPeer.runConsumer("--serializer", serializer,
+              "--direct", "127.0.0.1:" + server.port(), "--calls", "undeclared");
+          assertThat(undeclared.checks()).as(undeclared.toString()).singleElement()
+              .satisfies(l -> assertThat(l).startsWith("CHECK undeclared PASS")
+                  .contains("java.lang.IllegalStateException"));
+          assertThat(undeclared.exitCode()).as(undeclared.toString()).isZero();
           assertThat(run.checks()).as(run.toString()).anySatisfy(l -> assertThat(l)
               .startsWith("CHECK exception PASS").contains("com.example.sofa.hessian.GreetingRefused"));
         }
@@ -61,9 +68,9 @@ class SofaRpcConsumerToBoltServerTest {
         .build().start();
     try {
       SofaRpcPeer.ConsumerRun run = SofaRpcPeer.runConsumer("--serializer", "protobuf",
-          "--direct", "127.0.0.1:" + server.port(), "--calls", CHECKS + ",numbers");
-      assertThat(run.checks()).as(run.toString()).hasSize(8).allSatisfy(l -> assertThat(l).contains(" PASS "));
-      assertThat(run.done()).as(run.toString()).isEqualTo("DONE 8 0");
+          "--direct", "127.0.0.1:" + server.port(), "--calls", CHECKS + ",numbers,defaults");
+      assertThat(run.checks()).as(run.toString()).hasSize(9).allSatisfy(l -> assertThat(l).contains(" PASS "));
+      assertThat(run.done()).as(run.toString()).isEqualTo("DONE 9 0");
       assertThat(run.exitCode()).as(run.toString()).isZero();
     } finally {
       server.close();

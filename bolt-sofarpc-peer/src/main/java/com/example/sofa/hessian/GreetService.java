@@ -29,4 +29,10 @@ public interface GreetService {
 
   /** The provider's id. */
   String whoami();
+
+  /**
+   * Throws an exception it does not declare, with the message {@code kind}: IllegalStateException for "state",
+   * IllegalArgumentException for "argument", UnsupportedOperationException for anything else.
+   */
+  String fail(String kind);
 }

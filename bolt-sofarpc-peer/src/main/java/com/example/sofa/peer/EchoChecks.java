@@ -36,6 +36,7 @@ final class EchoChecks {
     checks.put("unknown", this::unknown);
     checks.put("spread", this::spread);
     checks.put("numbers", this::numbers);
+    checks.put("defaults", this::defaults);
     return checks;
   }
 
@@ -139,12 +140,20 @@ final class EchoChecks {
     expect(want.equals(got), "negate answered " + got + " want " + want);
     Object back = echo("sync").negate(want);
     expect(n.equals(back), "negate of the answer gave " + back + " want " + n);
-    // an all-default answer parses to exactly the default message: no unknown field beside it
+    return "negate -> sint32 " + ((Numbers) got).getSint32() + ", uint32 " + Integer.toUnsignedString(want.getUint32())
+        + ", uint64 " + Long.toUnsignedString(((Numbers) got).getUint64()) + ", every field as expected";
+  }
+
+  /**
+   * The all-default message there and back: its answer parses to exactly the default message, no unknown field
+   * beside it. Only against a boltgen provider: SOFARPC's own consumer sends the default message as an empty body,
+   * which SOFARPC's own provider refuses ("Content of request is null").
+   */
+  private String defaults() throws Exception {
     Object none = echo("sync").negate(Numbers.getDefaultInstance());
     expect(Numbers.getDefaultInstance().equals(none), "negate of the default message gave " + none
         + (none instanceof Numbers m ? " with unknown fields " + m.getUnknownFields().asMap().keySet() : ""));
-    return "negate -> sint32 " + ((Numbers) got).getSint32() + ", uint32 " + Integer.toUnsignedString(want.getUint32())
-        + ", uint64 " + Long.toUnsignedString(((Numbers) got).getUint64()) + ", every field as expected";
+    return "negate(default) -> the default message, no unknown field";
   }
 
   private String spread() throws Exception {

@@ -38,6 +38,7 @@ final class GreetChecks {
     checks.put("timeout", this::timeout);
     checks.put("unknown", this::unknown);
     checks.put("spread", this::spread);
+    checks.put("undeclared", this::undeclared);
     return checks;
   }
 
@@ -141,6 +142,25 @@ final class GreetChecks {
     } catch (SofaRpcException e) {
       throw new PeerConsumer.Failed("untyped " + PeerConsumer.describe(e) + " errorType=" + e.getErrorType());
     }
+  }
+
+  /** Exceptions the method does not declare arrive as themselves, typed, with their message. */
+  private String undeclared() throws Exception {
+    List<String> got = new ArrayList<>();
+    for (String kind : List.of("state", "argument", "unsupported")) {
+      RuntimeException want = GreetServiceImpl.failure(kind);
+      try {
+        Object answer = greet("sync").fail(kind);
+        throw new PeerConsumer.Failed("fail(" + kind + ") answered " + answer);
+      } catch (SofaRpcException e) {
+        throw new PeerConsumer.Failed("untyped " + PeerConsumer.describe(e) + " errorType=" + e.getErrorType());
+      } catch (RuntimeException e) {
+        expect(e.getClass() == want.getClass() && kind.equals(e.getMessage()), "fail(" + kind + ") threw "
+            + PeerConsumer.describe(e) + ", want " + want);
+        got.add(PeerConsumer.describe(e));
+      }
+    }
+    return String.join("; ", got);
   }
 
   private String timeout() throws Exception {

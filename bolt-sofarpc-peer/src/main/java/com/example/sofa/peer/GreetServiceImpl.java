@@ -51,6 +51,23 @@ final class GreetServiceImpl implements GreetService {
     return expected(g);
   }
 
+  /** The exception fail throws for {@code kind}; the consumer's checks expect the same. */
+  static RuntimeException failure(String kind) {
+    switch (kind) {
+      case "state":
+        return new IllegalStateException(kind);
+      case "argument":
+        return new IllegalArgumentException(kind);
+      default:
+        return new UnsupportedOperationException(kind);
+    }
+  }
+
+  @Override
+  public String fail(String kind) {
+    throw failure(kind);
+  }
+
   @Override
   public String join(String a, int b) {
     return a + ":" + b;

@@ -23,4 +23,6 @@ public interface GreetService {
   int pings(String text);
 
   String whoami();
+
+  String fail(String kind);
 }

@@ -68,6 +68,18 @@ public final class GreetServiceImpl implements GreetService {
     return id;
   }
 
+  @Override
+  public String fail(String kind) {
+    switch (kind) {
+      case "state":
+        throw new IllegalStateException(kind);
+      case "argument":
+        throw new IllegalArgumentException(kind);
+      default:
+        throw new UnsupportedOperationException(kind);
+    }
+  }
+
   /** A slow handler, as the contract asks (the caller's timeout is what is under test). */
   static void parkFor(long millis) {
     long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
