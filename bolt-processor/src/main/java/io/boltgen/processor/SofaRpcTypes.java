@@ -127,7 +127,8 @@ final class SofaRpcTypes {
     read.beginControlFlow("for (int i = 0; i < sent.fieldCount(); i++)");
     read.beginControlFlow("switch (sent.fieldName(i))");
     for (int i = 0; i < fields.size(); i++) {
-      read.addStatement("case $S -> $L = $L", fields.get(i).name(), locals.get(i), read(fields.get(i).type(), "in", 0));
+      read.addStatement("case $S -> $L = $L", fields.get(i).name(), locals.get(i),
+          read(fields.get(i).type(), "in", 0, c.simpleName() + "." + fields.get(i).name()));
     }
     read.addStatement("default -> in.skipValue()");
     read.endControlFlow();
@@ -215,14 +216,20 @@ final class SofaRpcTypes {
   }
 
   /** The expression that reads a value of {@code type} from {@code in}. */
-  CodeBlock read(Model.Type type, String in, int depth) {
+  CodeBlock read(Model.Type type, String in, int depth, String what) {
     String i = "i" + (depth + 1);
     if (type instanceof Model.ScalarType s) {
+      Model.Scalar scalar = s.scalar();
+      boolean narrowed = scalar == Model.Scalar.BYTE || scalar == Model.Scalar.SHORT || scalar == Model.Scalar.FLOAT;
       if (s.boxed()) {
-        return CodeBlock.of("$T.read$LBox($L)", Names.SOFA_RPC_HESSIAN,
-            Names.capitalize(s.scalar().primitive.toString()), in);
+        // a byte, a short or a float arrives as an int or a double: checked to fit, naming what it is
+        return narrowed
+            ? CodeBlock.of("$T.read$LBox($L, $S)", Names.SOFA_RPC_HESSIAN, Names.capitalize(scalar.primitive.toString()),
+                in, what)
+            : CodeBlock.of("$T.read$LBox($L)", Names.SOFA_RPC_HESSIAN, Names.capitalize(scalar.primitive.toString()),
+                in);
       }
-      switch (s.scalar()) {
+      switch (scalar) {
         case BOOLEAN:
           return CodeBlock.of("$L.readBoolean()", in);
         case LONG:
@@ -230,11 +237,11 @@ final class SofaRpcTypes {
         case DOUBLE:
           return CodeBlock.of("$L.readDouble()", in);
         case FLOAT:
-          return CodeBlock.of("(float) $L.readDouble()", in);
+          return CodeBlock.of("$T.toFloat($L.readDouble(), $S)", Names.SOFA_RPC_HESSIAN, in, what);
         case BYTE:
-          return CodeBlock.of("(byte) $L.readInt()", in);
+          return CodeBlock.of("$T.toByte($L.readInt(), $S)", Names.SOFA_RPC_HESSIAN, in, what);
         case SHORT:
-          return CodeBlock.of("(short) $L.readInt()", in);
+          return CodeBlock.of("$T.toShort($L.readInt(), $S)", Names.SOFA_RPC_HESSIAN, in, what);
         default:
           return CodeBlock.of("$L.readInt()", in);
       }
@@ -252,11 +259,11 @@ final class SofaRpcTypes {
       return CodeBlock.of("$L.readObject($T.$L)", in, owner, constant(m.className()));
     }
     if (type instanceof Model.RepeatedType r) {
-      return CodeBlock.of("$L.readList($L -> $L)", in, i, read(r.element(), i, depth + 1));
+      return CodeBlock.of("$L.readList($L -> $L)", in, i, read(r.element(), i, depth + 1, what + "'s element"));
     }
     if (type instanceof Model.MapType m) {
-      return CodeBlock.of("$L.readMap($L -> $L, $L -> $L)", in, i, read(m.key(), i, depth + 1), i,
-          read(m.value(), i, depth + 1));
+      return CodeBlock.of("$L.readMap($L -> $L, $L -> $L)", in, i, read(m.key(), i, depth + 1, what + "'s key"), i,
+          read(m.value(), i, depth + 1, what + "'s value"));
     }
     throw new IllegalArgumentException("no Hessian2 form: " + type); // SofaRpcReader refused it
   }

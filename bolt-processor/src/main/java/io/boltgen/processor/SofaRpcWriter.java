@@ -146,7 +146,8 @@ final class SofaRpcWriter {
     for (int i = 0; i < args.size(); i++) {
       Field f = args.get(i);
       write.add("$L;\n", types.write(f.type(), "out", CodeBlock.of("arguments.$L()", f.name()), 0));
-      read.add(i == 0 ? "$L" : ",\n$L", types.read(f.type(), "in", 0));
+      read.add(i == 0 ? "$L" : ",\n$L", types.read(f.type(), "in", 0, "argument " + f.name() + " of " + m.javaName()
+          + "()"));
     }
     String sigs = m.params().stream()
         .map(p -> '"' + SofaRpcReader.argSig(p.javaType(), sofa.remoteNames()) + '"')
@@ -179,7 +180,7 @@ final class SofaRpcWriter {
     } else {
       Field result = m.response().fields().get(0);
       writer = CodeBlock.of("(out, result) -> $L", types.write(result.type(), "out", CodeBlock.of("result"), 0));
-      reader = CodeBlock.of("in -> $L", types.read(result.type(), "in", 0));
+      reader = CodeBlock.of("in -> $L", types.read(result.type(), "in", 0, "the result of " + m.javaName() + "()"));
       resultClass = result.type() instanceof Model.MessageType msg ? sofa.remoteName(msg.className())
           : result.type() instanceof Model.EnumType en ? sofa.remoteName(en.className()) : null;
     }

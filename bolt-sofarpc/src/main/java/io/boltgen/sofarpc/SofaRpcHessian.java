@@ -4,6 +4,7 @@ import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.sofarpc.hessian.HessianException;
 import io.boltgen.sofarpc.hessian.HessianReader;
 import io.boltgen.sofarpc.hessian.HessianReader.ValueReader;
 import io.boltgen.sofarpc.hessian.HessianWriter;
@@ -124,14 +125,47 @@ public final class SofaRpcHessian {
     return in.readNull() ? null : in.readBoolean();
   }
 
-  /** Reads a {@code Byte} from an int; {@code 'N'} gives null. */
-  public static Byte readByteBox(HessianReader in) {
-    return in.readNull() ? null : (byte) in.readInt();
+  /** Reads a {@code Byte} from an int that must fit one ({@link #toByte}); {@code 'N'} gives null. */
+  public static Byte readByteBox(HessianReader in, String what) {
+    return in.readNull() ? null : toByte(in.readInt(), what);
   }
 
-  /** Reads a {@code Short} from an int; {@code 'N'} gives null. */
-  public static Short readShortBox(HessianReader in) {
-    return in.readNull() ? null : (short) in.readInt();
+  /** Reads a {@code Short} from an int that must fit one ({@link #toShort}); {@code 'N'} gives null. */
+  public static Short readShortBox(HessianReader in, String what) {
+    return in.readNull() ? null : toShort(in.readInt(), what);
+  }
+
+  /**
+   * {@code value}, an int a peer sent for the byte {@code what} (a record's component, an argument, a result):
+   * refused, naming {@code what}, unless a byte holds it (a peer whose field is an int may send more).
+   *
+   * @throws HessianException when it does not fit
+   */
+  public static byte toByte(int value, String what) {
+    if (value != (byte) value) {
+      throw new HessianException(what + ": " + value + " does not fit a byte");
+    }
+    return (byte) value;
+  }
+
+  /** {@code value} as the short {@code what}, refused unless a short holds it (see {@link #toByte}). */
+  public static short toShort(int value, String what) {
+    if (value != (short) value) {
+      throw new HessianException(what + ": " + value + " does not fit a short");
+    }
+    return (short) value;
+  }
+
+  /**
+   * {@code value}, a double a peer sent for the float {@code what} (Hessian2 has no float): refused unless a float
+   * holds it exactly (what a float written by a peer always is; a peer's double field may send more).
+   */
+  public static float toFloat(double value, String what) {
+    float f = (float) value;
+    if (f != value && !Double.isNaN(value)) {
+      throw new HessianException(what + ": " + value + " does not fit a float");
+    }
+    return f;
   }
 
   /** Reads an {@code Integer}; {@code 'N'} gives null. */
@@ -144,9 +178,9 @@ public final class SofaRpcHessian {
     return in.readNull() ? null : in.readLong();
   }
 
-  /** Reads a {@code Float} from a double; {@code 'N'} gives null. */
-  public static Float readFloatBox(HessianReader in) {
-    return in.readNull() ? null : (float) in.readDouble();
+  /** Reads a {@code Float} from a double that a float holds ({@link #toFloat}); {@code 'N'} gives null. */
+  public static Float readFloatBox(HessianReader in, String what) {
+    return in.readNull() ? null : toFloat(in.readDouble(), what);
   }
 
   /** Reads a {@code Double}; {@code 'N'} gives null. */
