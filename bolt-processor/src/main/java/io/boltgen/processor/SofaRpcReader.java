@@ -201,9 +201,7 @@ final class SofaRpcReader {
 
   private void checkHessianType(Model.Type type, Site site, String what) {
     String problem = null;
-    if (type instanceof Model.ScalarType s && s.scalar() == Model.Scalar.CHAR) {
-      problem = "char";
-    } else if (type instanceof Model.MessageType msg && msg.oneof()) {
+    if (type instanceof Model.MessageType msg && msg.oneof()) {
       problem = "a sealed interface (oneof)";
     } else if (type instanceof Model.RepeatedType r && r.set()) {
       problem = "a Set";

@@ -187,6 +187,9 @@ final class SofaRpcTypes {
         case FLOAT:
         case DOUBLE:
           return CodeBlock.of("$L.writeDouble($L)", out, value);
+        case CHAR:
+          // as sofa-hessian writes a char: a string of that one character
+          return CodeBlock.of("$L.writeString($T.valueOf($L))", out, String.class, value);
         default:
           return CodeBlock.of("$L.writeInt($L)", out, value);
       }
@@ -220,9 +223,10 @@ final class SofaRpcTypes {
     String i = "i" + (depth + 1);
     if (type instanceof Model.ScalarType s) {
       Model.Scalar scalar = s.scalar();
-      boolean narrowed = scalar == Model.Scalar.BYTE || scalar == Model.Scalar.SHORT || scalar == Model.Scalar.FLOAT;
+      boolean narrowed = scalar == Model.Scalar.BYTE || scalar == Model.Scalar.SHORT || scalar == Model.Scalar.FLOAT
+          || scalar == Model.Scalar.CHAR;
       if (s.boxed()) {
-        // a byte, a short or a float arrives as an int or a double: checked to fit, naming what it is
+        // a byte, a short, a float or a char arrives as an int, a double or a string: checked to fit, naming it
         return narrowed
             ? CodeBlock.of("$T.read$LBox($L, $S)", Names.SOFA_RPC_HESSIAN, Names.capitalize(scalar.primitive.toString()),
                 in, what)
@@ -242,6 +246,8 @@ final class SofaRpcTypes {
           return CodeBlock.of("$T.toByte($L.readInt(), $S)", Names.SOFA_RPC_HESSIAN, in, what);
         case SHORT:
           return CodeBlock.of("$T.toShort($L.readInt(), $S)", Names.SOFA_RPC_HESSIAN, in, what);
+        case CHAR:
+          return CodeBlock.of("$T.toChar($L.readString(), $S)", Names.SOFA_RPC_HESSIAN, in, what);
         default:
           return CodeBlock.of("$L.readInt()", in);
       }

@@ -88,6 +88,11 @@ public final class SofaRpcHessian {
     writeBox(out, value == null ? null : Integer.valueOf(value));
   }
 
+  /** Writes a {@code Character} as sofa-hessian does, a string of that one character; {@code null} as {@code 'N'}. */
+  public static void writeBox(HessianWriter out, Character value) {
+    out.writeString(value == null ? null : String.valueOf(value.charValue()));
+  }
+
   /** Writes an {@code Integer}, {@code null} as {@code 'N'}. */
   public static void writeBox(HessianWriter out, Integer value) {
     if (value == null) {
@@ -157,6 +162,18 @@ public final class SofaRpcHessian {
   }
 
   /**
+   * {@code text}, the string a peer sent for the char {@code what} (Hessian2 has no char: sofa-hessian writes a
+   * string of one character): refused, naming {@code what}, unless it is exactly one character.
+   */
+  public static char toChar(String text, String what) {
+    if (text == null || text.length() != 1) {
+      throw new HessianException(what + ": " + (text == null ? "null" : "a string of " + text.length()
+          + " characters") + " is not one char");
+    }
+    return text.charAt(0);
+  }
+
+  /**
    * {@code value}, a double a peer sent for the float {@code what} (Hessian2 has no float): refused unless a float
    * holds it exactly (what a float written by a peer always is; a peer's double field may send more).
    */
@@ -166,6 +183,12 @@ public final class SofaRpcHessian {
       throw new HessianException(what + ": " + value + " does not fit a float");
     }
     return f;
+  }
+
+  /** Reads a {@code Character} from a string of one character ({@link #toChar}); {@code 'N'} gives null. */
+  public static Character readCharBox(HessianReader in, String what) {
+    String text = in.readString();
+    return text == null ? null : toChar(text, what);
   }
 
   /** Reads an {@code Integer}; {@code 'N'} gives null. */

@@ -73,6 +73,18 @@ class BoltClientToSofaRpcProviderTest {
     Greetings.assertGreeted(greet.greet(sent), sent);
     assertThat(greet.join("a", 7)).isEqualTo("a:7");
     assertThat(greet.whoami()).isEqualTo("sofa-1");
+    // chars travel as strings of one character; the provider reads them into its char parameters
+    assertThat(greet.initials('\u00e9', '\u4e2d')).isEqualTo("\u00e9\u4e2d!");
+    assertThat(greet.initials('a', null)).isEqualTo("a-!");
+  }
+
+  @Test
+  void hessianUndeclaredJdkExceptionArrivesNamingItsClass() {
+    GreetService greet = GreetServiceBolt.newClient(client, provider.address());
+    assertThatThrownBy(() -> greet.fail("state")).isInstanceOfSatisfying(BoltException.class, e -> {
+      assertThat(e.remoteClassName()).isEqualTo("java.lang.IllegalStateException");
+      assertThat(e.remoteMessage()).isEqualTo("state");
+    });
   }
 
   @Test

@@ -35,4 +35,7 @@ public interface GreetService {
    * IllegalArgumentException for "argument", UnsupportedOperationException for anything else.
    */
   String fail(String kind);
+
+  /** {@code c} and {@code boxed} (or '-' for null) followed by '!': chars, which Hessian2 carries as strings. */
+  String initials(char c, Character boxed);
 }

@@ -39,6 +39,7 @@ final class GreetChecks {
     checks.put("unknown", this::unknown);
     checks.put("spread", this::spread);
     checks.put("undeclared", this::undeclared);
+    checks.put("chars", this::chars);
     return checks;
   }
 
@@ -142,6 +143,13 @@ final class GreetChecks {
     } catch (SofaRpcException e) {
       throw new PeerConsumer.Failed("untyped " + PeerConsumer.describe(e) + " errorType=" + e.getErrorType());
     }
+  }
+
+  /** Chars as arguments, which Hessian2 carries as strings of one character. */
+  private String chars() throws Exception {
+    String got = greet("sync").initials('\u00e9', '\u4e2d') + " " + greet("sync").initials('a', null);
+    expect(got.equals("\u00e9\u4e2d! a-!"), "initials answered " + got);
+    return "initials -> " + got;
   }
 
   /** Exceptions the method does not declare arrive as themselves, typed, with their message. */

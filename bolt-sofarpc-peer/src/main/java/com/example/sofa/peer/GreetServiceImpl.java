@@ -64,6 +64,11 @@ final class GreetServiceImpl implements GreetService {
   }
 
   @Override
+  public String initials(char c, Character boxed) {
+    return "" + c + (boxed == null ? '-' : boxed.charValue()) + '!';
+  }
+
+  @Override
   public String fail(String kind) {
     throw failure(kind);
   }

@@ -25,4 +25,6 @@ public interface GreetService {
   String whoami();
 
   String fail(String kind);
+
+  String initials(char c, Character boxed);
 }

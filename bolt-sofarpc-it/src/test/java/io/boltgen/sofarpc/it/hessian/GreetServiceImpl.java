@@ -69,6 +69,11 @@ public final class GreetServiceImpl implements GreetService {
   }
 
   @Override
+  public String initials(char c, Character boxed) {
+    return "" + c + (boxed == null ? '-' : boxed.charValue()) + '!';
+  }
+
+  @Override
   public String fail(String kind) {
     switch (kind) {
       case "state":
