@@ -4,7 +4,6 @@ import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
 import io.boltgen.processor.Model.BytesType;
-import io.boltgen.processor.Model.Encoding;
 import io.boltgen.processor.Model.EnumType;
 import io.boltgen.processor.Model.Jdk;
 import io.boltgen.processor.Model.JdkType;
@@ -39,7 +38,7 @@ final class JsonValueCode {
   /** Statements writing the value {@code x} (not {@code null}) of singular type {@code t}. */
   CodeBlock write(Model.Type t, CodeBlock x) {
     if (t instanceof ScalarType s) {
-      if (unsigned(s)) {
+      if (s.unsigned()) {
         return s.scalar() == Scalar.LONG
             ? CodeBlock.of("$T.writeUint64(g, $L);\n", Names.JSON_VALUES, x)
             : CodeBlock.of("g.writeNumber($T.toUnsignedLong($L));\n", Integer.class, x);
@@ -93,7 +92,7 @@ final class JsonValueCode {
    */
   CodeBlock read(Model.Type t) {
     if (t instanceof ScalarType s) {
-      if (unsigned(s)) {
+      if (s.unsigned()) {
         return CodeBlock.of(s.scalar() == Scalar.LONG ? "r.readUint64()" : "r.readUint32()");
       }
       return CodeBlock.of("r.read$L()", Names.capitalize(s.scalar().primitive.toString()));
@@ -141,7 +140,7 @@ final class JsonValueCode {
       return CodeBlock.of("$T.writeKey(g, $L);\n", Names.JSON_VALUES, text(j.jdk(), k));
     }
     ScalarType s = (ScalarType) t;
-    if (unsigned(s)) {
+    if (s.unsigned()) {
       return CodeBlock.of("g.writeName($T.toUnsignedString($L));\n",
           s.scalar() == Scalar.LONG ? Long.class : Integer.class, k);
     }
@@ -164,19 +163,12 @@ final class JsonValueCode {
       return CodeBlock.of("r.textKey($L, $T::$L)", key, JdkKind.PROTO_TYPES, JdkKind.parseCall(j.jdk()).name());
     }
     ScalarType s = (ScalarType) t;
-    if (unsigned(s)) {
+    if (s.unsigned()) {
       return CodeBlock.of("r.$LKey($L)", s.scalar() == Scalar.LONG ? "uint64" : "uint32", key);
     }
     return CodeBlock.of("r.$LKey($L)", s.scalar().primitive, key);
   }
 
-  /**
-   * Whether {@code s} is a {@code uint32}, {@code uint64}, {@code fixed32} or {@code fixed64}, whose JSON is its
-   * unsigned value (the signed types, sint and sfixed, are written as int32 and int64 are).
-   */
-  private static boolean unsigned(ScalarType s) {
-    return s.encoding() == Encoding.UNSIGNED || s.encoding() == Encoding.FIXED;
-  }
 
   /** The helpers the code read so far calls, sorted by name. */
   List<MethodSpec> helpers() {

@@ -77,6 +77,14 @@ final class Model {
       return boxed ? scalar.primitive.box() : scalar.primitive;
     }
 
+    /**
+     * Whether the value is unsigned ({@code uint32}, {@code uint64}, {@code fixed32}, {@code fixed64}): its JSON is
+     * the unsigned number its bits hold.
+     */
+    boolean unsigned() {
+      return encoding == Encoding.UNSIGNED || encoding == Encoding.FIXED;
+    }
+
     /** Whether every value takes the same bytes on the wire: a float, a double, a fixed or sfixed type. */
     boolean fixedWidth() {
       return scalar == Scalar.FLOAT || scalar == Scalar.DOUBLE || encoding == Encoding.FIXED

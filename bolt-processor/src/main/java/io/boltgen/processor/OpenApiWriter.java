@@ -238,7 +238,7 @@ final class OpenApiWriter {
     }
     if (t instanceof ScalarType s && s.encoding() != Model.Encoding.PLAIN) {
       String proto = new ScalarKind(s).protoType();
-      boolean unsigned = s.encoding() == Model.Encoding.UNSIGNED || s.encoding() == Model.Encoding.FIXED;
+      boolean unsigned = s.unsigned();
       if (s.scalar() == Model.Scalar.LONG) {
         return Map.of("type", "string", "format", proto, "description", unsigned
             ? "an unsigned 64-bit integer, 0 to 18446744073709551615: a string on output; a number is accepted too"

@@ -107,14 +107,18 @@ final class SofaRpcWriter {
     if (type instanceof Model.ProtoMessageType p) {
       return p.defaultTag();
     }
-    Message message = service.messages().stream().filter(x -> x.javaType().equals(type.javaType())).findFirst()
-        .orElseThrow();
+    Message message = recordMessage(type);
     return message.fields().stream().sorted(java.util.Comparator.comparingInt(Field::number))
         .filter(f -> (f.type() instanceof Model.ScalarType s && !s.boxed())
             || (f.type() instanceof Model.RepeatedType r && r.packed()))
         .map(f -> WireKind.tag(f.number(), f.type() instanceof Model.ScalarType s
             ? new ScalarKind(s).wireType() : WireKind.LENGTH_DELIMITED))
         .findFirst().orElse(0);
+  }
+
+  /** The message of the record {@code type}. */
+  private Message recordMessage(Model.Type type) {
+    return service.messages().stream().filter(x -> x.javaType().equals(type.javaType())).findFirst().orElseThrow();
   }
 
   /** How an all-default message of {@code defaultTag} travels, for the javadoc. */
@@ -131,8 +135,7 @@ final class SofaRpcWriter {
     if (type instanceof Model.ProtoMessageType p) {
       return CodeBlock.of("$T.of($T.parser())", Names.MESSAGE_MARSHALLER, p.className());
     }
-    Message message = service.messages().stream().filter(x -> x.javaType().equals(type.javaType())).findFirst()
-        .orElseThrow();
+    Message message = recordMessage(type);
     return CodeBlock.of("$T.of($S, $T::size$L, $T::write$L, $T::read$L)", Names.PROTO_MARSHALLER,
         service.protoPackage() + "." + message.protoName(), names.codecs(), message.protoName(), names.codecs(),
         message.protoName(), names.codecs(), message.protoName());
