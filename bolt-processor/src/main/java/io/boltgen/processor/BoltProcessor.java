@@ -255,7 +255,7 @@ public final class BoltProcessor extends AbstractProcessor {
       }
     }
     int errorsBefore = report.errorCount();
-    SofaRpcModel sofa = new SofaRpcReader(processingEnv.getElementUtils(), report).read(type, model);
+    SofaRpcModel sofa = new SofaRpcReader(processingEnv.getElementUtils(), processingEnv.getTypeUtils(), report).read(type, model);
     if (report.errorCount() != errorsBefore) {
       return; // the reasons are reported
     }

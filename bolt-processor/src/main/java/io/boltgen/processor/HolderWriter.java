@@ -220,9 +220,15 @@ final class HolderWriter {
         .addStatement("return error")
         .endControlFlow()
         .addCode("return switch (error.remoteClassName()) {\n$>");
+    boolean whole = sofa != null && sofa.serializer() == SofaRpcModel.Serializer.HESSIAN2;
     for (MappedException ex : m.exceptions()) {
-      b.addCode("case $S -> withCause(new $T(error.remoteMessage()), error);\n",
-          sofa != null ? sofa.remoteName(ex.className()) : ex.binaryName(), ex.className());
+      if (whole) { // SOFARPC's Hessian2 carries the exception with its fields: the codec rebuilt it
+        b.addCode("case $S -> withCause(error.remoteException() instanceof $T rebuilt ? rebuilt\n$>$>: new $T("
+            + "error.remoteMessage()), error);$<$<\n", sofa.remoteName(ex.className()), ex.className(), ex.className());
+      } else {
+        b.addCode("case $S -> withCause(new $T(error.remoteMessage()), error);\n",
+            sofa != null ? sofa.remoteName(ex.className()) : ex.binaryName(), ex.className());
+      }
     }
     b.addCode("default -> error;\n");
     b.addCode("$<};\n");

@@ -35,6 +35,7 @@ final class Names {
   static final ClassName SOFA_RPC = ClassName.get(SOFARPC, "SofaRpc");
   static final ClassName SOFA_RPC_PROTOBUF = ClassName.get(SOFARPC, "SofaRpcProtobuf");
   static final ClassName SOFA_RPC_HESSIAN = ClassName.get(SOFARPC, "SofaRpcHessian");
+  static final ClassName SOFA_RPC_DECLARED_EXCEPTION = SOFA_RPC_HESSIAN.nestedClass("DeclaredException");
   static final ClassName HESSIAN_CLASS = ClassName.get(SOFARPC + ".hessian", "HessianClass");
   static final ClassName HESSIAN_TYPE = ClassName.get(SOFARPC + ".hessian", "HessianType");
   static final ClassName HESSIAN_WRITER = ClassName.get(SOFARPC + ".hessian", "HessianWriter");

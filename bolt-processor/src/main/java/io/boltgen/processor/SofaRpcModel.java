@@ -1,6 +1,5 @@
 package io.boltgen.processor;
 
-import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.TypeName;
 import java.util.List;
 import java.util.Map;
@@ -11,10 +10,11 @@ import java.util.Map;
  *
  * @param remoteNames per Java type of the service (records, enums, declared exceptions): its SOFARPC class name
  * @param exceptions the exceptions the methods declare, each once, a subclass before its superclasses (so that the
- *     first {@code instanceof} that matches a failure is its own class's)
+ *     first {@code instanceof} that matches a failure is its own class's), with the fields a Hessian2 service
+ *     carries (none for protobuf)
  */
 record SofaRpcModel(String interfaceName, String version, String uniqueId, Serializer serializer, String targetApp,
-    String app, Map<TypeName, String> remoteNames, List<ClassName> exceptions) {
+    String app, Map<TypeName, String> remoteNames, List<SofaRpcExceptions.ExceptionForm> exceptions) {
 
   /** SOFARPC's serializers boltgen speaks. */
   enum Serializer {

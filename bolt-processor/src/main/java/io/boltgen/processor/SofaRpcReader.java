@@ -23,6 +23,7 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
 
 /**
  * Reads {@code @SofaRpcService} (and the {@code @SofaRpcClass} names of the types it uses) into a
@@ -35,10 +36,12 @@ final class SofaRpcReader {
 
   private final Elements elements;
   private final Report report;
+  private final SofaRpcExceptions exceptionForms;
 
-  SofaRpcReader(Elements elements, Report report) {
+  SofaRpcReader(Elements elements, Types types, Report report) {
     this.elements = elements;
     this.report = report;
+    this.exceptionForms = new SofaRpcExceptions(elements, types, report);
   }
 
   /**
@@ -72,6 +75,7 @@ final class SofaRpcReader {
     SofaRpcModel.Serializer kind = SofaRpcModel.Serializer.valueOf(serializer);
     Map<TypeName, String> remoteNames = new LinkedHashMap<>();
     List<ClassName> exceptions = new ArrayList<>();
+    Map<ClassName, SofaRpcExceptions.ExceptionForm> forms = new HashMap<>();
     for (Message message : service.messages()) {
       if (message.javaType() instanceof ClassName c) {
         remoteNames.put(c, remoteName(c));
@@ -85,6 +89,9 @@ final class SofaRpcReader {
         if (!remoteNames.containsKey(ex.className())) {
           remoteNames.put(ex.className(), remoteName(ex.className(), ex.binaryName()));
           exceptions.add(ex.className());
+          forms.put(ex.className(), kind == SofaRpcModel.Serializer.HESSIAN2
+              ? exceptionForms.read(ex.className(), Site.of(m.element()))
+              : SofaRpcExceptions.ExceptionForm.messageOnly(ex.className()));
         }
       }
       checkDistinctExceptionNames(m, remoteNames);
@@ -109,7 +116,7 @@ final class SofaRpcReader {
     }
     return new SofaRpcModel(interfaceName, version, uniqueId, kind,
         Annotations.stringValue(elements, mirror, "targetApp"), Annotations.stringValue(elements, mirror, "app"),
-        remoteNames, subclassesFirst(exceptions));
+        remoteNames, subclassesFirst(exceptions).stream().map(forms::get).toList());
   }
 
   /**

@@ -52,7 +52,8 @@ final class SofaRpcTypes {
     });
   }
 
-  private String constant(ClassName c) {
+  /** The name of the {@code HessianType} constant of {@code c}: {@code X_TYPE}. */
+  String constant(ClassName c) {
     return Names.upperSnake(flatName(c)) + "_TYPE";
   }
 
@@ -112,17 +113,11 @@ final class SofaRpcTypes {
         .returns(c)
         .addParameter(Names.HESSIAN_READER, "in")
         .addParameter(Names.HESSIAN_CLASS, "sent");
-    List<String> locals = new ArrayList<>();
-    Set<String> used = new HashSet<>(INTERNAL);
-    for (Field f : fields) {
+    List<String> locals = locals(fields.stream().map(Field::name).toList(), INTERNAL);
+    for (int i = 0; i < fields.size(); i++) {
+      Field f = fields.get(i);
       write.addStatement("$L", write(f.type(), "out", CodeBlock.of("value.$L()", f.name()), 0));
-      String local = f.name();
-      while (used.contains(local) || LAMBDA_PARAMETER.matcher(local).matches()) {
-        local += "_";
-      }
-      used.add(local);
-      locals.add(local);
-      read.addStatement("$T $L = $L", f.type().javaType(), local, defaultValue(f.type()));
+      read.addStatement("$T $L = $L", f.type().javaType(), locals.get(i), defaultValue(f.type()));
     }
     read.beginControlFlow("for (int i = 0; i < sent.fieldCount(); i++)");
     read.beginControlFlow("switch (sent.fieldName(i))");
@@ -138,6 +133,75 @@ final class SofaRpcTypes {
         .addMethod(write.build())
         .addMethod(read.build())
         .build();
+  }
+
+  /**
+   * A declared exception as sofa-hessian writes a Throwable: {@code detailMessage}, then its own fields by name
+   * (a peer's stack trace, cause and suppressed exceptions are skipped); rebuilt with its field constructor, or
+   * its message constructor and setters.
+   */
+  TypeSpec exceptionType(SofaRpcExceptions.ExceptionForm form) {
+    ClassName c = form.className();
+    List<SofaRpcExceptions.ExceptionField> fields = form.fields();
+    MethodSpec.Builder write = MethodSpec.methodBuilder("writeFields")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .addParameter(Names.HESSIAN_WRITER, "out")
+        .addParameter(c, "value")
+        .addStatement("out.writeString($T.detailMessage(value))", Names.SOFA_RPC_HESSIAN);
+    MethodSpec.Builder read = MethodSpec.methodBuilder("readFields")
+        .addAnnotation(Override.class)
+        .addModifiers(Modifier.PUBLIC)
+        .returns(c)
+        .addParameter(Names.HESSIAN_READER, "in")
+        .addParameter(Names.HESSIAN_CLASS, "sent")
+        .addStatement("$T message = null", String.class);
+    Set<String> internal = new HashSet<>(INTERNAL);
+    internal.add("message");
+    internal.add("rebuilt");
+    List<String> locals = locals(fields.stream().map(SofaRpcExceptions.ExceptionField::name).toList(), internal);
+    for (int i = 0; i < fields.size(); i++) {
+      SofaRpcExceptions.ExceptionField f = fields.get(i);
+      write.addStatement("$L", write(f.type(), "out", CodeBlock.of("value.$L", f.getter()), 0));
+      read.addStatement("$T $L = $L", f.type().javaType(), locals.get(i), defaultValue(f.type()));
+    }
+    read.beginControlFlow("for (int i = 0; i < sent.fieldCount(); i++)")
+        .beginControlFlow("switch (sent.fieldName(i))")
+        .addStatement("case $S -> message = in.readString()", "detailMessage");
+    for (int i = 0; i < fields.size(); i++) {
+      read.addStatement("case $S -> $L = $L", fields.get(i).name(), locals.get(i),
+          read(fields.get(i).type(), "in", 0, c.simpleName() + "." + fields.get(i).name()));
+    }
+    read.addStatement("default -> in.skipValue()")
+        .endControlFlow()
+        .endControlFlow();
+    if (form.viaSetters()) {
+      read.addStatement("$T rebuilt = new $T(message)", c, c);
+      for (int i = 0; i < fields.size(); i++) {
+        read.addStatement("rebuilt.$L($L)", fields.get(i).setter(), locals.get(i));
+      }
+      read.addStatement("return rebuilt");
+    } else {
+      read.addStatement("return new $T(message$L)", c, locals.isEmpty() ? "" : ", " + String.join(", ", locals));
+    }
+    List<String> names = new ArrayList<>(List.of("detailMessage"));
+    fields.forEach(f -> names.add(f.name()));
+    return hessianType(c, names).addMethod(write.build()).addMethod(read.build()).build();
+  }
+
+  /** A local variable per name, each suffixed with '_' until it is none of {@code reserved} nor a lambda's. */
+  private static List<String> locals(List<String> names, Set<String> reserved) {
+    List<String> locals = new ArrayList<>();
+    Set<String> used = new HashSet<>(reserved);
+    for (String name : names) {
+      String local = name;
+      while (used.contains(local) || LAMBDA_PARAMETER.matcher(local).matches()) {
+        local += "_";
+      }
+      used.add(local);
+      locals.add(local);
+    }
+    return locals;
   }
 
   private TypeSpec.Builder hessianType(ClassName c, List<String> fieldNames) {

@@ -8,6 +8,7 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import com.palantir.javapoet.WildcardTypeName;
 import io.boltgen.processor.Model.Field;
 import io.boltgen.processor.Model.Message;
 import io.boltgen.processor.Model.Method;
@@ -54,13 +55,20 @@ final class SofaRpcWriter {
         type.addField(types.typeConstant((ClassName) message.javaType()));
         type.addType(types.recordType(message));
       }
+      for (SofaRpcExceptions.ExceptionForm form : sofa.exceptions()) {
+        type.addField(types.typeConstant(form.className()));
+        type.addType(types.exceptionType(form));
+      }
+      type.addField(declaredExceptions());
     }
     for (Method m : service.methods()) {
       type.addField(sofa.serializer() == SofaRpcModel.Serializer.PROTOBUF ? protobufRequest(m) : hessianRequest(m));
       type.addField(sofa.serializer() == SofaRpcModel.Serializer.PROTOBUF ? protobufResponse(m) : hessianResponse(m));
     }
     type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
-    type.addMethod(remoteName());
+    if (sofa.serializer() == SofaRpcModel.Serializer.PROTOBUF) {
+      type.addMethod(remoteName());
+    }
     return Writers.file(service, type.build());
   }
 
@@ -192,7 +200,7 @@ final class SofaRpcWriter {
         .indent().indent()
         .add("$L,\n$L,\n", writer, reader)
         .add(resultClass == null ? CodeBlock.of("null,\n") : CodeBlock.of("$S,\n", resultClass))
-        .add("$T::remoteName)", names.sofaRpc())
+        .add("EXCEPTIONS)")
         .unindent().unindent()
         .build();
     return FieldSpec.builder(ParameterizedTypeName.get(Names.FAILURE_MARSHALLER, m.resultType()),
@@ -200,6 +208,27 @@ final class SofaRpcWriter {
         .addJavadoc("The answer of {@link $T#$L}: SOFARPC's {@code SofaResponse} carrying the result or the failure.\n",
             service.iface(), m.javaName())
         .initializer(init)
+        .build();
+  }
+
+  /**
+   * {@code EXCEPTIONS}: the declared exceptions of the service with their Hessian forms, a subclass before its
+   * superclasses (so that a failure is written as its own class, not its superclass).
+   */
+  private FieldSpec declaredExceptions() {
+    CodeBlock.Builder list = CodeBlock.builder().add("$T.of(", List.class).indent().indent();
+    List<SofaRpcExceptions.ExceptionForm> forms = sofa.exceptions();
+    for (int i = 0; i < forms.size(); i++) {
+      ClassName ex = forms.get(i).className();
+      list.add(i == 0 ? "\n" : ",\n").add("new $T<>($T.class, $L)", Names.SOFA_RPC_DECLARED_EXCEPTION, ex,
+          types.constant(ex));
+    }
+    list.unindent().unindent().add(")");
+    return FieldSpec.builder(ParameterizedTypeName.get(ClassName.get(List.class),
+            ParameterizedTypeName.get(Names.SOFA_RPC_DECLARED_EXCEPTION, WildcardTypeName.subtypeOf(Object.class))),
+            "EXCEPTIONS", Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("The exceptions the methods declare, written and read with their fields, a subclass first.\n")
+        .initializer(list.build())
         .build();
   }
 
@@ -211,8 +240,9 @@ final class SofaRpcWriter {
         .addModifiers(Modifier.STATIC)
         .returns(String.class)
         .addParameter(Throwable.class, "failure");
-    for (ClassName ex : sofa.exceptions()) { // a subclass first: its own name, not its superclass's
-      b.beginControlFlow("if (failure instanceof $T)", ex).addStatement("return $S", sofa.remoteName(ex))
+    for (SofaRpcExceptions.ExceptionForm ex : sofa.exceptions()) { // a subclass first: its own name
+      b.beginControlFlow("if (failure instanceof $T)", ex.className())
+          .addStatement("return $S", sofa.remoteName(ex.className()))
           .endControlFlow();
     }
     return b.addStatement("return null").build();

@@ -275,6 +275,42 @@ class SofaRpcDialectTest {
   }
 
   @Test
+  void hessianRefusesAnExceptionWhoseFieldsCannotTravel() {
+    JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc {",
+        "  String get(String id) throws Refused;", "}");
+    // a field of a type an exception does not carry
+    JavaFileObject listField = source("test.Refused", "public class Refused extends Exception {",
+        "  private final List<String> why = List.of();",
+        "  public Refused(String message) { super(message); }",
+        "  public List<String> why() { return why; }", "}");
+    assertOnlyError(svc, 11, "UnmappableException", "the declared exception Refused carries its fields to and from"
+        + " SOFARPC's Hessian2 peers, but field why is java.util.List<java.lang.String>; an exception's fields may"
+        + " be primitives, their boxes and String", svc, listField);
+    // a field nothing reads
+    JavaFileObject unread = source("test.Refused", "public class Refused extends Exception {",
+        "  private final int code;",
+        "  public Refused(String message) { this(message, 0); }",
+        "  public Refused(String message, int code) { super(message); this.code = code; }", "}");
+    assertOnlyError(svc, 11, "UnmappableException", "field code cannot be read: add a public code() or getCode()",
+        svc, unread);
+    // no way to set a field
+    JavaFileObject unset = source("test.Refused", "public class Refused extends Exception {",
+        "  private int code;",
+        "  private String reason;",
+        "  public Refused(String message) { super(message); }",
+        "  public int getCode() { return code; }",
+        "  public void setCode(int code) { this.code = code; }",
+        "  public String reason() { return reason; }", "}");
+    assertOnlyError(svc, 11, "UnmappableException", "it cannot be rebuilt with its fields: add a public constructor"
+        + " (String message, int code, java.lang.String reason), or a public setter for each field", svc, unset);
+    // a name sofa-hessian writes for Throwable itself
+    JavaFileObject shadow = source("test.Refused", "public class Refused extends RuntimeException {",
+        "  public final String cause = \"\";",
+        "  public Refused(String message) { super(message); }", "}");
+    assertOnlyError(svc, 11, "UnmappableException", "field cause has the name of one of Throwable's", svc, shadow);
+  }
+
+  @Test
   void aRefusedServiceDoesNotStopAValidOne() {
     JavaFileObject bad = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc {",
         "  String initial(Optional<String> c);", "}");
@@ -311,8 +347,10 @@ class SofaRpcDialectTest {
         .contains("List.of(\"[B\", \"com.example.model.Kind\", \"java.lang.Integer\", \"long\", \"double\", \"boolean\")")
         .contains("List.of(\"java.util.Map\")") // the callback is no argument
         .contains("HessianClass.of(\"com.example.model.Person\", \"name\", \"age\", \"kinds\", \"friends\")")
-        .contains("return \"com.example.Missing\";");
-    assertThat(text(c, "test.SvcBolt")).contains("case \"com.example.Missing\" -> withCause(new Missing(");
+        .contains("HessianClass.of(\"com.example.Missing\", \"detailMessage\")")
+        .contains("new SofaRpcHessian.DeclaredException<>(Missing.class, MISSING_TYPE)");
+    assertThat(text(c, "test.SvcBolt")).contains("case \"com.example.Missing\" -> withCause("
+        + "error.remoteException() instanceof Missing rebuilt ? rebuilt");
   }
 
   // ------------------------------------------------------------------ generated code of odd shapes
@@ -373,8 +411,8 @@ class SofaRpcDialectTest {
         exception("Leaf", "Sub", "com.example.Leaf"));
     assertThat(c).succeededWithoutWarnings();
     String sofa = text(c, "test.SvcBoltSofaRpc");
-    assertThat(sofa.indexOf("instanceof Leaf")).isPositive().isLessThan(sofa.indexOf("instanceof Sub"));
-    assertThat(sofa.indexOf("instanceof Sub")).isLessThan(sofa.indexOf("instanceof Base"));
+    assertThat(sofa.indexOf("(Leaf.class")).isPositive().isLessThan(sofa.indexOf("(Sub.class"));
+    assertThat(sofa.indexOf("(Sub.class")).isLessThan(sofa.indexOf("(Base.class"));
   }
 
   @Test

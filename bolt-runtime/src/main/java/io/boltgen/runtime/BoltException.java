@@ -22,6 +22,7 @@ public class BoltException extends RuntimeException {
   private final String remoteMessage;
   private final transient SocketAddress remoteAddress;
   private final int requestId;
+  private final Throwable remoteException;
 
   /** A failure with no remote exception (timeouts, closed connections, busy servers…). */
   public BoltException(ResponseStatus status, String message) {
@@ -52,12 +53,32 @@ public class BoltException extends RuntimeException {
       SocketAddress remoteAddress,
       int requestId,
       Throwable cause) {
+    this(status, message, remoteClassName, remoteMessage, remoteAddress, requestId, cause, null);
+  }
+
+  /**
+   * The full form, with the remote exception itself when the protocol carries it whole.
+   *
+   * @param remoteException the exception the server raised, rebuilt on this side with its fields (SOFARPC's
+   *     Hessian2 answers carry a declared exception's fields), or {@code null}
+   * @see #BoltException(ResponseStatus, String, String, String, SocketAddress, int, Throwable)
+   */
+  public BoltException(
+      ResponseStatus status,
+      String message,
+      String remoteClassName,
+      String remoteMessage,
+      SocketAddress remoteAddress,
+      int requestId,
+      Throwable cause,
+      Throwable remoteException) {
     super(message, cause);
     this.status = Objects.requireNonNull(status, "status");
     this.remoteClassName = remoteClassName;
     this.remoteMessage = remoteMessage;
     this.remoteAddress = remoteAddress;
     this.requestId = requestId;
+    this.remoteException = remoteException;
   }
 
   /** What went wrong. */
@@ -73,6 +94,15 @@ public class BoltException extends RuntimeException {
   /** The message of the exception the server raised, or {@code null}. */
   public String remoteMessage() {
     return remoteMessage;
+  }
+
+  /**
+   * The exception the server raised, rebuilt with its fields, when the protocol carries it whole (a declared
+   * exception in SOFARPC's Hessian2 dialect); else {@code null}. A generated stub throws it as the method's
+   * declared exception.
+   */
+  public Throwable remoteException() {
+    return remoteException;
   }
 
   /** The peer the call went to, or {@code null} when it never reached a connection. */

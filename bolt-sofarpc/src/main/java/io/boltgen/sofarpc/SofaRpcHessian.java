@@ -6,6 +6,7 @@ import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.sofarpc.hessian.HessianException;
 import io.boltgen.sofarpc.hessian.HessianReader;
+import io.boltgen.sofarpc.hessian.HessianType;
 import io.boltgen.sofarpc.hessian.HessianReader.ValueReader;
 import io.boltgen.sofarpc.hessian.HessianWriter;
 import io.boltgen.sofarpc.hessian.HessianWriter.ValueWriter;
@@ -13,15 +14,14 @@ import io.netty.buffer.ByteBuf;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * SOFARPC's Hessian2 serializer (codec {@value SofaRpc#HESSIAN2}). A request's body is one Hessian stream: a
  * {@code SofaRequest} object ({@code targetAppName, methodName, targetServiceUniqueName, requestProps,
  * methodArgSigs}), then each argument as its own value. An answer's body is a {@code SofaResponse} object
  * ({@code isError, errorMsg, appResponse, responseProps}): the result in {@code appResponse}; an exception the
- * method declares there too, as a Throwable of the class the SOFARPC side knows; any other failure as
- * {@code isError} with its {@code errorMsg}.
+ * method declares there too, as a Throwable of the class the SOFARPC side knows, with its fields; a JDK exception
+ * as itself with its message; any other failure as {@code isError} with its {@code errorMsg}.
  *
  * <p>Generated code supplies the writers and readers of the arguments and the result ({@code XxxBoltSofaRpc}).
  * Stateless and thread-safe.
@@ -54,11 +54,42 @@ public final class SofaRpcHessian {
    * @param reader reads the result
    * @param resultClass the SOFARPC class of the result when it is a record or an enum, else {@code null}: an
    *     object of any other class in {@code appResponse} is the exception a provider threw
-   * @param remoteName the SOFARPC class name of a declared exception, {@code null} for any other failure
+   * @param declared the exceptions the method declares, a subclass before its superclasses: written and read
+   *     whole, with their fields
    */
   public static <R> FailureMarshaller<R> response(ValueWriter<R> result, ValueReader<R> reader, String resultClass,
-      Function<Throwable, String> remoteName) {
-    return new HessianResponse<>(result, reader, resultClass, remoteName);
+      List<DeclaredException<?>> declared) {
+    return new HessianResponse<>(result, reader, resultClass, declared);
+  }
+
+  /**
+   * An exception a method declares, as the SOFARPC side's class: its Java class, and the generated
+   * {@code HessianType} that writes and reads it with its {@code detailMessage} and its own fields.
+   *
+   * @param javaClass the exception's class, which a failure is tested against ({@code isInstance})
+   * @param type its Hessian form, whose class name is the SOFARPC side's
+   */
+  public record DeclaredException<X extends Throwable>(Class<X> javaClass, HessianType<X> type) {
+    /** Checks that neither part is null. */
+    public DeclaredException {
+      Objects.requireNonNull(javaClass, "javaClass");
+      Objects.requireNonNull(type, "type");
+    }
+
+    /** Writes {@code failure}, an instance of {@link #javaClass}. */
+    void write(HessianWriter out, Throwable failure) {
+      out.writeObject(type, javaClass.cast(failure));
+    }
+  }
+
+  /**
+   * The {@code detailMessage} a declared exception is written with: its message, cut to
+   * {@link SofaRpc#MAX_MESSAGE_CHARS}.
+   */
+  public static String detailMessage(Throwable failure) {
+    String message = failure.getMessage();
+    return message == null || message.length() <= SofaRpc.MAX_MESSAGE_CHARS ? message
+        : message.substring(0, SofaRpc.MAX_MESSAGE_CHARS);
   }
 
   /** Reads the result of a {@code void} method: skips it. */
@@ -257,12 +288,11 @@ public final class SofaRpcHessian {
 
   private static final class HessianResponse<R> implements FailureMarshaller<R> {
     private final ResponseEnvelope.Type<R> type;
-    private final Function<Throwable, String> remoteName;
 
     HessianResponse(ValueWriter<R> result, ValueReader<R> reader, String resultClass,
-        Function<Throwable, String> remoteName) {
-      this.type = new ResponseEnvelope.Type<>(Objects.requireNonNull(result, "result"), Objects.requireNonNull(reader, "reader"), resultClass);
-      this.remoteName = Objects.requireNonNull(remoteName, "remoteName");
+        List<DeclaredException<?>> declared) {
+      this.type = new ResponseEnvelope.Type<>(Objects.requireNonNull(result, "result"),
+          Objects.requireNonNull(reader, "reader"), resultClass, Objects.requireNonNull(declared, "declared"));
     }
 
     @Override
@@ -284,9 +314,9 @@ public final class SofaRpcHessian {
 
     @Override
     public Map<String, String> failureHeaders(Throwable failure) {
-      String name = remoteName.apply(failure);
+      DeclaredException<?> declared = type.declaredFor(failure);
       return Map.of(SofaRpc.RESPONSE_ERROR, "true", SofaRpc.ERROR_CLASS,
-          name != null ? name : failure.getClass().getName());
+          declared != null ? declared.type().hessianClass().className() : failure.getClass().getName());
     }
 
     @Override
@@ -302,23 +332,20 @@ public final class SofaRpcHessian {
     }
 
     /**
-     * A declared exception, under the name the consumer knows it by, or one of the JDK's (every consumer has its
-     * class): the exception itself, as a SOFARPC provider answers it, which the consumer throws typed. Anything
-     * else: a provider error naming it (the consumer could not make the class).
+     * A declared exception, with its fields under the name the consumer knows it by, or one of the JDK's (every
+     * consumer has its class) with its message: the exception itself, as a SOFARPC provider answers it, which the
+     * consumer throws typed. Anything else: a provider error naming it (the consumer could not make the class).
      */
     private ResponseEnvelope<R> failure(Throwable failure) {
-      String name = remoteName.apply(failure);
-      String message = cut(failure.getMessage());
-      if (name == null && failure.getClass().getName().startsWith("java.")) {
-        name = failure.getClass().getName();
+      DeclaredException<?> declared = type.declaredFor(failure);
+      String message = detailMessage(failure);
+      if (declared != null) {
+        return ResponseEnvelope.thrown(declared.type().hessianClass().className(), message, failure);
       }
-      return name != null ? ResponseEnvelope.thrown(name, message)
-          : ResponseEnvelope.error(failure.getClass().getName() + (message == null ? "" : ": " + message));
-    }
-
-    private static String cut(String message) {
-      return message == null || message.length() <= SofaRpc.MAX_MESSAGE_CHARS ? message
-          : message.substring(0, SofaRpc.MAX_MESSAGE_CHARS);
+      if (failure.getClass().getName().startsWith("java.")) {
+        return ResponseEnvelope.thrown(failure.getClass().getName(), message, null);
+      }
+      return ResponseEnvelope.error(failure.getClass().getName() + (message == null ? "" : ": " + message));
     }
 
     @Override
@@ -339,7 +366,7 @@ public final class SofaRpcHessian {
       if (answer.thrownClass() != null) {
         throw new BoltException(ResponseStatus.SERVER_EXCEPTION, "the SOFARPC provider threw "
             + answer.thrownClass() + (answer.thrownMessage() == null ? "" : ": " + answer.thrownMessage()),
-            answer.thrownClass(), answer.thrownMessage(), null, 0, null);
+            answer.thrownClass(), answer.thrownMessage(), null, 0, null, answer.thrown());
       }
       return answer.result();
     }

@@ -7,7 +7,9 @@ import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.sofarpc.hessian.HessianClass;
 import io.boltgen.sofarpc.hessian.HessianReader;
+import io.boltgen.sofarpc.hessian.HessianType;
 import io.boltgen.sofarpc.hessian.HessianWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -21,11 +23,49 @@ class SofaRpcHessianTest {
 
   static final class Refused extends Exception {
     private static final long serialVersionUID = 1L;
+    private final int code;
+    private final String reason;
 
-    Refused(String message) {
+    Refused(String message, int code, String reason) {
       super(message);
+      this.code = code;
+      this.reason = reason;
     }
   }
+
+  /** What generated code writes for Refused: sofa-hessian's form of a Throwable with its own fields. */
+  private static final HessianType<Refused> REFUSED = new HessianType<>() {
+    private final HessianClass hessianClass =
+        HessianClass.of("com.example.sofa.hessian.GreetingRefused", "detailMessage", "code", "reason");
+
+    @Override
+    public HessianClass hessianClass() {
+      return hessianClass;
+    }
+
+    @Override
+    public void writeFields(HessianWriter out, Refused value) {
+      out.writeString(SofaRpcHessian.detailMessage(value));
+      out.writeInt(value.code);
+      out.writeString(value.reason);
+    }
+
+    @Override
+    public Refused readFields(HessianReader in, HessianClass sent) {
+      String message = null;
+      int code = 0;
+      String reason = null;
+      for (int i = 0; i < sent.fieldCount(); i++) {
+        switch (sent.fieldName(i)) {
+          case "detailMessage" -> message = in.readString();
+          case "code" -> code = in.readInt();
+          case "reason" -> reason = in.readString();
+          default -> in.skipValue();
+        }
+      }
+      return new Refused(message, code, reason);
+    }
+  };
 
   private static final Marshaller<Join> REQUEST = SofaRpcHessian.request("demo.Greet:1.0", "join", "", "sync", "app",
       List.of("java.lang.String", "int"), (out, q) -> {
@@ -34,7 +74,7 @@ class SofaRpcHessianTest {
       }, in -> new Join(in.readString(), in.readInt()));
 
   private static final FailureMarshaller<String> RESPONSE = SofaRpcHessian.response(HessianWriter::writeString,
-      HessianReader::readString, null, e -> e instanceof Refused ? "com.example.sofa.hessian.GreetingRefused" : null);
+      HessianReader::readString, null, List.of(new SofaRpcHessian.DeclaredException<>(Refused.class, REFUSED)));
 
   private static <T> ByteBuf write(Marshaller<T> marshaller, T value) {
     int size = marshaller.encodedSize(value);
@@ -78,7 +118,7 @@ class SofaRpcHessianTest {
 
   @Test
   void declaredFailureTravelsAsItsRemoteClass() {
-    Refused refused = new Refused("refused: no way");
+    Refused refused = new Refused("refused: no way", 409, "customer c-1 is blocked");
     assertThat(RESPONSE.failureHeaders(refused)).containsEntry(SofaRpc.RESPONSE_ERROR, "true")
         .containsEntry(SofaRpc.ERROR_CLASS, "com.example.sofa.hessian.GreetingRefused");
     ByteBuf buf = writeFailure(refused);
@@ -86,7 +126,70 @@ class SofaRpcHessianTest {
       assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);
       assertThat(e.remoteClassName()).isEqualTo("com.example.sofa.hessian.GreetingRefused");
       assertThat(e.remoteMessage()).isEqualTo("refused: no way");
+      // rebuilt whole, its fields with it
+      assertThat(e.remoteException()).isInstanceOfSatisfying(Refused.class, r -> {
+        assertThat(r).hasMessage("refused: no way");
+        assertThat(r.code).isEqualTo(409);
+        assertThat(r.reason).isEqualTo("customer c-1 is blocked");
+      });
     });
+  }
+
+  @Test
+  void aDeclaredFailureIsReadAsAJavaPeerWritesIt() {
+    // sofa-hessian's Throwable: the subclass's fields, Throwable's, a cause that is the exception itself (a
+    // back-reference), a stack trace and suppressed exceptions, all skipped but the ones it declares
+    ByteBuf buf = Unpooled.buffer();
+    HessianWriter out = HessianWriter.to(buf);
+    HessianClass sofaResponse = HessianClass.of(SofaRpc.RESPONSE_CLASS, "isError", "errorMsg", "appResponse",
+        "responseProps");
+    out.writeObject(new HessianType<String>() {
+      @Override
+      public HessianClass hessianClass() {
+        return sofaResponse;
+      }
+
+      @Override
+      public void writeFields(HessianWriter w, String ignored) {
+        w.writeBoolean(false);
+        w.writeNull();
+        w.writeObject(new HessianType<String>() {
+          @Override
+          public HessianClass hessianClass() {
+            return HessianClass.of("com.example.sofa.hessian.GreetingRefused", "code", "reason", "detailMessage",
+                "cause", "stackTrace", "suppressedExceptions");
+          }
+
+          @Override
+          public void writeFields(HessianWriter t, String v) {
+            t.writeInt(-7);
+            t.writeString("why");
+            t.writeString("nope");
+            buf.writeByte(0x4a).writeByte(1); // sofa-hessian's reference to object 1, the exception: an unset cause
+            t.writeList("[java.lang.StackTraceElement", List.of("frame"), HessianWriter::writeString);
+            t.writeList("java.util.Collections$UnmodifiableRandomAccessList", List.<String>of(),
+                HessianWriter::writeString);
+          }
+
+          @Override
+          public String readFields(HessianReader in, HessianClass sent) {
+            throw new UnsupportedOperationException();
+          }
+        }, "x");
+        w.writeNull();
+      }
+
+      @Override
+      public String readFields(HessianReader in, HessianClass sent) {
+        throw new UnsupportedOperationException();
+      }
+    }, "x");
+    assertThatThrownBy(() -> RESPONSE.read(buf, Map.of())).isInstanceOfSatisfying(BoltException.class, e ->
+        assertThat(e.remoteException()).isInstanceOfSatisfying(Refused.class, r -> {
+          assertThat(r).hasMessage("nope");
+          assertThat(r.code).isEqualTo(-7);
+          assertThat(r.reason).isEqualTo("why");
+        }));
   }
 
   @Test

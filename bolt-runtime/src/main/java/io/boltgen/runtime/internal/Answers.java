@@ -34,7 +34,8 @@ public final class Answers {
   /** {@code carried}, the failure an answer carried, with where it came from. */
   static BoltException from(BoltException carried, SocketAddress remoteAddress, int requestId) {
     return new BoltException(carried.status(), carried.getMessage() + " (" + remoteAddress + ", request id "
-        + requestId + ")", carried.remoteClassName(), carried.remoteMessage(), remoteAddress, requestId, null);
+        + requestId + ")", carried.remoteClassName(), carried.remoteMessage(), remoteAddress, requestId, null,
+        carried.remoteException());
   }
 
   /** The failure {@code failure} as the body of a successful answer, written by {@code answers}. */

@@ -120,14 +120,21 @@ class BoltClientToSofaRpcProviderTest {
   }
 
   @Test
-  void hessianDeclaredExceptionArrivesAsItsOwnClass() {
+  void hessianDeclaredExceptionArrivesAsItsOwnClassWithItsFields() {
     GreetService greet = GreetServiceBolt.newClient(client, provider.address());
-    assertThatThrownBy(() -> greet.refuse("no way")).isInstanceOf(GreetingRefused.class)
-        .hasMessage("refused: no way");
+    assertThatThrownBy(() -> greet.refuse("no way")).isInstanceOfSatisfying(GreetingRefused.class, e -> {
+      assertThat(e).hasMessage("refused: no way");
+      assertThat(e.code()).isEqualTo(409);
+      assertThat(e.reason()).isEqualTo("customer no way is blocked");
+      assertThat(e.getCause()).isInstanceOf(BoltException.class).hasMessageContaining(provider.address().toString());
+    });
     GreetServiceAsync async = GreetServiceAsyncBolt.newClient(client, provider.address());
     assertThatThrownBy(() -> async.refuseFuture("later").get(10, TimeUnit.SECONDS))
-        .isInstanceOf(ExecutionException.class).cause().isInstanceOf(GreetingRefused.class)
-        .hasMessage("refused: later");
+        .isInstanceOf(ExecutionException.class).cause().isInstanceOfSatisfying(GreetingRefused.class, e -> {
+          assertThat(e).hasMessage("refused: later");
+          assertThat(e.code()).isEqualTo(409);
+          assertThat(e.reason()).isEqualTo("customer later is blocked");
+        });
   }
 
   @Test

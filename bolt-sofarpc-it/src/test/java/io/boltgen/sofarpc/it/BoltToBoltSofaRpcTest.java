@@ -59,7 +59,11 @@ class BoltToBoltSofaRpcTest {
     Greetings.assertGreeted(greet.greet(Greetings.full()), Greetings.full());
     assertThat(greet.join("a", 7)).isEqualTo("a:7");
     assertThat(greet.whoami()).isEqualTo("bolt-1");
-    assertThatThrownBy(() -> greet.refuse("no way")).isInstanceOf(GreetingRefused.class).hasMessage("refused: no way");
+    assertThatThrownBy(() -> greet.refuse("no way")).isInstanceOfSatisfying(GreetingRefused.class, e -> {
+      assertThat(e).hasMessage("refused: no way");
+      assertThat(e.code()).isEqualTo(409);
+      assertThat(e.reason()).isEqualTo("customer no way is blocked");
+    });
   }
 
   @Test

@@ -52,7 +52,8 @@ class SofaRpcConsumerToBoltServerTest {
               .first().satisfies(l -> assertThat(l).contains("java.lang.IllegalStateException"));
           assertThat(undeclared.exitCode()).as(undeclared.toString()).isZero();
           assertThat(run.checks()).as(run.toString()).anySatisfy(l -> assertThat(l)
-              .startsWith("CHECK exception PASS").contains("com.example.sofa.hessian.GreetingRefused"));
+              .startsWith("CHECK exception PASS").contains("com.example.sofa.hessian.GreetingRefused")
+              .contains("code=409 reason=customer no way is blocked"));
         }
       }
     } finally {

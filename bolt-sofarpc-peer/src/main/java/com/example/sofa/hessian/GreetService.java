@@ -15,7 +15,7 @@ public interface GreetService {
   /** a + ":" + b. */
   String join(String a, int b);
 
-  /** Always throws {@code new GreetingRefused("refused: " + why)}. */
+  /** Always throws {@code new GreetingRefused("refused: " + why, 409, "customer " + why + " is blocked")}. */
   Greeting refuse(String why) throws GreetingRefused;
 
   /** Sleeps millis, then returns "slept " + millis. */

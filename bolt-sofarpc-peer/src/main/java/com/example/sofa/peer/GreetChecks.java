@@ -139,7 +139,9 @@ final class GreetChecks {
     } catch (GreetingRefused e) {
       expect(e.getClass() == GreetingRefused.class && "refused: no way".equals(e.getMessage()),
           "got " + PeerConsumer.describe(e));
-      return PeerConsumer.describe(e);
+      expect(e.getCode() == 409 && "customer no way is blocked".equals(e.getReason()),
+          "fields lost: code " + e.getCode() + ", reason " + e.getReason());
+      return PeerConsumer.describe(e) + " code=" + e.getCode() + " reason=" + e.getReason();
     } catch (SofaRpcException e) {
       throw new PeerConsumer.Failed("untyped " + PeerConsumer.describe(e) + " errorType=" + e.getErrorType());
     }

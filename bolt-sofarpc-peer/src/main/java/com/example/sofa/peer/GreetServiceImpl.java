@@ -80,7 +80,7 @@ final class GreetServiceImpl implements GreetService {
 
   @Override
   public Greeting refuse(String why) throws GreetingRefused {
-    throw new GreetingRefused("refused: " + why);
+    throw new GreetingRefused("refused: " + why, 409, "customer " + why + " is blocked");
   }
 
   @Override

@@ -43,7 +43,7 @@ public final class GreetServiceImpl implements GreetService {
 
   @Override
   public Greeting refuse(String why) throws GreetingRefused {
-    throw new GreetingRefused("refused: " + why);
+    throw new GreetingRefused("refused: " + why, 409, "customer " + why + " is blocked");
   }
 
   @Override
