@@ -313,7 +313,15 @@ public final class SofaRpcHessian {
     }
 
     @Override
+    public Throwable unknownService(String service) {
+      return ProviderError.unknownService(service);
+    }
+
+    @Override
     public Map<String, String> failureHeaders(Throwable failure) {
+      if (failure instanceof ProviderError) {
+        return Map.of(SofaRpc.RESPONSE_ERROR, "true");
+      }
       DeclaredException<?> declared = type.declaredFor(failure);
       return Map.of(SofaRpc.RESPONSE_ERROR, "true", SofaRpc.ERROR_CLASS,
           declared != null ? declared.type().hessianClass().className() : failure.getClass().getName());
@@ -334,9 +342,13 @@ public final class SofaRpcHessian {
     /**
      * A declared exception, with its fields under the name the consumer knows it by, or one of the JDK's (every
      * consumer has its class) with its message: the exception itself, as a SOFARPC provider answers it, which the
-     * consumer throws typed. Anything else: a provider error naming it (the consumer could not make the class).
+     * consumer throws typed. The provider's own errors as they stand. Anything else: a provider error naming it
+     * (the consumer could not make the class).
      */
     private ResponseEnvelope<R> failure(Throwable failure) {
+      if (failure instanceof ProviderError) {
+        return ResponseEnvelope.error(failure.getMessage());
+      }
       DeclaredException<?> declared = type.declaredFor(failure);
       String message = detailMessage(failure);
       if (declared != null) {

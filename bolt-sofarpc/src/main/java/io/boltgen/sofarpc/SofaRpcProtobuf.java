@@ -199,7 +199,15 @@ public final class SofaRpcProtobuf {
     }
 
     @Override
+    public Throwable unknownService(String service) {
+      return ProviderError.unknownService(service);
+    }
+
+    @Override
     public Map<String, String> failureHeaders(Throwable failure) {
+      if (failure instanceof ProviderError) {
+        return Map.of(SofaRpc.RESPONSE_ERROR, TRUE);
+      }
       String name = remoteClassName.apply(failure);
       return Map.of(SofaRpc.RESPONSE_ERROR, TRUE, SofaRpc.ERROR_CLASS, name != null ? name : failure.getClass().getName());
     }

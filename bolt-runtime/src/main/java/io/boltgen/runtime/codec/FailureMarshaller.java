@@ -11,7 +11,8 @@ import java.util.Map;
  * <p>A server whose handler fails answers with {@link #failureHeaders} and {@link #writeFailure}; a client reads
  * every successful answer with {@link #read(ByteBuf, Map)}, which sees the frame's header and throws the
  * failure an answer carries. Failures found by the runtime itself (an unknown method, an undecodable request,
- * a full executor) keep their Bolt statuses.
+ * a full executor) keep their Bolt statuses, but for a request naming a service the server does not serve,
+ * which the protocol may answer as its own servers do ({@link #unknownService}).
  *
  * @param <T> the type carried
  */
@@ -25,6 +26,18 @@ public interface FailureMarshaller<T> extends Marshaller<T> {
 
   /** Appends exactly {@link #failureSize failureSize(failure)} bytes: the body of the answer carrying it. */
   void writeFailure(Throwable failure, ByteBuf out);
+
+  /**
+   * The failure this protocol's own servers answer a request for a service they do not serve with, inside a
+   * successful frame ({@link #failureHeaders} and {@link #writeFailure} write it); {@code null}, the default, has
+   * the runtime refuse the request with a Bolt error status instead.
+   *
+   * @param service what the request's routing headers name as its service (all but the last, the method), as
+   *     sent, cut to 200 characters
+   */
+  default Throwable unknownService(String service) {
+    return null;
+  }
 
   /**
    * Reads a successful frame's content, knowing its header (empty when it has none).

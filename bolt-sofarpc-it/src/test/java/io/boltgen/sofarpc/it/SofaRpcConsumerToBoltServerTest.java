@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
  */
 class SofaRpcConsumerToBoltServerTest {
 
-  static final String CHECKS = "sync,future,callback,oneway,exception,timeout,unknown";
+  static final String CHECKS = "sync,future,callback,oneway,exception,timeout,unknown,unknownservice";
 
   @Test
   @Timeout(240)
@@ -32,8 +32,8 @@ class SofaRpcConsumerToBoltServerTest {
       for (String serializer : new String[] {"hessian2", "protobuf"}) {
         SofaRpcPeer.ConsumerRun run = SofaRpcPeer.runConsumer("--serializer", serializer,
             "--direct", "127.0.0.1:" + server.port(), "--calls", CHECKS);
-        assertThat(run.checks()).as(run.toString()).hasSize(7).allSatisfy(l -> assertThat(l).contains(" PASS "));
-        assertThat(run.done()).as(run.toString()).isEqualTo("DONE 7 0");
+        assertThat(run.checks()).as(run.toString()).hasSize(8).allSatisfy(l -> assertThat(l).contains(" PASS "));
+        assertThat(run.done()).as(run.toString()).isEqualTo("DONE 8 0");
         assertThat(run.exitCode()).as(run.toString()).isZero();
         if (serializer.equals("protobuf")) {
           // every protobuf integer type, from the consumer's own generated classes and back
@@ -70,8 +70,8 @@ class SofaRpcConsumerToBoltServerTest {
     try {
       SofaRpcPeer.ConsumerRun run = SofaRpcPeer.runConsumer("--serializer", "protobuf",
           "--direct", "127.0.0.1:" + server.port(), "--calls", CHECKS + ",numbers,defaults");
-      assertThat(run.checks()).as(run.toString()).hasSize(9).allSatisfy(l -> assertThat(l).contains(" PASS "));
-      assertThat(run.done()).as(run.toString()).isEqualTo("DONE 9 0");
+      assertThat(run.checks()).as(run.toString()).hasSize(10).allSatisfy(l -> assertThat(l).contains(" PASS "));
+      assertThat(run.done()).as(run.toString()).isEqualTo("DONE 10 0");
       assertThat(run.exitCode()).as(run.toString()).isZero();
     } finally {
       server.close();

@@ -34,6 +34,7 @@ final class EchoChecks {
     checks.put("exception", this::exception);
     checks.put("timeout", this::timeout);
     checks.put("unknown", this::unknown);
+    checks.put("unknownservice", this::unknownService);
     checks.put("spread", this::spread);
     checks.put("numbers", this::numbers);
     checks.put("defaults", this::defaults);
@@ -112,6 +113,24 @@ final class EchoChecks {
   private String timeout() throws Exception {
     EchoService slow = consumer.ref(SERVICE, EchoService.class, "sync", PeerConsumer.SHORT_TIMEOUT_MS);
     return Calls.timeout(() -> slow.slow(request("slow", PeerConsumer.SLOW_MS)), PeerConsumer.SLOW_MS);
+  }
+
+  /**
+   * A service the provider does not export: the interface it has, under a uniqueId it was not given (the
+   * provider has the class and the method, so it reads the request). SOFARPC's provider answers its own error naming
+   * {@code <interface>:<version>:<uniqueId>}.
+   */
+  private String unknownService() throws Exception {
+    EchoService other = consumer.refer(SERVICE, "absent", EchoService.class, "sync", timeout);
+    try {
+      Object got = other.echo(request("absent", 1));
+      throw new PeerConsumer.Failed("an absent service answered " + got);
+    } catch (SofaRpcException e) {
+      String what = PeerConsumer.describe(e) + " errorType=" + e.getErrorType();
+      expect(what.contains(SERVICE + ":1.0:absent") && !what.contains("ServerErrorMsg:null"),
+          "not the provider's unknown-service error: " + what);
+      return what;
+    }
   }
 
   private String unknown() throws Exception {

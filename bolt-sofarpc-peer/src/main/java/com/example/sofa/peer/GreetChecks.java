@@ -37,6 +37,7 @@ final class GreetChecks {
     checks.put("exception", this::exception);
     checks.put("timeout", this::timeout);
     checks.put("unknown", this::unknown);
+    checks.put("unknownservice", this::unknownService);
     checks.put("spread", this::spread);
     checks.put("undeclared", this::undeclared);
     checks.put("chars", this::chars);
@@ -176,6 +177,24 @@ final class GreetChecks {
   private String timeout() throws Exception {
     GreetService slow = consumer.ref(SERVICE, GreetService.class, "sync", PeerConsumer.SHORT_TIMEOUT_MS);
     return Calls.timeout(() -> slow.slow(PeerConsumer.SLOW_MS), PeerConsumer.SLOW_MS);
+  }
+
+  /**
+   * A service the provider does not export: the interface it has, under a uniqueId it was not given (the
+   * provider has the class and the method, so it reads the request). SOFARPC's provider answers its own error naming
+   * {@code <interface>:<version>:<uniqueId>}.
+   */
+  private String unknownService() throws Exception {
+    GreetService other = consumer.refer(SERVICE, "absent", GreetService.class, "sync", timeout);
+    try {
+      Object got = other.whoami();
+      throw new PeerConsumer.Failed("an absent service answered " + got);
+    } catch (SofaRpcException e) {
+      String what = PeerConsumer.describe(e) + " errorType=" + e.getErrorType();
+      expect(what.contains(SERVICE + ":1.0:absent") && !what.contains("ServerErrorMsg:null"),
+          "not the provider's unknown-service error: " + what);
+      return what;
+    }
   }
 
   private String unknown() throws Exception {

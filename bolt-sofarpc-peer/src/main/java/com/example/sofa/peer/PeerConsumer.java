@@ -120,6 +120,11 @@ final class PeerConsumer {
    * {@code invokeType} and {@code timeout}.
    */
   <T> T refer(String service, Class<T> proxy, String invokeType, int timeout) {
+    return refer(service, "", proxy, invokeType, timeout);
+  }
+
+  /** {@link #refer(String, Class, String, int)} of the service's variant {@code uniqueId} ("" for none). */
+  <T> T refer(String service, String uniqueId, Class<T> proxy, String invokeType, int timeout) {
     ConsumerConfig<T> config = new ConsumerConfig<T>()
         .setApplication(Sofa.application())
         .setInterfaceId(service)
@@ -131,6 +136,9 @@ final class PeerConsumer {
         // one consumer per invoke type (and one per look-alike proxy) of the same service, on purpose
         .setRepeatedReferLimit(100);
     config.setProxyClass(proxy);
+    if (!uniqueId.isEmpty()) {
+      config.setUniqueId(uniqueId);
+    }
     if (direct != null) {
       config.setDirectUrl("bolt://" + direct);
       config.setRegister(false);
@@ -151,13 +159,13 @@ final class PeerConsumer {
 
   private final Map<String, ConsumerConfig<?>> cache = new LinkedHashMap<>();
 
-  /** {@link #refer}, once per (proxy, invoke type, timeout). */
+  /** {@link #refer}, once per (service, proxy, invoke type, timeout). */
   <T> T ref(String service, Class<T> proxy, String invokeType, int timeout) {
     return proxy.cast(config(service, proxy, invokeType, timeout).getConsumerBootstrap().getProxyIns());
   }
 
   private ConsumerConfig<?> config(String service, Class<?> proxy, String invokeType, int timeout) {
-    String key = proxy.getName() + "/" + invokeType + "/" + timeout;
+    String key = service + "/" + proxy.getName() + "/" + invokeType + "/" + timeout;
     ConsumerConfig<?> config = cache.get(key);
     if (config == null) {
       refer(service, proxy, invokeType, timeout);

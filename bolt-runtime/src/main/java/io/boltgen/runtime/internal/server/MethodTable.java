@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal.server;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.support.MessageText;
 import io.netty.util.concurrent.FastThreadLocal;
@@ -13,9 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The methods an endpoint serves, keyed by their wire className (and aliases). Immutable once built;
@@ -176,6 +179,8 @@ public final class MethodTable {
     private final byte[] className;
     private final List<String> headers;
     private final Map<String, MethodEntry> byRoute = new HashMap<>();
+    private final Set<String> services = new HashSet<>();
+    private final Map<Byte, MethodEntry> byCodec = new HashMap<>();
 
     private Routed(byte[] className, List<MethodEntry> methods) {
       this.className = className;
@@ -189,7 +194,43 @@ public final class MethodTable {
         if (byRoute.put(route(entry.method().requestHeaders()), entry) != null) {
           throw new IllegalArgumentException("method " + entry + " is registered twice");
         }
+        services.add(service(entry.method().requestHeaders()));
+        byCodec.putIfAbsent(entry.method().responseMarshaller().codecId(), entry);
       }
+    }
+
+    /**
+     * How the protocol answers a request whose routing headers name a service none of these methods belongs to,
+     * in the request's {@code codec}: a method of that codec whose answers carry failures, and the failure its
+     * marshaller answers with ({@link FailureMarshaller#unknownService}); {@code null} when the service is
+     * served (the method is unknown) or the protocol has no such answer.
+     */
+    UnknownService unknownService(Map<String, String> requestHeaders, byte codec) {
+      if (services.contains(service(requestHeaders))) {
+        return null;
+      }
+      MethodEntry entry = byCodec.get(codec);
+      if (entry == null || !(entry.method().responseMarshaller() instanceof FailureMarshaller<?> answers)) {
+        return null;
+      }
+      StringBuilder named = new StringBuilder();
+      for (int i = 0; i < headers.size() - 1; i++) {
+        named.append(i == 0 ? "" : "/").append(requestHeaders.get(headers.get(i)));
+      }
+      Throwable failure = answers.unknownService(MessageText.shorten(named.toString()));
+      return failure == null ? null : new UnknownService(entry, answers, failure);
+    }
+
+    /** A request for an unknown service, answered as the protocol's servers do: {@link #unknownService}. */
+    record UnknownService(MethodEntry entry, FailureMarshaller<?> answers, Throwable failure) {}
+
+    /** The values of every routing header but the last (the method's): the service a request names. */
+    private String service(Map<String, String> requestHeaders) {
+      StringBuilder key = new StringBuilder();
+      for (int i = 0; i < headers.size() - 1; i++) {
+        key.append(requestHeaders.get(headers.get(i))).append('\n');
+      }
+      return key.toString();
     }
 
     /** The method a request with these headers asks for, or {@code null}. */

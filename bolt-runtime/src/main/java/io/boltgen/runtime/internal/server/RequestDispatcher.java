@@ -3,13 +3,17 @@ package io.boltgen.runtime.internal.server;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
+import io.boltgen.runtime.codec.FailureMarshaller;
+import io.boltgen.runtime.internal.Answers;
 import io.boltgen.runtime.internal.BoltConnection;
 import io.boltgen.runtime.internal.RequestHandler;
 import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.ErrorFrames;
+import io.boltgen.runtime.internal.wire.FrameEncoder;
 import io.boltgen.runtime.internal.wire.HeadersCodec;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
+import io.netty.buffer.ByteBuf;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -104,8 +108,42 @@ public final class RequestDispatcher implements RequestHandler {
    */
   private static void refuseUnrouted(BoltConnection connection, BoltFrame frame, MethodTable.Routed routed,
       Map<String, String> headers) {
+    MethodTable.Routed.UnknownService unknown = headers == null ? null : routed.unknownService(headers, frame.codec());
+    if (unknown != null) {
+      answerUnknownService(connection, frame, unknown, routed.describe(headers));
+      return;
+    }
     String asked = headers == null ? frame.classNameString() + " (with a malformed header)" : routed.describe(headers);
     refuse(connection, frame, ResponseStatus.SERVER_DESERIAL_EXCEPTION, asked);
+  }
+
+  /**
+   * A request for a service this server does not serve, answered as the protocol's own servers do: a successful
+   * frame carrying the failure its marshaller chose ({@link FailureMarshaller#unknownService}).
+   */
+  private static void answerUnknownService(BoltConnection connection, BoltFrame frame,
+      MethodTable.Routed.UnknownService unknown, String asked) {
+    int requestId = frame.requestId();
+    boolean oneway = frame.isOneway();
+    byte switchFlags = frame.switchFlags();
+    frame.release();
+    connection.requestClosed();
+    unknownClassNames.warn("no service for '{}' (request id {} from {})", asked, requestId, connection.remoteAddress());
+    if (oneway) {
+      return;
+    }
+    FailureMarshaller<?> answers = unknown.answers();
+    ByteBuf answer;
+    try {
+      answer = FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
+          answers.codecId(), ResponseStatus.SUCCESS, unknown.entry().responseClassName(),
+          answers.failureHeaders(unknown.failure()), Answers.failureBody(answers), unknown.failure(),
+          connection.peerMaxFrameLength());
+    } catch (RuntimeException e) {
+      answer = ErrorFrames.error(connection.alloc(), connection.format(), requestId,
+          ResponseStatus.SERVER_DESERIAL_EXCEPTION, null, "no service is registered for '" + asked + "'", "dispatch");
+    }
+    connection.writeFrame(answer);
   }
 
   private static void refuse(BoltConnection connection, BoltFrame frame, ResponseStatus status, String asked) {
