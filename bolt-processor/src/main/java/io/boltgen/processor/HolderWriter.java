@@ -90,10 +90,11 @@ final class HolderWriter {
     type.addField(FieldSpec.builder(Names.SERVICE_DESCRIPTOR, "DESCRIPTOR", Modifier.PRIVATE, Modifier.STATIC,
             Modifier.FINAL)
         .initializer(sofa != null
-            ? CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withRegistryName($S)$<$<",
+            ? CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withRegistryName($S)\n"
+                    + ".withWireProtocol($T.WIRE_PROTOCOL)$<$<",
                 Names.SERVICE_DESCRIPTOR, List.class,
                 service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),
-                sofa.uniqueName())
+                sofa.uniqueName(), Names.SOFA_RPC)
             : CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withOpenApi($T.class, $S)$<$<",
                 Names.SERVICE_DESCRIPTOR, List.class,
                 service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),
@@ -113,14 +114,26 @@ final class HolderWriter {
         .addParameter(Names.BOLT_CHANNEL, "channel")
         .addStatement("return $T.create(channel)", names.stub())
         .build());
-    type.addMethod(MethodSpec.methodBuilder("newClient")
-        .addJavadoc("A client stub talking to {@code hostAndPort} through {@code client}'s connections.\n")
-        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
-        .returns(names.stub())
-        .addParameter(Names.BOLT_CLIENT, "client")
-        .addParameter(String.class, "hostAndPort")
-        .addStatement("return $T.create(client.channel(hostAndPort))", names.stub())
-        .build());
+    type.addMethod(sofa == null
+        ? MethodSpec.methodBuilder("newClient")
+            .addJavadoc("A client stub talking to {@code hostAndPort} through {@code client}'s connections.\n")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(names.stub())
+            .addParameter(Names.BOLT_CLIENT, "client")
+            .addParameter(String.class, "hostAndPort")
+            .addStatement("return $T.create(client.channel(hostAndPort))", names.stub())
+            .build()
+        : MethodSpec.methodBuilder("newClient")
+            .addJavadoc("A client stub talking to {@code hostAndPort} through {@code client}'s connections that send"
+                + " SOFARPC's frames ({@link $T#WIRE_PROTOCOL}); for another format, pass\n"
+                + "{@code client.channel(hostAndPort, protocol)} to {@link #newClient($T)}.\n", Names.SOFA_RPC,
+                Names.BOLT_CHANNEL)
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(names.stub())
+            .addParameter(Names.BOLT_CLIENT, "client")
+            .addParameter(String.class, "hostAndPort")
+            .addStatement("return $T.create(client.channel(hostAndPort, DESCRIPTOR.wireProtocol()))", names.stub())
+            .build());
     type.addMethod(MethodSpec.methodBuilder("bind")
         .addJavadoc("A definition serving this service with {@code implementation}, to register with a server"
             + " (or with a client, for duplex calls).\n")

@@ -67,7 +67,17 @@ public final class BoltClient implements AutoCloseable {
    * @throws IllegalArgumentException if the target is malformed or names a scheme without resolver
    */
   public BoltChannel channel(String target) {
-    return runtime.channel(Objects.requireNonNull(target, "target"), null);
+    return runtime.channel(Objects.requireNonNull(target, "target"), null, null);
+  }
+
+  /**
+   * A channel to {@code target} (as {@link #channel(String)} takes it) whose connections send
+   * {@code protocol}'s frames rather than the client's own format ({@link Builder#protocol}): a peer that
+   * expects another format, such as a SOFARPC provider (V1), gets connections of its own. {@code null} is the
+   * client's format.
+   */
+  public BoltChannel channel(String target, WireProtocol protocol) {
+    return runtime.channel(Objects.requireNonNull(target, "target"), null, protocol);
   }
 
   /**
@@ -76,7 +86,7 @@ public final class BoltClient implements AutoCloseable {
    * policy is ignored.
    */
   public BoltChannel channel(String target, BalancingPolicy policy) {
-    return runtime.channel(Objects.requireNonNull(target, "target"), Objects.requireNonNull(policy, "policy"));
+    return runtime.channel(Objects.requireNonNull(target, "target"), Objects.requireNonNull(policy, "policy"), null);
   }
 
   /**
@@ -94,10 +104,12 @@ public final class BoltClient implements AutoCloseable {
 
   /**
    * A client stub of {@code serviceInterface} (a {@code @BoltService} interface) talking to {@code target}
-   * (as {@link #channel(String)} takes it), found through the generated-service registry.
+   * (as {@link #channel(String)} takes it), found through the generated-service registry; in the frame format
+   * its descriptor asks for ({@link ServiceDescriptor#wireProtocol()}), else the client's.
    */
   public <T> T stub(Class<T> serviceInterface, String target) {
-    return runtime.stub(Objects.requireNonNull(serviceInterface, "serviceInterface"), channel(target));
+    return runtime.stub(Objects.requireNonNull(serviceInterface, "serviceInterface"),
+        Objects.requireNonNull(target, "target"));
   }
 
   /**

@@ -45,11 +45,17 @@ public interface RuntimeProvider {
     /** See {@link BoltClient#channel(InetSocketAddress)}. */
     BoltChannel channel(InetSocketAddress address);
 
-    /** See {@link BoltClient#channel(String, BalancingPolicy)}; {@code policy} null for the client's. */
-    BoltChannel channel(String target, BalancingPolicy policy);
+    /**
+     * See {@link BoltClient#channel(String, BalancingPolicy)} and {@link BoltClient#channel(String, WireProtocol)};
+     * {@code policy} and {@code protocol} null for the client's.
+     */
+    BoltChannel channel(String target, BalancingPolicy policy, WireProtocol protocol);
 
-    /** See {@link BoltClient#stub(Class, String)}: a client stub of {@code serviceInterface} over {@code channel}. */
-    <T> T stub(Class<T> serviceInterface, BoltChannel channel);
+    /**
+     * See {@link BoltClient#stub(Class, String)}: a client stub of {@code serviceInterface} to {@code target}, in
+     * the frame format its descriptor asks for.
+     */
+    <T> T stub(Class<T> serviceInterface, String target);
 
     /** See {@link BoltClient#instances(String)}. */
     List<ServiceInstance> instances(String target);

@@ -19,14 +19,16 @@ public final class ServiceDescriptor {
   private final Class<?> resourceOwner;
   private final String openApiResource;
   private final String registryName;
+  private final WireProtocol wireProtocol;
 
   private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods) {
-    this(name, version, methods, null, null, null);
+    this(name, version, methods, null, null, null, null);
   }
 
   private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods,
-      Class<?> resourceOwner, String openApiResource, String registryName) {
+      Class<?> resourceOwner, String openApiResource, String registryName, WireProtocol wireProtocol) {
     this.registryName = registryName;
+    this.wireProtocol = wireProtocol;
     this.resourceOwner = resourceOwner;
     this.openApiResource = openApiResource;
     this.name = Objects.requireNonNull(name, "name");
@@ -59,7 +61,7 @@ public final class ServiceDescriptor {
    */
   public ServiceDescriptor withOpenApi(Class<?> owner, String resource) {
     return new ServiceDescriptor(name, version, methods, Objects.requireNonNull(owner, "owner"),
-        Objects.requireNonNull(resource, "resource"), registryName);
+        Objects.requireNonNull(resource, "resource"), registryName, wireProtocol);
   }
 
   /**
@@ -67,7 +69,7 @@ public final class ServiceDescriptor {
    * gateway's forwarding ones.
    */
   public ServiceDescriptor withMethods(List<MethodDescriptor<?, ?>> methods) {
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName);
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol);
   }
 
   /**
@@ -78,7 +80,22 @@ public final class ServiceDescriptor {
     if (registryName == null || registryName.isEmpty()) {
       throw new IllegalArgumentException("registryName must not be empty");
     }
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName);
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol);
+  }
+
+  /**
+   * A copy whose clients send {@code protocol}'s frames, whatever their client's own format: the format the
+   * service's peers expect (SOFARPC's consumers send V1). Clients made for it by target (generated
+   * {@code newClient(client, target)}, {@link BoltClient#stub}, injection) use it.
+   */
+  public ServiceDescriptor withWireProtocol(WireProtocol protocol) {
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName,
+        Objects.requireNonNull(protocol, "protocol"));
+  }
+
+  /** The frame format the service's clients send, or {@code null} for their client's own. */
+  public WireProtocol wireProtocol() {
+    return wireProtocol;
   }
 
   /** The name a server registers the service by in a registry: {@code name:version} unless set otherwise. */

@@ -1,5 +1,6 @@
 package io.boltgen.sofarpc;
 
+import io.boltgen.runtime.WireProtocol;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,12 @@ public final class SofaRpc {
    * service and the method ({@code MethodDescriptor.Builder.routingHeaders}).
    */
   public static final List<String> ROUTING_HEADERS = List.of(TARGET_SERVICE, METHOD_NAME);
+  /**
+   * The frames a dialect client sends: Bolt V1, as SOFARPC's consumers do (SOFABolt's {@code RpcClient} default),
+   * which every SOFABolt version and Bolt-aware proxy reads. Generated descriptors of dialect services carry it
+   * ({@code ServiceDescriptor.withWireProtocol}); a channel asked for with another format overrides it.
+   */
+  public static final WireProtocol WIRE_PROTOCOL = WireProtocol.V1;
   /** The version SOFARPC gives a service that names none. */
   public static final String DEFAULT_VERSION = "1.0";
 

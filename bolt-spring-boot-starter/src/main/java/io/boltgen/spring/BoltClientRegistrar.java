@@ -74,7 +74,9 @@ class BoltClientRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
   private <T> RootBeanDefinition definition(GeneratedService<T> service, ClientEntries.Client client) {
     RootBeanDefinition definition = new RootBeanDefinition(service.serviceInterface(), () -> {
       String resolved = environment.resolveRequiredPlaceholders(client.target());
-      BoltChannel channel = beanFactory.getBean(BoltClient.class).channel(resolved);
+      // in the frame format the service's peers expect (SOFARPC's: V1), else the client's
+      BoltChannel channel = beanFactory.getBean(BoltClient.class).channel(resolved,
+          service.descriptor().wireProtocol());
       boolean configured = client.serviceOptions() != CallOptions.DEFAULT || !client.methodOptions().isEmpty();
       return service.newClient(configured
           ? new ConfiguredChannel(channel, client.serviceOptions(), client.methodOptions()) : channel);

@@ -6,6 +6,7 @@ import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.PeerIdentity;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.WireProtocol;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.internal.wire.Bolt;
 import io.boltgen.runtime.internal.wire.BoltFrame;
@@ -89,7 +90,8 @@ public final class BoltConnection implements PortConnection, CallTarget {
     this.calls = new CallTable(endpoint.calls().timer(), endpoint.calls().ticker());
     this.callChannel = new CallChannel(this, endpoint.calls());
     this.throttle = settings.client() ? null : new ReadThrottle(nettyChannel, settings.maxRequestsPerConnection());
-    this.format = FrameFormat.of(settings.protocol());
+    WireProtocol own = settings.client() ? nettyChannel.attr(Endpoint.PROTOCOL).get() : null;
+    this.format = FrameFormat.of(own != null ? own : settings.protocol());
     this.latched = settings.client();
     this.heartbeat = settings.client() && settings.heartbeatIntervalMillis() > 0
         ? new Heartbeat(this, endpoint.calls().timer(), settings.heartbeatTimeoutMillis(), settings.heartbeatMaxMisses())

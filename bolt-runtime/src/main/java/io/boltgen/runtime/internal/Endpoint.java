@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.WireProtocol;
 import io.boltgen.runtime.internal.wire.FrameDecoder;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -34,6 +35,8 @@ public final class Endpoint {
 
   /** Where a client's channel keeps the address it connects to (TLS verifies its host). */
   public static final AttributeKey<InetSocketAddress> TARGET = AttributeKey.valueOf(Endpoint.class, "target");
+  /** The frame format a client connection sends when not the endpoint's ({@code ClientRuntime} sets it). */
+  public static final AttributeKey<WireProtocol> PROTOCOL = AttributeKey.valueOf(Endpoint.class, "protocol");
 
   private final EndpointSettings settings;
   private final SharedResources shared;

@@ -149,7 +149,7 @@ class BoltClientToSofaRpcProviderTest {
   @Test
   void hessianCallTimesOut() {
     GreetService greet = GreetServiceBolt.newClient(client, provider.address());
-    GreetService hurried = GreetServiceBolt.newClient(client.channel(provider.address()))
+    GreetService hurried = GreetServiceBolt.newClient(client, provider.address())
         .withTimeout(Duration.ofMillis(300));
     assertThatThrownBy(() -> hurried.slow(2000)).isInstanceOfSatisfying(BoltException.class,
         e -> assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT));
@@ -247,7 +247,7 @@ class BoltClientToSofaRpcProviderTest {
 
   @Test
   void protobufCallTimesOut() {
-    EchoService hurried = EchoServiceBolt.newClient(client.channel(provider.address()))
+    EchoService hurried = EchoServiceBolt.newClient(client, provider.address())
         .withTimeout(Duration.ofMillis(300));
     assertThatThrownBy(() -> hurried.slow(new EchoRequest("z", 2000))).isInstanceOfSatisfying(BoltException.class,
         e -> assertThat(e.status()).isEqualTo(ResponseStatus.TIMEOUT));

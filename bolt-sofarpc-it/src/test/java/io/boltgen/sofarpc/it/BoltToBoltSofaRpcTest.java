@@ -98,7 +98,7 @@ class BoltToBoltSofaRpcTest {
         .requestHeaders(headers)
         .routingHeaders(typed.routingHeaders())
         .build();
-    BoltChannel channel = client.channel(address());
+    BoltChannel channel = client.channel(address(), SofaRpc.WIRE_PROTOCOL);
     Throwable failure = catchThrowable(() -> channel.invokeSync(absent, request, CallOptions.DEFAULT));
     assertThat(failure).isInstanceOfSatisfying(BoltException.class, e -> {
       assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_EXCEPTION);

@@ -138,7 +138,7 @@ class SofaRpcFuzzTest {
     assertThat(greet.whoami()).isEqualTo("fuzz");
     List<Connection> before = client.connections();
     assertThat(before).hasSize(1);
-    BoltChannel channel = client.channel(address());
+    BoltChannel channel = client.channel(address(), SofaRpc.WIRE_PROTOCOL); // the typed client's connection
 
     AtomicInteger successes = new AtomicInteger();
     AtomicInteger undecodable = new AtomicInteger();

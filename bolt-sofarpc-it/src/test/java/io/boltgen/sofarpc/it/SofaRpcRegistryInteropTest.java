@@ -74,7 +74,7 @@ class SofaRpcRegistryInteropTest {
               .balancingPolicy(BalancingPolicy.WEIGHTED_RANDOM).build()) {
         String greetTarget = "zookeeper:///com.example.sofa.hessian.GreetService:1.0";
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.instances(greetTarget).size() == 2);
-        GreetService greet = GreetServiceBolt.newClient(client.channel(greetTarget));
+        GreetService greet = GreetServiceBolt.newClient(client, greetTarget);
         Map<String, Integer> byHessian = new TreeMap<>();
         for (int i = 0; i < CALLS; i++) {
           byHessian.merge(greet.whoami(), 1, Integer::sum);
@@ -84,7 +84,7 @@ class SofaRpcRegistryInteropTest {
 
         String echoTarget = "zookeeper:///com.example.sofa.proto.EchoService:1.0";
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.instances(echoTarget).size() == 2);
-        EchoService echo = EchoServiceBolt.newClient(client.channel(echoTarget));
+        EchoService echo = EchoServiceBolt.newClient(client, echoTarget);
         Map<String, Integer> byProtobuf = new TreeMap<>();
         for (int i = 0; i < CALLS; i++) {
           EchoReply reply = echo.echo(new EchoRequest("w", 1));

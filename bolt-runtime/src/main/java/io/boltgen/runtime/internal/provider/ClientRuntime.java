@@ -8,6 +8,7 @@ import io.boltgen.runtime.RuntimeProvider.ClientConfig;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
 import io.boltgen.runtime.RuntimeProvider;
 import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.WireProtocol;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.runtime.cluster.NameResolver;
@@ -56,7 +57,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a {@code BoltClient} runs on: a {@link ConnectionPool} per remote address, made on first use, over
+ * What a {@code BoltClient} runs on: a {@link ConnectionPool} per remote address and frame format (the client's,
+ * or one a channel asked for), made on first use, over
  * one {@link Endpoint} and the process's {@link SharedResources}; and a {@link ClusterTarget} per cluster
  * target. A pool that a channel to its address asked for lives as long as the client; a pool only clusters
  * use is closed (once idle) when the last of them lets it go.
@@ -76,12 +78,18 @@ final class ClientRuntime implements RuntimeProvider.Client {
   private final Endpoint endpoint;
   private final Bootstrap bootstrap;
   private final List<EventLoop> ioLoops = new ArrayList<>(); // the IO threads, in order
-  private final ConcurrentHashMap<InetSocketAddress, PoolUse> pools = new ConcurrentHashMap<>();
-  private final ConcurrentHashMap<String, ClusterTarget> clusters = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<PoolKey, PoolUse> pools = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<ClusterKey, ClusterTarget> clusters = new ConcurrentHashMap<>();
   private final Map<String, NameResolver> resolvers = new HashMap<>();
   private final ClusterTarget.Failover failover;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final TlsMaterial tls;
+
+  /** The pool of the connections to {@code address} that send {@code protocol}'s frames. */
+  private record PoolKey(InetSocketAddress address, WireProtocol protocol) {}
+
+  /** The cluster of {@code target} whose connections send {@code protocol}'s frames. */
+  private record ClusterKey(String target, WireProtocol protocol) {}
 
   /** A pool and who uses it: channels to its address (for the client's life) and clusters (counted). */
   private static final class PoolUse {
@@ -147,15 +155,17 @@ final class ClientRuntime implements RuntimeProvider.Client {
 
   @Override
   public BoltChannel channel(InetSocketAddress address) {
-    return pool(address).channel();
+    return pool(new PoolKey(address, config.protocol())).channel();
   }
 
   @Override
-  public BoltChannel channel(String target, BalancingPolicy policy) {
+  public BoltChannel channel(String target, BalancingPolicy policy, WireProtocol protocol) {
+    WireProtocol frames = protocol != null ? protocol : config.protocol();
     if (!Targets.isCluster(target)) {
-      return channel(Targets.address(target));
+      return pool(new PoolKey(Targets.address(target), frames)).channel();
     }
-    return cluster(target).channel(policy != null ? policy : config.balancing().balancingPolicy());
+    return cluster(new ClusterKey(target, frames)).channel(policy != null ? policy
+        : config.balancing().balancingPolicy());
   }
 
   @Override
@@ -163,24 +173,31 @@ final class ClientRuntime implements RuntimeProvider.Client {
     if (!Targets.isCluster(target)) {
       throw new IllegalArgumentException("not a cluster target (scheme:///service): " + target);
     }
-    return cluster(target).instances();
+    for (Map.Entry<ClusterKey, ClusterTarget> e : clusters.entrySet()) {
+      if (e.getKey().target().equals(target)) {
+        return e.getValue().instances(); // the same instances, whatever format its connections send
+      }
+    }
+    return cluster(new ClusterKey(target, config.protocol())).instances();
   }
 
   @Override
-  public <T> T stub(Class<T> serviceInterface, BoltChannel channel) {
-    return GeneratedService.of(serviceInterface).newClient(channel);
+  public <T> T stub(Class<T> serviceInterface, String target) {
+    GeneratedService<T> service = GeneratedService.of(serviceInterface);
+    return service.newClient(channel(target, null, service.descriptor().wireProtocol()));
   }
 
-  private ClusterTarget cluster(String target) {
+  private ClusterTarget cluster(ClusterKey key) {
     checkOpen();
+    String target = key.target();
     Targets.Cluster parsed = Targets.cluster(target);
     NameResolver resolver = resolvers.get(parsed.scheme());
     if (resolver == null) {
       throw new IllegalArgumentException("no resolver for " + parsed.scheme() + ":// targets (" + target
           + "): give the client one with BoltClient.Builder.nameResolver, for example a registry");
     }
-    ClusterTarget cluster = clusters.computeIfAbsent(target, k -> new ClusterTarget(target, resolver,
-        parsed.service(), clusterPools, calls, failover));
+    ClusterTarget cluster = clusters.computeIfAbsent(key, k -> new ClusterTarget(target, resolver,
+        parsed.service(), clusterPools(k.protocol()), calls, failover));
     if (closed.get()) {
       cluster.close(); // made while the client closed: close() may have missed it
       checkOpen();
@@ -194,48 +211,56 @@ final class ClientRuntime implements RuntimeProvider.Client {
     }
   }
 
-  /** How clusters share this client's pools. */
-  private final ClusterTarget.Pools clusterPools = new ClusterTarget.Pools() {
-    @Override
-    public ConnectionPool acquire(InetSocketAddress address) {
-      return pools.compute(address, (a, use) -> {
-        PoolUse u = use != null ? use : new PoolUse(newPool(a));
-        u.clusters++;
-        return u;
-      }).pool;
-    }
-
-    @Override
-    public void release(InetSocketAddress address) {
-      ConnectionPool[] unused = new ConnectionPool[1];
-      pools.computeIfPresent(address, (a, use) -> {
-        use.clusters--;
-        if (use.clusters > 0 || use.pinned) {
-          return use;
-        }
-        unused[0] = use.pool;
-        return null;
-      });
-      if (unused[0] != null) {
-        unused[0].closeWhenIdle();
+  /** How clusters whose connections send {@code protocol}'s frames share this client's pools. */
+  private ClusterTarget.Pools clusterPools(WireProtocol protocol) {
+    return new ClusterTarget.Pools() {
+      @Override
+      public ConnectionPool acquire(InetSocketAddress address) {
+        return pools.compute(new PoolKey(address, protocol), (k, use) -> {
+          PoolUse u = use != null ? use : new PoolUse(newPool(k));
+          u.clusters++;
+          return u;
+        }).pool;
       }
-    }
-  };
 
-  private ConnectionPool newPool(InetSocketAddress address) {
-    return new ConnectionPool(address, config.connectionsPerAddress(), this::connectOnce, events, calls,
+      @Override
+      public void release(InetSocketAddress address) {
+        ConnectionPool[] unused = new ConnectionPool[1];
+        pools.computeIfPresent(new PoolKey(address, protocol), (k, use) -> {
+          use.clusters--;
+          if (use.clusters > 0 || use.pinned) {
+            return use;
+          }
+          unused[0] = use.pool;
+          return null;
+        });
+        if (unused[0] != null) {
+          unused[0].closeWhenIdle();
+        }
+      }
+    };
+  }
+
+  private ConnectionPool newPool(PoolKey key) {
+    return new ConnectionPool(key.address(), config.connectionsPerAddress(),
+        (address, slot) -> connectOnce(address, slot, key.protocol()), events, calls,
         config.reconnect(), config.minBackoffMillis(), config.maxBackoffMillis());
   }
 
   @Override
   public CompletableFuture<Void> connect(InetSocketAddress address) {
-    return pool(address).connect();
+    return pool(new PoolKey(address, config.protocol())).connect();
   }
 
   @Override
   public List<Connection> connections(InetSocketAddress address) {
-    PoolUse use = pools.get(address);
-    return use == null ? List.of() : use.pool.connections();
+    List<Connection> open = new ArrayList<>();
+    pools.forEach((key, use) -> {
+      if (key.address().equals(address)) {
+        open.addAll(use.pool.connections());
+      }
+    });
+    return open;
   }
 
   @Override
@@ -243,11 +268,11 @@ final class ClientRuntime implements RuntimeProvider.Client {
     return endpoint.connections();
   }
 
-  private ConnectionPool pool(InetSocketAddress address) {
-    Objects.requireNonNull(address, "address");
+  private ConnectionPool pool(PoolKey key) {
+    Objects.requireNonNull(key.address(), "address");
     checkOpen();
-    ConnectionPool pool = pools.compute(address, (a, use) -> {
-      PoolUse u = use != null ? use : new PoolUse(newPool(a));
+    ConnectionPool pool = pools.compute(key, (k, use) -> {
+      PoolUse u = use != null ? use : new PoolUse(newPool(k));
       u.pinned = true;
       u.pool.pin();
       return u;
@@ -259,14 +284,18 @@ final class ClientRuntime implements RuntimeProvider.Client {
     return pool;
   }
 
-  private CompletableFuture<BoltConnection> connectOnce(InetSocketAddress address, int slot) {
+  private CompletableFuture<BoltConnection> connectOnce(InetSocketAddress address, int slot, WireProtocol protocol) {
     CompletableFuture<BoltConnection> result = new CompletableFuture<>();
     ChannelFuture connect;
     try {
       // several connections per address: slot i on IO thread i (mod their number), so that every IO thread
       // has one of its own to send on (ConnectionPool.pick prefers it)
+      boolean ownFormat = protocol != config.protocol();
       Bootstrap b = config.connectionsPerAddress() > 1 ? bootstrap.clone(ioLoops.get(slot % ioLoops.size()))
-          : tls == null ? bootstrap : bootstrap.clone();
+          : tls == null && !ownFormat ? bootstrap : bootstrap.clone();
+      if (ownFormat) {
+        b.attr(Endpoint.PROTOCOL, protocol);
+      }
       connect = tls == null ? b.connect(address) : b.attr(Endpoint.TARGET, address).connect(address);
     } catch (RuntimeException e) {
       result.completeExceptionally(e); // e.g. the event loops are shutting down
