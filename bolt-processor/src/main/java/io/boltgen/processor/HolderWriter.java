@@ -17,6 +17,7 @@ import io.boltgen.processor.Model.Service;
 import io.boltgen.processor.Model.Style;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import javax.lang.model.element.Modifier;
 
@@ -90,11 +91,15 @@ final class HolderWriter {
     type.addField(FieldSpec.builder(Names.SERVICE_DESCRIPTOR, "DESCRIPTOR", Modifier.PRIVATE, Modifier.STATIC,
             Modifier.FINAL)
         .initializer(sofa != null
-            ? CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withRegistryName($S)\n"
-                    + ".withWireProtocol($T.WIRE_PROTOCOL)$<$<",
-                Names.SERVICE_DESCRIPTOR, List.class,
-                service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),
-                sofa.uniqueName(), Names.SOFA_RPC)
+            ? CodeBlock.builder()
+                .add("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>", Names.SERVICE_DESCRIPTOR,
+                    List.class,
+                    service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")))
+                .add(".withRegistryName($S)\n", sofa.uniqueName())
+                .add(".withWireProtocol($T.WIRE_PROTOCOL)\n", Names.SOFA_RPC)
+                .add(".withRegistryMetadata($T.of($T.SERIALIZATION, $S))$<$<", Map.class, Names.SOFA_RPC,
+                    sofa.serializer() == SofaRpcModel.Serializer.PROTOBUF ? "protobuf" : "hessian2")
+                .build()
             : CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withOpenApi($T.class, $S)$<$<",
                 Names.SERVICE_DESCRIPTOR, List.class,
                 service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),

@@ -20,15 +20,18 @@ public final class ServiceDescriptor {
   private final String openApiResource;
   private final String registryName;
   private final WireProtocol wireProtocol;
+  private final Map<String, String> registryMetadata;
 
   private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods) {
-    this(name, version, methods, null, null, null, null);
+    this(name, version, methods, null, null, null, null, Map.of());
   }
 
   private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods,
-      Class<?> resourceOwner, String openApiResource, String registryName, WireProtocol wireProtocol) {
+      Class<?> resourceOwner, String openApiResource, String registryName, WireProtocol wireProtocol,
+      Map<String, String> registryMetadata) {
     this.registryName = registryName;
     this.wireProtocol = wireProtocol;
+    this.registryMetadata = Map.copyOf(registryMetadata);
     this.resourceOwner = resourceOwner;
     this.openApiResource = openApiResource;
     this.name = Objects.requireNonNull(name, "name");
@@ -61,7 +64,8 @@ public final class ServiceDescriptor {
    */
   public ServiceDescriptor withOpenApi(Class<?> owner, String resource) {
     return new ServiceDescriptor(name, version, methods, Objects.requireNonNull(owner, "owner"),
-        Objects.requireNonNull(resource, "resource"), registryName, wireProtocol);
+        Objects.requireNonNull(resource, "resource"), registryName, wireProtocol,
+        registryMetadata);
   }
 
   /**
@@ -69,7 +73,8 @@ public final class ServiceDescriptor {
    * gateway's forwarding ones.
    */
   public ServiceDescriptor withMethods(List<MethodDescriptor<?, ?>> methods) {
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol);
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol,
+        registryMetadata);
   }
 
   /**
@@ -80,7 +85,8 @@ public final class ServiceDescriptor {
     if (registryName == null || registryName.isEmpty()) {
       throw new IllegalArgumentException("registryName must not be empty");
     }
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol);
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol,
+        registryMetadata);
   }
 
   /**
@@ -90,7 +96,22 @@ public final class ServiceDescriptor {
    */
   public ServiceDescriptor withWireProtocol(WireProtocol protocol) {
     return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName,
-        Objects.requireNonNull(protocol, "protocol"));
+        Objects.requireNonNull(protocol, "protocol"), registryMetadata);
+  }
+
+  /**
+   * A copy whose registrations carry {@code metadata} over the server's own ({@code BoltServer.Builder.instance}):
+   * what a registry says about this service alone, such as the serialization SOFARPC's consumers pick a
+   * provider's codec by.
+   */
+  public ServiceDescriptor withRegistryMetadata(Map<String, String> metadata) {
+    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol,
+        Objects.requireNonNull(metadata, "metadata"));
+  }
+
+  /** The metadata this service's registrations carry over the server's, empty unless set. */
+  public Map<String, String> registryMetadata() {
+    return registryMetadata;
   }
 
   /** The frame format the service's clients send, or {@code null} for their client's own. */

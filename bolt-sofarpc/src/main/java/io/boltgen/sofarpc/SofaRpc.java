@@ -40,6 +40,12 @@ public final class SofaRpc {
    * ({@code ServiceDescriptor.withWireProtocol}); a channel asked for with another format overrides it.
    */
   public static final WireProtocol WIRE_PROTOCOL = WireProtocol.V1;
+  /**
+   * The provider URL parameter (registry metadata) naming a service's serializer, {@code hessian2} or
+   * {@code protobuf}, by which a SOFARPC consumer picks the codec of its calls. Generated descriptors of dialect
+   * services carry it ({@code ServiceDescriptor.withRegistryMetadata}), so each service registers its own.
+   */
+  public static final String SERIALIZATION = "serialization";
   /** The version SOFARPC gives a service that names none. */
   public static final String DEFAULT_VERSION = "1.0";
 

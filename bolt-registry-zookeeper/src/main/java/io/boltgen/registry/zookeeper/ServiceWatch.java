@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -53,6 +54,14 @@ final class ServiceWatch implements NameResolver.Watch {
   private final CuratorCache cache;
   private final NodeReader reader;
   private final boolean onePerAddress;
+  /** Whether the cache uses persistent recursive watches (ZooKeeper 3.6+), else watches set again. */
+  private final boolean persistent;
+  /**
+   * Without persistent watches, the nodes as the cache's events left them, by path: Curator's compatible cache
+   * (a TreeCache) cannot be iterated once a node lost its last child (its iterator throws), so it is followed by
+   * its events instead.
+   */
+  private final Map<String, ChildData> nodes = new ConcurrentHashMap<>();
 
   private final AtomicBoolean pending = new AtomicBoolean();
   private final AtomicBoolean errorReported = new AtomicBoolean();
@@ -84,10 +93,14 @@ final class ServiceWatch implements NameResolver.Watch {
     this.where = where;
     this.connectionTimeout = connectionTimeout;
     this.onClose = onClose;
-    this.cache = CuratorCache.builder(client, servicePath)
-        .withExceptionHandler(e -> warn.warn("read:" + servicePath, "could not read {} from ZooKeeper at {}: {}",
-            servicePath, where, Registrations.describe(e)))
-        .build();
+    this.persistent = client.getZookeeperCompatibility().hasPersistentWatchers();
+    this.cache = persistent
+        ? CuratorCache.builder(client, servicePath)
+            .withExceptionHandler(e -> warn.warn("read:" + servicePath, "could not read {} from ZooKeeper at {}: {}",
+                servicePath, where, Registrations.describe(e)))
+            .build()
+        // a server before 3.6 (SOFARPC's 3.5): watches set again after every event, Curator's compatible cache
+        : CuratorCache.bridgeBuilder(client, servicePath).build();
   }
 
   /** Starts reading; if no first set arrives within the connection timeout, the listener hears an error. */
@@ -95,6 +108,13 @@ final class ServiceWatch implements NameResolver.Watch {
     cache.listenable().addListener(new CuratorCacheListener() {
       @Override
       public void event(Type type, ChildData oldData, ChildData data) {
+        if (!persistent) {
+          if (type == Type.NODE_DELETED) {
+            nodes.remove(oldData.getPath());
+          } else {
+            nodes.put(data.getPath(), data);
+          }
+        }
         if (initialized) {
           publishSoon();
         }
@@ -112,7 +132,8 @@ final class ServiceWatch implements NameResolver.Watch {
         try {
           if (!initialized) {
             connectionLost("could not read " + MessageText.quote(service) + " from ZooKeeper at " + where + " within "
-                + connectionTimeout.toMillis() + " ms");
+                + connectionTimeout.toMillis() + " ms" + (persistent ? " (a ZooKeeper server before 3.6 never answers"
+                + " the persistent watch this registry sets: build it with persistentWatches(false))" : ""));
           }
         } catch (Throwable t) {
           log.warn("watch of {} failed: {}", MessageText.quote(service), Registrations.describe(t));
@@ -194,7 +215,7 @@ final class ServiceWatch implements NameResolver.Watch {
   private List<ServiceInstance> read() {
     String prefix = servicePath.equals("/") ? "/" : servicePath + "/";
     List<ChildData> children = new ArrayList<>();
-    cache.stream()
+    (persistent ? cache.stream() : nodes.values().stream())
         .filter(d -> d.getPath().startsWith(prefix) && d.getPath().length() > prefix.length()
             && d.getPath().indexOf('/', prefix.length()) < 0)
         .forEach(children::add);

@@ -5,7 +5,6 @@ import io.boltgen.runtime.cluster.NameResolver;
 import io.boltgen.runtime.cluster.Registration;
 import io.boltgen.runtime.cluster.Registry;
 import io.boltgen.runtime.cluster.ServiceInstance;
-import io.boltgen.runtime.support.HostAndPort;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.time.Duration;
@@ -29,6 +28,7 @@ import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.curator.utils.ZookeeperCompatibility;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -140,40 +140,16 @@ public final class ZooKeeperRegistry implements Registry {
   }
 
   /**
-   * A registry for {@code zookeeper://host:port[,host:port…][/root][?layout=boltgen|sofarpc]}, with the
-   * default timeouts; the layout is {@link Layout#BOLTGEN} unless the query says otherwise, the root is the
-   * layout's ({@value #DEFAULT_ROOT}, {@value #SOFARPC_ROOT}) unless the URI has a path.
+   * A registry for {@code zookeeper://host:port[,host:port…][/root][?layout=boltgen|sofarpc]
+   * [&persistentWatches=true|false]}, with the default timeouts; the layout is {@link Layout#BOLTGEN} unless the
+   * query says otherwise, the root is the layout's ({@value #DEFAULT_ROOT}, {@value #SOFARPC_ROOT}) unless the
+   * URI has a path, and watches are persistent ({@link Builder#persistentWatches}) unless the query says
+   * {@code false} (a ZooKeeper server before 3.6).
    *
    * @throws IllegalArgumentException if {@code uri} is not of that form
    */
   public static ZooKeeperRegistry fromUri(String uri) {
-    Objects.requireNonNull(uri, "uri");
-    String prefix = SCHEME + "://";
-    if (!uri.regionMatches(true, 0, prefix, 0, prefix.length())) {
-      throw new IllegalArgumentException("not a " + prefix + "host:port URI: " + MessageText.quote(uri));
-    }
-    String rest = uri.substring(prefix.length());
-    if (rest.indexOf('#') >= 0) {
-      throw new IllegalArgumentException("a " + prefix + " URI takes no fragment: " + MessageText.quote(uri));
-    }
-    Layout layout = Layout.BOLTGEN;
-    int query = rest.indexOf('?');
-    if (query >= 0) {
-      layout = Layout.fromQuery(rest.substring(query + 1), uri);
-      rest = rest.substring(0, query);
-    }
-    int slash = rest.indexOf('/');
-    String hosts = slash < 0 ? rest : rest.substring(0, slash);
-    String path = slash < 0 || slash == rest.length() - 1 ? layout.defaultRoot() : rest.substring(slash);
-    for (String host : hosts.split(",", -1)) {
-      try {
-        HostAndPort.parse(host); // the runtime's one rule for host:port
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("expected host:port in " + MessageText.quote(uri) + ", got "
-            + MessageText.quote(host) + ": " + e.getMessage(), e);
-      }
-    }
-    return builder().connectString(hosts).layout(layout).root(path).build();
+    return RegistryUri.parse(Objects.requireNonNull(uri, "uri")).build();
   }
 
   @Override
@@ -347,19 +323,6 @@ public final class ZooKeeperRegistry implements Registry {
     String defaultRoot() {
       return this == SOFARPC ? SOFARPC_ROOT : DEFAULT_ROOT;
     }
-
-    /** The layout a {@code zookeeper://} URI's query names; nothing but {@code layout=…} is accepted. */
-    static Layout fromQuery(String query, String uri) {
-      String value = query.startsWith("layout=") ? query.substring("layout=".length()) : null;
-      if (value != null && value.equalsIgnoreCase("sofarpc")) {
-        return SOFARPC;
-      }
-      if (value != null && value.equalsIgnoreCase("boltgen")) {
-        return BOLTGEN;
-      }
-      throw new IllegalArgumentException("a " + SCHEME + ":// URI takes one query parameter, layout=boltgen or "
-          + "layout=sofarpc; got " + MessageText.quote(query) + " in " + MessageText.quote(uri));
-    }
   }
 
   /** Builds a {@link ZooKeeperRegistry}. Not thread-safe. */
@@ -370,6 +333,7 @@ public final class ZooKeeperRegistry implements Registry {
     private Layout layout = Layout.BOLTGEN;
     private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
     private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
+    private boolean persistentWatches = true;
 
     private Builder() {}
 
@@ -426,6 +390,18 @@ public final class ZooKeeperRegistry implements Registry {
       return this;
     }
 
+    /**
+     * Whether a client the registry creates watches services with persistent recursive watches, which ZooKeeper
+     * servers know from 3.6 on ({@code true}, the default); {@code false} for an older server, such as the 3.5
+     * many SOFARPC installations run (SOFARPC 5.13 ships 3.5.7): watches are then set again after every event
+     * (Curator's compatible cache). Registrations work on both. A client given to {@link #client} decides by
+     * its own {@code ZookeeperCompatibility}.
+     */
+    public Builder persistentWatches(boolean persistentWatches) {
+      this.persistentWatches = persistentWatches;
+      return this;
+    }
+
     private String rootOrDefault() {
       return root != null ? root : layout.defaultRoot();
     }
@@ -465,6 +441,8 @@ public final class ZooKeeperRegistry implements Registry {
           .connectionTimeoutMs(connectionMillis)
           .retryPolicy(new ExponentialBackoffRetry(100, 3, 1_000))
           .waitForShutdownTimeoutMs(connectionMillis)
+          .zookeeperCompatibility(persistentWatches ? ZookeeperCompatibility.LATEST
+              : ZookeeperCompatibility.builder().hasPersistentWatchers(false).build())
           .build();
       owned.start();
       try {

@@ -295,6 +295,25 @@ class ZooKeeperSofaRpcLayoutTest {
     closer.track(boltgen.register(itf + ":1.0", instance(20343)));
     assertThat(raw.checkExists().forPath("/boltgen/services/" + itf + ":1.0/127.0.0.1:20343")).isNotNull();
 
+    // watches set again after every event, as for a server before 3.6: the same instances arrive
+    ZooKeeperRegistry compatible = closer.track(ZooKeeperRegistry.fromUri(
+        "zookeeper://" + server.getConnectString() + "?layout=sofarpc&persistentWatches=false"));
+    List<List<ServiceInstance>> seen = new CopyOnWriteArrayList<>();
+    closer.track(compatible.watch(itf + ":1.0", new NameResolver.Listener() {
+      @Override
+      public void onInstances(List<ServiceInstance> instances) {
+        seen.add(instances);
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        seen.add(List.of());
+      }
+    }));
+    await().atMost(Duration.ofSeconds(30)).until(() -> !seen.isEmpty() && seen.get(seen.size() - 1).size() == 1);
+    assertThatThrownBy(() -> ZooKeeperRegistry.fromUri("zookeeper://h:1?layout=sofarpc&persistentWatches=maybe"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("persistentWatches is true or false");
+
     assertThatThrownBy(() -> ZooKeeperRegistry.fromUri("zookeeper://h:1?layout=dubbo"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("layout=sofarpc");
     assertThatThrownBy(() -> ZooKeeperRegistry.fromUri("zookeeper://h:1?layout=sofarpc&x=y"))

@@ -46,12 +46,25 @@ public final class SofaRpcPeer implements AutoCloseable {
    * [--weight W]}) and waits (at most 60 s) until it prints {@code READY <port>}.
    */
   public static SofaRpcPeer provider(String... args) throws Exception {
-    List<String> all = new ArrayList<>(List.of("provider"));
-    all.addAll(List.of(args));
-    Path log = logs().resolve("provider-" + RUNS.incrementAndGet() + ".log");
+    return start("provider", List.of(args));
+  }
+
+  /**
+   * Starts {@code PeerMain zookeeper}: a ZooKeeper server of SOFARPC's own version (3.5.7, from its class path)
+   * on a free loopback port, keeping its data in {@code data}; waits (at most 60 s) until it prints
+   * {@code READY <port>}. {@link #address()} is what a {@code zookeeper://} URL takes.
+   */
+  public static SofaRpcPeer zookeeper(Path data) throws Exception {
+    return start("zookeeper", List.of("--port", Integer.toString(freePort()), "--data", data.toString()));
+  }
+
+  private static SofaRpcPeer start(String mode, List<String> args) throws Exception {
+    List<String> all = new ArrayList<>(List.of(mode));
+    all.addAll(args);
+    Path log = logs().resolve(mode + "-" + RUNS.incrementAndGet() + ".log");
     ReadyProcess process = ReadyProcess.launcher(command(all))
         .log(log)
-        // the provider stops at the end of its standard input; the line itself is ignored
+        // it stops at the end of its standard input; the line itself is ignored
         .stopLine("stop")
         .readyTimeout(Duration.ofSeconds(READY_SECONDS))
         .start();

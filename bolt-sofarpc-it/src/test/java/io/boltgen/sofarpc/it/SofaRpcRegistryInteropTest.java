@@ -14,35 +14,55 @@ import io.boltgen.sofarpc.it.proto.EchoRequest;
 import io.boltgen.sofarpc.it.proto.EchoService;
 import io.boltgen.sofarpc.it.proto.EchoServiceBolt;
 import io.boltgen.sofarpc.it.proto.EchoServiceImpl;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Both ways through SOFARPC's ZooKeeper layout (Curator's in-process ZooKeeper): a SOFARPC consumer finds two
- * boltgen providers and spreads its calls by their weights; a boltgen client finds two SOFARPC providers and
- * spreads its calls by theirs.
+ * Both ways through SOFARPC's ZooKeeper layout, on a ZooKeeper 3.9 server (Curator's, in process) and on the
+ * 3.5.7 server SOFARPC 5.13 ships (in the SOFARPC peer's JVM): a SOFARPC consumer finds two boltgen providers,
+ * each service registered with its own serialization, and spreads its calls by their weights; a boltgen client
+ * finds two SOFARPC providers and spreads its calls by theirs.
  */
 class SofaRpcRegistryInteropTest {
 
   private static final Pattern SPREAD = Pattern.compile("SPREAD (\\S+) (\\d+)");
   private static final int CALLS = 400;
 
-  @Test
+  @ParameterizedTest(name = "ZooKeeper {0}")
+  @ValueSource(strings = {"3.9", "3.5.7"})
   @Timeout(240)
-  void sofaRpcConsumerFindsBoltProvidersAndSpreadsByWeight() throws Exception {
-    try (TestingServer zk = new TestingServer(true);
+  void sofaRpcConsumerFindsBoltProvidersAndSpreadsByWeight(String version, @TempDir Path data) throws Exception {
+    try (ZooKeeper zk = ZooKeeper.start(version, data);
         ZooKeeperRegistry lightRegistry = sofaRpcLayout(zk);
         ZooKeeperRegistry heavyRegistry = sofaRpcLayout(zk)) {
       BoltServer light = boltProvider("bolt-light", 1, lightRegistry);
       BoltServer heavy = boltProvider("bolt-heavy", 3, heavyRegistry);
       try {
+        // each service says its own serialization, whatever the server's metadata
+        assertThat(providerUrls(zk, "com.example.sofa.hessian.GreetService")).hasSize(2)
+            .allSatisfy(url -> assertThat(url).contains("&serialization=hessian2&"));
+        assertThat(providerUrls(zk, "com.example.sofa.proto.EchoService")).hasSize(2)
+            .allSatisfy(url -> assertThat(url).contains("&serialization=protobuf&"));
         for (String serializer : new String[] {"hessian2", "protobuf"}) {
           SofaRpcPeer.ConsumerRun run = SofaRpcPeer.runConsumer("--serializer", serializer,
               "--registry", "zookeeper://" + zk.getConnectString(), "--calls", "sync,spread");
@@ -60,10 +80,11 @@ class SofaRpcRegistryInteropTest {
     }
   }
 
-  @Test
+  @ParameterizedTest(name = "ZooKeeper {0}")
+  @ValueSource(strings = {"3.9", "3.5.7"})
   @Timeout(240)
-  void boltClientFindsSofaRpcProvidersAndSpreadsByWeight() throws Exception {
-    try (TestingServer zk = new TestingServer(true)) {
+  void boltClientFindsSofaRpcProvidersAndSpreadsByWeight(String version, @TempDir Path data) throws Exception {
+    try (ZooKeeper zk = ZooKeeper.start(version, data)) {
       String registry = "zookeeper://" + zk.getConnectString();
       try (SofaRpcPeer light = SofaRpcPeer.providerOnFreePort("--id", "sofa-light", "--registry", registry,
               "--weight", "1");
@@ -99,9 +120,72 @@ class SofaRpcRegistryInteropTest {
     }
   }
 
-  private static ZooKeeperRegistry sofaRpcLayout(TestingServer zk) {
+  private static ZooKeeperRegistry sofaRpcLayout(ZooKeeper zk) {
+    // a 3.5 server knows no persistent watch: watches set again after every event there
     return ZooKeeperRegistry.builder().connectString(zk.getConnectString())
-        .layout(ZooKeeperRegistry.Layout.SOFARPC).build();
+        .layout(ZooKeeperRegistry.Layout.SOFARPC).persistentWatches(zk.persistentWatches()).build();
+  }
+
+  /** The provider URLs of {@code interfaceName} in SOFARPC's layout, decoded as a SOFARPC consumer decodes them. */
+  private static List<String> providerUrls(ZooKeeper zk, String interfaceName) throws Exception {
+    try (CuratorFramework curator = CuratorFrameworkFactory.newClient(zk.getConnectString(),
+        new RetryOneTime(100))) {
+      curator.start();
+      assertThat(curator.blockUntilConnected(30, TimeUnit.SECONDS)).isTrue();
+      List<String> urls = new ArrayList<>();
+      for (String node : curator.getChildren().forPath("/sofa-rpc/" + interfaceName + "/providers")) {
+        urls.add(URLDecoder.decode(node, StandardCharsets.UTF_8));
+      }
+      return urls;
+    }
+  }
+
+  /** A ZooKeeper server of one version, started for one test. */
+  private interface ZooKeeper extends Closeable {
+    String getConnectString();
+
+    /** Whether the server knows persistent watches (3.6+). */
+    boolean persistentWatches();
+
+    /** "3.9": Curator's in-process server (this class path's ZooKeeper); "3.5.7": SOFARPC's, in a peer JVM. */
+    static ZooKeeper start(String version, Path data) throws Exception {
+      if (version.equals("3.5.7")) {
+        SofaRpcPeer peer = SofaRpcPeer.zookeeper(data);
+        return new ZooKeeper() {
+          @Override
+          public String getConnectString() {
+            return peer.address();
+          }
+
+          @Override
+          public boolean persistentWatches() {
+            return false;
+          }
+
+          @Override
+          public void close() throws IOException {
+            peer.close();
+          }
+        };
+      }
+      TestingServer server = new TestingServer(-1, data.toFile(), true);
+      return new ZooKeeper() {
+        @Override
+        public String getConnectString() {
+          return server.getConnectString();
+        }
+
+        @Override
+        public boolean persistentWatches() {
+          return true;
+        }
+
+        @Override
+        public void close() throws IOException {
+          server.close();
+        }
+      };
+    }
   }
 
   private static BoltServer boltProvider(String id, int weight, ZooKeeperRegistry registry) {

@@ -19,6 +19,9 @@ import java.util.Map;
  * consumer --serializer protobuf|hessian2 (--direct host:port | --registry zookeeper://host:port)
  *          [--calls NAME[,NAME...]] [--timeout-ms T]
  *     prints "CHECK name PASS|FAIL detail" per check, then "DONE passes fails"; exit code 0 iff no FAIL
+ * zookeeper --port N --data DIR
+ *     a ZooKeeper 3.5.7 server (SOFARPC's own version); prints "READY N" once it accepts connections; stops at
+ *     the end of standard input or on SIGTERM
  * bench --direct host:port
  *     prints "READY"; then per line "protobuf|hessian2 sync|async CONCURRENCY WARMUP_MS MEASURE_MS" of standard
  *     input "MEASURING" and "RESULT calls=N errors=N seconds=S p50us=X p99us=X cpuns=N error=TEXT" (PeerBench)
@@ -48,6 +51,10 @@ public final class PeerMain {
       }
       case "consumer" -> exit = PeerConsumer.run(options);
       case "bench" -> exit = PeerBench.run(options);
+      case "zookeeper" -> {
+        PeerZooKeeper.run(options);
+        exit = 0;
+      }
       default -> throw usage("unknown mode " + args[0]);
     }
     OUT.flush();
@@ -81,7 +88,8 @@ public final class PeerMain {
         + "  provider --port N [--id ID] [--registry zookeeper://host:port] [--weight W]\n"
         + "  consumer --serializer protobuf|hessian2 (--direct host:port | --registry zookeeper://host:port)"
         + " [--calls NAME[,NAME...]] [--timeout-ms T]\n"
-        + "  bench --direct host:port   (then lines: protobuf|hessian2 sync|async N WARMUP_MS MEASURE_MS)");
+        + "  bench --direct host:port   (then lines: protobuf|hessian2 sync|async N WARMUP_MS MEASURE_MS)\n"
+        + "  zookeeper --port N --data DIR");
     System.exit(2);
     return new IllegalArgumentException(why);
   }

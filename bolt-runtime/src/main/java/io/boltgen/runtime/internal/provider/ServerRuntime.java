@@ -33,7 +33,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
@@ -170,7 +172,12 @@ final class ServerRuntime implements RuntimeProvider.Server {
     try {
       for (ServedService r : config.services()) {
         ServiceDescriptor d = r.service().descriptor();
-        ServiceInstance instance = new ServiceInstance(address, a.weight(), d.version(), a.zone(), a.metadata());
+        Map<String, String> metadata = a.metadata();
+        if (!d.registryMetadata().isEmpty()) { // the service's own entries win over the server's
+          metadata = new LinkedHashMap<>(metadata);
+          metadata.putAll(d.registryMetadata());
+        }
+        ServiceInstance instance = new ServiceInstance(address, a.weight(), d.version(), a.zone(), metadata);
         io.boltgen.runtime.cluster.Registration made = a.registry().register(d.registryName(), instance);
         registrations.add(made);
         if (closed.get()) {

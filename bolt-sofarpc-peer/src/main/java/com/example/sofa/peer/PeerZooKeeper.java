@@ -1,0 +1,96 @@
+package com.example.sofa.peer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.server.ServerConfig;
+import org.apache.zookeeper.server.ZooKeeperServerMain;
+
+/**
+ * A standalone ZooKeeper server of the version SOFARPC 5.13.2 ships (its bom's 3.5.7, on this peer's class
+ * path): what many SOFARPC installations run, for registry tests that must work there too. Serves
+ * {@code --port} with its data in {@code --data}; prints "READY N" once it accepts connections; stops at the end
+ * of standard input or on SIGTERM.
+ */
+final class PeerZooKeeper {
+
+  private PeerZooKeeper() {}
+
+  static void run(Map<String, String> options) throws Exception {
+    String port = required(options, "port");
+    String data = required(options, "data");
+    // no log4j MBeans (log4j is not on the class path) and no admin server (it would take port 8080)
+    System.setProperty("zookeeper.jmx.log4j.disable", "true");
+    System.setProperty("zookeeper.admin.enableServer", "false");
+    ServerConfig config = new ServerConfig();
+    config.parse(new String[] {port, data});
+    Server server = new Server();
+    Thread serving = new Thread(() -> {
+      try {
+        server.runFromConfig(config);
+      } catch (Exception e) {
+        System.err.println("sofa-peer: ZooKeeper stopped: " + e);
+      }
+    }, "sofa-peer-zookeeper");
+    serving.start();
+    awaitListening(Integer.parseInt(port), serving);
+
+    CountDownLatch stop = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "sofa-peer-zookeeper-stop"));
+    Thread stdin = new Thread(() -> {
+      drain(System.in);
+      stop.countDown();
+    }, "sofa-peer-stdin");
+    stdin.setDaemon(true);
+    PeerMain.OUT.println("READY " + port);
+    PeerMain.OUT.flush();
+    stdin.start();
+    stop.await();
+    server.stop();
+    serving.join(TimeUnit.SECONDS.toMillis(20));
+  }
+
+  /** Waits (at most 60 s) until {@code port} accepts a connection, or the server thread ended. */
+  private static void awaitListening(int port, Thread serving) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (System.nanoTime() < deadline && serving.isAlive()) {
+      try (Socket probe = new Socket()) {
+        probe.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        return;
+      } catch (IOException notYet) {
+        serving.join(50); // bounded: the server thread ending also wakes this up
+      }
+    }
+    throw new IllegalStateException("ZooKeeper did not listen on " + port + " within 60 s");
+  }
+
+  private static String required(Map<String, String> options, String name) {
+    String value = options.get(name);
+    if (value == null) {
+      throw PeerMain.usage("zookeeper needs --" + name);
+    }
+    return value;
+  }
+
+  private static void drain(InputStream in) {
+    byte[] buffer = new byte[256];
+    try {
+      while (in.read(buffer) >= 0) {
+        // only the end of input stops the server
+      }
+    } catch (IOException e) {
+      // standard input went away: stop as at its end
+    }
+  }
+
+  /** {@link ZooKeeperServerMain} whose shutdown this peer may call. */
+  private static final class Server extends ZooKeeperServerMain {
+    void stop() {
+      shutdown();
+    }
+  }
+}
