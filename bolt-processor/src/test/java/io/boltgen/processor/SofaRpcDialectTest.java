@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.tools.DiagnosticCollector;
@@ -251,6 +252,24 @@ class SofaRpcDialectTest {
         "    java.time.Instant at) {}");
     assertOnlyError(event, 9, "UnsupportedSofaRpcType",
         "component at is Instant", svc, event);
+  }
+
+  @Test
+  void hessianRefusesTypesWithoutAMappingNamingTheElement() {
+    for (String type : List.of("java.util.Date", "java.math.BigDecimal", "java.math.BigInteger", "int[]",
+        "String[]", "java.time.LocalDate", "java.sql.Timestamp")) {
+      JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc {",
+          "  Event last();", "}");
+      JavaFileObject event = source("test.Event",
+          "public record Event(String name,",
+          "    " + type + " at) {}");
+      Compilation c = ValidationTest.compile(svc, event);
+      assertThat(c).failed();
+      // Date, Timestamp and arrays no boltgen service carries; BigDecimal, BigInteger and java.time only Hessian2 does not
+      assertThat(c.errors()).as("%s: %s", type, c.errors()).hasSize(1).first()
+          .satisfies(e -> assertThat(e.getMessage(Locale.ROOT)).containsPattern(
+              "\\[Bolt/Unsupported(SofaRpc)?Type\\] .*component at "));
+    }
   }
 
   @Test
