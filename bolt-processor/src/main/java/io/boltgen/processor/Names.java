@@ -36,6 +36,7 @@ final class Names {
   static final ClassName SOFA_RPC_PROTOBUF = ClassName.get(SOFARPC, "SofaRpcProtobuf");
   static final ClassName SOFA_RPC_HESSIAN = ClassName.get(SOFARPC, "SofaRpcHessian");
   static final ClassName SOFA_RPC_DECLARED_EXCEPTION = SOFA_RPC_HESSIAN.nestedClass("DeclaredException");
+  static final ClassName SOFA_RPC_JDK_TYPES = ClassName.get(SOFARPC, "SofaRpcJdkTypes");
   static final ClassName HESSIAN_CLASS = ClassName.get(SOFARPC + ".hessian", "HessianClass");
   static final ClassName HESSIAN_TYPE = ClassName.get(SOFARPC + ".hessian", "HessianType");
   static final ClassName HESSIAN_WRITER = ClassName.get(SOFARPC + ".hessian", "HessianWriter");

@@ -13,10 +13,12 @@ import io.boltgen.processor.Model.Site;
 import io.boltgen.processor.Model.Style;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.TypeElement;
@@ -31,6 +33,10 @@ import javax.lang.model.util.Types;
  * result for protobuf; for Hessian2, only the types SOFARPC's Java side has an obvious class for.
  */
 final class SofaRpcReader {
+
+  /** The JDK value types sofa-hessian writes without reflection ({@code SofaRpcJdkTypes}). */
+  private static final Set<Model.Jdk> HESSIAN_JDK_TYPES = EnumSet.of(Model.Jdk.BIG_DECIMAL, Model.Jdk.INSTANT,
+      Model.Jdk.DURATION, Model.Jdk.LOCAL_DATE, Model.Jdk.LOCAL_TIME, Model.Jdk.LOCAL_DATE_TIME);
 
   private static final Pattern JAVA_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
 
@@ -210,12 +216,12 @@ final class SofaRpcReader {
     String problem = null;
     if (type instanceof Model.MessageType msg && msg.oneof()) {
       problem = "a sealed interface (oneof)";
-    } else if (type instanceof Model.RepeatedType r && r.set()) {
-      problem = "a Set";
     } else if (type instanceof Model.ProtoMessageType) {
       problem = "a protobuf-java message";
-    } else if (type instanceof Model.JdkType j) {
-      problem = j.jdk().className.simpleName();
+    } else if (type instanceof Model.JdkType j && !HESSIAN_JDK_TYPES.contains(j.jdk())) {
+      // sofa-hessian writes these by reflection into the JDK, which Java 17 refuses without --add-opens
+      problem = j.jdk().className.simpleName() + ", which SOFARPC itself cannot write on Java 17 (sofa-hessian"
+          + " reaches into its private fields)";
     } else if (type instanceof Model.OptionalType) {
       problem = "an Optional";
     }
@@ -226,7 +232,8 @@ final class SofaRpcReader {
     }
     if (problem != null) {
       report.error(site, "UnsupportedSofaRpcType", what + " is " + problem + ", which boltgen does not write in"
-          + " SOFARPC's Hessian2 form; use primitives and their boxes, String, byte[], List, Map, enums or records");
+          + " SOFARPC's Hessian2 form; use primitives and their boxes, String, byte[], List, Set, Map, enums, records,"
+          + " BigDecimal, Instant, Duration, LocalDate, LocalTime or LocalDateTime");
       return;
     }
     if (type instanceof Model.RepeatedType r) {

@@ -270,9 +270,13 @@ final class SofaRpcTypes {
     if (type instanceof Model.MessageType m) {
       return CodeBlock.of("$L.writeObject($T.$L, $L)", out, owner, constant(m.className()), value);
     }
+    if (type instanceof Model.JdkType j) {
+      return CodeBlock.of("$L.writeObject($T.$L, $L)", out, Names.SOFA_RPC_JDK_TYPES, j.jdk().name(), value);
+    }
     if (type instanceof Model.RepeatedType r) {
-      return CodeBlock.of("$L.writeList(\"\", $L, ($L, e$L) -> $L)", out, value, o, depth + 1,
-          write(r.element(), o, CodeBlock.of("e$L", depth + 1), depth + 1));
+      // a set as sofa-hessian writes one, typed, in its order (a Java peer reads a LinkedHashSet)
+      return CodeBlock.of("$L.writeList($S, $L, ($L, e$L) -> $L)", out, r.set() ? "java.util.LinkedHashSet" : "",
+          value, o, depth + 1, write(r.element(), o, CodeBlock.of("e$L", depth + 1), depth + 1));
     }
     if (type instanceof Model.MapType m) {
       return CodeBlock.of("$L.writeMap(\"java.util.LinkedHashMap\", $L, ($L, k$L) -> $L, ($L, v$L) -> $L)", out, value,
@@ -328,8 +332,13 @@ final class SofaRpcTypes {
     if (type instanceof Model.MessageType m) {
       return CodeBlock.of("$L.readObject($T.$L)", in, owner, constant(m.className()));
     }
+    if (type instanceof Model.JdkType j) {
+      return CodeBlock.of("$L.readObject($T.$L)", in, Names.SOFA_RPC_JDK_TYPES, j.jdk().name());
+    }
     if (type instanceof Model.RepeatedType r) {
-      return CodeBlock.of("$L.readList($L -> $L)", in, i, read(r.element(), i, depth + 1, what + "'s element"));
+      CodeBlock list = CodeBlock.of("$L.readList($L -> $L)", in, i, read(r.element(), i, depth + 1,
+          what + "'s element"));
+      return r.set() ? CodeBlock.of("$T.toSet($L)", Names.SOFA_RPC_HESSIAN, list) : list;
     }
     if (type instanceof Model.MapType m) {
       return CodeBlock.of("$L.readMap($L -> $L, $L -> $L)", in, i, read(m.key(), i, depth + 1, what + "'s key"), i,

@@ -369,7 +369,8 @@ final class TypeReader {
       TypeMirror ct = c.asType();
       String where = "component " + c.getSimpleName() + " of record " + e.getSimpleName();
       Model.Type t = scalarDeclared(c, at, type(ct, Site.of(at), where, Annotations.render(ct)), where);
-      scope.usesDeprecated |= elements.isDeprecated(c.getAccessor());
+      // no accessor when javac refused the record (a component named wait, notify…): javac reports that
+      scope.usesDeprecated |= c.getAccessor() != null && elements.isDeprecated(c.getAccessor());
       fields.add(new Field(c.getSimpleName().toString(), number, t, fieldSite));
     }
     numberImplicitly(fields);

@@ -11,9 +11,11 @@ import io.boltgen.sofarpc.hessian.HessianReader.ValueReader;
 import io.boltgen.sofarpc.hessian.HessianWriter;
 import io.boltgen.sofarpc.hessian.HessianWriter.ValueWriter;
 import io.netty.buffer.ByteBuf;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * SOFARPC's Hessian2 serializer (codec {@value SofaRpc#HESSIAN2}). A request's body is one Hessian stream: a
@@ -90,6 +92,14 @@ public final class SofaRpcHessian {
     String message = failure.getMessage();
     return message == null || message.length() <= SofaRpc.MAX_MESSAGE_CHARS ? message
         : message.substring(0, SofaRpc.MAX_MESSAGE_CHARS);
+  }
+
+  /**
+   * A set a peer sent as a list (sofa-hessian writes a {@code HashSet} as a typed list), in its order; null stays
+   * null.
+   */
+  public static <E> Set<E> toSet(List<E> list) {
+    return list == null ? null : new LinkedHashSet<>(list);
   }
 
   /** Reads the result of a {@code void} method: skips it. */

@@ -46,8 +46,8 @@ class SofaRpcConsumerToBoltServerTest {
         if (serializer.equals("hessian2")) {
           // exceptions the method does not declare reach the consumer typed, as a SOFARPC provider sends them
           SofaRpcPeer.ConsumerRun undeclared = SofaRpcPeer.runConsumer("--serializer", serializer,
-              "--direct", "127.0.0.1:" + server.port(), "--calls", "undeclared,chars");
-          assertThat(undeclared.checks()).as(undeclared.toString()).hasSize(2)
+              "--direct", "127.0.0.1:" + server.port(), "--calls", "undeclared,chars,moments");
+          assertThat(undeclared.checks()).as(undeclared.toString()).hasSize(3)
               .allSatisfy(l -> assertThat(l).contains(" PASS "))
               .first().satisfies(l -> assertThat(l).contains("java.lang.IllegalStateException"));
           assertThat(undeclared.exitCode()).as(undeclared.toString()).isZero();

@@ -38,4 +38,10 @@ public interface GreetService {
 
   /** {@code c} and {@code boxed} (or '-' for null) followed by '!': chars, which Hessian2 carries as strings. */
   String initials(char c, Character boxed);
+
+  /**
+   * Each value moved on: amount * 2, at + 1 s, pause + 1 ms, day + 1, time + 1 h, when + 1 day, labels plus
+   * "seen" in their order (a null stays null): the JDK value types and a set, there and back.
+   */
+  Moments shift(Moments m);
 }

@@ -5,6 +5,7 @@ import static com.example.sofa.peer.Calls.expect;
 import com.alipay.sofa.rpc.core.exception.SofaRpcException;
 import com.example.sofa.hessian.GreetService;
 import com.example.sofa.hessian.GreetServiceLookAlike;
+import com.example.sofa.hessian.Moments;
 import com.example.sofa.hessian.Greeting;
 import com.example.sofa.hessian.GreetingRefused;
 import com.example.sofa.hessian.Person;
@@ -41,6 +42,7 @@ final class GreetChecks {
     checks.put("spread", this::spread);
     checks.put("undeclared", this::undeclared);
     checks.put("chars", this::chars);
+    checks.put("moments", this::moments);
     return checks;
   }
 
@@ -146,6 +148,18 @@ final class GreetChecks {
     } catch (SofaRpcException e) {
       throw new PeerConsumer.Failed("untyped " + PeerConsumer.describe(e) + " errorType=" + e.getErrorType());
     }
+  }
+
+  /** BigDecimal, the java.time types and a set in a DTO, there and back, each value moved on by the provider. */
+  private String moments() throws Exception {
+    for (Moments m : Shift.samples()) {
+      Moments got = greet("sync").shift(m);
+      Moments want = Shift.of(m);
+      expect(want.equals(got), "shift(" + m + ") answered " + got + ", want " + want);
+      expect(m.getLabels() == null || got.getLabels() instanceof java.util.LinkedHashSet,
+          "labels arrived as " + (got.getLabels() == null ? null : got.getLabels().getClass()));
+    }
+    return Shift.samples().size() + " moments shifted, every value as sent";
   }
 
   /** Chars as arguments, which Hessian2 carries as strings of one character. */

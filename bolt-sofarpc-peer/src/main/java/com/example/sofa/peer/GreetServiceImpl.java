@@ -3,6 +3,7 @@ package com.example.sofa.peer;
 import com.example.sofa.hessian.GreetService;
 import com.example.sofa.hessian.Greeting;
 import com.example.sofa.hessian.GreetingRefused;
+import com.example.sofa.hessian.Moments;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,6 +62,11 @@ final class GreetServiceImpl implements GreetService {
       default:
         return new UnsupportedOperationException(kind);
     }
+  }
+
+  @Override
+  public Moments shift(Moments m) {
+    return Shift.of(m);
   }
 
   @Override

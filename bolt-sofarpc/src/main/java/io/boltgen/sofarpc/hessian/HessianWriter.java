@@ -1,6 +1,7 @@
 package io.boltgen.sofarpc.hessian;
 
 import io.netty.buffer.ByteBuf;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -210,13 +211,13 @@ public final class HessianWriter {
   }
 
   /**
-   * A list ({@code null} as {@code 'N'}) of {@code type}: {@code ""} for an untyped one (a Java peer reads an
-   * {@code ArrayList}), or the Hessian type of an array or collection such as {@code "[string"} for a
-   * {@code String[]}, {@code "[int"}, {@code "java.util.LinkedList"}.
+   * A list or a set ({@code null} as {@code 'N'}) of {@code type}: {@code ""} for an untyped one (a Java peer
+   * reads an {@code ArrayList}), or the Hessian type of an array or collection such as {@code "[string"} for a
+   * {@code String[]}, {@code "[int"}, {@code "java.util.LinkedHashSet"}. Elements in iteration order.
    *
    * @throws HessianException if objects, lists and maps nest deeper than {@link HessianReader#MAX_DEPTH}
    */
-  public <E> void writeList(String type, List<E> list, ValueWriter<E> element) {
+  public <E> void writeList(String type, Collection<E> list, ValueWriter<E> element) {
     if (list == null) {
       put('N');
       return;

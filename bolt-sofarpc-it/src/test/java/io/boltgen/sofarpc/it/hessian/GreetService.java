@@ -27,4 +27,6 @@ public interface GreetService {
   String fail(String kind);
 
   String initials(char c, Character boxed);
+
+  Moments shift(Moments m);
 }

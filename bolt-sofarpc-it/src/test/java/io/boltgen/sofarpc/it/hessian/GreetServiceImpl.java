@@ -1,9 +1,12 @@
 package io.boltgen.sofarpc.it.hessian;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,6 +69,19 @@ public final class GreetServiceImpl implements GreetService {
   @Override
   public String whoami() {
     return id;
+  }
+
+  @Override
+  public Moments shift(Moments m) {
+    Set<String> labels = null;
+    if (m.labels() != null) {
+      labels = new LinkedHashSet<>(m.labels());
+      labels.add("seen");
+    }
+    return new Moments(m.amount() == null ? null : m.amount().multiply(BigDecimal.valueOf(2)),
+        m.at() == null ? null : m.at().plusSeconds(1), m.pause() == null ? null : m.pause().plusMillis(1),
+        m.day() == null ? null : m.day().plusDays(1), m.time() == null ? null : m.time().plusHours(1),
+        m.when() == null ? null : m.when().plusDays(1), labels);
   }
 
   @Override

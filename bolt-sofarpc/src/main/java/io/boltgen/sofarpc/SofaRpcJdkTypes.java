@@ -1,0 +1,198 @@
+package io.boltgen.sofarpc;
+
+import io.boltgen.sofarpc.hessian.HessianClass;
+import io.boltgen.sofarpc.hessian.HessianException;
+import io.boltgen.sofarpc.hessian.HessianReader;
+import io.boltgen.sofarpc.hessian.HessianType;
+import io.boltgen.sofarpc.hessian.HessianWriter;
+import java.math.BigDecimal;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+
+/**
+ * The JDK value types as sofa-hessian (3.5.x) writes them, for generated code: {@code BigDecimal} as an object of
+ * its class whose one field {@code value} is its string; the {@code java.time} types as sofa-hessian's
+ * {@code com.caucho.hessian.io.java8} handles ({@code LocalDateHandle} with {@code year, month, day} and so on),
+ * which a SOFARPC peer reads back as the value itself. A value a peer sent that its type cannot hold (a
+ * malformed number, the 30th of February) is a {@link HessianException} naming the class, never null or a
+ * substitute. Stateless.
+ */
+public final class SofaRpcJdkTypes {
+
+  private static final String HANDLES = "com.caucho.hessian.io.java8.";
+
+  private SofaRpcJdkTypes() {}
+
+  /** {@code java.math.BigDecimal}: an object of that class, field {@code value} = {@link BigDecimal#toString}. */
+  public static final HessianType<BigDecimal> BIG_DECIMAL = new Handle<>("java.math.BigDecimal", "value") {
+    @Override
+    public void writeFields(HessianWriter out, BigDecimal value) {
+      out.writeString(value.toString());
+    }
+
+    @Override
+    BigDecimal read(Object[] fields) {
+      String text = (String) fields[0];
+      try {
+        return new BigDecimal(text);
+      } catch (NumberFormatException e) {
+        throw new HessianException("java.math.BigDecimal: the value \"" + shorten(text) + "\" is not a number");
+      }
+    }
+  };
+
+  /** {@code java.time.Instant}: sofa-hessian's {@code InstantHandle} ({@code long seconds, int nanos}). */
+  public static final HessianType<Instant> INSTANT = new Handle<>(HANDLES + "InstantHandle", "seconds", "nanos") {
+    @Override
+    public void writeFields(HessianWriter out, Instant value) {
+      out.writeLong(value.getEpochSecond());
+      out.writeInt(value.getNano());
+    }
+
+    @Override
+    Instant read(Object[] fields) {
+      return Instant.ofEpochSecond(longOf(fields[0]), intOf(fields[1]));
+    }
+  };
+
+  /** {@code java.time.Duration}: sofa-hessian's {@code DurationHandle} ({@code long seconds, int nanos}). */
+  public static final HessianType<Duration> DURATION = new Handle<>(HANDLES + "DurationHandle", "seconds", "nanos") {
+    @Override
+    public void writeFields(HessianWriter out, Duration value) {
+      out.writeLong(value.getSeconds());
+      out.writeInt(value.getNano());
+    }
+
+    @Override
+    Duration read(Object[] fields) {
+      return Duration.ofSeconds(longOf(fields[0]), intOf(fields[1]));
+    }
+  };
+
+  /** {@code java.time.LocalDate}: sofa-hessian's {@code LocalDateHandle} ({@code int year, month, day}). */
+  public static final HessianType<LocalDate> LOCAL_DATE =
+      new Handle<>(HANDLES + "LocalDateHandle", "year", "month", "day") {
+        @Override
+        public void writeFields(HessianWriter out, LocalDate value) {
+          out.writeInt(value.getYear());
+          out.writeInt(value.getMonthValue());
+          out.writeInt(value.getDayOfMonth());
+        }
+
+        @Override
+        LocalDate read(Object[] fields) {
+          return LocalDate.of(intOf(fields[0]), intOf(fields[1]), intOf(fields[2]));
+        }
+      };
+
+  /** {@code java.time.LocalTime}: sofa-hessian's {@code LocalTimeHandle} ({@code int hour, minute, second, nano}). */
+  public static final HessianType<LocalTime> LOCAL_TIME =
+      new Handle<>(HANDLES + "LocalTimeHandle", "hour", "minute", "second", "nano") {
+        @Override
+        public void writeFields(HessianWriter out, LocalTime value) {
+          out.writeInt(value.getHour());
+          out.writeInt(value.getMinute());
+          out.writeInt(value.getSecond());
+          out.writeInt(value.getNano());
+        }
+
+        @Override
+        LocalTime read(Object[] fields) {
+          return LocalTime.of(intOf(fields[0]), intOf(fields[1]), intOf(fields[2]), intOf(fields[3]));
+        }
+      };
+
+  /** {@code java.time.LocalDateTime}: sofa-hessian's {@code LocalDateTimeHandle}, a date handle and a time handle. */
+  public static final HessianType<LocalDateTime> LOCAL_DATE_TIME =
+      new Handle<>(HANDLES + "LocalDateTimeHandle", "date", "time") {
+        @Override
+        public void writeFields(HessianWriter out, LocalDateTime value) {
+          out.writeObject(LOCAL_DATE, value.toLocalDate());
+          out.writeObject(LOCAL_TIME, value.toLocalTime());
+        }
+
+        @Override
+        Object readField(HessianReader in, int index) {
+          return index == 0 ? in.readObject(LOCAL_DATE) : in.readObject(LOCAL_TIME);
+        }
+
+        @Override
+        LocalDateTime read(Object[] fields) {
+          return LocalDateTime.of((LocalDate) fields[0], (LocalTime) fields[1]);
+        }
+      };
+
+  /** A whole number a peer wrote as a Hessian int or long. */
+  private static long longOf(Object number) {
+    if (number instanceof Integer || number instanceof Long) {
+      return ((Number) number).longValue();
+    }
+    throw new ClassCastException(number.getClass().getName());
+  }
+
+  /** A whole number that an int holds exactly (else {@link ArithmeticException}). */
+  private static int intOf(Object number) {
+    return Math.toIntExact(longOf(number));
+  }
+
+  private static String shorten(String text) {
+    return text.length() <= 64 ? text : text.substring(0, 64) + "…";
+  }
+
+  /**
+   * A value sent as an object with a few named fields, each required: read by name whatever their order,
+   * unknown ones skipped; a missing one, a value of another type, or values the type refuses fail naming the
+   * class.
+   */
+  private abstract static class Handle<T> implements HessianType<T> {
+    private final HessianClass hessianClass;
+
+    Handle(String className, String... fields) {
+      this.hessianClass = HessianClass.of(className, fields);
+    }
+
+    @Override
+    public final HessianClass hessianClass() {
+      return hessianClass;
+    }
+
+    /** Field {@code index} of {@link #hessianClass()}, read: a string, an int or a long by default. */
+    Object readField(HessianReader in, int index) {
+      return in.readValue();
+    }
+
+    /** The value of {@code fields}, in the order of {@link #hessianClass()}, none of them null. */
+    abstract T read(Object[] fields);
+
+    @Override
+    public final T readFields(HessianReader in, HessianClass sent) {
+      int count = hessianClass.fieldCount();
+      Object[] fields = new Object[count];
+      for (int i = 0; i < sent.fieldCount(); i++) {
+        int index = hessianClass.fieldNames().indexOf(sent.fieldName(i));
+        if (index < 0) {
+          in.skipValue();
+        } else {
+          fields[index] = readField(in, index);
+        }
+      }
+      String className = hessianClass.className();
+      for (int i = 0; i < count; i++) {
+        if (fields[i] == null) {
+          throw new HessianException(className + " without its " + hessianClass.fieldName(i));
+        }
+      }
+      try {
+        return read(fields);
+      } catch (ClassCastException e) {
+        throw new HessianException(className + " with fields of other types than sofa-hessian writes");
+      } catch (DateTimeException | ArithmeticException e) {
+        throw new HessianException(className + ": " + e.getMessage());
+      }
+    }
+  }
+}

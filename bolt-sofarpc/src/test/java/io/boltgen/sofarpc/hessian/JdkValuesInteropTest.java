@@ -1,0 +1,121 @@
+package io.boltgen.sofarpc.hessian;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.boltgen.sofarpc.SofaRpcJdkTypes;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JDK value types of {@link SofaRpcJdkTypes} against sofa-hessian itself, both ways, with seeded random values
+ * and the extremes; and what a peer may send that the type cannot hold, refused naming the class.
+ */
+class JdkValuesInteropTest {
+
+  private static final long SEED = 20261206L;
+
+  private static <T> void bothWays(HessianType<T> type, T value) {
+    T read = HessianFixtures.weRead(HessianFixtures.sofaWritesObject(value), in -> in.readObject(type));
+    assertThat(read).as("sofa-hessian wrote %s", value).isEqualTo(value);
+    Object back = HessianFixtures.sofaReadsObject(HessianFixtures.ours(out -> out.writeObject(type, value)));
+    assertThat(back).as("we wrote %s", value).isEqualTo(value);
+  }
+
+  @Test
+  void everyTypeTravelsBothWaysAsSofaHessianWritesIt() {
+    Random random = new Random(SEED);
+    List<BigDecimal> decimals = new ArrayList<>(List.of(BigDecimal.ZERO, new BigDecimal("-12.3400"),
+        new BigDecimal("1E+3"), new BigDecimal(new BigInteger("123456789012345678901234567890"), 40)));
+    List<Instant> instants = new ArrayList<>(List.of(Instant.MIN, Instant.MAX, Instant.EPOCH,
+        Instant.ofEpochSecond(-1, 999_999_999)));
+    List<Duration> durations = new ArrayList<>(List.of(Duration.ZERO, Duration.ofSeconds(Long.MIN_VALUE),
+        Duration.ofSeconds(Long.MAX_VALUE, 999_999_999), Duration.ofNanos(-1)));
+    List<LocalDate> dates = new ArrayList<>(List.of(LocalDate.MIN, LocalDate.MAX, LocalDate.of(2024, 2, 29)));
+    List<LocalTime> times = new ArrayList<>(List.of(LocalTime.MIN, LocalTime.MAX, LocalTime.NOON));
+    for (int i = 0; i < 200; i++) {
+      decimals.add(new BigDecimal(new BigInteger(random.nextInt(200) + 1, random), random.nextInt(60) - 30));
+      instants.add(Instant.ofEpochSecond(random.nextLong() % Instant.MAX.getEpochSecond(), random.nextInt(1_000_000_000)));
+      durations.add(Duration.ofSeconds(random.nextLong(), random.nextInt(1_000_000_000)));
+      dates.add(LocalDate.ofEpochDay(random.nextInt(2_000_000) - 1_000_000L));
+      times.add(LocalTime.ofNanoOfDay(Math.floorMod(random.nextLong(), 86_400_000_000_000L)));
+    }
+    decimals.forEach(v -> bothWays(SofaRpcJdkTypes.BIG_DECIMAL, v));
+    instants.forEach(v -> bothWays(SofaRpcJdkTypes.INSTANT, v));
+    durations.forEach(v -> bothWays(SofaRpcJdkTypes.DURATION, v));
+    dates.forEach(v -> bothWays(SofaRpcJdkTypes.LOCAL_DATE, v));
+    times.forEach(v -> bothWays(SofaRpcJdkTypes.LOCAL_TIME, v));
+    for (int i = 0; i < dates.size(); i++) {
+      bothWays(SofaRpcJdkTypes.LOCAL_DATE_TIME, LocalDateTime.of(dates.get(i), times.get(i)));
+    }
+  }
+
+  @Test
+  void aSetTravelsAsATypedListInItsOrder() {
+    Set<String> set = new LinkedHashSet<>(List.of("zeta", "alpha", "mid"));
+    byte[] ours = HessianFixtures.ours(out -> out.writeList("java.util.LinkedHashSet", set, HessianWriter::writeString));
+    assertThat(HessianFixtures.sofaReadsObject(ours)).isInstanceOf(LinkedHashSet.class).isEqualTo(set)
+        .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.ITERABLE).containsExactly("zeta", "alpha", "mid");
+    List<String> read = HessianFixtures.weRead(HessianFixtures.sofaWritesObject(set),
+        in -> in.readList(HessianReader::readString));
+    assertThat(read).containsExactly("zeta", "alpha", "mid");
+  }
+
+  @Test
+  void whatTheTypeCannotHoldIsRefusedNamingTheClass() {
+    assertThatThrownBy(() -> readHandle("java.math.BigDecimal", List.of("value"), out -> out.writeString("12,5"),
+        SofaRpcJdkTypes.BIG_DECIMAL)).isInstanceOf(HessianException.class)
+        .hasMessage("java.math.BigDecimal: the value \"12,5\" is not a number");
+    assertThatThrownBy(() -> readHandle("com.caucho.hessian.io.java8.LocalDateHandle", List.of("year", "month", "day"),
+        out -> {
+          out.writeInt(2023);
+          out.writeInt(2);
+          out.writeInt(30);
+        }, SofaRpcJdkTypes.LOCAL_DATE)).isInstanceOf(HessianException.class)
+        .hasMessageStartingWith("com.caucho.hessian.io.java8.LocalDateHandle: Invalid date 'FEBRUARY 30'");
+    assertThatThrownBy(() -> readHandle("com.caucho.hessian.io.java8.InstantHandle", List.of("seconds"),
+        out -> out.writeLong(1), SofaRpcJdkTypes.INSTANT)).isInstanceOf(HessianException.class)
+        .hasMessage("com.caucho.hessian.io.java8.InstantHandle without its nanos");
+    assertThatThrownBy(() -> readHandle("com.caucho.hessian.io.java8.LocalTimeHandle",
+        List.of("hour", "minute", "second", "nano"), out -> {
+          out.writeInt(1);
+          out.writeLong(1L << 40);
+          out.writeInt(0);
+          out.writeInt(0);
+        }, SofaRpcJdkTypes.LOCAL_TIME)).isInstanceOf(HessianException.class)
+        .hasMessageContaining("LocalTimeHandle");
+  }
+
+  /** Reads with {@code type} an object of {@code className} whose fields {@code write} writes. */
+  private static <T> T readHandle(String className, List<String> fields,
+      java.util.function.Consumer<HessianWriter> write, HessianType<T> type) {
+    byte[] bytes = HessianFixtures.ours(out -> out.writeObject(new HessianType<String>() {
+      @Override
+      public HessianClass hessianClass() {
+        return HessianClass.of(className, fields.toArray(String[]::new));
+      }
+
+      @Override
+      public void writeFields(HessianWriter w, String ignored) {
+        write.accept(w);
+      }
+
+      @Override
+      public String readFields(HessianReader in, HessianClass sent) {
+        throw new UnsupportedOperationException();
+      }
+    }, "x"));
+    return HessianFixtures.weRead(bytes, in -> in.readObject(type));
+  }
+}
