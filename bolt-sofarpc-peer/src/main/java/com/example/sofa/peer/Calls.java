@@ -90,6 +90,22 @@ final class Calls {
     throw new PeerConsumer.Failed("answered " + answer + " instead of timing out");
   }
 
+  /**
+   * The "unknownservice" check: {@code call} asks for a service the provider does not export, {@code uniqueName};
+   * passes when the provider's own error names it (SOFARPC's provider answers so), not a transport failure.
+   */
+  static String unknownService(Supplier<Object> call, String uniqueName) throws PeerConsumer.Failed {
+    try {
+      Object got = call.get();
+      throw new PeerConsumer.Failed("an absent service answered " + got);
+    } catch (SofaRpcException e) {
+      String what = PeerConsumer.describe(e) + " errorType=" + e.getErrorType();
+      expect(what.contains(uniqueName) && !what.contains("ServerErrorMsg:null"),
+          "not the provider's unknown-service error: " + what);
+      return what;
+    }
+  }
+
   /** The spread check's verdict on {@code counts} (id → calls it answered), its SPREAD lines printed. */
   static String spread(Map<String, Integer> counts) throws PeerConsumer.Failed {
     for (Map.Entry<String, Integer> e : new TreeMap<>(counts).entrySet()) {

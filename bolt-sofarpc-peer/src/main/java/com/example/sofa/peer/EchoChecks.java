@@ -122,15 +122,7 @@ final class EchoChecks {
    */
   private String unknownService() throws Exception {
     EchoService other = consumer.refer(SERVICE, "absent", EchoService.class, "sync", timeout);
-    try {
-      Object got = other.echo(request("absent", 1));
-      throw new PeerConsumer.Failed("an absent service answered " + got);
-    } catch (SofaRpcException e) {
-      String what = PeerConsumer.describe(e) + " errorType=" + e.getErrorType();
-      expect(what.contains(SERVICE + ":1.0:absent") && !what.contains("ServerErrorMsg:null"),
-          "not the provider's unknown-service error: " + what);
-      return what;
-    }
+    return Calls.unknownService(() -> other.echo(request("absent", 1)), SERVICE + ":1.0:absent");
   }
 
   private String unknown() throws Exception {

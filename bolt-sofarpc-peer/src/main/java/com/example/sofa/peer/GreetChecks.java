@@ -200,15 +200,7 @@ final class GreetChecks {
    */
   private String unknownService() throws Exception {
     GreetService other = consumer.refer(SERVICE, "absent", GreetService.class, "sync", timeout);
-    try {
-      Object got = other.whoami();
-      throw new PeerConsumer.Failed("an absent service answered " + got);
-    } catch (SofaRpcException e) {
-      String what = PeerConsumer.describe(e) + " errorType=" + e.getErrorType();
-      expect(what.contains(SERVICE + ":1.0:absent") && !what.contains("ServerErrorMsg:null"),
-          "not the provider's unknown-service error: " + what);
-      return what;
-    }
+    return Calls.unknownService(other::whoami, SERVICE + ":1.0:absent");
   }
 
   private String unknown() throws Exception {
