@@ -72,6 +72,7 @@ final class JdkKind {
   static String protoType(Jdk jdk) {
     switch (jdk) {
       case INSTANT:
+      case DATE:
         return WellKnownTypes.TIMESTAMP;
       case DURATION:
         return WellKnownTypes.DURATION;
@@ -84,6 +85,7 @@ final class JdkKind {
   static String protoFile(Jdk jdk) {
     switch (jdk) {
       case INSTANT:
+      case DATE:
         return WellKnownTypes.TIMESTAMP_FILE;
       case DURATION:
         return WellKnownTypes.DURATION_FILE;
@@ -109,6 +111,8 @@ final class JdkKind {
         return "a Java LocalDateTime: ISO-8601 text without offset, e.g. 2024-02-29T10:15:30";
       case URI:
         return "a Java URI";
+      case DATE:
+        return "a Java Date: milliseconds; a finer timestamp is refused";
       default:
         return "a Java " + jdk.className.simpleName();
     }
@@ -150,10 +154,11 @@ final class JdkKind {
       return CodeBlock.of("d.readMessage($T::$L)", PROTO_TYPES, readCall(jdk).name());
     }
 
-    /** The message's default: the epoch, or a zero duration. */
+    /** The message's default: the epoch (an Instant or a Date), or a zero duration. */
     @Override
     CodeBlock mapDefault() {
-      return jdk == Jdk.INSTANT ? CodeBlock.of("$T.EPOCH", jdk.className) : CodeBlock.of("$T.ZERO", jdk.className);
+      return jdk == Jdk.INSTANT ? CodeBlock.of("$T.EPOCH", jdk.className)
+          : jdk == Jdk.DATE ? CodeBlock.of("new $T(0L)", jdk.className) : CodeBlock.of("$T.ZERO", jdk.className);
     }
   }
 

@@ -79,6 +79,8 @@ final class JsonValueCode {
     switch (jdk) {
       case INSTANT:
         return CodeBlock.of("$T.writeTimestamp(g, $L);\n", Names.JSON_VALUES, x);
+      case DATE:
+        return CodeBlock.of("$T.writeTimestamp(g, $L.toInstant());\n", Names.JSON_VALUES, x);
       case DURATION:
         return CodeBlock.of("$T.writeDuration(g, $L);\n", Names.JSON_VALUES, x);
       default:
@@ -119,6 +121,8 @@ final class JsonValueCode {
     switch (jdk) {
       case INSTANT:
         return CodeBlock.of("r.readTimestamp()");
+      case DATE:
+        return CodeBlock.of("$T.date(r.readTimestamp())", JdkKind.PROTO_TYPES);
       case DURATION:
         return CodeBlock.of("r.readDuration()");
       default:

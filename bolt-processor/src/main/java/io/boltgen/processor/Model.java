@@ -157,7 +157,8 @@ final class Model {
     LOCAL_DATE(ClassName.get("java.time", "LocalDate"), "LocalDate"),
     LOCAL_TIME(ClassName.get("java.time", "LocalTime"), "LocalTime"),
     LOCAL_DATE_TIME(ClassName.get("java.time", "LocalDateTime"), "LocalDateTime"),
-    URI(ClassName.get("java.net", "URI"), "Uri");
+    URI(ClassName.get("java.net", "URI"), "Uri"),
+    DATE(ClassName.get("java.util", "Date"), "Date");
 
     final ClassName className;
     /** The suffix of its {@code ProtoTypes} functions ({@code sizeTimestamp}, {@code parseUuid}). */
@@ -170,7 +171,7 @@ final class Model {
 
     /** Whether it travels as a {@code google.protobuf} message (else as a {@code string}). */
     boolean message() {
-      return this == INSTANT || this == DURATION;
+      return this == INSTANT || this == DURATION || this == DATE;
     }
 
     /** The value type of {@code qualifiedName}, or {@code null}. */

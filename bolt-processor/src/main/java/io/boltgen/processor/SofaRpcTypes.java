@@ -271,7 +271,8 @@ final class SofaRpcTypes {
       return CodeBlock.of("$L.writeObject($T.$L, $L)", out, owner, constant(m.className()), value);
     }
     if (type instanceof Model.JdkType j) {
-      return CodeBlock.of("$L.writeObject($T.$L, $L)", out, Names.SOFA_RPC_JDK_TYPES, j.jdk().name(), value);
+      return j.jdk() == Model.Jdk.DATE ? CodeBlock.of("$T.writeDate($L, $L)", Names.SOFA_RPC_JDK_TYPES, out, value)
+          : CodeBlock.of("$L.writeObject($T.$L, $L)", out, Names.SOFA_RPC_JDK_TYPES, j.jdk().name(), value);
     }
     if (type instanceof Model.RepeatedType r) {
       // a set as sofa-hessian writes one, typed, in its order (a Java peer reads a LinkedHashSet)
@@ -333,7 +334,8 @@ final class SofaRpcTypes {
       return CodeBlock.of("$L.readObject($T.$L)", in, owner, constant(m.className()));
     }
     if (type instanceof Model.JdkType j) {
-      return CodeBlock.of("$L.readObject($T.$L)", in, Names.SOFA_RPC_JDK_TYPES, j.jdk().name());
+      return j.jdk() == Model.Jdk.DATE ? CodeBlock.of("$T.readDate($L)", Names.SOFA_RPC_JDK_TYPES, in)
+          : CodeBlock.of("$L.readObject($T.$L)", in, Names.SOFA_RPC_JDK_TYPES, j.jdk().name());
     }
     if (type instanceof Model.RepeatedType r) {
       CodeBlock list = CodeBlock.of("$L.readList($L -> $L)", in, i, read(r.element(), i, depth + 1,

@@ -169,6 +169,7 @@ final class TypeReader {
       case "java.time.LocalTime":
       case "java.time.LocalDateTime":
       case "java.net.URI":
+      case "java.util.Date":
         return new JdkType(Model.Jdk.of(name));
       case "java.util.List":
       case "java.util.Set": {
@@ -274,7 +275,7 @@ final class TypeReader {
     } else {
       problem = e.getSimpleName() + " is not serializable: use primitives and their boxes, String, byte[], enums,"
           + " records, List, Set, Map, Optional, protobuf messages or the JDK value types Instant, Duration,"
-          + " BigDecimal, BigInteger, UUID, LocalDate, LocalTime, LocalDateTime and URI";
+          + " BigDecimal, BigInteger, UUID, LocalDate, LocalTime, LocalDateTime, URI and java.util.Date";
     }
     return unsupported(site, context, path, problem);
   }

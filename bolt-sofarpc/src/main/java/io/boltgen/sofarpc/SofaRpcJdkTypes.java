@@ -12,9 +12,11 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.Date;
 
 /**
- * The JDK value types as sofa-hessian (3.5.x) writes them, for generated code: {@code BigDecimal} as an object of
+ * The JDK value types as sofa-hessian (3.5.x) writes them, for generated code: {@code java.util.Date} as a Hessian
+ * date ({@code 'd'}, milliseconds); {@code BigDecimal} as an object of
  * its class whose one field {@code value} is its string; the {@code java.time} types as sofa-hessian's
  * {@code com.caucho.hessian.io.java8} handles ({@code LocalDateHandle} with {@code year, month, day} and so on),
  * which a SOFARPC peer reads back as the value itself. A value a peer sent that its type cannot hold (a
@@ -125,6 +127,23 @@ public final class SofaRpcJdkTypes {
           return LocalDateTime.of((LocalDate) fields[0], (LocalTime) fields[1]);
         }
       };
+
+  /** Writes a {@code java.util.Date} as sofa-hessian does, {@code 'd'} and its milliseconds; null as {@code 'N'}. */
+  @SuppressWarnings("JavaUtilDate") // a peer's DTOs have Dates
+  public static void writeDate(HessianWriter out, Date value) {
+    if (value == null) {
+      out.writeNull();
+    } else {
+      out.writeDate(value.getTime());
+    }
+  }
+
+  /** Reads a {@code java.util.Date} a peer wrote as a date ({@code 'd'}); {@code 'N'} gives null. */
+  @SuppressWarnings("JavaUtilDate")
+  public static Date readDate(HessianReader in) {
+    Long millis = in.readDate();
+    return millis == null ? null : new Date(millis);
+  }
 
   /** A whole number a peer wrote as a Hessian int or long. */
   private static long longOf(Object number) {

@@ -32,6 +32,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -146,17 +147,18 @@ class BoltClientToSofaRpcProviderTest {
   }
 
   @Test
+  @SuppressWarnings("JavaUtilDate") // a DTO's Date is what is tested
   void hessianJdkValueTypesAndSetsTravelBothWays() {
     GreetService greet = GreetServiceBolt.newClient(client, provider.address());
     Moments sent = new Moments(new BigDecimal("-12.3400"), Instant.ofEpochSecond(-1, 999_999_999),
         Duration.ofSeconds(-5, 7), LocalDate.of(2024, 2, 28), LocalTime.of(22, 59, 59, 1),
-        LocalDateTime.of(1999, 12, 31, 23, 0, 0, 42), new LinkedHashSet<>(List.of("zeta", "alpha")));
+        LocalDateTime.of(1999, 12, 31, 23, 0, 0, 42), new LinkedHashSet<>(List.of("zeta", "alpha")), new Date(-1));
     // moved on by SOFARPC's provider: every value arrived as sent, and came back as it answered
     assertThat(greet.shift(sent)).isEqualTo(new Moments(new BigDecimal("-24.6800"), Instant.ofEpochSecond(0, 999_999_999),
         Duration.ofSeconds(-5, 1_000_007), LocalDate.of(2024, 2, 29), LocalTime.of(23, 59, 59, 1),
-        LocalDateTime.of(2000, 1, 1, 23, 0, 0, 42), Set.of("zeta", "alpha", "seen")));
+        LocalDateTime.of(2000, 1, 1, 23, 0, 0, 42), Set.of("zeta", "alpha", "seen"), new Date(999)));
     assertThat(greet.shift(sent).labels()).containsExactly("zeta", "alpha", "seen");
-    Moments nulls = new Moments(null, null, null, null, null, null, null);
+    Moments nulls = new Moments(null, null, null, null, null, null, null, null);
     assertThat(greet.shift(nulls)).isEqualTo(nulls);
   }
 

@@ -7,10 +7,12 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.Date;
 import java.util.Objects;
 import java.util.Set;
 
-/** A hessian2 bean of the JDK value types sofa-hessian writes, and a set. */
+/** A hessian2 bean of the JDK value types sofa-hessian writes (a java.util.Date among them), and a set. */
+@SuppressWarnings({"JavaUtilDate", "UndefinedEquals"}) // a DTO's Date is what is tested
 public class Moments implements Serializable {
   private static final long serialVersionUID = 1L;
 
@@ -21,11 +23,12 @@ public class Moments implements Serializable {
   private LocalTime time;
   private LocalDateTime when;
   private Set<String> labels;
+  private Date seen;
 
   public Moments() {}
 
   public Moments(BigDecimal amount, Instant at, Duration pause, LocalDate day, LocalTime time, LocalDateTime when,
-      Set<String> labels) {
+      Set<String> labels, Date seen) {
     this.amount = amount;
     this.at = at;
     this.pause = pause;
@@ -33,6 +36,7 @@ public class Moments implements Serializable {
     this.time = time;
     this.when = when;
     this.labels = labels;
+    this.seen = seen;
   }
 
   public BigDecimal getAmount() {
@@ -63,21 +67,25 @@ public class Moments implements Serializable {
     return labels;
   }
 
+  public Date getSeen() {
+    return seen;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Moments m && Objects.equals(amount, m.amount) && Objects.equals(at, m.at)
         && Objects.equals(pause, m.pause) && Objects.equals(day, m.day) && Objects.equals(time, m.time)
-        && Objects.equals(when, m.when) && Objects.equals(labels, m.labels);
+        && Objects.equals(when, m.when) && Objects.equals(labels, m.labels) && Objects.equals(seen, m.seen);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(amount, at, pause, day, time, when, labels);
+    return Objects.hash(amount, at, pause, day, time, when, labels, seen);
   }
 
   @Override
   public String toString() {
     return "Moments[" + amount + ", " + at + ", " + pause + ", " + day + ", " + time + ", " + when + ", " + labels
-        + "]";
+        + ", " + (seen == null ? null : seen.getTime()) + "]";
   }
 }

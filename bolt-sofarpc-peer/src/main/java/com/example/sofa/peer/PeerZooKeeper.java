@@ -7,14 +7,16 @@ import java.net.Socket;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.server.ServerConfig;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 
 /**
  * A standalone ZooKeeper server of the version SOFARPC 5.13.2 ships (its bom's 3.5.7, on this peer's class
  * path): what many SOFARPC installations run, for registry tests that must work there too. Serves
- * {@code --port} with its data in {@code --data}; prints "READY N" once it accepts connections; stops at the end
- * of standard input or on SIGTERM.
+ * {@code --port} with its data in {@code --data}; prints "READY N" once a client's session is served; stops at
+ * the end of standard input or on SIGTERM.
  */
 final class PeerZooKeeper {
 
@@ -38,6 +40,7 @@ final class PeerZooKeeper {
     }, "sofa-peer-zookeeper");
     serving.start();
     awaitListening(Integer.parseInt(port), serving);
+    awaitServing(Integer.parseInt(port));
 
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "sofa-peer-zookeeper-stop"));
@@ -66,6 +69,27 @@ final class PeerZooKeeper {
       }
     }
     throw new IllegalStateException("ZooKeeper did not listen on " + port + " within 60 s");
+  }
+
+  /**
+   * Waits (at most 60 s) until a client's session is served: the port listens before the server runs, and a
+   * client that connects in between is turned away ("ZooKeeperServer not running").
+   */
+  private static void awaitServing(int port) throws Exception {
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper probe = new ZooKeeper("127.0.0.1:" + port, 10_000, event -> {
+      if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    });
+    try {
+      if (!connected.await(60, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("ZooKeeper on " + port + " served no session within 60 s");
+      }
+      probe.exists("/", false);
+    } finally {
+      probe.close();
+    }
   }
 
   private static String required(Map<String, String> options, String name) {

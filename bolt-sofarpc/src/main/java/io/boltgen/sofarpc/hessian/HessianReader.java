@@ -40,7 +40,6 @@ public final class HessianReader {
   public static final int MAX_TYPES = 1_024;
 
   static final String DETAIL_MESSAGE = "detailMessage";
-
   private static final Object IN_PROGRESS = new Object();
   private static final Object SKIPPED = new Object();
   private static final Object PLAIN = new Object();
@@ -107,6 +106,11 @@ public final class HessianReader {
     throw unexpected(what, tag);
   }
 
+  /** A date ({@code 'd'}) as its milliseconds since the epoch; {@code 'N'} gives null. Nothing else converts. */
+  public Long readDate() {
+    return HessianValues.readDate(this);
+  }
+
   /** A string, in one chunk or many; {@code 'N'} gives null. Nothing else converts to a string. */
   public String readString() {
     int tag = src.tag();
@@ -143,7 +147,7 @@ public final class HessianReader {
     if (tag == 'N') {
       return null;
     }
-    if (isRef(tag)) {
+    if (HessianSource.isRef(tag)) {
       @SuppressWarnings("unchecked") // read by an equal HessianType<T>
       T value = (T) resolve(tag, type, "an object of " + type.hessianClass().className());
       return value;
@@ -179,7 +183,7 @@ public final class HessianReader {
     if (tag == 'N') {
       return null;
     }
-    if (isRef(tag)) {
+    if (HessianSource.isRef(tag)) {
       @SuppressWarnings("unchecked") // read by an equal ValueReader<E>
       List<E> list = (List<E>) resolve(tag, element, "a list");
       return list;
@@ -209,7 +213,7 @@ public final class HessianReader {
     if (tag == 'N') {
       return null;
     }
-    if (isRef(tag)) {
+    if (HessianSource.isRef(tag)) {
       @SuppressWarnings("unchecked") // read by equal ValueReaders
       Map<K, V> map = (Map<K, V>) resolve(tag, kind, "a map");
       return map;
@@ -280,20 +284,17 @@ public final class HessianReader {
       throw unexpected("a Throwable", tag);
     }
     HessianClass sent = instanceClass();
-    int ref = reserve(SKIPPED);
+    reserve(SKIPPED);
     enter();
     String message = null;
-    boolean found = false;
     for (int i = 0; i < sent.fieldCount(); i++) {
-      if (!found && DETAIL_MESSAGE.equals(sent.fieldName(i))) {
+      if (message == null && DETAIL_MESSAGE.equals(sent.fieldName(i))) {
         message = readString();
-        found = true;
       } else {
         skipValue();
       }
     }
-    depth--;
-    refs.set(ref, SKIPPED);
+    exit();
     return new RemoteThrowable(sent.className(), message);
   }
 
@@ -319,10 +320,6 @@ public final class HessianReader {
   static HessianException unexpected(String what, int tag) {
     return new HessianException(String.format("expected %s, found Hessian tag 0x%02x%s", what, tag,
         tag >= 0x20 && tag < 0x7f ? " '" + (char) tag + "'" : ""));
-  }
-
-  static boolean isRef(int tag) {
-    return tag == 'R' || tag == 0x4a || tag == 0x4b;
   }
 
   /** The index of the back-reference whose tag was read, checked against the references so far. */

@@ -86,6 +86,11 @@ final class HessianSource {
 
   // ---------------------------------------------------------------- numbers
 
+  /** A back-reference: {@code 'R' i32}, {@code 0x4a u8} or {@code 0x4b u16}. */
+  static boolean isRef(int tag) {
+    return tag == 'R' || tag == 0x4a || tag == 0x4b;
+  }
+
   static boolean isInt(int tag) {
     return (tag >= 0x80 && tag <= 0xd7) || tag == 'I';
   }

@@ -35,7 +35,7 @@ final class HessianValues {
       return sb.toString();
     } else if (HessianSource.isBytes(tag)) {
       return src.bytesBody(tag, true);
-    } else if (HessianReader.isRef(tag)) {
+    } else if (HessianSource.isRef(tag)) {
       return r.resolvePlain(tag);
     } else if (tag == 'V' || tag == 'v') {
       int length = r.listStart(tag);
@@ -93,7 +93,7 @@ final class HessianValues {
       src.stringBody(tag, null);
     } else if (HessianSource.isBytes(tag)) {
       src.bytesBody(tag, false);
-    } else if (HessianReader.isRef(tag)) {
+    } else if (HessianSource.isRef(tag)) {
       r.refIndex(tag);
     } else if (tag == 'V' || tag == 'v') {
       int length = r.listStart(tag);
@@ -123,6 +123,19 @@ final class HessianValues {
     } else {
       throw HessianReader.unexpected("a value", tag);
     }
+  }
+
+  /** {@link HessianReader#readDate}. */
+  static Long readDate(HessianReader r) {
+    HessianSource src = r.source();
+    int tag = src.tag();
+    if (tag == 'N') {
+      return null;
+    }
+    if (tag != 'd') {
+      throw HessianReader.unexpected("a date", tag);
+    }
+    return src.i64();
   }
 
   /** {@link HessianReader#nextObjectClassName}. */

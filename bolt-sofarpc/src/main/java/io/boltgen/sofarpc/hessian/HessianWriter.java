@@ -105,6 +105,12 @@ public final class HessianWriter {
     }
   }
 
+  /** A date as sofa-hessian writes a {@code java.util.Date}: {@code 'd'} and its milliseconds since the epoch. */
+  public void writeDate(long millis) {
+    put('d');
+    putLong(millis);
+  }
+
   /** A double in 1, 2, 3, 5 or 9 bytes: 0, 1, a byte, a short, a float when exact, else 8 bytes. */
   public void writeDouble(double v) {
     int i = (int) v;

@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
@@ -59,6 +60,28 @@ class JdkValuesInteropTest {
     for (int i = 0; i < dates.size(); i++) {
       bothWays(SofaRpcJdkTypes.LOCAL_DATE_TIME, LocalDateTime.of(dates.get(i), times.get(i)));
     }
+  }
+
+  @Test
+  @SuppressWarnings("JavaUtilDate") // a peer's Dates are what is tested
+  void aDateTravelsAsSofaHessiansDate() {
+    Random random = new Random(SEED + 1);
+    List<Long> millis = new ArrayList<>(List.of(0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE));
+    for (int i = 0; i < 200; i++) {
+      millis.add(random.nextLong());
+    }
+    for (long ms : millis) {
+      Date date = new Date(ms);
+      assertThat(HessianFixtures.weRead(HessianFixtures.sofaWritesObject(date), SofaRpcJdkTypes::readDate))
+          .isEqualTo(date);
+      byte[] ours = HessianFixtures.ours(out -> SofaRpcJdkTypes.writeDate(out, date));
+      assertThat(HessianFixtures.sofaReadsObject(ours)).isEqualTo(date);
+      assertThat(ours).isEqualTo(HessianFixtures.sofaWritesObject(date));
+    }
+    assertThat(HessianFixtures.weRead(HessianFixtures.ours(out -> SofaRpcJdkTypes.writeDate(out, null)),
+        SofaRpcJdkTypes::readDate)).isNull();
+    assertThatThrownBy(() -> HessianFixtures.weRead(HessianFixtures.ours(out -> out.writeLong(5)),
+        SofaRpcJdkTypes::readDate)).isInstanceOf(HessianException.class).hasMessageContaining("expected a date");
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.Date;
 import java.util.UUID;
 
 /**
@@ -84,6 +85,44 @@ public final class ProtoTypes {
       throw new ProtoDecodeException("invalid google.protobuf.Timestamp: " + seconds + " seconds is outside the"
           + " range of java.time.Instant", e);
     }
+  }
+
+  /** The size of the {@code google.protobuf.Timestamp} message of the {@code java.util.Date} {@code value}. */
+  public static int sizeDate(Date value) {
+    return sizeTimestamp(value.toInstant());
+  }
+
+  /** Writes the fields of the {@code google.protobuf.Timestamp} message of the {@code java.util.Date} {@code value}. */
+  public static void writeDate(Date value, ProtoEncoder e) {
+    writeTimestamp(value.toInstant(), e);
+  }
+
+  /**
+   * Reads a {@code google.protobuf.Timestamp} message as a {@code java.util.Date} (for
+   * {@link ProtoDecoder#readMessage}).
+   *
+   * @throws ProtoDecodeException also when the instant is finer than a millisecond or beyond a Date's range
+   *     (a {@code Date} holds milliseconds: nothing is cut to fit)
+   */
+  public static Date readDate(ProtoDecoder d) {
+    try {
+      return date(readTimestamp(d));
+    } catch (IllegalArgumentException e) {
+      throw new ProtoDecodeException("invalid java.util.Date: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * {@code instant} as a {@code java.util.Date}, which holds milliseconds.
+   *
+   * @throws IllegalArgumentException if the instant is finer than a millisecond or beyond a Date's range
+   */
+  @SuppressWarnings("JavaInstantGetSecondsGetNano") // the nanos within the second are what a Date cannot hold
+  public static Date date(Instant instant) {
+    if (instant.getNano() % 1_000_000 != 0) {
+      throw new IllegalArgumentException(instant + " is finer than the milliseconds a java.util.Date holds");
+    }
+    return Date.from(instant); // IllegalArgumentException beyond Long.MAX_VALUE milliseconds
   }
 
   // ------------------------------------------------------------------ google.protobuf.Duration

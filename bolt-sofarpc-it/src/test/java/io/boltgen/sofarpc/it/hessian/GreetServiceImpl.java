@@ -2,6 +2,7 @@ package io.boltgen.sofarpc.it.hessian;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -72,6 +73,7 @@ public final class GreetServiceImpl implements GreetService {
   }
 
   @Override
+  @SuppressWarnings("JavaUtilDate") // a DTO's Date is what is tested
   public Moments shift(Moments m) {
     Set<String> labels = null;
     if (m.labels() != null) {
@@ -81,7 +83,8 @@ public final class GreetServiceImpl implements GreetService {
     return new Moments(m.amount() == null ? null : m.amount().multiply(BigDecimal.valueOf(2)),
         m.at() == null ? null : m.at().plusSeconds(1), m.pause() == null ? null : m.pause().plusMillis(1),
         m.day() == null ? null : m.day().plusDays(1), m.time() == null ? null : m.time().plusHours(1),
-        m.when() == null ? null : m.when().plusDays(1), labels);
+        m.when() == null ? null : m.when().plusDays(1), labels,
+        m.seen() == null ? null : new Date(m.seen().getTime() + 1000));
   }
 
   @Override

@@ -7,9 +7,10 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.util.Date;
 import java.util.Set;
 
 /** The SOFARPC side's {@code com.example.sofa.hessian.Moments}: the JDK value types sofa-hessian writes, a set. */
 @SofaRpcClass("com.example.sofa.hessian.Moments")
 public record Moments(BigDecimal amount, Instant at, Duration pause, LocalDate day, LocalTime time,
-    LocalDateTime when, Set<String> labels) {}
+    LocalDateTime when, Set<String> labels, Date seen) {}
