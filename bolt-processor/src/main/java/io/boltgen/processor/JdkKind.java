@@ -73,6 +73,7 @@ final class JdkKind {
     switch (jdk) {
       case INSTANT:
       case DATE:
+      case SQL_TIMESTAMP:
         return WellKnownTypes.TIMESTAMP;
       case DURATION:
         return WellKnownTypes.DURATION;
@@ -86,6 +87,7 @@ final class JdkKind {
     switch (jdk) {
       case INSTANT:
       case DATE:
+      case SQL_TIMESTAMP:
         return WellKnownTypes.TIMESTAMP_FILE;
       case DURATION:
         return WellKnownTypes.DURATION_FILE;
@@ -113,6 +115,8 @@ final class JdkKind {
         return "a Java URI";
       case DATE:
         return "a Java Date: milliseconds; a finer timestamp is refused";
+      case SQL_TIMESTAMP:
+        return "a Java SQL Timestamp: to the nanosecond";
       default:
         return "a Java " + jdk.className.simpleName();
     }
@@ -154,11 +158,12 @@ final class JdkKind {
       return CodeBlock.of("d.readMessage($T::$L)", PROTO_TYPES, readCall(jdk).name());
     }
 
-    /** The message's default: the epoch (an Instant or a Date), or a zero duration. */
+    /** The message's default: the epoch (an Instant, a Date or a Timestamp), or a zero duration. */
     @Override
     CodeBlock mapDefault() {
       return jdk == Jdk.INSTANT ? CodeBlock.of("$T.EPOCH", jdk.className)
-          : jdk == Jdk.DATE ? CodeBlock.of("new $T(0L)", jdk.className) : CodeBlock.of("$T.ZERO", jdk.className);
+          : jdk == Jdk.DATE || jdk == Jdk.SQL_TIMESTAMP ? CodeBlock.of("new $T(0L)", jdk.className)
+          : CodeBlock.of("$T.ZERO", jdk.className);
     }
   }
 

@@ -80,6 +80,7 @@ final class JsonValueCode {
       case INSTANT:
         return CodeBlock.of("$T.writeTimestamp(g, $L);\n", Names.JSON_VALUES, x);
       case DATE:
+      case SQL_TIMESTAMP:
         return CodeBlock.of("$T.writeTimestamp(g, $L.toInstant());\n", Names.JSON_VALUES, x);
       case DURATION:
         return CodeBlock.of("$T.writeDuration(g, $L);\n", Names.JSON_VALUES, x);
@@ -123,6 +124,8 @@ final class JsonValueCode {
         return CodeBlock.of("r.readTimestamp()");
       case DATE:
         return CodeBlock.of("$T.date(r.readTimestamp())", JdkKind.PROTO_TYPES);
+      case SQL_TIMESTAMP:
+        return CodeBlock.of("$T.sqlTimestamp(r.readTimestamp())", JdkKind.PROTO_TYPES);
       case DURATION:
         return CodeBlock.of("r.readDuration()");
       default:

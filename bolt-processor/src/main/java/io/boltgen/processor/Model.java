@@ -158,7 +158,8 @@ final class Model {
     LOCAL_TIME(ClassName.get("java.time", "LocalTime"), "LocalTime"),
     LOCAL_DATE_TIME(ClassName.get("java.time", "LocalDateTime"), "LocalDateTime"),
     URI(ClassName.get("java.net", "URI"), "Uri"),
-    DATE(ClassName.get("java.util", "Date"), "Date");
+    DATE(ClassName.get("java.util", "Date"), "Date"),
+    SQL_TIMESTAMP(ClassName.get("java.sql", "Timestamp"), "SqlTimestamp");
 
     final ClassName className;
     /** The suffix of its {@code ProtoTypes} functions ({@code sizeTimestamp}, {@code parseUuid}). */
@@ -171,7 +172,7 @@ final class Model {
 
     /** Whether it travels as a {@code google.protobuf} message (else as a {@code string}). */
     boolean message() {
-      return this == INSTANT || this == DURATION || this == DATE;
+      return this == INSTANT || this == DURATION || this == DATE || this == SQL_TIMESTAMP;
     }
 
     /** The value type of {@code qualifiedName}, or {@code null}. */

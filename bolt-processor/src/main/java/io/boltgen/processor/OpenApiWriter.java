@@ -281,6 +281,8 @@ final class OpenApiWriter {
             "description", "google.protobuf.Timestamp: RFC 3339 in UTC, e.g. 2024-02-29T10:15:30Z");
         case DATE -> Map.of("type", "string", "format", "date-time",
             "description", "google.protobuf.Timestamp of a java.util.Date: RFC 3339 in UTC to the millisecond");
+        case SQL_TIMESTAMP -> Map.of("type", "string", "format", "date-time",
+            "description", "google.protobuf.Timestamp of a java.sql.Timestamp: RFC 3339 in UTC");
         case DURATION -> Map.of("type", "string", "pattern", "^-?[0-9]+(\\.[0-9]{1,9})?s$",
             "description", "google.protobuf.Duration: seconds with an s, e.g. 1.5s");
         case UUID -> Map.of("type", "string", "format", "uuid");
@@ -354,6 +356,7 @@ final class OpenApiWriter {
       return switch (j.jdk()) {
         case INSTANT -> "2024-02-29T10:15:30Z";
         case DATE -> "2024-02-29T10:15:30.125Z";
+        case SQL_TIMESTAMP -> "2024-02-29T10:15:30.123456789Z";
         case DURATION -> "1.5s";
         case BIG_DECIMAL -> "1.50";
         case BIG_INTEGER -> "12345678901234567890";

@@ -170,6 +170,7 @@ final class TypeReader {
       case "java.time.LocalDateTime":
       case "java.net.URI":
       case "java.util.Date":
+      case "java.sql.Timestamp":
         return new JdkType(Model.Jdk.of(name));
       case "java.util.List":
       case "java.util.Set": {
@@ -275,7 +276,8 @@ final class TypeReader {
     } else {
       problem = e.getSimpleName() + " is not serializable: use primitives and their boxes, String, byte[], enums,"
           + " records, List, Set, Map, Optional, protobuf messages or the JDK value types Instant, Duration,"
-          + " BigDecimal, BigInteger, UUID, LocalDate, LocalTime, LocalDateTime, URI and java.util.Date";
+          + " BigDecimal, BigInteger, UUID, LocalDate, LocalTime, LocalDateTime, URI, java.util.Date and"
+          + " java.sql.Timestamp";
     }
     return unsupported(site, context, path, problem);
   }

@@ -6,6 +6,7 @@ import io.boltgen.sofarpc.hessian.HessianReader;
 import io.boltgen.sofarpc.hessian.HessianType;
 import io.boltgen.sofarpc.hessian.HessianWriter;
 import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,7 +17,7 @@ import java.util.Date;
 
 /**
  * The JDK value types as sofa-hessian (3.5.x) writes them, for generated code: {@code java.util.Date} as a Hessian
- * date ({@code 'd'}, milliseconds); {@code BigDecimal} as an object of
+ * date ({@code 'd'}, milliseconds), {@code java.sql.Timestamp} as an object of its class holding one; {@code BigDecimal} as an object of
  * its class whose one field {@code value} is its string; the {@code java.time} types as sofa-hessian's
  * {@code com.caucho.hessian.io.java8} handles ({@code LocalDateHandle} with {@code year, month, day} and so on),
  * which a SOFARPC peer reads back as the value itself. A value a peer sent that its type cannot hold (a
@@ -127,6 +128,31 @@ public final class SofaRpcJdkTypes {
           return LocalDateTime.of((LocalDate) fields[0], (LocalTime) fields[1]);
         }
       };
+
+  /**
+   * {@code java.sql.Timestamp}: an object of that class whose one field {@code value} is a date, as sofa-hessian
+   * writes it; milliseconds only, so a Timestamp finer than that is refused rather than cut.
+   */
+  public static final HessianType<Timestamp> SQL_TIMESTAMP = new Handle<>("java.sql.Timestamp", "value") {
+    @Override
+    public void writeFields(HessianWriter out, Timestamp value) {
+      if (value.getNanos() % 1_000_000 != 0) {
+        throw new HessianException("java.sql.Timestamp: " + value + " is finer than the milliseconds"
+            + " sofa-hessian carries");
+      }
+      out.writeDate(value.getTime());
+    }
+
+    @Override
+    Object readField(HessianReader in, int index) {
+      return in.readDate();
+    }
+
+    @Override
+    Timestamp read(Object[] fields) {
+      return new Timestamp(longOf(fields[0]));
+    }
+  };
 
   /** Writes a {@code java.util.Date} as sofa-hessian does, {@code 'd'} and its milliseconds; null as {@code 'N'}. */
   @SuppressWarnings("JavaUtilDate") // a peer's DTOs have Dates

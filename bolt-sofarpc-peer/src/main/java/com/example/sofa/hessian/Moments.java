@@ -2,6 +2,7 @@ package com.example.sofa.hessian;
 
 import java.io.Serializable;
 import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -24,11 +25,12 @@ public class Moments implements Serializable {
   private LocalDateTime when;
   private Set<String> labels;
   private Date seen;
+  private Timestamp entered;
 
   public Moments() {}
 
   public Moments(BigDecimal amount, Instant at, Duration pause, LocalDate day, LocalTime time, LocalDateTime when,
-      Set<String> labels, Date seen) {
+      Set<String> labels, Date seen, Timestamp entered) {
     this.amount = amount;
     this.at = at;
     this.pause = pause;
@@ -37,6 +39,7 @@ public class Moments implements Serializable {
     this.when = when;
     this.labels = labels;
     this.seen = seen;
+    this.entered = entered;
   }
 
   public BigDecimal getAmount() {
@@ -71,21 +74,26 @@ public class Moments implements Serializable {
     return seen;
   }
 
+  public Timestamp getEntered() {
+    return entered;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Moments m && Objects.equals(amount, m.amount) && Objects.equals(at, m.at)
         && Objects.equals(pause, m.pause) && Objects.equals(day, m.day) && Objects.equals(time, m.time)
-        && Objects.equals(when, m.when) && Objects.equals(labels, m.labels) && Objects.equals(seen, m.seen);
+        && Objects.equals(when, m.when) && Objects.equals(labels, m.labels) && Objects.equals(seen, m.seen)
+        && Objects.equals(entered, m.entered);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(amount, at, pause, day, time, when, labels, seen);
+    return Objects.hash(amount, at, pause, day, time, when, labels, seen, entered);
   }
 
   @Override
   public String toString() {
     return "Moments[" + amount + ", " + at + ", " + pause + ", " + day + ", " + time + ", " + when + ", " + labels
-        + ", " + (seen == null ? null : seen.getTime()) + "]";
+        + ", " + (seen == null ? null : seen.getTime()) + ", " + entered + "]";
   }
 }

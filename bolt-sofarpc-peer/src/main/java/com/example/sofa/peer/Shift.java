@@ -2,6 +2,7 @@ package com.example.sofa.peer;
 
 import com.example.sofa.hessian.Moments;
 import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -30,7 +31,8 @@ final class Shift {
         m.getDay() == null ? null : m.getDay().plusDays(1),
         m.getTime() == null ? null : m.getTime().plusHours(1),
         m.getWhen() == null ? null : m.getWhen().plusDays(1), labels,
-        m.getSeen() == null ? null : new Date(m.getSeen().getTime() + 1000));
+        m.getSeen() == null ? null : new Date(m.getSeen().getTime() + 1000),
+        m.getEntered() == null ? null : new Timestamp(m.getEntered().getTime() + 1000));
   }
 
   /** Values with fractions, negatives and extremes a sloppy mapping would lose. */
@@ -38,10 +40,11 @@ final class Shift {
     return List.of(
         new Moments(new BigDecimal("-12.3400"), Instant.ofEpochSecond(-1, 999_999_999), Duration.ofSeconds(-5, 7),
             LocalDate.of(2024, 2, 28), LocalTime.of(22, 59, 59, 1), LocalDateTime.of(1999, 12, 31, 23, 0, 0, 42),
-            new LinkedHashSet<>(List.of("zeta", "alpha")), new Date(-1)),
+            new LinkedHashSet<>(List.of("zeta", "alpha")), new Date(-1), new Timestamp(-1_001)),
         new Moments(new BigDecimal("1E+3"), Instant.parse("2262-04-11T23:47:16.854775807Z"),
             Duration.ofDays(36_500), LocalDate.of(-4000, 1, 1), LocalTime.MIDNIGHT,
-            LocalDateTime.of(9999, 12, 30, 0, 0), new LinkedHashSet<>(), new Date(1_733_000_000_123L)),
-        new Moments(null, null, null, null, null, null, null, null));
+            LocalDateTime.of(9999, 12, 30, 0, 0), new LinkedHashSet<>(), new Date(1_733_000_000_123L),
+            new Timestamp(1_733_000_000_999L)),
+        new Moments(null, null, null, null, null, null, null, null, null));
   }
 }

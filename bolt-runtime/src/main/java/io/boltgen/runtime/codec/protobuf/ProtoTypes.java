@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.sql.Timestamp;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
@@ -123,6 +124,48 @@ public final class ProtoTypes {
       throw new IllegalArgumentException(instant + " is finer than the milliseconds a java.util.Date holds");
     }
     return Date.from(instant); // IllegalArgumentException beyond Long.MAX_VALUE milliseconds
+  }
+
+  /** The size of the {@code google.protobuf.Timestamp} message of the {@code java.sql.Timestamp} {@code value}. */
+  public static int sizeSqlTimestamp(Timestamp value) {
+    return sizeTimestamp(value.toInstant());
+  }
+
+  /** Writes the fields of the {@code google.protobuf.Timestamp} message of the {@code java.sql.Timestamp}. */
+  public static void writeSqlTimestamp(Timestamp value, ProtoEncoder e) {
+    writeTimestamp(value.toInstant(), e);
+  }
+
+  /**
+   * Reads a {@code google.protobuf.Timestamp} message as a {@code java.sql.Timestamp}, nanoseconds and all.
+   *
+   * @throws ProtoDecodeException also when the instant is beyond a Timestamp's range
+   */
+  public static Timestamp readSqlTimestamp(ProtoDecoder d) {
+    try {
+      return sqlTimestamp(readTimestamp(d));
+    } catch (IllegalArgumentException e) {
+      throw new ProtoDecodeException("invalid java.sql.Timestamp: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * {@code instant} as a {@code java.sql.Timestamp}, nanoseconds and all.
+   *
+   * @throws IllegalArgumentException if the instant is beyond a Timestamp's range (whose milliseconds are a long:
+   *     JDK 17's {@code Timestamp.from} would wrap around silently)
+   */
+  @SuppressWarnings("JavaInstantGetSecondsGetNano") // a Timestamp keeps the nanos within its second
+  public static Timestamp sqlTimestamp(Instant instant) {
+    long millis;
+    try {
+      millis = instant.toEpochMilli();
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException(instant + " is beyond the range of a java.sql.Timestamp", e);
+    }
+    Timestamp timestamp = new Timestamp(millis);
+    timestamp.setNanos(instant.getNano());
+    return timestamp;
   }
 
   // ------------------------------------------------------------------ google.protobuf.Duration

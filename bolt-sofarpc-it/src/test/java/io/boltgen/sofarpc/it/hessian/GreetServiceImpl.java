@@ -1,6 +1,7 @@
 package io.boltgen.sofarpc.it.hessian;
 
 import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -84,7 +85,8 @@ public final class GreetServiceImpl implements GreetService {
         m.at() == null ? null : m.at().plusSeconds(1), m.pause() == null ? null : m.pause().plusMillis(1),
         m.day() == null ? null : m.day().plusDays(1), m.time() == null ? null : m.time().plusHours(1),
         m.when() == null ? null : m.when().plusDays(1), labels,
-        m.seen() == null ? null : new Date(m.seen().getTime() + 1000));
+        m.seen() == null ? null : new Date(m.seen().getTime() + 1000),
+        m.entered() == null ? null : new Timestamp(m.entered().getTime() + 1000));
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.boltgen.sofarpc.it.hessian;
 
 import io.boltgen.annotation.SofaRpcClass;
 import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -13,4 +14,4 @@ import java.util.Set;
 /** The SOFARPC side's {@code com.example.sofa.hessian.Moments}: the JDK value types sofa-hessian writes, a set. */
 @SofaRpcClass("com.example.sofa.hessian.Moments")
 public record Moments(BigDecimal amount, Instant at, Duration pause, LocalDate day, LocalTime time,
-    LocalDateTime when, Set<String> labels, Date seen) {}
+    LocalDateTime when, Set<String> labels, Date seen, Timestamp entered) {}
