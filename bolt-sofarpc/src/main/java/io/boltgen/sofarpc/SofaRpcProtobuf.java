@@ -225,11 +225,8 @@ public final class SofaRpcProtobuf {
     }
 
     private static String message(Throwable failure) {
-      String message = failure.getMessage();
-      if (message == null) {
-        return failure.getClass().getName();
-      }
-      return message.length() <= SofaRpc.MAX_MESSAGE_CHARS ? message : message.substring(0, SofaRpc.MAX_MESSAGE_CHARS);
+      String message = SofaRpcHessian.detailMessage(failure); // cut as every dialect answer is
+      return message == null ? failure.getClass().getName() : message;
     }
 
     @Override

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 /** The registry contract, on an in-process ZooKeeper started once for the class. */
 class ZooKeeperRegistryContractTest extends RegistryContract {
 
-  private static TestingServer server;
+  static TestingServer server;
 
   @BeforeAll
   static void startZooKeeper() throws Exception {

@@ -95,7 +95,7 @@ final class PeerProvider {
   }
 
   /** Reads (and ignores) everything until the end of the stream. */
-  private static void drain(InputStream in) {
+  static void drain(InputStream in) {
     byte[] buffer = new byte[256];
     try {
       while (in.read(buffer) >= 0) {

@@ -1,7 +1,6 @@
 package com.example.sofa.peer;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Map;
@@ -45,7 +44,7 @@ final class PeerZooKeeper {
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "sofa-peer-zookeeper-stop"));
     Thread stdin = new Thread(() -> {
-      drain(System.in);
+      PeerProvider.drain(System.in);
       stop.countDown();
     }, "sofa-peer-stdin");
     stdin.setDaemon(true);
@@ -98,17 +97,6 @@ final class PeerZooKeeper {
       throw PeerMain.usage("zookeeper needs --" + name);
     }
     return value;
-  }
-
-  private static void drain(InputStream in) {
-    byte[] buffer = new byte[256];
-    try {
-      while (in.read(buffer) >= 0) {
-        // only the end of input stops the server
-      }
-    } catch (IOException e) {
-      // standard input went away: stop as at its end
-    }
   }
 
   /** {@link ZooKeeperServerMain} whose shutdown this peer may call. */
