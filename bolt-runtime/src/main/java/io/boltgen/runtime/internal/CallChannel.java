@@ -28,6 +28,7 @@ public final class CallChannel implements BoltChannel {
   private static final Logger log = LoggerFactory.getLogger(CallChannel.class);
   private static final RateLimitedLog callbackFailures = RateLimitedLog.of(log);
   private static final RateLimitedLog callbackRefusals = RateLimitedLog.of(log);
+  private static final RateLimitedLog onewayFailures = RateLimitedLog.of(log);
 
   private final CallTarget target;
   private final CallEnvironment env;
@@ -74,17 +75,18 @@ public final class CallChannel implements BoltChannel {
 
   @Override
   public <Q> void invokeOneway(MethodDescriptor<Q, ?> method, Q request, CallOptions options) {
-    PendingCall<?> call = start(method, request, options, MethodType.ONEWAY, null);
+    oneway(method, request, options);
+  }
+
+  private <Q, R> void oneway(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
+    OnewayOutcome<R> outcome = new OnewayOutcome<>(method);
+    PendingCall<R> call = start(method, request, options, MethodType.ONEWAY, outcome);
     if (!call.isDone()) {
       target.send(call);
     }
-    if (call.isCompletedExceptionally()) {
-      // refused at once (closed, not writable, no encoding): tell the caller
-      try {
-        call.join();
-      } catch (java.util.concurrent.CompletionException e) {
-        throw e.getCause() instanceof RuntimeException ? (RuntimeException) e.getCause() : e;
-      }
+    RuntimeException refused = outcome.handedOff();
+    if (refused != null) {
+      throw refused; // refused at once (closed, not writable, no encoding, in backoff): tell the caller
     }
   }
 
@@ -165,6 +167,42 @@ public final class CallChannel implements BoltChannel {
             method.toString(), e, Thread.currentThread().getName());
         task.run();
       }
+    }
+  }
+
+  /**
+   * Where a oneway call's failure goes, decided once by the thread that completes it: one that fails while its
+   * caller is still sending it is thrown to that caller; a later one (a connect that fails, a write that does
+   * not complete) has nobody to tell and is logged, rate-limited.
+   */
+  private static final class OnewayOutcome<R> implements PendingCall.Listener<R> {
+    private final MethodDescriptor<?, ?> method;
+    private final Thread caller = Thread.currentThread();
+    private boolean sending = true; // read and written by the caller's thread only
+    private RuntimeException refused; // likewise
+
+    OnewayOutcome(MethodDescriptor<?, ?> method) {
+      this.method = method;
+    }
+
+    @Override
+    public void onComplete(R value, Throwable error) {
+      if (error == null) {
+        return;
+      }
+      if (sending && Thread.currentThread() == caller) {
+        Throwable cause = unwrap(error);
+        refused = cause instanceof RuntimeException runtime ? runtime
+            : new java.util.concurrent.CompletionException(cause);
+      } else {
+        onewayFailures.warn("oneway {} not sent: {}", method.toString(), unwrap(error).getMessage());
+      }
+    }
+
+    /** Called by the caller once the call is sent: what refused it meanwhile, if anything. */
+    RuntimeException handedOff() {
+      sending = false;
+      return refused;
     }
   }
 

@@ -70,7 +70,6 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
 
   private static final Logger log = LoggerFactory.getLogger(PendingCall.class);
   private static final RateLimitedLog timeouts = RateLimitedLog.of(log);
-  private static final RateLimitedLog onewayFailures = RateLimitedLog.of(log);
 
   private final MethodDescriptor<Object, R> method;
   private final CallOptions options;
@@ -306,15 +305,8 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
 
   /** Fails the call with {@code error} (mapped by the method's error mapper), unless it already completed. */
   public boolean fail(BoltException error) {
-    if (parent != null) {
-      return finish(null, error); // an attempt: the cluster decides, and its parent maps
-    }
-    if (isOneway()) {
-      boolean won = finish(null, error);
-      if (won) {
-        onewayFailures.warn("oneway {} not sent: {}", method.toString(), error.getMessage());
-      }
-      return won;
+    if (parent != null || isOneway()) {
+      return finish(null, error); // an attempt: the cluster decides and its parent maps; a oneway: its listener
     }
     return finish(null, method.errorMapper().map(error));
   }
