@@ -243,10 +243,10 @@ final class CodecWriter {
       b.endControlFlow();
     } else if (t instanceof RepeatedType r) {
       if (r.packed()) {
-        b.beginControlFlow("if ($L != null && !$L.isEmpty())", local, local);
+        b.beginControlFlow("if ($L)", ArrayCode.notEmpty(r, local));
         b.addStatement("int slot = e.reserve()");
         b.addStatement("int length = 0");
-        b.beginControlFlow("for ($T element : $L)", r.element().javaType().box(), local);
+        b.beginControlFlow("for ($T element : $L)", ArrayCode.element(r), local);
         CodeBlock checked = CodeBlock.of("$T.element(element)", Names.PROTO_ENCODER);
         if (kind(r.element()).fixedWidth()) {
           b.addStatement("$L", checked); // the size does not read the element: check it for null here
@@ -299,10 +299,10 @@ final class CodecWriter {
       b.endControlFlow();
     } else if (t instanceof RepeatedType r) {
       if (r.packed()) {
-        b.beginControlFlow("if ($L != null && !$L.isEmpty())", local, local);
+        b.beginControlFlow("if ($L)", ArrayCode.notEmpty(r, local));
         b.addStatement("e.writeTag($L)", WireKind.tag(f.number(), WireKind.LENGTH_DELIMITED));
         b.addStatement("e.writeLength()");
-        b.beginControlFlow("for ($T element : $L)", r.element().javaType().box(), local);
+        b.beginControlFlow("for ($T element : $L)", ArrayCode.element(r), local);
         b.add(kind(r.element()).write(CodeBlock.of("element")));
         b.endControlFlow();
         b.endControlFlow();
@@ -455,7 +455,7 @@ final class CodecWriter {
     if (t instanceof OptionalType o) {
       return o.value().javaType().box();
     }
-    return t.javaType();
+    return t instanceof RepeatedType r ? ArrayCode.collected(r) : t.javaType();
   }
 
   static CodeBlock initialValue(Model.Type t) {
@@ -470,7 +470,8 @@ final class CodecWriter {
       return CodeBlock.of("$T.ofNullable($L)", Optional.class, local);
     }
     if (t instanceof RepeatedType r) {
-      return CodeBlock.of("$T.$L($L)", Names.PROTO_DECODER, r.set() ? "set" : "list", local);
+      CodeBlock collected = CodeBlock.of("$T.$L($L)", Names.PROTO_DECODER, r.set() ? "set" : "list", local);
+      return r.array() ? ArrayCode.fromList(r, collected) : collected;
     }
     if (t instanceof MapType) {
       return CodeBlock.of("$T.map($L)", Names.PROTO_DECODER, local);

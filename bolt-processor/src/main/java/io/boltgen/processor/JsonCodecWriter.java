@@ -221,10 +221,10 @@ final class JsonCodecWriter {
       b.addStatement("g.writeName($S)", jsonName);
       b.add(code.write(o.value(), CodeBlock.of("$L.get()", local)));
     } else if (t instanceof RepeatedType r) {
-      b.beginControlFlow("if ($L != null && !$L.isEmpty())", local, local);
+      b.beginControlFlow("if ($L)", ArrayCode.notEmpty(r, local));
       b.addStatement("g.writeName($S)", jsonName);
       b.addStatement("g.writeStartArray()");
-      b.beginControlFlow("for ($T element : $L)", r.element().javaType().box(), local);
+      b.beginControlFlow("for ($T element : $L)", ArrayCode.element(r), local);
       b.add(code.write(r.element(), CodeBlock.of("$T.element(element)", Names.JSON_VALUES)));
       b.endControlFlow();
       b.addStatement("g.writeEndArray()");

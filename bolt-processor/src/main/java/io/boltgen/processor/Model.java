@@ -194,10 +194,18 @@ final class Model {
     }
   }
 
-  /** {@code List<E>} or {@code Set<E>}: a repeated field. */
+  /**
+   * {@code List<E>}, {@code Set<E>} or an array {@code E[]} (any but {@code byte[]}): a repeated field. An array's
+   * element is its component as declared ({@code int} for {@code int[]}, {@code Integer} for {@code Integer[]}).
+   */
   record RepeatedType(Type element, boolean set, TypeName javaType) implements Type {
     boolean packed() {
       return element instanceof ScalarType || element instanceof EnumType;
+    }
+
+    /** Whether it is an array. */
+    boolean array() {
+      return javaType instanceof com.palantir.javapoet.ArrayTypeName;
     }
   }
 

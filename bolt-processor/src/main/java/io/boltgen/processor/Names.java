@@ -32,6 +32,7 @@ final class Names {
   static final ClassName PROTO_DECODER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoDecoder");
   static final ClassName PROTO_SIZES = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoSizes");
   static final ClassName FAILURE_MARSHALLER = ClassName.get(RUNTIME + ".codec", "FailureMarshaller");
+  static final ClassName ARRAY_VALUES = ClassName.get(RUNTIME + ".codec", "ArrayValues");
   static final ClassName SOFA_RPC = ClassName.get(SOFARPC, "SofaRpc");
   static final ClassName SOFA_RPC_PROTOBUF = ClassName.get(SOFARPC, "SofaRpcProtobuf");
   static final ClassName SOFA_RPC_HESSIAN = ClassName.get(SOFARPC, "SofaRpcHessian");

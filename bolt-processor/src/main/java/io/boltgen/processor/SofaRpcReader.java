@@ -233,7 +233,7 @@ final class SofaRpcReader {
     }
     if (problem != null) {
       report.error(site, "UnsupportedSofaRpcType", what + " is " + problem + ", which boltgen does not write in"
-          + " SOFARPC's Hessian2 form; use primitives and their boxes, String, byte[], List, Set, Map, enums, records,"
+          + " SOFARPC's Hessian2 form; use primitives and their boxes, String, arrays, List, Set, Map, enums, records,"
           + " java.util.Date, java.sql.Timestamp, BigDecimal, Instant, Duration, LocalDate, LocalTime or"
           + " LocalDateTime");
       return;
@@ -246,6 +246,10 @@ final class SofaRpcReader {
     }
   }
 
+  /** The descriptor letter of each primitive type, as in {@code Class.getName()} of its array. */
+  private static final Map<String, String> PRIMITIVE_DESCRIPTORS = Map.of("boolean", "Z", "byte", "B", "char", "C",
+      "short", "S", "int", "I", "long", "J", "float", "F", "double", "D");
+
   /**
    * The Java type name SOFARPC's {@code methodArgSigs} carries for a parameter declared as {@code type}:
    * {@code Class.getName()} of the declared class, with records and enums under their SOFARPC names.
@@ -254,8 +258,11 @@ final class SofaRpcReader {
     if (type.isPrimitive()) {
       return type.toString();
     }
-    if (type instanceof ArrayTypeName a && a.componentType().equals(TypeName.BYTE)) {
-      return "[B";
+    if (type instanceof ArrayTypeName a) {
+      TypeName c = a.componentType();
+      String component = argSig(c, remoteNames);
+      return "[" + (c.isPrimitive() ? PRIMITIVE_DESCRIPTORS.get(component)
+          : c instanceof ArrayTypeName ? component : "L" + component + ";");
     }
     if (type instanceof ParameterizedTypeName p) {
       return p.rawType().reflectionName();

@@ -274,6 +274,14 @@ final class SofaRpcTypes {
       return j.jdk() == Model.Jdk.DATE ? CodeBlock.of("$T.writeDate($L, $L)", Names.SOFA_RPC_JDK_TYPES, out, value)
           : CodeBlock.of("$L.writeObject($T.$L, $L)", out, Names.SOFA_RPC_JDK_TYPES, j.jdk().name(), value);
     }
+    if (type instanceof Model.RepeatedType r && r.array()) {
+      if (r.element() instanceof Model.ScalarType s && s.scalar() == Model.Scalar.CHAR && !s.boxed()) {
+        return CodeBlock.of("$T.writeChars($L, $L)", Names.SOFA_RPC_HESSIAN, out, value); // as a string
+      }
+      // typed as sofa-hessian types an array: "[int", "[string", "[java.lang.Integer", "[<its class>"
+      return CodeBlock.of("$L.writeList($S, $T.list($L), ($L, e$L) -> $L)", out, arrayType(r.element()),
+          Names.ARRAY_VALUES, value, o, depth + 1, write(r.element(), o, CodeBlock.of("e$L", depth + 1), depth + 1));
+    }
     if (type instanceof Model.RepeatedType r) {
       // a set as sofa-hessian writes one, typed, in its order (a Java peer reads a LinkedHashSet)
       return CodeBlock.of("$L.writeList($S, $L, ($L, e$L) -> $L)", out, r.set() ? "java.util.LinkedHashSet" : "",
@@ -285,6 +293,23 @@ final class SofaRpcTypes {
           o, depth + 1, write(m.value(), o, CodeBlock.of("v$L", depth + 1), depth + 1));
     }
     throw new IllegalArgumentException("no Hessian2 form: " + type); // SofaRpcReader refused it
+  }
+
+  /** The Hessian type of an array of {@code element}, as sofa-hessian names it. */
+  private String arrayType(Model.Type element) {
+    if (element instanceof Model.ScalarType s) {
+      return "[" + (s.boxed() ? ((ClassName) s.javaType()).canonicalName() : s.scalar().primitive.toString());
+    }
+    if (element instanceof Model.StringType) {
+      return "[string";
+    }
+    if (element instanceof Model.BytesType) {
+      return "[[byte";
+    }
+    if (element instanceof Model.JdkType j) {
+      return j.jdk() == Model.Jdk.DATE ? "[date" : "[" + j.jdk().className.canonicalName();
+    }
+    return "[" + sofa.remoteName((ClassName) element.javaType()); // an enum or a record: its SOFARPC class
   }
 
   /** The expression that reads a value of {@code type} from {@code in}. */
@@ -338,9 +363,13 @@ final class SofaRpcTypes {
           : CodeBlock.of("$L.readObject($T.$L)", in, Names.SOFA_RPC_JDK_TYPES, j.jdk().name());
     }
     if (type instanceof Model.RepeatedType r) {
+      if (r.element() instanceof Model.ScalarType s && s.scalar() == Model.Scalar.CHAR && !s.boxed() && r.array()) {
+        return CodeBlock.of("$T.readChars($L)", Names.SOFA_RPC_HESSIAN, in);
+      }
       CodeBlock list = CodeBlock.of("$L.readList($L -> $L)", in, i, read(r.element(), i, depth + 1,
           what + "'s element"));
-      return r.set() ? CodeBlock.of("$T.toSet($L)", Names.SOFA_RPC_HESSIAN, list) : list;
+      return r.set() ? CodeBlock.of("$T.toSet($L)", Names.SOFA_RPC_HESSIAN, list)
+          : r.array() ? ArrayCode.fromList(r, list) : list;
     }
     if (type instanceof Model.MapType m) {
       return CodeBlock.of("$L.readMap($L -> $L, $L -> $L)", in, i, read(m.key(), i, depth + 1, what + "'s key"), i,

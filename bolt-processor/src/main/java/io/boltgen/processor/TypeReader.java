@@ -112,11 +112,7 @@ final class TypeReader {
       case DOUBLE:
         return new ScalarType(Scalar.DOUBLE, false);
       case ARRAY:
-        if (((ArrayType) t).getComponentType().getKind() == TypeKind.BYTE) {
-          return new BytesType();
-        }
-        problem = "arrays other than byte[] are not supported; use a List";
-        break;
+        return array((ArrayType) t, site, context, path);
       case DECLARED:
         return declared((DeclaredType) t, site, context, path);
       case TYPEVAR:
@@ -129,6 +125,23 @@ final class TypeReader {
         problem = t + " is not serializable";
     }
     return unsupported(site, context, path, problem);
+  }
+
+  /** {@code byte[]}: bytes; any other array: a repeated field of its component, which is not itself repeated. */
+  private Model.Type array(ArrayType t, Site site, String context, String path) {
+    TypeMirror component = t.getComponentType();
+    if (component.getKind() == TypeKind.BYTE) {
+      return new BytesType();
+    }
+    Model.Type element = type(component, site, context, path);
+    if (element == null) {
+      return null;
+    }
+    if (element instanceof RepeatedType || element instanceof MapType || element instanceof OptionalType) {
+      return unsupported(site, context, path, "array components cannot be " + Annotations.render(component)
+          + ": protobuf has no nested repeated fields; wrap the inner value in a record");
+    }
+    return new RepeatedType(element, false, TypeName.get(t));
   }
 
   Model.Type unsupported(Site site, String context, String path, String problem) {

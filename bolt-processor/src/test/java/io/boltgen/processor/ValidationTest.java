@@ -208,8 +208,11 @@ class ValidationTest {
     assertError(compile(w), w, 10, "UnsupportedType", "cannot serialize List<?> (parameter x of m()): the wildcard");
     JavaFileObject o = svc("@BoltService", "interface Svc {", "  Object m();", "}");
     assertError(compile(o), o, 10, "UnsupportedType", "cannot serialize Object (the result of m()): Object is not");
-    JavaFileObject a = svc("@BoltService", "interface Svc {", "  void m(int[] x);", "}");
-    assertError(compile(a), a, 10, "UnsupportedType", "arrays other than byte[] are not supported");
+    JavaFileObject a = svc("@BoltService", "interface Svc {", "  void m(int[][] x);", "}");
+    assertError(compile(a), a, 10, "UnsupportedType",
+        "cannot serialize int[][] (parameter x of m()): array components cannot be int[]: protobuf has no nested");
+    JavaFileObject la = svc("@BoltService", "interface Svc {", "  void m(List<int[]> x);", "}");
+    assertError(compile(la), la, 10, "UnsupportedType", "List elements cannot be int[]");
     JavaFileObject raw = svc("@BoltService", "interface Svc {", "  @SuppressWarnings(\"rawtypes\") void m(List x);", "}");
     assertError(compile(raw), raw, 10, "UnsupportedType", "raw List");
     JavaFileObject i = svc("@BoltService", "interface Svc {", "  void m(Runnable r);", "}");

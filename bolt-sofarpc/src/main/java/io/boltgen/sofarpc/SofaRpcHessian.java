@@ -102,6 +102,17 @@ public final class SofaRpcHessian {
     return list == null ? null : new LinkedHashSet<>(list);
   }
 
+  /** Writes a {@code char[]} as sofa-hessian writes one: a string of its characters ({@code null} as null). */
+  public static void writeChars(HessianWriter out, char[] chars) {
+    out.writeString(chars == null ? null : new String(chars));
+  }
+
+  /** Reads a {@code char[]}, which a peer sends as a string of its characters; null stays null. */
+  public static char[] readChars(HessianReader in) {
+    String text = in.readString();
+    return text == null ? null : text.toCharArray();
+  }
+
   /** Reads the result of a {@code void} method: skips it. */
   public static Void readNothing(HessianReader in) {
     in.skipValue();

@@ -44,10 +44,11 @@ class SofaRpcConsumerToBoltServerTest {
           assertThat(numbers.exitCode()).as(numbers.toString()).isZero();
         }
         if (serializer.equals("hessian2")) {
-          // exceptions the method does not declare reach the consumer typed, as a SOFARPC provider sends them
+          // exceptions the method does not declare reach the consumer typed, as a SOFARPC provider sends them;
+          // chars, the JDK value types and arrays of every kind there and back
           SofaRpcPeer.ConsumerRun undeclared = SofaRpcPeer.runConsumer("--serializer", serializer,
-              "--direct", "127.0.0.1:" + server.port(), "--calls", "undeclared,chars,moments");
-          assertThat(undeclared.checks()).as(undeclared.toString()).hasSize(3)
+              "--direct", "127.0.0.1:" + server.port(), "--calls", "undeclared,chars,moments,arrays");
+          assertThat(undeclared.checks()).as(undeclared.toString()).hasSize(4)
               .allSatisfy(l -> assertThat(l).contains(" PASS "))
               .first().satisfies(l -> assertThat(l).contains("java.lang.IllegalStateException"));
           assertThat(undeclared.exitCode()).as(undeclared.toString()).isZero();

@@ -44,4 +44,10 @@ public interface GreetService {
    * "seen" in their order, seen + 1 s (a null stays null): the JDK value types and a set, there and back.
    */
   Moments shift(Moments m);
+
+  /**
+   * Every array of {@code t} reversed (null stays null), then {@code extra} appended to the ints: arrays of every
+   * kind, in a bean and as an argument.
+   */
+  Tables turn(Tables t, int[] extra);
 }

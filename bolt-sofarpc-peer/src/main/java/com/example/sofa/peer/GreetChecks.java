@@ -9,6 +9,7 @@ import com.example.sofa.hessian.Moments;
 import com.example.sofa.hessian.Greeting;
 import com.example.sofa.hessian.GreetingRefused;
 import com.example.sofa.hessian.Person;
+import com.example.sofa.hessian.Tables;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -43,6 +44,7 @@ final class GreetChecks {
     checks.put("undeclared", this::undeclared);
     checks.put("chars", this::chars);
     checks.put("moments", this::moments);
+    checks.put("arrays", this::arrays);
     return checks;
   }
 
@@ -160,6 +162,17 @@ final class GreetChecks {
           "labels arrived as " + (got.getLabels() == null ? null : got.getLabels().getClass()));
     }
     return Shift.samples().size() + " moments shifted, every value as sent";
+  }
+
+  /** Arrays of every kind in a bean and as an argument, there and back, each turned around by the provider. */
+  private String arrays() throws Exception {
+    int[] extra = {5, -5};
+    for (Tables t : Turn.samples()) {
+      Tables got = greet("sync").turn(t, extra);
+      Tables want = Turn.of(t, extra);
+      expect(want.equals(got), "turn(" + t + ") answered " + got + ", want " + want);
+    }
+    return Turn.samples().size() + " tables turned, every array as sent";
   }
 
   /** Chars as arguments, which Hessian2 carries as strings of one character. */

@@ -4,6 +4,7 @@ import com.example.sofa.hessian.GreetService;
 import com.example.sofa.hessian.Greeting;
 import com.example.sofa.hessian.GreetingRefused;
 import com.example.sofa.hessian.Moments;
+import com.example.sofa.hessian.Tables;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,6 +68,11 @@ final class GreetServiceImpl implements GreetService {
   @Override
   public Moments shift(Moments m) {
     return Shift.of(m);
+  }
+
+  @Override
+  public Tables turn(Tables t, int[] extra) {
+    return Turn.of(t, extra);
   }
 
   @Override

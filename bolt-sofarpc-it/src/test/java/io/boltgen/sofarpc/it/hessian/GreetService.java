@@ -29,4 +29,6 @@ public interface GreetService {
   String initials(char c, Character boxed);
 
   Moments shift(Moments m);
+
+  Tables turn(Tables t, int[] extra);
 }
