@@ -132,7 +132,7 @@ final class CodecWriter {
     Set<String> taken = new HashSet<>(INTERNAL);
     List<String> locals = new ArrayList<>();
     for (Field f : fields) {
-      String local = message.kind() == MessageKind.RESPONSE ? "value"
+      String local = message.kind().holdsValue() ? "value"
           : Names.unique(Character.isUpperCase(f.name().charAt(0)) ? f.name() + "_" : f.name(), taken);
       taken.add(local);
       locals.add(local);
@@ -202,6 +202,7 @@ final class CodecWriter {
   private CodeBlock readResult(Message message, List<Field> fields, List<String> locals) {
     switch (message.kind()) {
       case RESPONSE:
+      case NESTED:
         if (fields.isEmpty()) {
           return CodeBlock.of("return null;\n");
         }
@@ -227,14 +228,14 @@ final class CodecWriter {
 
 
   private CodeBlock access(Message message, Field f) {
-    return message.kind() == MessageKind.RESPONSE ? CodeBlock.of("value") : CodeBlock.of("value.$L()", f.name());
+    return message.kind().holdsValue() ? CodeBlock.of("value") : CodeBlock.of("value.$L()", f.name());
   }
 
   private CodeBlock sizeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", fieldComment(f));
     Model.Type t = f.type();
     int ts = WireKind.tagSize(f.number());
-    if (message.kind() != MessageKind.RESPONSE) {
+    if (!message.kind().holdsValue()) {
       b.addStatement("$T $L = $L", t.javaType(), local, access(message, f));
     }
     if (t instanceof OptionalType o) {
@@ -289,7 +290,7 @@ final class CodecWriter {
   private CodeBlock writeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", fieldComment(f));
     Model.Type t = f.type();
-    if (message.kind() != MessageKind.RESPONSE) {
+    if (!message.kind().holdsValue()) {
       b.addStatement("$T $L = $L", t.javaType(), local, access(message, f));
     }
     if (t instanceof OptionalType o) {

@@ -134,7 +134,7 @@ final class JsonCodecWriter {
     Set<String> taken = new HashSet<>(INTERNAL);
     List<String> locals = new ArrayList<>();
     for (Field f : fields) {
-      String local = message.kind() == MessageKind.RESPONSE ? "value"
+      String local = message.kind().holdsValue() ? "value"
           : Names.unique(Character.isUpperCase(f.name().charAt(0)) ? f.name() + "_" : f.name(), taken);
       taken.add(local);
       locals.add(local);
@@ -198,7 +198,7 @@ final class JsonCodecWriter {
   }
 
   private static CodeBlock readResult(Message message, List<Field> fields, List<String> locals) {
-    if (message.kind() == MessageKind.RESPONSE) {
+    if (message.kind().holdsValue()) {
       return fields.isEmpty() ? CodeBlock.of("return null;\n")
           : CodeBlock.of("return $L;\n", CodecWriter.finalValue(fields.get(0).type(), locals.get(0)));
     }
@@ -212,7 +212,7 @@ final class JsonCodecWriter {
   private CodeBlock writeField(Message message, Field f, String local) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", CodecWriter.fieldComment(f));
     Model.Type t = f.type();
-    if (message.kind() != MessageKind.RESPONSE) {
+    if (!message.kind().holdsValue()) {
       b.addStatement("$T $L = value.$L()", t.javaType(), local, f.name());
     }
     String jsonName = Names.jsonName(f.name());

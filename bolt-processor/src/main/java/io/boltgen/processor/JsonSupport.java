@@ -79,6 +79,9 @@ final class JsonSupport {
     if (t instanceof OptionalType o) {
       return supported(o.value());
     }
+    if (t instanceof Model.NestedType n) {
+      return supported(n.inner());
+    }
     if (t instanceof ProtoMessageType p) {
       return wellKnown(p);
     }

@@ -70,6 +70,9 @@ final class JsonValueCode {
     if (t instanceof MessageType m) {
       return CodeBlock.of("write$L($L, g);\n", m.protoName(), x);
     }
+    if (t instanceof Model.NestedType n) {
+      return CodeBlock.of("write$L($L, g);\n", n.protoName(), x); // the message holding it: {"values": …}
+    }
     if (t instanceof ProtoMessageType p) {
       // google.protobuf.Timestamp or Duration (JsonSupport): their seconds and nanos
       return CodeBlock.of("$T.$L(g, $L.getSeconds(), $L.getNanos());\n", Names.JSON_VALUES,
@@ -111,6 +114,9 @@ final class JsonValueCode {
     }
     if (t instanceof MessageType m) {
       return CodeBlock.of("read$L(r)", m.protoName());
+    }
+    if (t instanceof Model.NestedType n) {
+      return CodeBlock.of("read$L(r)", n.protoName());
     }
     if (t instanceof ProtoMessageType p) {
       boolean timestamp = p.protoName().equals(WellKnownTypes.TIMESTAMP);

@@ -45,7 +45,7 @@ final class Model {
 
   /** A serializable Java type. */
   sealed interface Type permits ScalarType, StringType, BytesType, EnumType, MessageType, ProtoMessageType,
-      JdkType, RepeatedType, MapType, OptionalType {
+      JdkType, RepeatedType, MapType, OptionalType, NestedType {
 
     /** The Java type as declared (boxed where the declaration is boxed). */
     TypeName javaType();
@@ -212,6 +212,19 @@ final class Model {
   /** {@code Map<K, V>}: a proto map. */
   record MapType(Type key, Type value, TypeName javaType) implements Type {}
 
+  /**
+   * A collection, map or array inside a collection, an array or a map's value ({@code List<List<String>>},
+   * {@code int[][]}, {@code Map<String, List<Integer>>}). Protobuf has no repeated field of repeated fields, so it
+   * travels as a message of its own, {@code protoName}, whose one field {@code values = 1} is {@code inner}
+   * ({@link MessageKind#NESTED}); Hessian2 writes {@code inner} itself.
+   */
+  record NestedType(Type inner, String protoName) implements Type {
+    @Override
+    public TypeName javaType() {
+      return inner.javaType();
+    }
+  }
+
   /** {@code Optional<T>}: a field with presence. */
   record OptionalType(Type value, TypeName javaType) implements Type {}
 
@@ -227,7 +240,14 @@ final class Model {
     /** A method's result, carried as field 1 (none for void). */
     RESPONSE,
     /** A sealed interface of records: one {@code oneof} field per record. */
-    ONEOF
+    ONEOF,
+    /** A collection inside a collection ({@link NestedType}), carried as field 1, {@code values}. */
+    NESTED;
+
+    /** Whether the message's one field is the Java value itself (a result, a nested collection), not a component. */
+    boolean holdsValue() {
+      return this == RESPONSE || this == NESTED;
+    }
   }
 
   /**

@@ -272,6 +272,9 @@ final class OpenApiWriter {
     if (t instanceof MessageType m) {
       return ref(fullName(m.protoName()));
     }
+    if (t instanceof Model.NestedType n) {
+      return ref(fullName(n.protoName()));
+    }
     if (t instanceof ProtoMessageType p) {
       return Map.of("type", "object", "description", "protobuf message " + p.protoName() + " in its proto3 JSON form");
     }
@@ -348,8 +351,9 @@ final class OpenApiWriter {
       }
       return null;
     }
-    if (t instanceof MessageType m) {
-      Message nested = messagesByName.get(m.protoName());
+    if (t instanceof MessageType || t instanceof Model.NestedType) {
+      Message nested = messagesByName.get(t instanceof MessageType m ? m.protoName()
+          : ((Model.NestedType) t).protoName());
       return nested == null || open.contains(nested.protoName()) ? null : example(nested, open);
     }
     if (t instanceof JdkType j) {

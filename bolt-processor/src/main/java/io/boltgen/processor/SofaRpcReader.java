@@ -110,8 +110,8 @@ final class SofaRpcReader {
     }
     if (kind == SofaRpcModel.Serializer.HESSIAN2) {
       for (Message message : service.messages()) {
-        if (message.kind() == Model.MessageKind.ONEOF) {
-          continue; // refused where it is used (an argument, a result, a component), once
+        if (message.kind() == Model.MessageKind.ONEOF || message.kind() == Model.MessageKind.NESTED) {
+          continue; // checked where it is used (an argument, a result, a component), once
         }
         for (Field f : message.fields()) {
           checkHessianType(f.type(), f.site(), "component " + f.name());
@@ -238,7 +238,9 @@ final class SofaRpcReader {
           + " LocalDateTime");
       return;
     }
-    if (type instanceof Model.RepeatedType r) {
+    if (type instanceof Model.NestedType n) {
+      checkHessianType(n.inner(), site, what);
+    } else if (type instanceof Model.RepeatedType r) {
       checkHessianType(r.element(), site, what + "'s element");
     } else if (type instanceof Model.MapType map) {
       checkHessianType(map.key(), site, what + "'s key");

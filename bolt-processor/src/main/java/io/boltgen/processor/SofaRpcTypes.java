@@ -274,8 +274,11 @@ final class SofaRpcTypes {
       return j.jdk() == Model.Jdk.DATE ? CodeBlock.of("$T.writeDate($L, $L)", Names.SOFA_RPC_JDK_TYPES, out, value)
           : CodeBlock.of("$L.writeObject($T.$L, $L)", out, Names.SOFA_RPC_JDK_TYPES, j.jdk().name(), value);
     }
+    if (type instanceof Model.NestedType n) {
+      return write(n.inner(), out, value, depth); // no wrapper in Hessian2: the collection itself
+    }
     if (type instanceof Model.RepeatedType r && r.array()) {
-      if (r.element() instanceof Model.ScalarType s && s.scalar() == Model.Scalar.CHAR && !s.boxed()) {
+      if (isChars(r)) {
         return CodeBlock.of("$T.writeChars($L, $L)", Names.SOFA_RPC_HESSIAN, out, value); // as a string
       }
       // typed as sofa-hessian types an array: "[int", "[string", "[java.lang.Integer", "[<its class>"
@@ -295,6 +298,11 @@ final class SofaRpcTypes {
     throw new IllegalArgumentException("no Hessian2 form: " + type); // SofaRpcReader refused it
   }
 
+  /** Whether {@code r} is a {@code char[]}, which sofa-hessian writes as a string. */
+  private static boolean isChars(Model.RepeatedType r) {
+    return r.array() && r.element() instanceof Model.ScalarType s && s.scalar() == Model.Scalar.CHAR && !s.boxed();
+  }
+
   /** The Hessian type of an array of {@code element}, as sofa-hessian names it. */
   private String arrayType(Model.Type element) {
     if (element instanceof Model.ScalarType s) {
@@ -308,6 +316,13 @@ final class SofaRpcTypes {
     }
     if (element instanceof Model.JdkType j) {
       return j.jdk() == Model.Jdk.DATE ? "[date" : "[" + j.jdk().className.canonicalName();
+    }
+    if (element instanceof Model.NestedType n) {
+      // an array of arrays: "[" + the inner array's type ("[[int"); of collections: "[java.util.List"
+      return n.inner() instanceof Model.RepeatedType r && r.array()
+          ? "[" + arrayType(r.element())
+          : "[java.util." + (n.inner() instanceof Model.MapType ? "Map" : ((Model.RepeatedType) n.inner()).set()
+              ? "Set" : "List");
     }
     return "[" + sofa.remoteName((ClassName) element.javaType()); // an enum or a record: its SOFARPC class
   }
@@ -362,8 +377,11 @@ final class SofaRpcTypes {
       return j.jdk() == Model.Jdk.DATE ? CodeBlock.of("$T.readDate($L)", Names.SOFA_RPC_JDK_TYPES, in)
           : CodeBlock.of("$L.readObject($T.$L)", in, Names.SOFA_RPC_JDK_TYPES, j.jdk().name());
     }
+    if (type instanceof Model.NestedType n) {
+      return read(n.inner(), in, depth, what);
+    }
     if (type instanceof Model.RepeatedType r) {
-      if (r.element() instanceof Model.ScalarType s && s.scalar() == Model.Scalar.CHAR && !s.boxed() && r.array()) {
+      if (isChars(r)) {
         return CodeBlock.of("$T.readChars($L)", Names.SOFA_RPC_HESSIAN, in);
       }
       CodeBlock list = CodeBlock.of("$L.readList($L -> $L)", in, i, read(r.element(), i, depth + 1,

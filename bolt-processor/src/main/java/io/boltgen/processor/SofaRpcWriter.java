@@ -52,6 +52,9 @@ final class SofaRpcWriter {
         type.addType(types.enumType(e));
       }
       for (Message message : service.messages()) {
+        if (message.kind() == Model.MessageKind.NESTED) {
+          continue; // a collection inside a collection: Hessian2 writes the collection itself
+        }
         type.addField(types.typeConstant((ClassName) message.javaType()));
         type.addType(types.recordType(message));
       }

@@ -127,7 +127,7 @@ final class TypeReader {
     return unsupported(site, context, path, problem);
   }
 
-  /** {@code byte[]}: bytes; any other array: a repeated field of its component, which is not itself repeated. */
+  /** {@code byte[]}: bytes; any other array: a repeated field of its component. */
   private Model.Type array(ArrayType t, Site site, String context, String path) {
     TypeMirror component = t.getComponentType();
     if (component.getKind() == TypeKind.BYTE) {
@@ -137,11 +137,11 @@ final class TypeReader {
     if (element == null) {
       return null;
     }
-    if (element instanceof RepeatedType || element instanceof MapType || element instanceof OptionalType) {
+    if (element instanceof OptionalType) {
       return unsupported(site, context, path, "array components cannot be " + Annotations.render(component)
-          + ": protobuf has no nested repeated fields; wrap the inner value in a record");
+          + ": an element is there or not; use its value");
     }
-    return new RepeatedType(element, false, TypeName.get(t));
+    return new RepeatedType(NestedCollections.wrap(element, site, scope), false, TypeName.get(t));
   }
 
   Model.Type unsupported(Site site, String context, String path, String problem) {
@@ -195,11 +195,12 @@ final class TypeReader {
         if (element == null) {
           return null;
         }
-        if (element instanceof RepeatedType || element instanceof MapType || element instanceof OptionalType) {
+        if (element instanceof OptionalType) {
           return unsupported(site, context, path, simple + " elements cannot be " + Annotations.render(args.get(0))
-              + ": protobuf has no nested repeated fields; wrap the inner value in a record");
+              + ": an element is there or not; use its value");
         }
-        return new RepeatedType(element, name.equals("java.util.Set"), TypeName.get(t));
+        return new RepeatedType(NestedCollections.wrap(element, site, scope), name.equals("java.util.Set"),
+            TypeName.get(t));
       }
       case "java.util.Map": {
         if (args.isEmpty()) {
@@ -220,11 +221,11 @@ final class TypeReader {
         if (value == null) {
           return null;
         }
-        if (value instanceof RepeatedType || value instanceof MapType || value instanceof OptionalType) {
+        if (value instanceof OptionalType) {
           return unsupported(site, context, path, "Map values cannot be " + Annotations.render(args.get(1))
-              + ": protobuf map values cannot be repeated; wrap it in a record");
+              + ": an entry is there or not; use its value");
         }
-        return new MapType(key, value, TypeName.get(t));
+        return new MapType(key, NestedCollections.wrap(value, site, scope), TypeName.get(t));
       }
       case "java.util.Optional": {
         if (args.isEmpty()) {

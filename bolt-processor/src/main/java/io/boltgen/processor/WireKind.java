@@ -43,7 +43,10 @@ abstract class WireKind {
       return new EnumKind(e);
     }
     if (t instanceof MessageType m) {
-      return new RecordKind(m, codecs);
+      return new RecordKind(m.protoName(), codecs);
+    }
+    if (t instanceof Model.NestedType n) {
+      return new RecordKind(n.protoName(), codecs); // the message holding the inner collection
     }
     if (t instanceof ProtoMessageType p) {
       return new ProtoMessageKind(p);
@@ -227,13 +230,16 @@ abstract class WireKind {
     }
   }
 
-  /** A record: a nested message, written by the generated functions of its own message. */
+  /**
+   * A record, or a collection inside a collection: a nested message, written by the generated functions of its
+   * own message {@code protoName}.
+   */
   static final class RecordKind extends WireKind {
-    private final MessageType type;
+    private final String protoName;
     private final ClassName codecs;
 
-    RecordKind(MessageType type, ClassName codecs) {
-      this.type = type;
+    RecordKind(String protoName, ClassName codecs) {
+      this.protoName = protoName;
       this.codecs = codecs;
     }
 
@@ -244,22 +250,22 @@ abstract class WireKind {
 
     @Override
     String protoType() {
-      return type.protoName();
+      return protoName;
     }
 
     @Override
     CodeBlock size(CodeBlock x) {
-      return CodeBlock.of("e.nested(e.reserve(), size$L($L, e))", type.protoName(), x);
+      return CodeBlock.of("e.nested(e.reserve(), size$L($L, e))", protoName, x);
     }
 
     @Override
     CodeBlock write(CodeBlock x) {
-      return CodeBlock.of("e.writeLength();\nwrite$L($L, e);\n", type.protoName(), x);
+      return CodeBlock.of("e.writeLength();\nwrite$L($L, e);\n", protoName, x);
     }
 
     @Override
     CodeBlock read() {
-      return CodeBlock.of("d.readMessage($T::read$L)", codecs, type.protoName());
+      return CodeBlock.of("d.readMessage($T::read$L)", codecs, protoName);
     }
 
     @Override
@@ -270,7 +276,7 @@ abstract class WireKind {
     /** The all-default record: the message read from no bytes. */
     @Override
     CodeBlock missingInEntry() {
-      return CodeBlock.of("read$L($T.empty())", type.protoName(), Names.PROTO_DECODER);
+      return CodeBlock.of("read$L($T.empty())", protoName, Names.PROTO_DECODER);
     }
   }
 

@@ -60,7 +60,9 @@ class ProtoSchemaTest {
         new Field("available", 2, Label.IMPLICIT, null, "int32", null, stock + 1),
         new Field("warehouses", 3, Label.REPEATED, null, "string", null, stock + 2),
         new Field("reserved", 4, Label.MAP, "string", "int64", null, stock + 3),
-        new Field("state", 5, Label.OPTIONAL, null, "StockState", null, stock + 4));
+        new Field("state", 5, Label.OPTIONAL, null, "StockState", null, stock + 4),
+        new Field("lotsByWarehouse", 6, Label.MAP, "string", "List_Long", null, stock + 5));
+    assertThat(s.messages().get("List_Long").javaName()).isEqualTo("java.util.List<java.lang.Long>");
     assertThat(s.messages().get("Stock").javaName()).isEqualTo("demo.Stock");
     assertThat(s.messages().get("Reservation").reserved()).containsExactly(new Range(3, 3));
     assertThat(s.messages().get("Reservation").reserves(3)).isTrue();

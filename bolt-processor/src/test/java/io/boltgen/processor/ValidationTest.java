@@ -208,17 +208,18 @@ class ValidationTest {
     assertError(compile(w), w, 10, "UnsupportedType", "cannot serialize List<?> (parameter x of m()): the wildcard");
     JavaFileObject o = svc("@BoltService", "interface Svc {", "  Object m();", "}");
     assertError(compile(o), o, 10, "UnsupportedType", "cannot serialize Object (the result of m()): Object is not");
-    JavaFileObject a = svc("@BoltService", "interface Svc {", "  void m(int[][] x);", "}");
+    JavaFileObject a = svc("@BoltService", "interface Svc {", "  void m(Optional<String>[] x);", "}");
     assertError(compile(a), a, 10, "UnsupportedType",
-        "cannot serialize int[][] (parameter x of m()): array components cannot be int[]: protobuf has no nested");
-    JavaFileObject la = svc("@BoltService", "interface Svc {", "  void m(List<int[]> x);", "}");
-    assertError(compile(la), la, 10, "UnsupportedType", "List elements cannot be int[]");
+        "cannot serialize Optional<String>[] (parameter x of m()): array components cannot be Optional<String>");
     JavaFileObject raw = svc("@BoltService", "interface Svc {", "  @SuppressWarnings(\"rawtypes\") void m(List x);", "}");
     assertError(compile(raw), raw, 10, "UnsupportedType", "raw List");
     JavaFileObject i = svc("@BoltService", "interface Svc {", "  void m(Runnable r);", "}");
     assertError(compile(i), i, 10, "UnsupportedType", "the interface Runnable is not serializable");
-    JavaFileObject nested = svc("@BoltService", "interface Svc {", "  void m(List<List<String>> x);", "}");
-    assertError(compile(nested), nested, 10, "UnsupportedType", "protobuf has no nested repeated fields");
+    JavaFileObject nested = svc("@BoltService", "interface Svc {", "  void m(List<Optional<String>> x);", "}");
+    assertError(compile(nested), nested, 10, "UnsupportedType",
+        "List elements cannot be Optional<String>: an element is there or not");
+    JavaFileObject values = svc("@BoltService", "interface Svc {", "  void m(Map<String, Optional<Long>> x);", "}");
+    assertError(compile(values), values, 10, "UnsupportedType", "Map values cannot be Optional<Long>");
     JavaFileObject comp = svc("@BoltService", "interface Svc {", "  void m(Bag b);", "  record Bag(",
         "    Thread t) {}", "}");
     assertError(compile(comp), comp, 12, "UnsupportedType",

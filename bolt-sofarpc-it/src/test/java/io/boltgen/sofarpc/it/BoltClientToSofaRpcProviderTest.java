@@ -171,25 +171,30 @@ class BoltClientToSofaRpcProviderTest {
 
   @Test
   @SuppressWarnings("JavaUtilDate") // a DTO's Date is what is tested
-  void hessianArraysOfEveryKindTravelBothWays() {
+  void hessianArraysOfEveryKindAndCollectionsInCollectionsTravelBothWays() {
     GreetService greet = GreetServiceBolt.newClient(client, provider.address());
     Tables sent = new Tables(new int[] {Integer.MIN_VALUE, -1, Integer.MAX_VALUE}, new long[] {Long.MIN_VALUE, 42},
         new boolean[] {true, false}, new short[] {Short.MIN_VALUE, 300}, new char[] {'a', '\u00e9', '\u4e2d'},
         new float[] {0.5f, Float.MAX_VALUE}, new double[] {0.1, -1e300}, new Integer[] {7, null, -7},
         new String[] {"x", null, ""}, new byte[][] {{1, 2}, {}, null}, new Person[] {new Person("Ada", 36), null},
         new Mood[] {Mood.CROSS, null, Mood.GLAD}, new BigDecimal[] {new BigDecimal("-1.50"), null},
-        new Date[] {new Date(-1), new Date(1_733_000_000_123L)});
+        new Date[] {new Date(-1), new Date(1_733_000_000_123L)}, new int[][] {{1, 2}, {}, null},
+        java.util.Arrays.asList(List.of("a", "b"), List.of(), null), Map.of("k", List.of(1, -1)));
     // turned around by SOFARPC's provider: every array arrived as sent (argument included) and came back
     Tables turned = greet.turn(sent, new int[] {5, -5});
     assertThat(turned).usingRecursiveComparison().isEqualTo(new GreetServiceImpl("expected").turn(sent, new int[] {5, -5}));
     assertThat(turned.ints()).containsExactly(Integer.MAX_VALUE, -1, Integer.MIN_VALUE, 5, -5);
     assertThat(turned.letters()).containsExactly('\u4e2d', '\u00e9', 'a');
     assertThat(turned.moods()).containsExactly(Mood.GLAD, null, Mood.CROSS);
+    assertThat(turned.grid()).isDeepEqualTo(new int[][] {null, {}, {1, 2}});
+    assertThat(turned.rows()).containsExactly(null, List.of(), List.of("a", "b"));
+    assertThat(turned.byName()).containsExactly(Map.entry("k", List.of(1, -1)));
     Tables empty = new Tables(new int[0], new long[0], new boolean[0], new short[0], new char[0], new float[0],
         new double[0], new Integer[0], new String[0], new byte[0][], new Person[0], new Mood[0], new BigDecimal[0],
-        new Date[0]);
+        new Date[0], new int[0][], List.of(), Map.of());
     assertThat(greet.turn(empty, null)).usingRecursiveComparison().isEqualTo(empty);
-    Tables nulls = new Tables(null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    Tables nulls = new Tables(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null);
     assertThat(greet.turn(nulls, new int[] {1})).usingRecursiveComparison().isEqualTo(nulls);
   }
 

@@ -46,8 +46,8 @@ public interface GreetService {
   Moments shift(Moments m);
 
   /**
-   * Every array of {@code t} reversed (null stays null), then {@code extra} appended to the ints: arrays of every
-   * kind, in a bean and as an argument.
+   * Every array of {@code t} and its rows reversed (null stays null), then {@code extra} appended to the ints,
+   * byName as it came: arrays of every kind and collections inside collections, in a bean and as an argument.
    */
   Tables turn(Tables t, int[] extra);
 }

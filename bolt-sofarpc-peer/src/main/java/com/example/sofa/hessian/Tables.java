@@ -4,8 +4,13 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Date;
+import java.util.List;
+import java.util.Map;
 
-/** A hessian2 bean of arrays: of every primitive but byte, of boxes, strings, byte arrays, beans, enums, dates. */
+/**
+ * A hessian2 bean of arrays (of every primitive but byte, of boxes, strings, byte arrays, beans, enums, dates) and of
+ * collections inside collections.
+ */
 @SuppressWarnings("JavaUtilDate") // a DTO's Date is what is tested
 public class Tables implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -24,12 +29,15 @@ public class Tables implements Serializable {
   private Mood[] moods;
   private BigDecimal[] amounts;
   private Date[] dates;
+  private int[][] grid;
+  private List<List<String>> rows;
+  private Map<String, List<Integer>> byName;
 
   public Tables() {}
 
   public Tables(int[] ints, long[] longs, boolean[] flags, short[] shorts, char[] letters, float[] ratios,
       double[] doubles, Integer[] boxed, String[] names, byte[][] blobs, Person[] people, Mood[] moods,
-      BigDecimal[] amounts, Date[] dates) {
+      BigDecimal[] amounts, Date[] dates, int[][] grid, List<List<String>> rows, Map<String, List<Integer>> byName) {
     this.ints = ints;
     this.longs = longs;
     this.flags = flags;
@@ -44,12 +52,15 @@ public class Tables implements Serializable {
     this.moods = moods;
     this.amounts = amounts;
     this.dates = dates;
+    this.grid = grid;
+    this.rows = rows;
+    this.byName = byName;
   }
 
   /** Every value, in the constructor's order, for the provider to turn around. */
   public Object[] values() {
     return new Object[] {ints, longs, flags, shorts, letters, ratios, doubles, boxed, names, blobs, people, moods,
-        amounts, dates};
+        amounts, dates, grid, rows, byName};
   }
 
   @Override

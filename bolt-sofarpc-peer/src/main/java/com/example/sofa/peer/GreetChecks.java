@@ -164,7 +164,10 @@ final class GreetChecks {
     return Shift.samples().size() + " moments shifted, every value as sent";
   }
 
-  /** Arrays of every kind in a bean and as an argument, there and back, each turned around by the provider. */
+  /**
+   * Arrays of every kind and collections inside collections in a bean, an array as an argument, there and back,
+   * each turned around by the provider.
+   */
   private String arrays() throws Exception {
     int[] extra = {5, -5};
     for (Tables t : Turn.samples()) {
@@ -172,7 +175,7 @@ final class GreetChecks {
       Tables want = Turn.of(t, extra);
       expect(want.equals(got), "turn(" + t + ") answered " + got + ", want " + want);
     }
-    return Turn.samples().size() + " tables turned, every array as sent";
+    return Turn.samples().size() + " tables turned, every array and nested collection as sent";
   }
 
   /** Chars as arguments, which Hessian2 carries as strings of one character. */

@@ -109,4 +109,24 @@ class HessianArraysTest {
     List<int[]> read = weRead(theirs, in -> in.readList(r -> ArrayValues.ints(r.readList(HessianReader::readInt))));
     assertThat(read).containsExactly(new int[] {1}, new int[] {2, 3});
   }
+
+  @Test
+  void collectionsInsideCollectionsAreWrittenAsSofaHessianWritesThem() {
+    int[][] grid = {{1, 2}, {}, null, {3}};
+    byte[] theirs = sofaWritesObject(grid);
+    assertThat(ours(o -> o.writeList("[[int", ArrayValues.list(grid), (w, row) -> w.writeList("[int",
+        ArrayValues.list(row), HessianWriter::writeInt)))).isEqualTo(theirs);
+    assertThat((int[][]) sofaReadsObject(theirs)).isDeepEqualTo(grid);
+    int[][] read = weRead(theirs, in -> ArrayValues.array(in.readList(
+        r -> ArrayValues.ints(r.readList(HessianReader::readInt))), int[][]::new));
+    assertThat(read).isDeepEqualTo(grid);
+
+    List<List<String>> rows = new ArrayList<>(List.of(new ArrayList<>(List.of("a", "b")), new ArrayList<>()));
+    byte[] listsOfLists = sofaWritesObject(rows);
+    assertThat(ours(o -> o.writeList("", rows, (w, row) -> w.writeList("", row, HessianWriter::writeString))))
+        .isEqualTo(listsOfLists);
+    assertThat(sofaReadsObject(listsOfLists)).isEqualTo(rows);
+    List<List<String>> readRows = weRead(listsOfLists, in -> in.readList(r -> r.readList(HessianReader::readString)));
+    assertThat(readRows).isEqualTo(rows);
+  }
 }
