@@ -35,9 +35,9 @@ import javax.lang.model.util.Types;
 final class SofaRpcReader {
 
   /** The JDK value types sofa-hessian writes without reflection ({@code SofaRpcJdkTypes}). */
-  private static final Set<Model.Jdk> HESSIAN_JDK_TYPES = EnumSet.of(Model.Jdk.BIG_DECIMAL, Model.Jdk.INSTANT,
-      Model.Jdk.DURATION, Model.Jdk.LOCAL_DATE, Model.Jdk.LOCAL_TIME, Model.Jdk.LOCAL_DATE_TIME, Model.Jdk.DATE,
-      Model.Jdk.SQL_TIMESTAMP);
+  private static final Set<Model.Jdk> HESSIAN_JDK_TYPES = EnumSet.of(Model.Jdk.BIG_DECIMAL, Model.Jdk.BIG_INTEGER,
+      Model.Jdk.UUID, Model.Jdk.INSTANT, Model.Jdk.DURATION, Model.Jdk.LOCAL_DATE, Model.Jdk.LOCAL_TIME,
+      Model.Jdk.LOCAL_DATE_TIME, Model.Jdk.DATE, Model.Jdk.SQL_TIMESTAMP);
 
   private static final Pattern JAVA_NAME = Pattern.compile("[A-Za-z_$][A-Za-z0-9_$]*(\\.[A-Za-z_$][A-Za-z0-9_$]*)*");
 
@@ -234,8 +234,8 @@ final class SofaRpcReader {
     if (problem != null) {
       report.error(site, "UnsupportedSofaRpcType", what + " is " + problem + ", which boltgen does not write in"
           + " SOFARPC's Hessian2 form; use primitives and their boxes, String, arrays, List, Set, Map, enums, records,"
-          + " java.util.Date, java.sql.Timestamp, BigDecimal, Instant, Duration, LocalDate, LocalTime or"
-          + " LocalDateTime");
+          + " java.util.Date, java.sql.Timestamp, BigDecimal, BigInteger, UUID, Instant, Duration, LocalDate, LocalTime"
+          + " or LocalDateTime");
       return;
     }
     if (type instanceof Model.NestedType n) {

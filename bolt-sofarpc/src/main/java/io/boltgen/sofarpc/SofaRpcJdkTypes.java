@@ -5,7 +5,9 @@ import io.boltgen.sofarpc.hessian.HessianException;
 import io.boltgen.sofarpc.hessian.HessianReader;
 import io.boltgen.sofarpc.hessian.HessianType;
 import io.boltgen.sofarpc.hessian.HessianWriter;
+import io.boltgen.runtime.codec.ArrayValues;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.Timestamp;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -14,6 +16,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.Date;
+import java.util.UUID;
 
 /**
  * The JDK value types as sofa-hessian (3.5.x) writes them, for generated code: {@code java.util.Date} as a Hessian
@@ -45,6 +48,85 @@ public final class SofaRpcJdkTypes {
       } catch (NumberFormatException e) {
         throw new HessianException("java.math.BigDecimal: the value \"" + shorten(text) + "\" is not a number");
       }
+    }
+  };
+
+  /**
+   * {@code java.math.BigInteger} as sofa-hessian writes it, by reflection: an object of that class with its fields
+   * under Java 17's names, {@code signum}, four caches written as 0 ("not computed yet") and {@code mag}, the
+   * magnitude as big-endian ints (a list typed {@code [int}). Read by {@code signum} and {@code mag} alone, so that
+   * a Java 8 peer's caches (named otherwise) are skipped; a signum that is not -1, 0 or 1, or that disagrees with the
+   * magnitude, is refused. A SOFARPC peer on Java 17 writes and reads one only with
+   * {@code --add-opens java.base/java.math=ALL-UNNAMED}, as between SOFARPC peers.
+   */
+  public static final HessianType<BigInteger> BIG_INTEGER = new HessianType<>() {
+    private final HessianClass hessianClass = HessianClass.of("java.math.BigInteger", "signum", "bitCountPlusOne",
+        "bitLengthPlusOne", "lowestSetBitPlusTwo", "firstNonzeroIntNumPlusTwo", "mag");
+
+    @Override
+    public HessianClass hessianClass() {
+      return hessianClass;
+    }
+
+    @Override
+    public void writeFields(HessianWriter out, BigInteger value) {
+      out.writeInt(value.signum());
+      for (int i = 0; i < 4; i++) {
+        out.writeInt(0);
+      }
+      byte[] bytes = value.abs().toByteArray(); // big-endian, perhaps a leading zero byte for the sign
+      int start = 0;
+      while (start < bytes.length && bytes[start] == 0) {
+        start++;
+      }
+      int[] mag = new int[(bytes.length - start + 3) / 4];
+      for (int i = bytes.length - 1, bit = 0; i >= start; i--, bit += 8) {
+        mag[mag.length - 1 - bit / 32] |= (bytes[i] & 0xff) << (bit % 32);
+      }
+      out.writeList("[int", ArrayValues.list(mag), HessianWriter::writeInt);
+    }
+
+    @Override
+    public BigInteger readFields(HessianReader in, HessianClass sent) {
+      Object signum = null;
+      int[] mag = null;
+      for (int i = 0; i < sent.fieldCount(); i++) {
+        switch (sent.fieldName(i)) {
+          case "signum" -> signum = in.readValue();
+          case "mag" -> mag = ArrayValues.ints(in.readList(HessianReader::readInt));
+          default -> in.skipValue();
+        }
+      }
+      if (!(signum instanceof Integer sign) || mag == null) {
+        throw new HessianException("java.math.BigInteger without an int signum and its mag");
+      }
+      byte[] bytes = new byte[mag.length * 4];
+      for (int i = 0; i < mag.length; i++) {
+        bytes[4 * i] = (byte) (mag[i] >>> 24);
+        bytes[4 * i + 1] = (byte) (mag[i] >>> 16);
+        bytes[4 * i + 2] = (byte) (mag[i] >>> 8);
+        bytes[4 * i + 3] = (byte) mag[i];
+      }
+      try {
+        return new BigInteger(sign, bytes);
+      } catch (NumberFormatException e) {
+        throw new HessianException("java.math.BigInteger: signum " + sign + " with a magnitude of " + mag.length
+            + " ints: " + e.getMessage());
+      }
+    }
+  };
+
+  /** {@code java.util.UUID} as sofa-hessian writes it, by reflection: {@code long mostSigBits, leastSigBits}. */
+  public static final HessianType<UUID> UUID = new Handle<>("java.util.UUID", "mostSigBits", "leastSigBits") {
+    @Override
+    public void writeFields(HessianWriter out, UUID value) {
+      out.writeLong(value.getMostSignificantBits());
+      out.writeLong(value.getLeastSignificantBits());
+    }
+
+    @Override
+    UUID read(Object[] fields) {
+      return new UUID(longOf(fields[0]), longOf(fields[1]));
     }
   };
 

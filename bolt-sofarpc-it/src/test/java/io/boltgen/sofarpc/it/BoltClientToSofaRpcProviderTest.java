@@ -31,6 +31,7 @@ import io.boltgen.sofarpc.it.proto.EchoServiceBolt;
 import io.boltgen.sofarpc.it.proto.EchoServiceImpl;
 import io.boltgen.sofarpc.it.proto.Numbers;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -158,14 +159,14 @@ class BoltClientToSofaRpcProviderTest {
     Moments sent = new Moments(new BigDecimal("-12.3400"), Instant.ofEpochSecond(-1, 999_999_999),
         Duration.ofSeconds(-5, 7), LocalDate.of(2024, 2, 28), LocalTime.of(22, 59, 59, 1),
         LocalDateTime.of(1999, 12, 31, 23, 0, 0, 42), new LinkedHashSet<>(List.of("zeta", "alpha")), new Date(-1),
-        new Timestamp(-1_001));
+        new Timestamp(-1_001), new BigInteger("-123456789012345678901234567890"), new UUID(-1, Long.MIN_VALUE));
     // moved on by SOFARPC's provider: every value arrived as sent, and came back as it answered
     assertThat(greet.shift(sent)).isEqualTo(new Moments(new BigDecimal("-24.6800"), Instant.ofEpochSecond(0, 999_999_999),
         Duration.ofSeconds(-5, 1_000_007), LocalDate.of(2024, 2, 29), LocalTime.of(23, 59, 59, 1),
         LocalDateTime.of(2000, 1, 1, 23, 0, 0, 42), Set.of("zeta", "alpha", "seen"), new Date(999),
-        new Timestamp(-1)));
+        new Timestamp(-1), new BigInteger("-123456789012345678901234567889"), new UUID(-1, Long.MIN_VALUE + 1)));
     assertThat(greet.shift(sent).labels()).containsExactly("zeta", "alpha", "seen");
-    Moments nulls = new Moments(null, null, null, null, null, null, null, null, null);
+    Moments nulls = new Moments(null, null, null, null, null, null, null, null, null, null, null);
     assertThat(greet.shift(nulls)).isEqualTo(nulls);
   }
 

@@ -25,8 +25,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class SofaRpcPeer implements AutoCloseable {
 
-  /** What the peer's JVM needs on Java 17: without it a declared exception reaches the consumer without its message. */
-  public static final List<String> JVM_FLAGS = List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED");
+  /**
+   * What the peer's JVM needs on Java 17, as SOFARPC itself does: java.lang, or a declared exception reaches the
+   * consumer without its message; java.math and java.util, or sofa-hessian cannot write or read a BigInteger or a
+   * UUID (it does so by reflection).
+   */
+  public static final List<String> JVM_FLAGS = List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED",
+      "--add-opens", "java.base/java.math=ALL-UNNAMED", "--add-opens", "java.base/java.util=ALL-UNNAMED");
 
   /** How long a provider may take to say READY, and a consumer to run all its checks. */
   public static final long READY_SECONDS = 60;

@@ -41,7 +41,8 @@ public interface GreetService {
 
   /**
    * Each value moved on: amount * 2, at + 1 s, pause + 1 ms, day + 1, time + 1 h, when + 1 day, labels plus
-   * "seen" in their order, seen + 1 s (a null stays null): the JDK value types and a set, there and back.
+   * "seen" in their order, seen + 1 s, entered + 1 s, count + 1, id's low bits + 1 (a null stays null): the JDK
+   * value types and a set, there and back.
    */
   Moments shift(Moments m);
 

@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * A real SOFARPC 5.13.2 provider or consumer of the interop services (EchoService on protobuf, GreetService on
  * hessian2), for bolt-sofarpc-it's tests, or a SOFARPC consumer load for bolt-benchmarks' sofarpc command. Needs
- * {@code --add-opens java.base/java.lang=ALL-UNNAMED} on Java 17.
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED} on Java 17, and java.math and java.util opened likewise for
+ * the checks that carry a BigInteger or a UUID (sofa-hessian writes those by reflection).
  *
  * <pre>
  * provider --port N [--id ID] [--registry zookeeper://host:port] [--weight W]

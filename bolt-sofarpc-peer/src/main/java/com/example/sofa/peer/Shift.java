@@ -2,6 +2,7 @@ package com.example.sofa.peer;
 
 import com.example.sofa.hessian.Moments;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.Date;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 /** What {@code GreetService.shift} answers, and the values the "moments" check sends. */
 @SuppressWarnings("JavaUtilDate") // a DTO's Date is what is tested
@@ -32,7 +34,9 @@ final class Shift {
         m.getTime() == null ? null : m.getTime().plusHours(1),
         m.getWhen() == null ? null : m.getWhen().plusDays(1), labels,
         m.getSeen() == null ? null : new Date(m.getSeen().getTime() + 1000),
-        m.getEntered() == null ? null : new Timestamp(m.getEntered().getTime() + 1000));
+        m.getEntered() == null ? null : new Timestamp(m.getEntered().getTime() + 1000),
+        m.getCount() == null ? null : m.getCount().add(BigInteger.ONE),
+        m.getId() == null ? null : new UUID(m.getId().getMostSignificantBits(), m.getId().getLeastSignificantBits() + 1));
   }
 
   /** Values with fractions, negatives and extremes a sloppy mapping would lose. */
@@ -40,11 +44,12 @@ final class Shift {
     return List.of(
         new Moments(new BigDecimal("-12.3400"), Instant.ofEpochSecond(-1, 999_999_999), Duration.ofSeconds(-5, 7),
             LocalDate.of(2024, 2, 28), LocalTime.of(22, 59, 59, 1), LocalDateTime.of(1999, 12, 31, 23, 0, 0, 42),
-            new LinkedHashSet<>(List.of("zeta", "alpha")), new Date(-1), new Timestamp(-1_001)),
+            new LinkedHashSet<>(List.of("zeta", "alpha")), new Date(-1), new Timestamp(-1_001),
+            new BigInteger("-123456789012345678901234567890"), new UUID(-1, Long.MIN_VALUE)),
         new Moments(new BigDecimal("1E+3"), Instant.parse("2262-04-11T23:47:16.854775807Z"),
             Duration.ofDays(36_500), LocalDate.of(-4000, 1, 1), LocalTime.MIDNIGHT,
             LocalDateTime.of(9999, 12, 30, 0, 0), new LinkedHashSet<>(), new Date(1_733_000_000_123L),
-            new Timestamp(1_733_000_000_999L)),
-        new Moments(null, null, null, null, null, null, null, null, null));
+            new Timestamp(1_733_000_000_999L), BigInteger.TWO.pow(64).subtract(BigInteger.ONE), new UUID(0, 41)),
+        new Moments(null, null, null, null, null, null, null, null, null, null, null));
   }
 }

@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +55,25 @@ class JdkValuesInteropTest {
       times.add(LocalTime.ofNanoOfDay(Math.floorMod(random.nextLong(), 86_400_000_000_000L)));
     }
     decimals.forEach(v -> bothWays(SofaRpcJdkTypes.BIG_DECIMAL, v));
+    List<BigInteger> integers = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.ONE, BigInteger.ONE.negate(),
+        BigInteger.TWO.pow(31), BigInteger.TWO.pow(32).negate(), new BigInteger("-123456789012345678901234567890")));
+    List<UUID> uuids = new ArrayList<>(List.of(new UUID(0, 0), new UUID(-1, -1), new UUID(Long.MIN_VALUE, 5)));
+    for (int i = 0; i < 200; i++) {
+      BigInteger magnitude = new BigInteger(random.nextInt(300) + 1, random);
+      integers.add(random.nextBoolean() ? magnitude : magnitude.negate());
+      uuids.add(new UUID(random.nextLong(), random.nextLong()));
+    }
+    for (BigInteger v : integers) {
+      bothWays(SofaRpcJdkTypes.BIG_INTEGER, v);
+      // byte for byte as sofa-hessian writes a fresh one (its caches not computed yet: 0)
+      assertThat(HessianFixtures.ours(out -> out.writeObject(SofaRpcJdkTypes.BIG_INTEGER, v)))
+          .isEqualTo(HessianFixtures.sofaWritesObject(new BigInteger(v.toByteArray())));
+    }
+    for (UUID v : uuids) {
+      bothWays(SofaRpcJdkTypes.UUID, v);
+      assertThat(HessianFixtures.ours(out -> out.writeObject(SofaRpcJdkTypes.UUID, v)))
+          .isEqualTo(HessianFixtures.sofaWritesObject(v));
+    }
     instants.forEach(v -> bothWays(SofaRpcJdkTypes.INSTANT, v));
     durations.forEach(v -> bothWays(SofaRpcJdkTypes.DURATION, v));
     dates.forEach(v -> bothWays(SofaRpcJdkTypes.LOCAL_DATE, v));
@@ -108,6 +128,26 @@ class JdkValuesInteropTest {
     List<String> read = HessianFixtures.weRead(HessianFixtures.sofaWritesObject(set),
         in -> in.readList(HessianReader::readString));
     assertThat(read).containsExactly("zeta", "alpha", "mid");
+  }
+
+  @Test
+  void aJava8PeersBigIntegerReadsByItsSignumAndMagnitudeAlone() {
+    // Java 8 names its caches bitCount, bitLength, lowestSetBit, firstNonzeroIntNum, and writes mag first
+    BigInteger read = readHandle("java.math.BigInteger", List.of("mag", "signum", "bitCount", "bitLength"), out -> {
+      out.writeList("[int", List.of(1, 0), HessianWriter::writeInt);
+      out.writeInt(-1);
+      out.writeInt(7);
+      out.writeInt(33);
+    }, SofaRpcJdkTypes.BIG_INTEGER);
+    assertThat(read).isEqualTo(BigInteger.TWO.pow(32).negate());
+    assertThatThrownBy(() -> readHandle("java.math.BigInteger", List.of("signum", "mag"), out -> {
+      out.writeInt(0);
+      out.writeList("[int", List.of(5), HessianWriter::writeInt);
+    }, SofaRpcJdkTypes.BIG_INTEGER)).isInstanceOf(HessianException.class)
+        .hasMessageStartingWith("java.math.BigInteger: signum 0 with a magnitude of 1 ints");
+    assertThatThrownBy(() -> readHandle("java.math.BigInteger", List.of("signum"), out -> out.writeInt(1),
+        SofaRpcJdkTypes.BIG_INTEGER)).isInstanceOf(HessianException.class)
+        .hasMessage("java.math.BigInteger without an int signum and its mag");
   }
 
   @Test

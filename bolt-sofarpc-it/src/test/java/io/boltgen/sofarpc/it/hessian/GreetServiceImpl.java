@@ -86,7 +86,9 @@ public final class GreetServiceImpl implements GreetService {
         m.day() == null ? null : m.day().plusDays(1), m.time() == null ? null : m.time().plusHours(1),
         m.when() == null ? null : m.when().plusDays(1), labels,
         m.seen() == null ? null : new Date(m.seen().getTime() + 1000),
-        m.entered() == null ? null : new Timestamp(m.entered().getTime() + 1000));
+        m.entered() == null ? null : new Timestamp(m.entered().getTime() + 1000),
+        m.count() == null ? null : m.count().add(java.math.BigInteger.ONE),
+        m.id() == null ? null : new java.util.UUID(m.id().getMostSignificantBits(), m.id().getLeastSignificantBits() + 1));
   }
 
   @Override
