@@ -115,9 +115,9 @@ public final class BoltConnection implements PortConnection, CallTarget {
           remoteAddress(), 0, null));
       return;
     }
-    if (!nettyChannel.isActive()) {
-      call.fail(new BoltException(ResponseStatus.CONNECTION_CLOSED, "connection to " + remoteAddress() + " is closed",
-          null, null, remoteAddress(), 0, null));
+    if (!nettyChannel.isActive()) { // closed meanwhile: failed once the pool heard of it (its listener is first)
+      nettyChannel.closeFuture().addListener(f -> call.fail(new BoltException(ResponseStatus.CONNECTION_CLOSED,
+          closedWhy("before the call was sent"), null, null, remoteAddress(), 0, null)));
       return;
     }
     int id = nextId();
@@ -192,10 +192,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
     }
   }
 
-  /**
-   * Queues a frame the IO thread will encode, without waking it yet. The caller must call
-   * {@link #flushLater()} once its batch is done.
-   */
+  /** Queues a frame the IO thread will encode, without waking it: the caller then calls {@link #flushLater()}. */
   public void writeLater(DeferredFrame frame) {
     if (nettyChannel.isActive()) {
       writes.enqueueLater(frame);
@@ -319,10 +316,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
       hook.run();
     }
     closeHooks.clear();
-    failPending(!closedAsRefused() ? "connection to " + remoteAddress() + " closed while the call waited for its response"
-        : "connection to " + remoteAddress() + " closed before the peer answered anything on it, while the call"
-            + " waited for its response (a peer that speaks TLS when this side does not, or the reverse, or that"
-            + " refuses this side's certificate, closes this way)");
+    failPending(closedWhy("while the call waited for its response"));
     writes.discardAll();
     writes.report(); // nothing is held any more
     endpoint.shared().outboundMemory().unregister(writes);
@@ -431,6 +425,13 @@ public final class BoltConnection implements PortConnection, CallTarget {
     return received;
   }
 
+  /** Why a call failed on this closed connection {@code when}: as a refusal if it closed before any answer. */
+  private String closedWhy(String when) {
+    return "connection to " + remoteAddress() + (!closedAsRefused() ? " closed " + when
+        : " closed before the peer answered anything on it, " + when + " (a peer that speaks TLS when this side does"
+            + " not, or the reverse, or that refuses this side's certificate, closes this way)");
+  }
+
   /**
    * Whether the peer, in effect, refused the connection: it closed without ever answering, within the connect
    * timeout of this side's first frame (or of the connection's start, if this side wrote nothing). A TLS server
@@ -476,10 +477,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
     calls.closeAll(() -> new BoltException(ResponseStatus.CONNECTION_CLOSED, why, null, null, remote, 0, null));
   }
 
-  /**
-   * Completes once the channel went inactive and everything that follows from it happened: pending calls
-   * failed, the close event fired. (The channel's close future completes earlier than that.)
-   */
+  /** Completes once the channel went inactive, its pending calls failed and the close event fired (after close). */
   public CompletableFuture<Void> inactiveFuture() {
     return inactive;
   }
