@@ -42,8 +42,9 @@ import org.slf4j.LoggerFactory;
  *     .start();
  * }</pre>
  *
- * <p>Thread-safe. {@link #close()} refuses new calls (503), waits for those in flight (up to the drain
- * timeout), then closes the HTTP port; the client stays open (it is the caller's).
+ * <p>Thread-safe. {@link #close()} stops accepting connections, refuses new calls on those open (503), waits for
+ * the calls in flight (up to the drain timeout), then closes the connections; the client stays open (it is the
+ * caller's).
  */
 public final class BoltGateway implements AutoCloseable {
 
@@ -97,11 +98,13 @@ public final class BoltGateway implements AutoCloseable {
   }
 
   /**
-   * Refuses new calls (503 {@code unavailable} with {@code Retry-After}), waits until the calls in flight are
-   * answered or the drain timeout passed, then closes the port and its connections. Idempotent.
+   * Stops accepting connections (a new one is refused, so a load balancer sees the gateway gone at once), refuses
+   * new calls on the connections already open (503 {@code unavailable} with {@code Retry-After}), waits until the
+   * calls in flight are answered or the drain timeout passed, then closes the connections. Idempotent.
    */
   @Override
   public void close() {
+    server.stopAccepting();
     int left;
     try {
       left = inFlight.closeAndAwait(drainMillis);

@@ -302,15 +302,28 @@ class GatewayTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> client.instances(TARGET).size() == 1);
     List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      calls.add(call(gateway, "hold", 800));
+      calls.add(call(gateway, "hold", 1500));
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> gateway.callsInFlight() == 5);
     CompletableFuture<Void> closed = CompletableFuture.runAsync(gateway::close);
+    // the port stops accepting as the drain starts, while the calls in flight are still being answered
+    await().atMost(Duration.ofSeconds(10)).until(() -> !accepts(gateway.port()));
+    assertThat(gateway.callsInFlight()).as("still draining").isPositive();
     for (HttpResponse<String> answer : all(calls)) {
       assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
     }
     closed.get(30, TimeUnit.SECONDS);
     assertThatThrownBy(() -> call(gateway, "hold", 0).get(30, TimeUnit.SECONDS))
         .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(ConnectException.class);
+  }
+
+  /** Whether a TCP connection to {@code port} on the loopback is accepted now. */
+  private static boolean accepts(int port) {
+    try (java.net.Socket socket = new java.net.Socket()) {
+      socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+      return true;
+    } catch (java.io.IOException e) {
+      return false;
+    }
   }
 }

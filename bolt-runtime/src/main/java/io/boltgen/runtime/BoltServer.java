@@ -100,6 +100,16 @@ public final class BoltServer implements AutoCloseable {
   }
 
   /**
+   * Stops accepting connections, keeping those already open and the calls on them: a client that connects from now
+   * on is refused at once, as by a server that is gone, while the calls already sent are answered. The first step of
+   * a drain the caller runs itself (a gateway finishing the calls it forwards) before {@link #close()}, which does
+   * the rest. Idempotent; nothing to do before {@link #start()}.
+   */
+  public void stopAccepting() {
+    runtime.stopAccepting();
+  }
+
+  /**
    * Stops the server gracefully. With a {@linkplain Builder#registry registry} it first deregisters and keeps
    * serving while clients move away (up to the {@linkplain Builder#drainTime drain time}). Then it stops
    * accepting connections, lets handlers already running finish (up

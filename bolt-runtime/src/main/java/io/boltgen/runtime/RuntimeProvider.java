@@ -94,6 +94,9 @@ public interface RuntimeProvider {
     /** See {@link BoltServer#reloadTls()}. */
     void reloadTls();
 
+    /** See {@link BoltServer#stopAccepting()}. */
+    void stopAccepting();
+
     /** See {@link BoltServer#close()}. */
     void close();
   }

@@ -289,6 +289,14 @@ final class ServerRuntime implements RuntimeProvider.Server {
   }
 
   @Override
+  public void stopAccepting() {
+    Channel channel = serverChannel;
+    if (channel != null) {
+      channel.close().awaitUninterruptibly(config.shutdownTimeoutMillis());
+    }
+  }
+
+  @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
