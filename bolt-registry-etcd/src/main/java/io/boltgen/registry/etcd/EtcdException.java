@@ -28,16 +28,16 @@ final class EtcdException extends IOException {
   static EtcdException of(int httpStatus, byte[] body) {
     String text = new String(body, StandardCharsets.UTF_8).strip();
     try {
-      Map<String, Object> error = GatewayJson.parseObject(text);
+      Map<String, Object> error = EtcdJson.parseObject(text);
       Object nested = error.get("error");
       if (nested instanceof Map) { // a streaming reply's error line: {"error":{"grpc_code":…,"message":…}}
         @SuppressWarnings("unchecked")
         Map<String, Object> inner = (Map<String, Object>) nested;
-        return new EtcdException(httpStatus, (int) GatewayJson.int64(inner, "grpc_code"),
-            "etcd: " + GatewayJson.string(inner, "message", "HTTP " + httpStatus));
+        return new EtcdException(httpStatus, (int) EtcdJson.int64(inner, "grpc_code"),
+            "etcd: " + EtcdJson.string(inner, "message", "HTTP " + httpStatus));
       }
-      return new EtcdException(httpStatus, (int) GatewayJson.int64(error, "code"),
-          "etcd: " + GatewayJson.string(error, "message", "HTTP " + httpStatus));
+      return new EtcdException(httpStatus, (int) EtcdJson.int64(error, "code"),
+          "etcd: " + EtcdJson.string(error, "message", "HTTP " + httpStatus));
     } catch (RuntimeException notTheGatewaysJson) {
       String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
       return new EtcdException(httpStatus, 0, "etcd: HTTP " + httpStatus + (shown.isEmpty() ? "" : ": " + shown));

@@ -28,7 +28,7 @@ import java.util.function.IntConsumer;
  * and streaming replies read line by line. Every reply is bounded ({@value #MAX_REPLY_BYTES} bytes, and so is
  * every line of a stream). Thread-safe.
  */
-final class Gateway {
+final class EtcdHttp {
 
   /** The largest reply read, and the longest line of a streaming reply: 16 MiB. */
   static final int MAX_REPLY_BYTES = 16 * 1024 * 1024;
@@ -47,7 +47,7 @@ final class Gateway {
    * {@code executor} runs what follows a reply (the next attempt, completing the result); {@code
    * onEndpointFailed} hears the index of each endpoint a request gave up on.
    */
-  Gateway(List<URI> endpoints, HttpClient http, Executor executor, IntConsumer onEndpointFailed,
+  EtcdHttp(List<URI> endpoints, HttpClient http, Executor executor, IntConsumer onEndpointFailed,
       RateLimitedLog failover) {
     this.endpoints = List.copyOf(endpoints);
     this.http = http;
@@ -150,7 +150,7 @@ final class Gateway {
     String why;
     if (error == null && response.statusCode() == 200) {
       try {
-        result.complete(GatewayJson.parseObject(new String(response.body(), StandardCharsets.UTF_8)));
+        result.complete(EtcdJson.parseObject(new String(response.body(), StandardCharsets.UTF_8)));
       } catch (RuntimeException e) {
         result.completeExceptionally(new IOException("etcd at " + endpoint + " answered " + path
             + " with bad JSON: " + e.getMessage()));

@@ -18,14 +18,14 @@ import tools.jackson.core.json.JsonFactory;
  * {@code null}; and getters of a member that name it when its type is wrong. The instance values inside are
  * read by {@link io.boltgen.json.InstanceRecord}.
  */
-final class GatewayJson {
+final class EtcdJson {
 
   /** The deepest nesting read; the gateway's replies are at most about 6 deep. */
   static final int MAX_DEPTH = 64;
 
   private static final JsonFactory READER = StrictJson.factory(MAX_DEPTH);
 
-  private GatewayJson() {}
+  private EtcdJson() {}
 
   /**
    * Reads one JSON value spanning all of {@code text} (whitespace around it allowed).
@@ -33,7 +33,7 @@ final class GatewayJson {
    * @throws IllegalArgumentException {@code malformed JSON at offset N: what} if it breaks the rules
    */
   static Object parse(String text) {
-    return StrictJson.read(READER, text, GatewayJson::value);
+    return StrictJson.read(READER, text, EtcdJson::value);
   }
 
   /** Reads a JSON object spanning all of {@code text}. */

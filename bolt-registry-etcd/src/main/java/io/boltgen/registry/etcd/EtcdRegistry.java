@@ -64,7 +64,7 @@ public final class EtcdRegistry implements Registry {
   private static final AtomicInteger IDS = new AtomicInteger();
 
   private final Layout layout;
-  private final Gateway gateway;
+  private final EtcdHttp etcd;
   private final Duration requestTimeout;
   private final ScheduledThreadPoolExecutor events;
   private final LeaseKeeper leases;
@@ -88,11 +88,11 @@ public final class EtcdRegistry implements Registry {
         .followRedirects(HttpClient.Redirect.NEVER)
         .executor(httpThreads)
         .build();
-    this.gateway = new Gateway(builder.endpoints, http, httpThreads, this::endpointFailed, limitedLog());
+    this.etcd = new EtcdHttp(builder.endpoints, http, httpThreads, this::endpointFailed, limitedLog());
     this.logs = new EtcdWatch.Logs(limitedLog(), limitedLog(), limitedLog(), limitedLog(), limitedLog());
     this.events = new ScheduledThreadPoolExecutor(1, daemon(name + "-events", false));
     events.setRemoveOnCancelPolicy(true);
-    this.leases = new LeaseKeeper(gateway, builder.leaseTtl, requestTimeout, daemon(name + "-keepalive", false),
+    this.leases = new LeaseKeeper(etcd, builder.leaseTtl, requestTimeout, daemon(name + "-keepalive", false),
         limitedLog());
     if (builder.endpoints.size() > 1) {
       long every = PROBE_INTERVAL.toMillis();
@@ -178,7 +178,7 @@ public final class EtcdRegistry implements Registry {
     Layout.checkService(service);
     Objects.requireNonNull(listener, "listener");
     checkOpen();
-    EtcdWatch watch = new EtcdWatch(service, layout.servicePrefix(service), listener, gateway, events,
+    EtcdWatch watch = new EtcdWatch(service, layout.servicePrefix(service), listener, etcd, events,
         requestTimeout, logs, watches::remove);
     watches.add(watch);
     if (closed.get()) {
@@ -207,7 +207,7 @@ public final class EtcdRegistry implements Registry {
 
   @Override
   public String toString() {
-    return "EtcdRegistry" + gateway.endpoints() + layout.prefix();
+    return "EtcdRegistry" + etcd.endpoints() + layout.prefix();
   }
 
   /** The lease now, 0 before the first registration (for tests). */
@@ -227,7 +227,7 @@ public final class EtcdRegistry implements Registry {
     try {
       Set<Integer> inUse = new java.util.TreeSet<>();
       for (EtcdWatch watch : watches) {
-        Gateway.Stream stream = watch.stream();
+        EtcdHttp.Stream stream = watch.stream();
         if (stream != null) {
           inUse.add(stream.endpoint());
         }
@@ -235,7 +235,7 @@ public final class EtcdRegistry implements Registry {
       String body = "{\"key\":\"" + Layout.base64(layout.prefix()) + "\",\"count_only\":true}";
       for (int index : inUse) {
         // a failed answer marks the endpoint failed, which moves its watches (endpointFailed)
-        gateway.postTo(index, "/v3/kv/range", body, System.nanoTime() + requestTimeout.toNanos());
+        etcd.postTo(index, "/v3/kv/range", body, System.nanoTime() + requestTimeout.toNanos());
       }
     } catch (Throwable t) {
       logs.unexpected().warn("unexpected failure probing etcd endpoints; trying again", t);
@@ -243,7 +243,7 @@ public final class EtcdRegistry implements Registry {
   }
 
   private void endpointFailed(int index) {
-    if (gateway != null && gateway.endpoints().size() > 1) {
+    if (etcd != null && etcd.endpoints().size() > 1) {
       for (EtcdWatch watch : watches) {
         watch.endpointFailed(index);
       }

@@ -40,7 +40,7 @@ final class EtcdWatch implements NameResolver.Watch {
   private final String service;
   private final String keyPrefix;
   private final NameResolver.Listener listener;
-  private final Gateway gateway;
+  private final EtcdHttp etcd;
   private final ScheduledExecutorService events;
   private final Duration requestTimeout;
   private final Logs logs;
@@ -50,7 +50,7 @@ final class EtcdWatch implements NameResolver.Watch {
   // only the event thread
   private TreeMap<String, ServiceInstance> instances = new TreeMap<>();
   private List<ServiceInstance> delivered;
-  private volatile Gateway.Stream stream;
+  private volatile EtcdHttp.Stream stream;
   private ScheduledFuture<?> createdCheck;
   private int generation;
   private long backoffMillis = FIRST_BACKOFF_MILLIS;
@@ -60,12 +60,12 @@ final class EtcdWatch implements NameResolver.Watch {
   record Logs(RateLimitedLog unreachable, RateLimitedLog garbled, RateLimitedLog listenerFailed,
       RateLimitedLog tooMany, RateLimitedLog unexpected) {}
 
-  EtcdWatch(String service, String keyPrefix, NameResolver.Listener listener, Gateway gateway,
+  EtcdWatch(String service, String keyPrefix, NameResolver.Listener listener, EtcdHttp etcd,
       ScheduledExecutorService events, Duration requestTimeout, Logs logs, Consumer<EtcdWatch> onClose) {
     this.service = service;
     this.keyPrefix = keyPrefix;
     this.listener = listener;
-    this.gateway = gateway;
+    this.etcd = etcd;
     this.events = events;
     this.requestTimeout = requestTimeout;
     this.logs = logs;
@@ -77,7 +77,7 @@ final class EtcdWatch implements NameResolver.Watch {
   }
 
   /** The stream running now, null between streams. */
-  Gateway.Stream stream() {
+  EtcdHttp.Stream stream() {
     return stream;
   }
 
@@ -89,7 +89,7 @@ final class EtcdWatch implements NameResolver.Watch {
       }
       closed = true;
     }
-    Gateway.Stream s = stream;
+    EtcdHttp.Stream s = stream;
     if (s != null) {
       s.cancel();
     }
@@ -99,9 +99,9 @@ final class EtcdWatch implements NameResolver.Watch {
   /** Endpoint {@code endpoint} failed a request or a probe: a stream on it starts over elsewhere. */
   void endpointFailed(int endpoint) {
     execute(() -> {
-      Gateway.Stream s = stream;
+      EtcdHttp.Stream s = stream;
       if (!closed && s != null && s.endpoint() == endpoint) {
-        fail(new IOException("etcd endpoint " + gateway.endpoints().get(endpoint) + " failed"));
+        fail(new IOException("etcd endpoint " + etcd.endpoints().get(endpoint) + " failed"));
       }
     });
   }
@@ -114,13 +114,13 @@ final class EtcdWatch implements NameResolver.Watch {
     int gen = ++generation;
     String body = "{\"key\":\"" + Layout.base64(keyPrefix) + "\",\"range_end\":\"" + Layout.prefixEnd(keyPrefix)
         + "\",\"limit\":\"" + (MAX_INSTANCES + 1) + "\"}";
-    gateway.post("/v3/kv/range", body, System.nanoTime() + requestTimeout.toNanos())
+    etcd.post("/v3/kv/range", body, System.nanoTime() + requestTimeout.toNanos())
         .whenCompleteAsync((reply, error) -> guarded(() -> {
           if (gen != generation || closed) {
             return;
           }
           if (error != null) {
-            fail(Gateway.asIoException(error));
+            fail(EtcdHttp.asIoException(error));
           } else {
             onRange(reply);
           }
@@ -131,14 +131,14 @@ final class EtcdWatch implements NameResolver.Watch {
     long revision;
     TreeMap<String, ServiceInstance> fresh = new TreeMap<>();
     try {
-      revision = GatewayJson.int64(GatewayJson.object(reply, "header"), "revision");
-      for (Object kv : GatewayJson.array(reply, "kvs")) {
+      revision = EtcdJson.int64(EtcdJson.object(reply, "header"), "revision");
+      for (Object kv : EtcdJson.array(reply, "kvs")) {
         apply(fresh, kv, false);
       }
     } catch (IllegalArgumentException e) {
-      throw new IOException("etcd's range reply is not what the gateway writes: " + e.getMessage(), e);
+      throw new IOException("etcd's range reply is not what etcd writes: " + e.getMessage(), e);
     }
-    if (GatewayJson.bool(reply, "more") || fresh.size() > MAX_INSTANCES) {
+    if (EtcdJson.bool(reply, "more") || fresh.size() > MAX_INSTANCES) {
       logs.tooMany().warn("{} has more than {} instances in etcd; the rest are left out", service, MAX_INSTANCES);
       while (fresh.size() > MAX_INSTANCES) {
         fresh.pollLastEntry();
@@ -153,7 +153,7 @@ final class EtcdWatch implements NameResolver.Watch {
     int gen = ++generation;
     String body = "{\"create_request\":{\"key\":\"" + Layout.base64(keyPrefix) + "\",\"range_end\":\""
         + Layout.prefixEnd(keyPrefix) + "\",\"start_revision\":\"" + fromRevision + "\"}}";
-    Gateway.Stream opened = gateway.stream("/v3/watch", body, requestTimeout,
+    EtcdHttp.Stream opened = etcd.stream("/v3/watch", body, requestTimeout,
         line -> execute(() -> onLine(gen, line)),
         end -> execute(() -> onEnd(gen, end)));
     stream = opened;
@@ -165,9 +165,9 @@ final class EtcdWatch implements NameResolver.Watch {
     createdCheck = events.schedule(() -> guarded(() -> {
       if (gen == generation && !closed) {
         IOException why = new IOException("etcd did not confirm the watch in time");
-        Gateway.Stream s = stream;
+        EtcdHttp.Stream s = stream;
         if (s != null) {
-          gateway.markFailed(s.endpoint(), why);
+          etcd.markFailed(s.endpoint(), why);
         }
         fail(why);
       }
@@ -180,41 +180,41 @@ final class EtcdWatch implements NameResolver.Watch {
     }
     Map<String, Object> result;
     try {
-      Map<String, Object> reply = GatewayJson.parseObject(line);
+      Map<String, Object> reply = EtcdJson.parseObject(line);
       if (reply.get("error") != null) {
         fail(EtcdException.of(200, line.getBytes(StandardCharsets.UTF_8)));
         return;
       }
-      result = GatewayJson.object(reply, "result");
-      if (GatewayJson.bool(result, "created")) {
+      result = EtcdJson.object(reply, "result");
+      if (EtcdJson.bool(result, "created")) {
         createdCheck.cancel(false);
         backoffMillis = FIRST_BACKOFF_MILLIS;
         errorReported = false;
       }
-      if (GatewayJson.int64(result, "compact_revision") > 0) {
+      if (EtcdJson.int64(result, "compact_revision") > 0) {
         log.debug("watch of {} from a compacted revision; reading the set again", service);
         restart(0);
         return;
       }
-      if (GatewayJson.bool(result, "canceled")) {
-        fail(new IOException("etcd canceled the watch: " + GatewayJson.string(result, "cancel_reason", "no reason")));
+      if (EtcdJson.bool(result, "canceled")) {
+        fail(new IOException("etcd canceled the watch: " + EtcdJson.string(result, "cancel_reason", "no reason")));
         return;
       }
-      List<Object> changes = GatewayJson.array(result, "events");
+      List<Object> changes = EtcdJson.array(result, "events");
       if (changes.isEmpty()) {
         return;
       }
       for (Object event : changes) {
         if (!(event instanceof Map)) {
-          throw new IllegalArgumentException("an event is " + GatewayJson.typeName(event));
+          throw new IllegalArgumentException("an event is " + EtcdJson.typeName(event));
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> e = (Map<String, Object>) event;
         // a PUT has no "type": proto3 leaves out the enum's zero
-        apply(instances, e.get("kv"), "DELETE".equals(GatewayJson.string(e, "type", "PUT")));
+        apply(instances, e.get("kv"), "DELETE".equals(EtcdJson.string(e, "type", "PUT")));
       }
     } catch (IllegalArgumentException e) {
-      fail(new IOException("etcd's watch reply is not what the gateway writes: " + e.getMessage(), e));
+      fail(new IOException("etcd's watch reply is not what etcd writes: " + e.getMessage(), e));
       return;
     }
     deliver();
@@ -230,11 +230,11 @@ final class EtcdWatch implements NameResolver.Watch {
   /** Applies one key-value of a range or an event to {@code into}. */
   private void apply(Map<String, ServiceInstance> into, Object rawKv, boolean delete) {
     if (!(rawKv instanceof Map)) {
-      throw new IllegalArgumentException("a key-value is " + GatewayJson.typeName(rawKv));
+      throw new IllegalArgumentException("a key-value is " + EtcdJson.typeName(rawKv));
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> kv = (Map<String, Object>) rawKv;
-    String key = new String(Layout.decode(GatewayJson.string(kv, "key", "")), StandardCharsets.UTF_8);
+    String key = new String(Layout.decode(EtcdJson.string(kv, "key", "")), StandardCharsets.UTF_8);
     if (!key.startsWith(keyPrefix)) {
       return;
     }
@@ -247,7 +247,7 @@ final class EtcdWatch implements NameResolver.Watch {
       if (segment.indexOf('/') >= 0) {
         throw new IllegalArgumentException("the key has more segments than <prefix>/<service>/<host:port>");
       }
-      ServiceInstance instance = Layout.read(segment, Layout.decode(GatewayJson.string(kv, "value", "")));
+      ServiceInstance instance = Layout.read(segment, Layout.decode(EtcdJson.string(kv, "value", "")));
       if (into.size() >= MAX_INSTANCES && !into.containsKey(key)) {
         logs.tooMany().warn("{} has more than {} instances in etcd; {} is left out", service, MAX_INSTANCES, key);
         return;
@@ -284,7 +284,7 @@ final class EtcdWatch implements NameResolver.Watch {
     }
     if (!errorReported) {
       errorReported = true;
-      logs.unreachable().warn("watch of {} lost etcd ({}); trying again", service, Gateway.describe(why));
+      logs.unreachable().warn("watch of {} lost etcd ({}); trying again", service, EtcdHttp.describe(why));
       synchronized (this) {
         if (!closed) {
           try {
@@ -307,7 +307,7 @@ final class EtcdWatch implements NameResolver.Watch {
     if (createdCheck != null) {
       createdCheck.cancel(false);
     }
-    Gateway.Stream s = stream;
+    EtcdHttp.Stream s = stream;
     stream = null;
     if (s != null) {
       s.cancel();

@@ -33,7 +33,7 @@ final class LeaseKeeper {
 
   private static final Logger log = LoggerFactory.getLogger(EtcdRegistry.class);
 
-  private final Gateway gateway;
+  private final EtcdHttp etcd;
   private final long ttlSeconds;
   private final long keepAliveMillis;
   private final long timeoutNanos;
@@ -59,9 +59,9 @@ final class LeaseKeeper {
 
   private record Entry(String value, EtcdRegistration owner) {}
 
-  LeaseKeeper(Gateway gateway, Duration ttl, Duration requestTimeout, ThreadFactory threads,
+  LeaseKeeper(EtcdHttp etcd, Duration ttl, Duration requestTimeout, ThreadFactory threads,
       RateLimitedLog unreachable) {
-    this.gateway = gateway;
+    this.etcd = etcd;
     this.ttlSeconds = Math.max(1, (ttl.toMillis() + 999) / 1000);
     this.keepAliveMillis = Math.max(1, ttl.toMillis() / 3);
     this.timeoutNanos = requestTimeout.toNanos();
@@ -105,7 +105,7 @@ final class LeaseKeeper {
           registered.put(key, previous);
           restorePending = true;
         }
-        throw new UncheckedIOException("could not register " + key + " in etcd " + gateway.endpoints() + ": "
+        throw new UncheckedIOException("could not register " + key + " in etcd " + etcd.endpoints() + ": "
             + e.getMessage(), e);
       }
     }
@@ -152,7 +152,7 @@ final class LeaseKeeper {
     }
     if (revoke != 0) {
       try {
-        gateway.call("/v3/lease/revoke", "{\"ID\":\"" + revoke + "\"}", System.nanoTime() + timeoutNanos);
+        etcd.call("/v3/lease/revoke", "{\"ID\":\"" + revoke + "\"}", System.nanoTime() + timeoutNanos);
       } catch (EtcdException e) {
         if (!e.leaseNotFound()) {
           log.warn("etcd refused to revoke lease {} ({}); its keys leave when it expires within {} s", revoke,
@@ -210,7 +210,7 @@ final class LeaseKeeper {
       }
       if (failing) {
         failing = false;
-        log.info("etcd {} answers keep-alives again", gateway.endpoints());
+        log.info("etcd {} answers keep-alives again", etcd.endpoints());
       }
     } catch (IOException e) {
       failing = true;
@@ -226,7 +226,7 @@ final class LeaseKeeper {
   private boolean renew(long id, long deadline) throws IOException {
     Map<String, Object> reply;
     try {
-      reply = gateway.call("/v3/lease/keepalive", "{\"ID\":\"" + id + "\"}", deadline);
+      reply = etcd.call("/v3/lease/keepalive", "{\"ID\":\"" + id + "\"}", deadline);
     } catch (EtcdException e) {
       if (e.leaseNotFound()) {
         return false;
@@ -241,7 +241,7 @@ final class LeaseKeeper {
       throw new IOException("etcd refused the keep-alive: " + error);
     }
     // an unknown lease is answered with no TTL (proto3 leaves out the zero)
-    return GatewayJson.int64(GatewayJson.object(reply, "result"), "TTL") > 0;
+    return EtcdJson.int64(EtcdJson.object(reply, "result"), "TTL") > 0;
   }
 
   /** Grants a new lease in place of {@code old} and puts every registered key on it. */
@@ -267,23 +267,23 @@ final class LeaseKeeper {
   }
 
   private long grant(long deadline) throws IOException {
-    Map<String, Object> reply = gateway.call("/v3/lease/grant", "{\"TTL\":\"" + ttlSeconds + "\"}", deadline);
-    long id = GatewayJson.int64(reply, "ID");
+    Map<String, Object> reply = etcd.call("/v3/lease/grant", "{\"TTL\":\"" + ttlSeconds + "\"}", deadline);
+    long id = EtcdJson.int64(reply, "ID");
     if (id == 0) {
-      throw new IOException("etcd granted no lease: " + GatewayJson.string(reply, "error", "no ID in the reply"));
+      throw new IOException("etcd granted no lease: " + EtcdJson.string(reply, "error", "no ID in the reply"));
     }
     return id;
   }
 
   private void put(String key, String value, long id, long deadline) throws IOException {
-    gateway.call("/v3/kv/put", "{\"key\":\"" + Layout.base64(key) + "\",\"value\":\"" + Layout.base64(value)
+    etcd.call("/v3/kv/put", "{\"key\":\"" + Layout.base64(key) + "\",\"value\":\"" + Layout.base64(value)
         + "\",\"lease\":\"" + id + "\"}", deadline);
   }
 
   /** Deletes {@code key} unless it is on another lease (another registry registered the same address since). */
   private void deleteIfOurs(String key, long id, long deadline) throws IOException {
     String k = Layout.base64(key);
-    gateway.call("/v3/kv/txn", "{\"compare\":[{\"target\":\"LEASE\",\"key\":\"" + k
+    etcd.call("/v3/kv/txn", "{\"compare\":[{\"target\":\"LEASE\",\"key\":\"" + k
         + "\",\"result\":\"EQUAL\",\"lease\":\"" + id + "\"}],\"success\":[{\"request_delete_range\":{\"key\":\""
         + k + "\"}}]}", deadline);
   }

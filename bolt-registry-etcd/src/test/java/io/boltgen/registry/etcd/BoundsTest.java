@@ -64,7 +64,7 @@ class BoundsTest {
       Recorder seen = new Recorder();
       NameResolver.Watch watch = registry.watch("bounds.Huge", seen);
       await().atMost(Duration.ofSeconds(10)).until(() -> !seen.errors.isEmpty());
-      assertThat(seen.errors.get(0)).hasMessageContaining("larger than " + Gateway.MAX_REPLY_BYTES + " bytes");
+      assertThat(seen.errors.get(0)).hasMessageContaining("larger than " + EtcdHttp.MAX_REPLY_BYTES + " bytes");
       assertThat(seen.updates).isEmpty();
       watch.close();
     }

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * replies are taken in turn (the last one repeats); each watch request plays the next script, line by line,
  * then holds the stream open until {@link #close}.
  */
-final class FakeGateway implements AutoCloseable {
+final class FakeEtcd implements AutoCloseable {
 
   private final HttpServer server;
   private final BlockingQueue<String> ranges = new LinkedBlockingQueue<>();
@@ -37,14 +37,14 @@ final class FakeGateway implements AutoCloseable {
   private volatile String lastRange = "{\"header\":{\"revision\":\"1\"}}";
   private volatile int failWith;
 
-  FakeGateway() {
+  FakeEtcd() {
     try {
       server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     server.setExecutor(Executors.newCachedThreadPool(task -> {
-      Thread thread = new Thread(task, "fake-gateway");
+      Thread thread = new Thread(task, "fake-etcd");
       thread.setDaemon(true);
       return thread;
     }));
@@ -57,13 +57,13 @@ final class FakeGateway implements AutoCloseable {
   }
 
   /** Answers every request with this HTTP status and a gateway error body (0: answer normally). */
-  FakeGateway failingWith(int status) {
+  FakeEtcd failingWith(int status) {
     failWith = status;
     return this;
   }
 
   /** The next range reply: header revision, and the instances' addresses as keys and values under the prefix. */
-  FakeGateway range(String service, long revision, String... addresses) {
+  FakeEtcd range(String service, long revision, String... addresses) {
     StringBuilder kvs = new StringBuilder();
     for (String address : addresses) {
       kvs.append(kvs.length() == 0 ? "" : ",").append(kv(service, address));
@@ -74,7 +74,7 @@ final class FakeGateway implements AutoCloseable {
   }
 
   /** Answers every request to {@code path} with {@code body} (200), after {@code delayMillis}. */
-  FakeGateway answer(String path, String body, long delayMillis) {
+  FakeEtcd answer(String path, String body, long delayMillis) {
     answers.put(path, body);
     delays.put(path, delayMillis);
     return this;
@@ -86,7 +86,7 @@ final class FakeGateway implements AutoCloseable {
   }
 
   /** The next watch request's lines. */
-  FakeGateway watch(String... lines) {
+  FakeEtcd watch(String... lines) {
     watches.add(List.of(lines));
     return this;
   }

@@ -162,6 +162,6 @@ class LeaseTest {
 
   private static long timeToLive(long lease) {
     String reply = etcd.post("/v3/lease/timetolive", "{\"ID\":\"" + lease + "\"}").body();
-    return GatewayJson.int64(GatewayJson.parseObject(reply), "TTL");
+    return EtcdJson.int64(EtcdJson.parseObject(reply), "TTL");
   }
 }

@@ -64,7 +64,7 @@ class ModuleShapeTest {
   @Test
   void theDocsStateTheBoundsTheCodeHas() throws IOException {
     String docs = Files.readString(Path.of("../docs/registry-etcd.md"));
-    assertThat(Gateway.MAX_REPLY_BYTES).isEqualTo(16 * 1024 * 1024);
+    assertThat(EtcdHttp.MAX_REPLY_BYTES).isEqualTo(16 * 1024 * 1024);
     assertThat(docs).contains("16 MiB");
     assertThat(EtcdWatch.MAX_INSTANCES).isEqualTo(10_000);
     assertThat(docs).contains("10,000 instances");
@@ -79,7 +79,7 @@ class ModuleShapeTest {
     assertThat(docs).contains("every 3 s");
     assertThat(EtcdRegistry.LOG_LINES_PER_MINUTE).isEqualTo(5);
     assertThat(docs).contains("5 lines a minute");
-    assertThat(GatewayJson.MAX_DEPTH).isEqualTo(64);
+    assertThat(EtcdJson.MAX_DEPTH).isEqualTo(64);
     assertThat(docs).contains("64 levels in a gateway reply, 16 in an instance value");
     assertThat(io.boltgen.json.StrictJson.MAX_NUMBER_LENGTH).isEqualTo(1_000);
     assertThat(docs).contains("| a number in JSON | 1,000 characters |");

@@ -13,15 +13,15 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Watch replies a real etcd gives only by chance, played by a scripted gateway. */
-class ScriptedGatewayTest {
+class ScriptedEtcdTest {
 
   private static final String SERVICE = "scripted.Service";
 
   @Test
   void aWatchCancelledForCompactionReadsTheSetAgainWithoutAnError() {
-    try (FakeGateway etcd = new FakeGateway()
+    try (FakeEtcd etcd = new FakeEtcd()
         .range(SERVICE, 5, "127.0.0.1:1")
-        .watch(FakeGateway.CREATED,
+        .watch(FakeEtcd.CREATED,
             "{\"result\":{\"header\":{\"revision\":\"9\"},\"canceled\":true,\"compact_revision\":\"8\"}}")
         .range(SERVICE, 9, "127.0.0.1:1", "127.0.0.1:2");
         EtcdRegistry registry = EtcdRegistry.connect(etcd.endpoint())) {
@@ -36,9 +36,9 @@ class ScriptedGatewayTest {
 
   @Test
   void anErrorLineOrGarbageMidStreamIsReportedOnceAndTheWatchStartsOver() {
-    try (FakeGateway etcd = new FakeGateway()
+    try (FakeEtcd etcd = new FakeEtcd()
         .range(SERVICE, 5, "127.0.0.1:1")
-        .watch(FakeGateway.CREATED, "{\"error\":{\"grpc_code\":14,\"http_code\":503,\"message\":\"transport is closing\","
+        .watch(FakeEtcd.CREATED, "{\"error\":{\"grpc_code\":14,\"http_code\":503,\"message\":\"transport is closing\","
             + "\"http_status\":\"Service Unavailable\"}}")
         .range(SERVICE, 6, "127.0.0.1:2")
         .watch("{\"result\":{\"header\":{\"revision\":\"6\"},\"created\":true,\"events\":[", "garbage")
@@ -55,12 +55,12 @@ class ScriptedGatewayTest {
 
   @Test
   void anEventBatchAppliesInOrderAndDeletesHaveAType() {
-    String put = "{\"kv\":" + FakeGateway.kv(SERVICE, "127.0.0.1:2") + "}";
+    String put = "{\"kv\":" + FakeEtcd.kv(SERVICE, "127.0.0.1:2") + "}";
     String delete = "{\"type\":\"DELETE\",\"kv\":{\"key\":\""
         + EtcdProcess.b64("/boltgen/services/" + SERVICE + "/127.0.0.1:1") + "\"}}";
-    try (FakeGateway etcd = new FakeGateway()
+    try (FakeEtcd etcd = new FakeEtcd()
         .range(SERVICE, 5, "127.0.0.1:1")
-        .watch(FakeGateway.CREATED, "{\"result\":{\"header\":{\"revision\":\"7\"},\"events\":[" + put + "," + delete
+        .watch(FakeEtcd.CREATED, "{\"result\":{\"header\":{\"revision\":\"7\"},\"events\":[" + put + "," + delete
             + "]}}");
         EtcdRegistry registry = EtcdRegistry.connect(etcd.endpoint())) {
       Recorder seen = new Recorder();
@@ -74,7 +74,7 @@ class ScriptedGatewayTest {
 
   @Test
   void aPutThatAnsweredTooLateIsUndoneByTheKeepAliveThread() {
-    try (FakeGateway etcd = new FakeGateway()
+    try (FakeEtcd etcd = new FakeEtcd()
         .answer("/v3/lease/grant", "{\"ID\":\"7\",\"TTL\":\"2\"}", 0)
         .answer("/v3/lease/keepalive", "{\"result\":{\"ID\":\"7\",\"TTL\":\"2\"}}", 0)
         .answer("/v3/kv/put", "{}", 800)
@@ -93,8 +93,8 @@ class ScriptedGatewayTest {
 
   @Test
   void aMemberAnsweringFiveHundredsIsLeftForTheNext() {
-    try (FakeGateway broken = new FakeGateway().failingWith(503);
-        FakeGateway healthy = new FakeGateway().range(SERVICE, 5, "127.0.0.1:1");
+    try (FakeEtcd broken = new FakeEtcd().failingWith(503);
+        FakeEtcd healthy = new FakeEtcd().range(SERVICE, 5, "127.0.0.1:1");
         EtcdRegistry registry = EtcdRegistry.builder().endpoints(broken.endpoint(), healthy.endpoint()).build()) {
       Recorder seen = new Recorder();
       NameResolver.Watch watch = registry.watch(SERVICE, seen);
