@@ -292,7 +292,10 @@ final class ServerRuntime implements RuntimeProvider.Server {
   public void stopAccepting() {
     Channel channel = serverChannel;
     if (channel != null) {
-      channel.close().awaitUninterruptibly(config.shutdownTimeoutMillis());
+      io.netty.channel.ChannelFuture closing = channel.close();
+      if (!channel.eventLoop().inEventLoop()) { // its own thread must not wait for itself
+        closing.awaitUninterruptibly(config.shutdownTimeoutMillis());
+      }
     }
   }
 
