@@ -317,12 +317,11 @@ final class SofaRpcTypes {
     if (element instanceof Model.JdkType j) {
       return j.jdk() == Model.Jdk.DATE ? "[date" : "[" + j.jdk().className.canonicalName();
     }
-    if (element instanceof Model.NestedType n) {
-      // an array of arrays: "[" + the inner array's type ("[[int"); of collections: "[java.util.List"
-      return n.inner() instanceof Model.RepeatedType r && r.array()
-          ? "[" + arrayType(r.element())
-          : "[java.util." + (n.inner() instanceof Model.MapType ? "Map" : ((Model.RepeatedType) n.inner()).set()
-              ? "Set" : "List");
+    if (element instanceof Model.NestedType n) { // an array of arrays, "[[int"; of collections, "[java.util.List"
+      if (n.inner() instanceof Model.RepeatedType r) {
+        return r.array() ? "[" + arrayType(r.element()) : r.set() ? "[java.util.Set" : "[java.util.List";
+      }
+      return "[java.util.Map";
     }
     return "[" + sofa.remoteName((ClassName) element.javaType()); // an enum or a record: its SOFARPC class
   }

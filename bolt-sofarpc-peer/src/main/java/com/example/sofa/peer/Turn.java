@@ -22,8 +22,10 @@ final class Turn {
   /** Every array and the rows reversed (null stays null), then {@code extra} after the ints; byName as it came. */
   static Tables of(Tables t, int[] extra) {
     Object[] v = t.values();
-    for (int i = 0; i < 15; i++) { // the arrays
-      v[i] = reversed(v[i]);
+    for (int i = 0; i < v.length; i++) {
+      if (v[i] != null && v[i].getClass().isArray()) {
+        v[i] = reversed(v[i]);
+      }
     }
     int[] ints = (int[]) v[0];
     if (ints != null && extra != null) {

@@ -315,10 +315,8 @@ final class ServerRuntime implements RuntimeProvider.Server {
     }
     calls.close();
     long timeout = config.shutdownTimeoutMillis();
+    stopAccepting(); // on a thread of its own, so it waits for the listening socket to close
     Channel channel = serverChannel;
-    if (channel != null) {
-      channel.close().awaitUninterruptibly(timeout);
-    }
     if (ownedExecutor != null) {
       Shutdown.executor(ownedExecutor, timeout, log, "server handlers");
     }
