@@ -7,11 +7,12 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Something calls can be sent over: a pool of connections to one address ({@link BoltClient#channel}), or
  * one connection, for example the one a request arrived on ({@link Connection#channel()}: duplex calls).
- * Generated stubs call exactly these four methods, one per call style.
+ * Generated stubs call exactly these four methods, one per call style; each drives one {@link ClientCall},
+ * which {@link #newCall} hands to callers that drive it themselves.
  *
  * <p>Thread-safe. A call never waits longer than its timeout (see {@link CallOptions}); every failure is a
  * {@link BoltException} carrying a {@link ResponseStatus}, or a declared exception of the method mapped by
- * its descriptor's {@link io.boltgen.runtime.ErrorMapper}.
+ * its descriptor's {@link MethodDescriptor.ErrorMapper}.
  */
 public interface BoltChannel {
 
@@ -48,6 +49,13 @@ public interface BoltChannel {
    * @throws BoltException if the call is refused at once (client closed, connection not writable)
    */
   <Q> void invokeOneway(MethodDescriptor<Q, ?> method, Q request, CallOptions options);
+
+  /**
+   * A new call of {@code method}, for a caller that drives it itself: the call each style above drives too
+   * (see {@link ClientCall}). Its deadline starts now, and the client's interceptors see it now (a refusal of
+   * theirs closes it once it is started). Nothing is sent before {@link ClientCall#halfClose}.
+   */
+  <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options);
 
   /** The peer this channel sends to. */
   SocketAddress remoteAddress();

@@ -3,6 +3,7 @@ package io.boltgen.spring;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.ClientCall;
 import io.boltgen.runtime.MethodDescriptor;
 import java.net.SocketAddress;
 import java.util.Map;
@@ -65,6 +66,11 @@ final class ConfiguredChannel implements BoltChannel {
   @Override
   public <Q> void invokeOneway(MethodDescriptor<Q, ?> method, Q request, CallOptions options) {
     delegate.invokeOneway(method, request, apply(method, options));
+  }
+
+  @Override
+  public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+    return delegate.newCall(method, apply(method, options));
   }
 
   @Override

@@ -1,23 +1,56 @@
 package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.HeadersCodec;
+import io.boltgen.runtime.internal.wire.RemoteErrors;
 import io.netty.buffer.ByteBuf;
 import java.net.SocketAddress;
 import java.util.Map;
 
 /**
- * Answers of protocols that carry failures inside successful frames ({@link FailureMarshaller}, SOFARPC's):
- * how a client reads them, and how a server writes a handler's failure as one.
+ * Answers as a client reads them into its calls ({@link #complete}), and answers of protocols that carry
+ * failures inside successful frames ({@link FailureMarshaller}, SOFARPC's): how a client reads them, and how
+ * a server writes a handler's failure as one.
  *
  * <p>Stateless.
  */
 public final class Answers {
 
   private Answers() {}
+
+  /**
+   * Completes {@code call} with its answer {@code frame} (taken from its connection's call table on the IO
+   * thread): the decoded response, or the failure the frame's status or its body carries. Decodes on this
+   * thread; the caller keeps ownership of the frame.
+   */
+  static <R> void complete(PendingCall<R> call, BoltFrame frame) {
+    SocketAddress remoteAddress = call.remoteAddress();
+    ResponseStatus status = ResponseStatus.fromCode(frame.status());
+    if (status != ResponseStatus.SUCCESS) {
+      call.fail(RemoteErrors.toException(frame, status, call.method().toString(), remoteAddress));
+      return;
+    }
+    R value;
+    try {
+      value = read(call.method().responseMarshaller(), frame);
+    } catch (BoltException e) {
+      call.fail(from(e, remoteAddress, frame.requestId())); // the failure the answer carries
+      return;
+    } catch (RuntimeException e) {
+      call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "could not decode the response of "
+          + call.method().toString() + " from " + remoteAddress + " (request id " + frame.requestId() + "): " + e,
+          null, null, remoteAddress, frame.requestId(), e));
+      return;
+    }
+    if (frame.headersLength() > 0 && call.wantsTrailers()) {
+      call.answeredWith(HeadersCodec.read(frame.headers()));
+    }
+    call.succeed(value);
+  }
 
   /**
    * Reads the content of the successful answer {@code frame}.

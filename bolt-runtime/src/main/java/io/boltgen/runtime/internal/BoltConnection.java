@@ -13,6 +13,7 @@ import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.FrameEncoder;
 import io.boltgen.runtime.internal.wire.FrameFormat;
 import io.boltgen.runtime.internal.wire.FrameTooLargeException;
+import io.boltgen.runtime.internal.wire.HeadersCodec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -161,7 +162,8 @@ public final class BoltConnection implements PortConnection, CallTarget {
     try {
       return FrameEncoder.request(nettyChannel.alloc(), format, oneway ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
           oneway ? Bolt.NO_TIMEOUT : Math.max(1, call.remainingMillis()), endpoint.calls().wireNames().of(method),
-          call.headers(), method.requestMarshaller(), call.takeRequest(), settings.peerMaxFrameLength());
+          HeadersCodec.merge(method.requestHeaders(), call.options().headers()), method.requestMarshaller(),
+          call.takeRequest(), settings.peerMaxFrameLength());
     } catch (FrameTooLargeException e) {
       call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "the request of " + method.toString()
           + " is a frame of " + e.frameLength() + " bytes, over the " + e.limit() + "-byte limit of frames the peer"

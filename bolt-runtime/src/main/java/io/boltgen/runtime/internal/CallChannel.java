@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.ClientCall;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
@@ -18,8 +19,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The four call styles, built on a {@link CallTarget}: the {@link BoltChannel} users and stubs hold. Each
- * starts a {@link PendingCall} and hands it to the target; a sync caller waits on it, a future caller gets a
- * {@link CallFuture}, a callback is told through a {@link Delivery}.
+ * makes the one call ({@link PendingCall}, the {@link ClientCall} of a unary method), sends it its request
+ * and half-closes it, which hands it to the target; a sync caller waits on it ({@link SyncWait}), a future
+ * caller gets a {@link CallFuture}, a callback is told through a {@link Delivery}. {@link #newCall} hands the
+ * same call to a caller that drives it itself.
  *
  * <p>Thread-safe and stateless but for its target and environment.
  */
@@ -41,22 +44,19 @@ public final class CallChannel implements BoltChannel {
 
   @Override
   public <Q, R> R invokeSync(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
-    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE, null);
-    if (!call.isDone()) {
-      target.send(call);
-    }
-    return call.await();
+    PendingCall<R> call = styleCall(method, options, MethodType.REQUEST_RESPONSE, null);
+    call.sendMessage(request);
+    call.halfClose(false); // the caller waits with the call's deadline: no timer entry
+    return SyncWait.await(call);
   }
 
   @Override
   public <Q, R> CompletableFuture<R> invokeFuture(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
     CallFuture<R> future = new CallFuture<>(env.callbackExecutor());
-    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE, future);
+    PendingCall<R> call = styleCall(method, options, MethodType.REQUEST_RESPONSE, future);
     future.attach(call);
-    if (!call.isDone()) {
-      call.expectTimeout();
-      target.send(call);
-    }
+    call.sendMessage(request);
+    call.halfClose(true);
     return future;
   }
 
@@ -65,12 +65,10 @@ public final class CallChannel implements BoltChannel {
       MethodDescriptor<Q, R> method, Q request, CallOptions options, BoltCallback<? super R> callback) {
     Objects.requireNonNull(callback, "callback");
     Executor executor = options.callbackExecutor() != null ? options.callbackExecutor() : env.callbackExecutor();
-    PendingCall<R> call = start(method, request, options, MethodType.REQUEST_RESPONSE,
+    PendingCall<R> call = styleCall(method, options, MethodType.REQUEST_RESPONSE,
         new Delivery<>(executor, callback, method));
-    if (!call.isDone()) {
-      call.expectTimeout();
-      target.send(call);
-    }
+    call.sendMessage(request);
+    call.halfClose(true);
   }
 
   @Override
@@ -80,10 +78,9 @@ public final class CallChannel implements BoltChannel {
 
   private <Q, R> void oneway(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
     OnewayOutcome<R> outcome = new OnewayOutcome<>(method);
-    PendingCall<R> call = start(method, request, options, MethodType.ONEWAY, outcome);
-    if (!call.isDone()) {
-      target.send(call);
-    }
+    PendingCall<R> call = styleCall(method, options, MethodType.ONEWAY, outcome);
+    call.sendMessage(request);
+    call.halfClose(false); // no answer to time
     RuntimeException refused = outcome.handedOff();
     if (refused != null) {
       throw refused; // refused at once (closed, not writable, no encoding, in backoff): tell the caller
@@ -91,45 +88,48 @@ public final class CallChannel implements BoltChannel {
   }
 
   @Override
+  @SuppressWarnings("unchecked") // the call encodes its request with its own method's marshaller, typed Q there
+  public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+    return (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, options, null, true);
+  }
+
+  @Override
   public SocketAddress remoteAddress() {
     return target.remoteAddress();
   }
 
-  private <Q, R> PendingCall<R> start(MethodDescriptor<Q, R> method, Q request, CallOptions options, MethodType type,
+  /** A new call of one of the styles above, of a method of {@code type}, told to {@code listener}. */
+  private <R> PendingCall<R> styleCall(MethodDescriptor<?, R> method, CallOptions options, MethodType type,
       PendingCall.Listener<R> listener) {
     Objects.requireNonNull(method, "method");
-    Objects.requireNonNull(options, "options");
     if (method.type() != type) {
       throw new IllegalArgumentException(method.toString() + " is a " + method.type() + " method");
     }
-    ClientInterceptor[] interceptors = env.clientInterceptors();
-    if (interceptors.length > 0) {
-      return startIntercepted(interceptors, method, request, options, listener);
-    }
-    PendingCall<R> call = new PendingCall<>(method, request, options, env, listener);
-    if (env.isClosed()) {
-      call.fail(env.closedError());
-    } else if (call.expiredAtStart()) {
-      call.timeoutNow();
-    }
-    return call;
+    return makeCall(method, options, listener, false);
   }
 
-  /** {@link #start} through the endpoint's interceptors: they may add headers, refuse, and listen. */
+  /**
+   * The one way a call is made: through the endpoint's interceptors, if any (they may add headers, refuse, and
+   * listen), failed at once if the client is closed or its deadline has passed.
+   */
   @SuppressWarnings("FutureReturnValueIgnored") // Outgoing.complete logs a listener's failure: nothing to lose
-  private <Q, R> PendingCall<R> startIntercepted(ClientInterceptor[] interceptors, MethodDescriptor<Q, R> method,
-      Q request, CallOptions options, PendingCall.Listener<R> listener) {
-    Interception.Outgoing intercepted = new Interception.Outgoing(interceptors, method, options,
-        target.remoteAddress(), env.ticker().nanoTime());
-    PendingCall<R> call = new PendingCall<>(method, request, intercepted.finalOptions(), env, listener);
-    if (intercepted.hasListeners()) {
+  private <R> PendingCall<R> makeCall(MethodDescriptor<?, R> method, CallOptions options,
+      PendingCall.Listener<R> listener, boolean awaitingStart) {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(options, "options");
+    ClientInterceptor[] interceptors = env.clientInterceptors();
+    Interception.Outgoing intercepted = interceptors.length == 0 ? null
+        : new Interception.Outgoing(interceptors, method, options, target.remoteAddress(), env.ticker().nanoTime());
+    PendingCall<R> call = new PendingCall<>(method, intercepted != null ? intercepted.finalOptions() : options, env,
+        target, listener, awaitingStart);
+    if (intercepted != null && intercepted.hasListeners()) {
       call.whenComplete((value, error) -> intercepted.complete(error, env.ticker().nanoTime()));
     }
-    if (intercepted.refusal() != null) {
+    if (intercepted != null && intercepted.refusal() != null) {
       call.fail(intercepted.refusal());
     } else if (env.isClosed()) {
       call.fail(env.closedError());
-    } else if (call.expiredAtStart()) {
+    } else if (call.budget().expiredAtStart()) {
       call.timeoutNow();
     }
     return call;

@@ -152,7 +152,7 @@ final class CallTable {
           if (!call.hasSweptDeadline() || call.isDone()) {
             continue;
           }
-          long deadline = call.deadlineNanos();
+          long deadline = call.budget().deadlineNanos();
           if (deadline - now <= 0) {
             call.timeoutNow();
           } else if (deadline < earliest) {

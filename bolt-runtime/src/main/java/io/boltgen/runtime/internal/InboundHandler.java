@@ -156,7 +156,7 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
             frame.requestId(), connection.remoteAddress());
         return;
       }
-      call.onResponse(frame);
+      Answers.complete(call, frame);
     } finally {
       frame.release();
     }

@@ -2,50 +2,47 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.CallOptions;
+import io.boltgen.runtime.ClientCall;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
-import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.call.ServerCalls;
-import io.boltgen.runtime.internal.wire.BoltFrame;
-import io.boltgen.runtime.internal.wire.HeadersCodec;
 import io.boltgen.runtime.internal.wire.RemoteErrors;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
 import java.net.SocketAddress;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One call in flight, from the moment a stub starts it until it completes: it owns its completion, its
- * timeout and the mapping of its errors, nothing of the wire (the connection encodes and writes it, see
- * {@link BoltConnection#send}). It completes exactly once, with the decoded response, or with its timeout,
- * a send failure, a connection that closed, or an error status; whichever comes first wins and the others
- * find it done. Completion cancels the timer entry, forgets the call in its connection's table and tells its
- * {@link Listener} (the caller's future or callback).
+ * One call in flight, from the moment it is made until it completes: the {@link ClientCall} of a unary method
+ * (one request message, one answer), which each of {@link CallChannel}'s styles drives and {@code newCall}
+ * hands out. It owns its completion, its deadline and the mapping of its errors, nothing of the wire (its
+ * target sends it, see {@link BoltConnection#send}; {@link Answers#complete} reads its answer). It completes
+ * exactly once, with the response, or with its timeout, a send failure, a closed connection, an error status
+ * or its cancellation; the first wins. Completion cancels the timer entry, forgets the call in its
+ * connection's table and tells its {@link Listener} (a future, a callback, a started call's listener).
  *
- * <p>Calls started with a future or callback time out on the endpoint's timer ({@link #run}); sync calls
- * wait with their own deadline in {@link #await()}, which saves a timer entry per call. The caller never
- * holds this object: a sync caller gets the value, a future caller a {@link CallFuture}.
+ * <p>A sync caller waits with the call's deadline ({@link SyncWait}); other calls time out on the sweep of the
+ * table they wait in, or on the endpoint's timer ({@link #run}) while they wait elsewhere.
  *
- * <p>A call to a cluster ({@code cluster.ClusterTarget}) goes out as one or more <em>attempts</em>: each is a
- * {@code PendingCall} of its own ({@link #newAttempt}), sent to one instance, without a timer (its parent's
+ * <p>A call to a cluster ({@code cluster.ClusterTarget}) goes out as one or more <em>attempts</em>, each a
+ * {@code PendingCall} of its own ({@link #newAttempt}) sent to one instance, without a timer (its parent's
  * deadline cancels it) and failing with the raw {@link BoltException} so that the cluster can decide to send
- * another. The parent keeps its request until it completes, and completes with the first attempt that
- * succeeds or the failure no further attempt may follow.
+ * another. The parent keeps its request until it completes.
  *
  * <p>Thread-safe: completion is decided by the underlying future's single compare-and-set; the fields a
  * connection sets when it sends the call are volatile.
  *
  * @param <R> the response type
  */
-public final class PendingCall<R> extends CompletableFuture<R> implements TimerTask {
+public final class PendingCall<R> extends CompletableFuture<R> implements ClientCall<Object, R>, TimerTask {
 
   /** Told once when the call completes, on the thread that completed it. */
   public interface Listener<R> {
@@ -68,18 +65,25 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
   /** The longest an attempt abandoned after its request was written keeps its place on the instance. */
   static final long ABANDONED_PLACE_MILLIS = 30_000;
 
+  private static final int NOT_STARTED = 0;
+  private static final int STARTED = 1;
+  private static final int SENT = 2;
+  private static final int HALF_CLOSED = 3;
+  /** What the caller did wrong in each state, when it calls the method that state does not allow. */
+  private static final String[] MISUSE = {"was not started", "was half-closed without its request message",
+      "carries one request message", "was half-closed already"};
+
   private static final Logger log = LoggerFactory.getLogger(PendingCall.class);
   private static final RateLimitedLog timeouts = RateLimitedLog.of(log);
 
   private final MethodDescriptor<Object, R> method;
   private final CallOptions options;
   private final CallEnvironment env;
-  private final long startNanos;
-  private final long timeoutNanos;
-  private final long timeoutMillis;
-  private final boolean inheritedDeadline; // what was left of the served call's ended it, not its own
-  private final Listener<R> listener;
+  private final CallBudget budget; // its deadline, shared by its attempts
+  private final CallTarget target; // where halfClose sends it (an attempt is sent by its cluster)
+  private volatile Listener<R> listener; // set before it is sent (by the style, or by start)
   private final PendingCall<R> parent;
+  private volatile int sending; // how far its caller got: NOT_STARTED, STARTED, SENT (its message), HALF_CLOSED
   private boolean retainsRequest;
   // times out on its connection's sweep once it waits in a call table (see CallTable), on its own timer before
   private boolean sweptDeadline;
@@ -92,36 +96,116 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
   private volatile boolean written;
   private volatile Departure departure; // an attempt's, until it has run (once)
 
+  /**
+   * A call of {@code method} to {@code target}, told to {@code listener} (null for a caller that waits in {@link
+   * SyncWait}), or, when {@code awaitingStart}, to the listener its caller {@link #start starts} it with.
+   */
   @SuppressWarnings("unchecked") // the request is only ever encoded with its own method's marshaller
-  PendingCall(MethodDescriptor<?, R> method, Object request, CallOptions options, CallEnvironment env,
-      Listener<R> listener) {
+  PendingCall(MethodDescriptor<?, R> method, CallOptions options, CallEnvironment env, CallTarget target,
+      Listener<R> listener, boolean awaitingStart) {
     this.method = (MethodDescriptor<Object, R>) method;
     this.listener = listener;
+    this.target = target;
+    this.sending = awaitingStart ? NOT_STARTED : STARTED;
     this.parent = null;
-    this.request = request;
     this.options = options;
     this.env = env;
-    this.startNanos = env.ticker().nanoTime();
-    this.timeoutMillis = options.timeoutMillis() > 0 ? options.timeoutMillis() : method.timeoutMillis();
-    long own = CallBudget.ownNanos(options, timeoutMillis);
-    long inherited = ServerCalls.inheritedNanos(); // the served call's, when its handler makes this call
-    this.inheritedDeadline = inherited < own;
-    this.timeoutNanos = Math.max(0, Math.min(own, inherited));
+    this.budget = CallBudget.of(method, options, env.ticker());
   }
 
-  /** One attempt of {@code parent}, with the time its parent has left. */
+  /** One attempt of {@code parent}, with its parent's deadline. */
   private PendingCall(PendingCall<R> parent, Listener<R> listener, Departure departure) {
     this.method = parent.method;
     this.listener = listener;
+    this.target = null;
     this.departure = departure;
     this.parent = parent;
     this.request = parent.request;
     this.options = parent.options;
     this.env = parent.env;
-    this.startNanos = env.ticker().nanoTime();
-    this.timeoutMillis = parent.timeoutMillis;
-    this.inheritedDeadline = parent.inheritedDeadline;
-    this.timeoutNanos = Math.max(0, parent.timeoutNanos - (startNanos - parent.startNanos));
+    this.budget = parent.budget;
+  }
+
+  // the ClientCall, its unary case: one request message, one answer (a oneway call's none), then the close
+
+  @Override
+  public void start(ClientCall.Listener<? super R> caller) {
+    Objects.requireNonNull(caller, "listener");
+    if (sending != NOT_STARTED) {
+      throw new IllegalStateException("the call of " + method.toString() + " was started already");
+    }
+    sending = STARTED;
+    StreamListener<R> told = new StreamListener<>(caller,
+        options.callbackExecutor() != null ? options.callbackExecutor() : env.callbackExecutor(), method);
+    listener = told;
+    if (isDone()) { // refused, expired or cancelled before it started (finish may have seen it too: told once)
+      try {
+        told.onComplete(getNow(null), null);
+      } catch (CompletionException | CancellationException e) {
+        told.onComplete(null, e);
+      }
+    }
+  }
+
+  @Override
+  public void request(int count) {
+    if (count <= 0) {
+      throw new IllegalArgumentException("a call asks for a positive number of messages, not " + count);
+    }
+    if (!(listener instanceof StreamListener<R> told)) {
+      throw misuse();
+    }
+    told.request();
+  }
+
+  @Override
+  public void sendMessage(Object message) {
+    if (sending != STARTED) {
+      throw misuse();
+    }
+    sending = SENT;
+    request = message;
+  }
+
+  @Override
+  public void halfClose() {
+    halfClose(true);
+  }
+
+  /**
+   * Sends the call: with {@code timed}, its deadline times it out wherever it waits; without (a sync caller
+   * waits with it in {@link SyncWait}, a oneway caller for no answer), it has a timer entry only while it waits
+   * for a connection.
+   */
+  void halfClose(boolean timed) {
+    if (sending != SENT) {
+      throw misuse();
+    }
+    sending = HALF_CLOSED;
+    if (!isDone()) {
+      if (timed) {
+        expectTimeout();
+      }
+      target.send(this);
+    }
+  }
+
+  @Override
+  public void cancel(String reason, Throwable cause) {
+    CancellationException cancelled = new CancellationException(reason != null ? reason : "cancelled by its caller");
+    if (cause != null) {
+      cancelled.initCause(cause);
+    }
+    finish(null, cancelled);
+  }
+
+  @Override
+  public boolean isReady() {
+    return sending < HALF_CLOSED && !isDone();
+  }
+
+  private IllegalStateException misuse() {
+    return new IllegalStateException("the call of " + method.toString() + " " + MISUSE[sending]);
   }
 
   /**
@@ -162,6 +246,11 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
     return method;
   }
 
+  /** The time the call has, from when it was made: its deadline. */
+  CallBudget budget() {
+    return budget;
+  }
+
   /** Whether the call expects no response. */
   public boolean isOneway() {
     return method.type() == MethodType.ONEWAY;
@@ -169,11 +258,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
 
   /** Milliseconds left before the timeout, at least 1 while time remains, 0 once it has passed. */
   public int remainingMillis() {
-    long left = timeoutNanos - (env.ticker().nanoTime() - startNanos);
-    if (left <= 0) {
-      return 0;
-    }
-    return (int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
+    return budget.remainingMillis();
   }
 
   /**
@@ -201,23 +286,13 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
     return sweptDeadline;
   }
 
-  /** The deadline on the endpoint's ticker. */
-  long deadlineNanos() {
-    return startNanos + timeoutNanos;
-  }
-
   public void scheduleTimeout() {
-    timeout = env.timer().newTimeout(this, Math.max(0, deadlineNanos() - env.ticker().nanoTime()), TimeUnit.NANOSECONDS);
+    timeout = env.timer().newTimeout(this, Math.max(0, budget.nanosLeft()), TimeUnit.NANOSECONDS);
   }
 
   /** The options the call was made with. */
   public CallOptions options() {
     return options;
-  }
-
-  /** The request headers: the method's, then the call's. */
-  Map<String, String> headers() {
-    return HeadersCodec.merge(method.requestHeaders(), options.headers());
   }
 
   /** The request value, handed over once to be encoded (the call does not keep it). */
@@ -254,7 +329,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
       return false;
     }
     if (sweptDeadline) {
-      table.watchDeadline(deadlineNanos());
+      table.watchDeadline(budget.deadlineNanos());
     }
     return true;
   }
@@ -278,29 +353,16 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
     return remoteAddress;
   }
 
-  /**
-   * Completes the call with the response {@code frame} (taken from the call table on the IO thread).
-   * Decodes the content on this thread; the caller keeps ownership of the frame.
-   */
-  void onResponse(BoltFrame frame) {
-    ResponseStatus status = ResponseStatus.fromCode(frame.status());
-    if (status != ResponseStatus.SUCCESS) {
-      fail(RemoteErrors.toException(frame, status, method.toString(), remoteAddress));
-      return;
+  /** Whether a started call's listener is told the header entries its answer carries (its trailers). */
+  boolean wantsTrailers() {
+    return listener instanceof StreamListener;
+  }
+
+  /** The header entries its successful answer carried, for a started call's listener: its trailers. */
+  void answeredWith(Map<String, String> trailers) {
+    if (listener instanceof StreamListener<R> told) {
+      told.trailers(trailers);
     }
-    R value;
-    try {
-      value = Answers.read(method.responseMarshaller(), frame);
-    } catch (BoltException e) {
-      fail(Answers.from(e, remoteAddress, frame.requestId())); // the failure the answer carries
-      return;
-    } catch (RuntimeException e) {
-      fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "could not decode the response of "
-          + method.toString() + " from " + remoteAddress + " (request id " + frame.requestId() + "): " + e,
-          null, null, remoteAddress, frame.requestId(), e));
-      return;
-    }
-    finish(value, null);
   }
 
   /** Fails the call with {@code error} (mapped by the method's error mapper), unless it already completed. */
@@ -319,59 +381,10 @@ public final class PendingCall<R> extends CompletableFuture<R> implements TimerT
 
   /** The deadline passed: fails the call with TIMEOUT, unless it completed first. */
   void timeoutNow() {
-    BoltException error = CallBudget.timedOut(method.toString(), timeoutNanos, timeoutMillis, inheritedDeadline,
-        options, remoteAddress, requestId, written);
+    BoltException error = budget.timedOut(method.toString(), options, remoteAddress, requestId, written);
     if (fail(error)) {
       timeouts.warn("{}", error.getMessage());
     }
-  }
-
-  /** Whether the call's deadline had passed before it started: it fails at once, sending nothing. */
-  boolean expiredAtStart() {
-    return timeoutNanos == 0;
-  }
-
-  /**
-   * Blocks until the call completes or its deadline passes (sync calls).
-   *
-   * @throws BoltException or a mapped unchecked exception
-   */
-  R await() {
-    try {
-      long left = timeoutNanos - (env.ticker().nanoTime() - startNanos);
-      if (left > 0) {
-        return get(left, TimeUnit.NANOSECONDS);
-      }
-    } catch (TimeoutException e) {
-      // fall through: time out the call unless a response raced us
-    } catch (InterruptedException e) {
-      fail(new BoltException(ResponseStatus.ERROR, "interrupted while waiting for " + method.toString(),
-          null, null, remoteAddress, requestId, e));
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException e) {
-      throw rethrow(e.getCause());
-    }
-    timeoutNow();
-    try {
-      return getNow(null);
-    } catch (java.util.concurrent.CompletionException e) {
-      throw rethrow(e.getCause());
-    }
-  }
-
-  /**
-   * The failure of a sync call, thrown as itself: a {@code BoltException}, or the declared exception its
-   * method's error mapper made of one. A checked one is thrown although {@link #await()} does not declare
-   * it: the stub's method does, and it is the exception the caller catches.
-   */
-  private static RuntimeException rethrow(Throwable cause) {
-    return PendingCall.<RuntimeException>sneaky(cause);
-  }
-
-  // the cast is erased: any Throwable leaves as itself; T is inferred at the call to let a checked one through
-  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
-  private static <T extends Throwable> T sneaky(Throwable cause) throws T {
-    throw (T) cause;
   }
 
   private boolean finish(R value, Throwable error) {
