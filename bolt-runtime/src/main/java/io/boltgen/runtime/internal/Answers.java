@@ -46,8 +46,9 @@ public final class Answers {
           null, null, remoteAddress, frame.requestId(), e));
       return;
     }
-    if (frame.headersLength() > 0 && call.wantsTrailers()) {
-      call.answeredWith(HeadersCodec.read(frame.headers()));
+    StreamListener<R> started = call.started();
+    if (started != null && frame.headersLength() > 0) {
+      started.trailers(HeadersCodec.read(frame.headers()));
     }
     call.succeed(value);
   }

@@ -9,8 +9,9 @@ import io.boltgen.runtime.internal.wire.RemoteErrors;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -31,8 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A sync caller waits with the call's deadline ({@link SyncWait}); other calls time out on the sweep of the
  * table they wait in, or on the endpoint's timer ({@link #run}) while they wait elsewhere.
- *
- * <p>A call to a cluster ({@code cluster.ClusterTarget}) goes out as one or more <em>attempts</em>, each a
+ * A call to a cluster ({@code cluster.ClusterTarget}) goes out as one or more <em>attempts</em>, each a
  * {@code PendingCall} of its own ({@link #newAttempt}) sent to one instance, without a timer (its parent's
  * deadline cancels it) and failing with the raw {@link BoltException} so that the cluster can decide to send
  * another. The parent keeps its request until it completes.
@@ -50,12 +50,21 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   }
 
   /**
-   * Told once when an attempt has left its instance: with its own outcome, or, for an attempt abandoned after
-   * its request was written (its call completed first, say timed out), once the late answer arrives
-   * ({@code answered}) or its connection closes. Until then the instance may still be running it.
+   * Told once when an attempt has left its instance: with its outcome, or, abandoned after its request was
+   * written, once its late answer arrives ({@code answered}) or its connection closes (until then it may run).
    */
   public interface Departure {
     void left(boolean answered);
+  }
+
+  private static final VarHandle LISTENER;
+
+  static {
+    try {
+      LISTENER = MethodHandles.lookup().findVarHandle(PendingCall.class, "listener", Listener.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
   }
 
   @SuppressWarnings("rawtypes") // a field updater cannot name a parameterized type
@@ -69,7 +78,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   private static final int STARTED = 1;
   private static final int SENT = 2;
   private static final int HALF_CLOSED = 3;
-  /** What the caller did wrong in each state, when it calls the method that state does not allow. */
+  // what the caller did wrong, by the state it called a method in that the state does not allow
   private static final String[] MISUSE = {"was not started", "was half-closed without its request message",
       "carries one request message", "was half-closed already"};
 
@@ -81,9 +90,10 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   private final CallEnvironment env;
   private final CallBudget budget; // its deadline, shared by its attempts
   private final CallTarget target; // where halfClose sends it (an attempt is sent by its cluster)
-  private volatile Listener<R> listener; // set before it is sent (by the style, or by start)
+  // set by the style as the call is made, or published by start (LISTENER); read by finish with a volatile read
+  private Listener<R> listener;
   private final PendingCall<R> parent;
-  private volatile int sending; // how far its caller got: NOT_STARTED, STARTED, SENT (its message), HALF_CLOSED
+  private int sending; // how far its caller got (its thread's): NOT_STARTED, STARTED, SENT (its message), HALF_CLOSED
   private boolean retainsRequest;
   // times out on its connection's sweep once it waits in a call table (see CallTable), on its own timer before
   private boolean sweptDeadline;
@@ -96,10 +106,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   private volatile boolean written;
   private volatile Departure departure; // an attempt's, until it has run (once)
 
-  /**
-   * A call of {@code method} to {@code target}, told to {@code listener} (null for a caller that waits in {@link
-   * SyncWait}), or, when {@code awaitingStart}, to the listener its caller {@link #start starts} it with.
-   */
+  /** A call to {@code target}, told to {@code listener} (null: {@link SyncWait}), or to {@link #start}'s. */
   @SuppressWarnings("unchecked") // the request is only ever encoded with its own method's marshaller
   PendingCall(MethodDescriptor<?, R> method, CallOptions options, CallEnvironment env, CallTarget target,
       Listener<R> listener, boolean awaitingStart) {
@@ -137,7 +144,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     sending = STARTED;
     StreamListener<R> told = new StreamListener<>(caller,
         options.callbackExecutor() != null ? options.callbackExecutor() : env.callbackExecutor(), method);
-    listener = told;
+    LISTENER.setVolatile(this, told); // then isDone: finish (completion, then its listener) or this tells
     if (isDone()) { // refused, expired or cancelled before it started (finish may have seen it too: told once)
       try {
         told.onComplete(getNow(null), null);
@@ -208,10 +215,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     return new IllegalStateException("the call of " + method.toString() + " " + MISUSE[sending]);
   }
 
-  /**
-   * Makes this call keep its request until it completes, for its attempts. Called by the thread that
-   * started the call, before the first attempt.
-   */
+  /** Makes this call keep its request until it completes, for its attempts (before the first one). */
   public void retainRequest() {
     retainsRequest = true;
   }
@@ -353,16 +357,9 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     return remoteAddress;
   }
 
-  /** Whether a started call's listener is told the header entries its answer carries (its trailers). */
-  boolean wantsTrailers() {
-    return listener instanceof StreamListener;
-  }
-
-  /** The header entries its successful answer carried, for a started call's listener: its trailers. */
-  void answeredWith(Map<String, String> trailers) {
-    if (listener instanceof StreamListener<R> told) {
-      told.trailers(trailers);
-    }
+  /** The listener its caller started it with, told the trailers of its answer; null for the styles' calls. */
+  StreamListener<R> started() {
+    return listener instanceof StreamListener<R> told ? told : null;
   }
 
   /** Fails the call with {@code error} (mapped by the method's error mapper), unless it already completed. */
@@ -392,8 +389,10 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     if (won) {
       forgetEverywhere(false);
       depart(RemoteErrors.isAnswer(error));
-      if (listener != null) {
-        listener.onComplete(value, error);
+      @SuppressWarnings("unchecked") // set only as a Listener<R>
+      Listener<R> told = (Listener<R>) LISTENER.getVolatile(this);
+      if (told != null) {
+        told.onComplete(value, error);
       }
     } else if (departure != null && isCancelled()) {
       // an abandoned attempt that stayed in its table: its late answer (or its connection's close) came
