@@ -2,9 +2,6 @@ package io.boltgen.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,11 +22,11 @@ class ClusterSnippetTest {
 
   @Test
   void theReadmeClusterSnippetRunsAsWritten(@TempDir Path dir) throws Exception {
-    String snippet = bashBlock();
+    String snippet = Snippets.bashBlock("README.md", SECTION);
     assertThat(snippet).contains("serve --port 0 --registry etcd://127.0.0.1:2379", "call --registry",
         "gateway --port 8080 --registry etcd://127.0.0.1:2379", "curl -s http://127.0.0.1:8080/");
     for (int port : List.of(2379, 2380, 8080)) {
-      assertThat(isFree(port)).as("port %d must be free: the snippet starts etcd and the gateway on it", port).isTrue();
+      assertThat(Snippets.isFree(port)).as("port %d must be free: the snippet starts etcd and the gateway on it", port).isTrue();
     }
     Path jar = Path.of(System.getProperty("example.jar"));
     assertThat(jar).as("the example's jar (built by the reactor before this module)").exists();
@@ -59,28 +56,5 @@ class ClusterSnippetTest {
       assertThat(Files.readString(dir.resolve("server-" + i + ".out"))).startsWith("READY ");
     }
     bash.descendants().forEach(ProcessHandle::destroyForcibly); // nothing should be left; never leak one
-  }
-
-  private static boolean isFree(int port) {
-    try {
-      new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /** The first bash block after the section heading, without its fences. */
-  private static String bashBlock() throws IOException {
-    Path dir = Path.of("").toAbsolutePath();
-    Path readme = Files.exists(dir.resolve("README.md")) ? dir.resolve("README.md") : dir.getParent().resolve("README.md");
-    String text = Files.readString(readme);
-    int section = text.indexOf(SECTION);
-    assertThat(section).as("README.md has a section \"%s\"", SECTION).isNotNegative();
-    int open = text.indexOf("```bash\n", section);
-    int next = text.indexOf("\n## ", section + SECTION.length());
-    assertThat(open).as("a bash block in that section").isPositive().isLessThan(next);
-    int start = open + "```bash\n".length();
-    return text.substring(start, text.indexOf("\n```", start) + 1);
   }
 }

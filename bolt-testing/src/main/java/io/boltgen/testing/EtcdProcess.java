@@ -79,6 +79,27 @@ public final class EtcdProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * A one-member cluster on the loopback ports a snippet names ({@code 2379} and {@code 2380}, say), started and
+   * answering; a test checks first that they are free.
+   */
+  public static EtcdProcess startOn(int clientPort, int peerPort) {
+    EtcdProcess member;
+    try {
+      member = new EtcdProcess("solo", findEtcd(), clientPort, peerPort, Files.createTempDirectory("etcd-test-"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    member.launch(member.name + "=" + member.peerUrl(), "solo-" + System.nanoTime());
+    try {
+      member.awaitHealthy();
+    } catch (IllegalStateException e) {
+      member.close();
+      throw e;
+    }
+    return member;
+  }
+
   /** A member not started yet, with free ports and a fresh directory. */
   public static EtcdProcess create(String name) {
     Path etcd = findEtcd();
