@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * A started {@link ClientCall}'s listener as its unary call tells it: the one response message once the caller
  * asked for one, then the close; a failure (and a oneway call's end) is closed at once, whatever the demand.
  * Exactly one delivery runs, decided by whichever of the answer and the demand comes second (a compare-and-set
- * on one state word), on the call's callback executor, so that the listener runs one method at a time and
- * never on an IO thread.
+ * on one state word), on the call's callback executor, so that the listener runs one method at a time and,
+ * unless that executor runs tasks in place, not on an IO thread.
  *
  * @param <R> the response type
  */
