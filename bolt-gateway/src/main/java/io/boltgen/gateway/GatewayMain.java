@@ -143,13 +143,17 @@ public final class GatewayMain implements Callable<Integer> {
         builder.tls(serverTls);
       }
       forwardHeaders.forEach(builder::forwardHeader);
-      gateway = forward(builder, services, opened, loader, System.out).build();
+      gateway = forward(builder, services, opened, loader, System.out).build().start();
     } catch (RuntimeException e) {
       client.close();
       opened.close();
-      throw e;
+      if (e instanceof IllegalArgumentException) {
+        throw e;
+      }
+      // a port in use, an address not this host's, key material TLS refuses: said in one line, exit status 2
+      throw new IllegalArgumentException("the gateway could not start on " + host + ':' + port + ": " + e.getMessage(),
+          e);
     }
-    gateway.start();
     serveUntilStopped(gateway, System.out, client, opened);
     return 0;
   }

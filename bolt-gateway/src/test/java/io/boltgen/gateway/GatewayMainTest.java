@@ -2,8 +2,12 @@ package io.boltgen.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.boltgen.testing.EtcdProcess;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -12,7 +16,8 @@ import picocli.CommandLine;
 
 /**
  * The gateway's command line as a user meets it: {@code --help} lists every option docs/gateway.md's table
- * names, and each wrong argument is named on standard error with exit status 2, before anything starts.
+ * names, and each wrong argument is named on standard error with exit status 2, before anything starts; a
+ * port already in use is one line too, with the same status.
  */
 class GatewayMainTest {
 
@@ -76,6 +81,18 @@ class GatewayMainTest {
       Run refused = run(cases[i]);
       assertThat(refused.status()).as("status of %s", String.join(" ", cases[i])).isEqualTo(2);
       assertThat(refused.err()).as("what %s says", String.join(" ", cases[i])).startsWith(said[i]);
+    }
+  }
+
+  @Test
+  void aPortInUseIsOneLineWithStatusTwo() throws Exception {
+    try (EtcdProcess etcd = EtcdProcess.start();
+        ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      Run refused = run("--registry", "etcd://" + URI.create(etcd.clientUrl()).getAuthority(), "--host", "127.0.0.1",
+          "--port", String.valueOf(taken.getLocalPort()), "--service", "gw.Work:1.0");
+      assertThat(refused.status()).as(refused.err()).isEqualTo(2);
+      assertThat(refused.err()).startsWith("error: the gateway could not start on 127.0.0.1:" + taken.getLocalPort())
+          .doesNotContain("\tat ");
     }
   }
 
