@@ -65,13 +65,9 @@ public final class EtcdProcess implements AutoCloseable {
   /** A one-member cluster, started and answering. */
   public static EtcdProcess start() {
     for (int attempt = 1; ; attempt++) {
-      EtcdProcess member = create("solo");
-      member.launch(member.name + "=" + member.peerUrl(), "solo-" + System.nanoTime());
       try {
-        member.awaitHealthy();
-        return member;
+        return startedAlone(create("solo"));
       } catch (IllegalStateException e) {
-        member.close();
         if (attempt == 3) { // a port taken between picking it and etcd binding it: pick others
           throw e;
         }
@@ -84,20 +80,24 @@ public final class EtcdProcess implements AutoCloseable {
    * answering; a test checks first that they are free.
    */
   public static EtcdProcess startOn(int clientPort, int peerPort) {
-    EtcdProcess member;
     try {
-      member = new EtcdProcess("solo", findEtcd(), clientPort, peerPort, Files.createTempDirectory("etcd-test-"));
+      return startedAlone(
+          new EtcdProcess("solo", findEtcd(), clientPort, peerPort, Files.createTempDirectory("etcd-test-")));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** {@code member} started as a cluster of its own and answering; closed if it does not answer. */
+  private static EtcdProcess startedAlone(EtcdProcess member) {
     member.launch(member.name + "=" + member.peerUrl(), "solo-" + System.nanoTime());
     try {
       member.awaitHealthy();
+      return member;
     } catch (IllegalStateException e) {
       member.close();
       throw e;
     }
-    return member;
   }
 
   /** A member not started yet, with free ports and a fresh directory. */

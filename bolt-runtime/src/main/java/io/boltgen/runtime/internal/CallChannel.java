@@ -7,13 +7,11 @@ import io.boltgen.runtime.ClientCall;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
-import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.SocketAddress;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,8 +27,6 @@ import org.slf4j.LoggerFactory;
 public final class CallChannel implements BoltChannel {
 
   private static final Logger log = LoggerFactory.getLogger(CallChannel.class);
-  private static final RateLimitedLog callbackFailures = RateLimitedLog.of(log);
-  private static final RateLimitedLog callbackRefusals = RateLimitedLog.of(log);
   private static final RateLimitedLog onewayFailures = RateLimitedLog.of(log);
 
   private final CallTarget target;
@@ -154,19 +150,13 @@ public final class CallChannel implements BoltChannel {
           if (error == null) {
             callback.onResponse(value);
           } else {
-            callback.onError(unwrap(error));
+            callback.onError(Callbacks.unwrap(error));
           }
         } catch (RuntimeException | Error e) {
-          callbackFailures.warn("callback of {} threw {}", method.toString(), MessageText.shorten(e.toString()));
+          Callbacks.threw("callback", method, e);
         }
       };
-      try {
-        executor.execute(task);
-      } catch (RejectedExecutionException e) {
-        callbackRefusals.warn("callback executor refused the callback of {} ({}); running it on {}",
-            method.toString(), e, Thread.currentThread().getName());
-        task.run();
-      }
+      Callbacks.execute(executor, task, "callback", method);
     }
   }
 
@@ -191,11 +181,11 @@ public final class CallChannel implements BoltChannel {
         return;
       }
       if (sending && Thread.currentThread() == caller) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Callbacks.unwrap(error);
         refused = cause instanceof RuntimeException runtime ? runtime
             : new java.util.concurrent.CompletionException(cause);
       } else {
-        onewayFailures.warn("oneway {} not sent: {}", method.toString(), unwrap(error).getMessage());
+        onewayFailures.warn("oneway {} not sent: {}", method.toString(), Callbacks.unwrap(error).getMessage());
       }
     }
 
@@ -204,12 +194,5 @@ public final class CallChannel implements BoltChannel {
       sending = false;
       return refused;
     }
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    if (error instanceof java.util.concurrent.CompletionException && error.getCause() != null) {
-      return error.getCause();
-    }
-    return error;
   }
 }

@@ -3,15 +3,9 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.ClientCall;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
-import io.boltgen.runtime.support.MessageText;
-import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.Map;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A started {@link ClientCall}'s listener as its unary call tells it: the one response message once the caller
@@ -23,10 +17,6 @@ import org.slf4j.LoggerFactory;
  * @param <R> the response type
  */
 final class StreamListener<R> implements PendingCall.Listener<R> {
-
-  private static final Logger log = LoggerFactory.getLogger(StreamListener.class);
-  private static final RateLimitedLog listenerFailures = RateLimitedLog.of(log);
-  private static final RateLimitedLog executorRefusals = RateLimitedLog.of(log);
 
   private static final int ASKED = 1;
   private static final int ANSWERED = 2;
@@ -74,7 +64,7 @@ final class StreamListener<R> implements PendingCall.Listener<R> {
     if (error != null || oneway) { // nothing to wait for demand: close now
       for (int s = state; (s & DELIVERED) == 0; s = state) {
         if (STATE.compareAndSet(this, s, s | DELIVERED)) {
-          deliver(null, unwrap(error));
+          deliver(null, Callbacks.unwrap(error));
           return;
         }
       }
@@ -100,21 +90,10 @@ final class StreamListener<R> implements PendingCall.Listener<R> {
           listener.onMessage(answer);
         }
         listener.onClose(error, ended);
-      } catch (RuntimeException | LinkageError | AssertionError e) {
-        listenerFailures.warn("the listener of a call of {} threw {}", method.toString(),
-            MessageText.shorten(e.toString()));
+      } catch (RuntimeException | Error e) {
+        Callbacks.threw("listener", method, e);
       }
     };
-    try {
-      executor.execute(task);
-    } catch (RejectedExecutionException e) {
-      executorRefusals.warn("callback executor refused the listener of {} ({}); running it on {}",
-          method.toString(), e, Thread.currentThread().getName());
-      task.run();
-    }
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Callbacks.execute(executor, task, "listener", method);
   }
 }

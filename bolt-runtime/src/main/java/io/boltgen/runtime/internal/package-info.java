@@ -18,7 +18,8 @@
  *       {@code AcceptErrors}, {@code OutboundMemory}, {@code ConnectionEvents}, {@code TlsContexts},
  *       {@code TlsMaterial};
  *   <li>calls sent: {@code CallChannel}, {@code CallTarget}, {@code PendingCall} (the API's {@code ClientCall}
- *       of a unary method), {@code CallBudget}, {@code StreamListener}, {@code SyncWait}, {@code CallFuture},
+ *       of a unary method), {@code CallBudget}, {@code StreamListener}, {@code Callbacks}, {@code SyncWait},
+ *       {@code CallFuture},
  *       {@code CallTable}, {@code CallEnvironment}, {@code Interception};
  *   <li>what the served side above takes a connection's requests through: {@code RequestHandler};
  *   <li>other protocols on the port: {@code PortProtocol}, {@code PortConnection}.
