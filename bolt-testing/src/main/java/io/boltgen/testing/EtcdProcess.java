@@ -21,6 +21,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
 
 /**
  * A real etcd member for tests: loopback client and peer ports picked free, a temporary data dir, started and
@@ -40,6 +44,8 @@ public final class EtcdProcess implements AutoCloseable {
 
   /** How long {@link #stop} waits for the process to exit after SIGTERM, in seconds. */
   private static final long STOP_GRACE_SECONDS = 10;
+
+  private static final JsonFactory JSON = new JsonFactory();
 
   private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
       .proxy(HttpClient.Builder.NO_PROXY).connectTimeout(Duration.ofSeconds(1)).build();
@@ -281,13 +287,49 @@ public final class EtcdProcess implements AutoCloseable {
     return field(reply.body(), "leader").equals(field(reply.body(), "member_id"));
   }
 
-  /** The first string value of {@code name} in a gateway reply (int64 fields are strings there). */
+  /**
+   * How many keys start with {@code prefix} now, or -1 when etcd did not answer (within 5 s, or not 200): a
+   * {@code count_only} range.
+   */
+  public int count(String prefix) {
+    try {
+      HttpResponse<String> reply = post("/v3/kv/range", "{\"key\":\"" + b64(prefix) + "\",\"range_end\":\""
+          + prefixEnd(prefix) + "\",\"count_only\":true}");
+      if (reply.statusCode() != 200) {
+        return -1;
+      }
+      String count = firstValue(reply.body(), "count");
+      return count == null ? 0 : Integer.parseInt(count); // proto3 JSON leaves a zero count out
+    } catch (UncheckedIOException e) {
+      return -1;
+    }
+  }
+
+  /** The string value of {@code name} in a reply (int64 fields are strings there); fails when there is none. */
   private static String field(String json, String name) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
-    if (!m.find()) {
+    String value = firstValue(json, name);
+    if (value == null) {
       throw new IllegalStateException("no " + name + " in " + json);
     }
-    return m.group(1);
+    return value;
+  }
+
+  /**
+   * The scalar value, as text, of the first field called {@code name} anywhere in the JSON object {@code json}
+   * (etcd nests {@code revision} in {@code header}), or null if there is none.
+   */
+  private static String firstValue(String json, String name) {
+    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), json)) {
+      for (JsonToken token; (token = parser.nextToken()) != null; ) {
+        if (token == JsonToken.PROPERTY_NAME && name.equals(parser.currentName())) {
+          JsonToken value = parser.nextToken();
+          if (value != null && value.isScalarValue()) {
+            return parser.getString();
+          }
+        }
+      }
+      return null;
+    }
   }
 
   /** The base64 range end of every key starting with {@code prefix}: its last byte plus one. */

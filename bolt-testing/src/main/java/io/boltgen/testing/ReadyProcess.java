@@ -132,6 +132,41 @@ public final class ReadyProcess implements AutoCloseable {
 
     /** Starts the process and waits until it says {@code READY}; fails with its log's last lines if it does not. */
     public ReadyProcess start() throws Exception {
+      ReadyProcess child = spawn();
+      try {
+        long deadline = System.nanoTime() + readyTimeout.toNanos();
+        do {
+          child.ready = child.nextLine(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        } while (child.ready != null && !child.ready.startsWith("READY"));
+        if (child.ready == null) {
+          throw new IllegalStateException("the process exited, or was not ready within " + readyTimeout.toSeconds()
+              + " s:\n" + (log != null ? child.tail() : Files.readString(child.log)));
+        }
+        return child;
+      } catch (Exception e) {
+        child.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        if (log == null) {
+          Files.deleteIfExists(child.log);
+        }
+        throw e;
+      }
+    }
+
+    /**
+     * Starts a tool that does its work and exits (wrk, a script), without waiting for a {@code READY} line: its
+     * caller waits with {@link ReadyProcess#finish}, or polls for the readiness it knows of.
+     *
+     * @throws IOException saying which command did not start
+     */
+    public ReadyProcess run() throws IOException {
+      try {
+        return spawn();
+      } catch (IOException e) {
+        throw new IOException(String.join(" ", command) + " did not start: " + e.getMessage(), e);
+      }
+    }
+
+    private ReadyProcess spawn() throws IOException {
       Path file = log != null ? log : Files.createTempFile("ready-process", ".log");
       ProcessBuilder builder = new ProcessBuilder(command);
       builder.environment().putAll(environment);
@@ -142,19 +177,9 @@ public final class ReadyProcess implements AutoCloseable {
       } else {
         builder.redirectError(file.toFile());
       }
-      ReadyProcess child = new ReadyProcess(builder.start(), this, file);
       try {
-        long deadline = System.nanoTime() + readyTimeout.toNanos();
-        do {
-          child.ready = child.nextLine(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-        } while (child.ready != null && !child.ready.startsWith("READY"));
-        if (child.ready == null) {
-          throw new IllegalStateException("the process exited, or was not ready within " + readyTimeout.toSeconds()
-              + " s:\n" + (log != null ? child.tail() : Files.readString(file)));
-        }
-        return child;
-      } catch (Exception e) {
-        child.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        return new ReadyProcess(builder.start(), this, file);
+      } catch (IOException e) {
         if (log == null) {
           Files.deleteIfExists(file);
         }
@@ -255,6 +280,20 @@ public final class ReadyProcess implements AutoCloseable {
     return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Waits up to {@code timeout} for a {@link Launcher#run run} tool to exit and for all it printed to be in its log;
+   * its exit status. If it is still running then, it is killed and this fails saying so.
+   */
+  public int finish(Duration timeout) throws IOException, InterruptedException {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      kill();
+      throw new IOException(String.join(" ", launch.command) + " did not end within " + timeout.toSeconds()
+          + " s; log: " + log);
+    }
+    pump.join(TimeUnit.SECONDS.toMillis(10));
+    return process.exitValue();
+  }
+
   /** Sends {@code signal} (STOP, CONT, …) with {@code kill}. */
   public void signal(String signal) throws IOException, InterruptedException {
     if (!kill(signal)) {
@@ -282,12 +321,15 @@ public final class ReadyProcess implements AutoCloseable {
   }
 
   /**
-   * Stops it if it still runs: with a {@link Launcher#stopLine}, that line and the end of its input first, then
+   * Stops it if it still runs (continued first, should it be stopped): with a {@link Launcher#stopLine}, that line and the end of its input first, then
    * 15 s for it to exit; then SIGTERM and, after 30 s, SIGKILL. The log is deleted unless it is the caller's file.
    */
   @Override
   public void close() throws IOException {
     try {
+      if (process.isAlive()) {
+        kill("CONT"); // a stopped process reads no stop line and does not act on SIGTERM
+      }
       if (process.isAlive() && launch.stopLine != null) {
         synchronized (stdin) {
           try (Writer w = stdin) {
@@ -299,7 +341,6 @@ public final class ReadyProcess implements AutoCloseable {
         process.waitFor(15, TimeUnit.SECONDS);
       }
       if (process.isAlive()) {
-        kill("CONT"); // a stopped process does not act on SIGTERM
         stop();
       }
       pump.join(5_000);

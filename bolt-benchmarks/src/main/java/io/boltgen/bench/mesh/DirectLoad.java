@@ -26,6 +26,8 @@ final class DirectLoad implements AutoCloseable {
 
   /** The target the providers are found under. */
   static final String TARGET = "etcd:///mesh.Hash:1.0";
+  /** The longest random text, here and in wrk's script ({@link io.boltgen.bench.run.Wrk#randomTextScript}). */
+  static final int MAX_TEXT = 64;
 
   private static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -167,7 +169,7 @@ final class DirectLoad implements AutoCloseable {
   }
 
   private static String text(SplittableRandom random) {
-    int n = random.nextInt(1, MeshWrk.MAX_TEXT + 1);
+    int n = random.nextInt(1, MAX_TEXT + 1);
     char[] chars = new char[n];
     for (int i = 0; i < n; i++) {
       chars[i] = ALPHABET.charAt(random.nextInt(ALPHABET.length()));

@@ -7,6 +7,7 @@ import io.boltgen.bench.run.ProcStat;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.runtime.cluster.BalancingPolicy;
+import io.boltgen.testing.EtcdProcess;
 import io.boltgen.testing.ReadyProcess;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -24,7 +25,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.HdrHistogram.Histogram;
 
 /**
  * The {@code mesh} command: the 2018 Alibaba mesh-agent contest on loopback. One etcd, three provider JVMs of
@@ -221,16 +221,17 @@ public final class MeshBench {
     FreezeResult freeze = null;
     boolean pinned;
     try (MeshProcesses procs = new MeshProcesses()) {
-      MeshEtcd etcd = procs.start(() -> MeshEtcd.start(s.logDir(), Duration.ofSeconds(30)));
-      out.println("  etcd pid " + etcd.pid() + " at " + etcd.url());
-      MeshProviders providers = procs.start(() -> MeshProviders.start(etcd.url(), THREADS, DELAY_MILLIS,
+      EtcdProcess etcd = procs.start(EtcdProcess::start);
+      out.println("  etcd pid " + etcd.pid() + " at " + etcd.clientUrl());
+      MeshProviders providers = procs.start(() -> MeshProviders.start(etcd.clientUrl(), THREADS, DELAY_MILLIS,
           s.leaseSeconds(), s.jvmFlags(), s.logDir()));
       pinned = providers.all().get(0).pinned;
       for (MeshProviders.Provider p : providers.all()) {
         out.printf("  provider %s: pid %d, weight %d%s%n", p.name, p.pid, p.weight, p.pinned ? ", taskset -c 0" : "");
       }
       awaitRegistered(etcd, providers.all().size(), Duration.ofSeconds(30));
-      MeshRun run = new MeshRun(s, procs, etcd, providers, MeshWrk.writeScript(s.logDir().resolve("mesh.lua"), s.seed()), out);
+      MeshRun run = new MeshRun(s, procs, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
+          Wrk.randomTextScript(s.seed(), DirectLoad.MAX_TEXT)), out);
       for (BalancingPolicy policy : s.policies()) {
         try {
           run.gateway(policy);
@@ -282,7 +283,7 @@ public final class MeshBench {
     return result;
   }
 
-  static void awaitRegistered(MeshEtcd etcd, int n, Duration bound) throws InterruptedException {
+  static void awaitRegistered(EtcdProcess etcd, int n, Duration bound) throws InterruptedException {
     long deadline = System.nanoTime() + bound.toNanos();
     int seen;
     while ((seen = etcd.count(REGISTERED)) < n) {
@@ -342,12 +343,12 @@ public final class MeshBench {
   /** Makes sure there is an etcd, running {@code scripts/ensure-etcd.sh} of {@code root} when there is none. */
   public static void ensureEtcd(Path root) {
     try {
-      MeshEtcd.find(System.getenv("PATH"));
+      EtcdProcess.findEtcd();
     } catch (IllegalStateException missing) {
       if (!install(root, "scripts/ensure-etcd.sh")) {
         throw missing;
       }
-      MeshEtcd.find(System.getenv("PATH"));
+      EtcdProcess.findEtcd();
     }
   }
 
@@ -359,14 +360,16 @@ public final class MeshBench {
     List<String> command = new ArrayList<>(List.of("bash", root.resolve(script).toString()));
     command.addAll(List.of(args));
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT)
-          .start();
-      if (!p.waitFor(10, TimeUnit.MINUTES)) {
-        p.destroyForcibly();
-        return false;
+      Path log = Files.createTempFile("bolt-benchmarks-install", ".log");
+      try (ReadyProcess p = ReadyProcess.launcher(command).log(log).run()) {
+        int status = p.finish(Duration.ofMinutes(10));
+        System.err.print(p.log());
+        return status == 0;
+      } finally {
+        Files.deleteIfExists(log);
       }
-      return p.exitValue() == 0;
     } catch (IOException e) {
+      System.err.println(e.getMessage());
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,14 +1,8 @@
 package io.boltgen.bench.mesh;
 
 import com.google.errorprone.annotations.concurrent.GuardedBy;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -125,43 +119,6 @@ final class MeshProcesses implements AutoCloseable {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException e) {
       // the JVM is shutting down: the hook runs anyway, with nothing left to close
-    }
-  }
-
-  /** SIGTERM, up to {@code grace} for it to exit, then SIGKILL and up to 10 s more. */
-  static void stop(Process process, Duration grace) {
-    if (!process.isAlive()) {
-      return;
-    }
-    process.destroy();
-    try {
-      if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
-  }
-
-  /** Sends {@code signal} (STOP, CONT) to {@code pid} with kill(1); fails saying so when it did not work. */
-  static void signal(long pid, String signal) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-      kill.destroyForcibly();
-      throw new IOException("kill -" + signal + " " + pid + " failed");
-    }
-  }
-
-  /** "log FILE, last lines: ..." of a child's log, for a failure message. */
-  static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-      return "log " + log + ", last lines:\n    | " + String.join("\n    | ",
-          lines.subList(Math.max(0, lines.size() - 20), lines.size()));
-    } catch (IOException | RuntimeException e) {
-      return "log " + log + " (unreadable: " + e + ")";
     }
   }
 }

@@ -170,23 +170,11 @@ final class MeshProviders implements AutoCloseable {
     return all;
   }
 
-  /**
-   * Stops every provider: SIGCONT first (one left stopped by an interrupted freeze would not read its input), then
-   * {@code stop} on its input, then SIGTERM, then SIGKILL.
-   */
+  /** Stops every provider ({@link ReadyProcess#close}: continued, told to stop on its input, then signalled). */
   @Override
   public void close() throws IOException {
     IOException first = null;
     for (int i = providers.size() - 1; i >= 0; i--) {
-      try {
-        if (providers.get(i).process.isAlive()) {
-          MeshProcesses.signal(providers.get(i).pid, "CONT");
-        }
-      } catch (IOException e) {
-        first = e;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
       try {
         providers.get(i).process.close();
       } catch (IOException e) {

@@ -3,28 +3,22 @@ package io.boltgen.bench.mesh;
 import static io.boltgen.bench.mesh.MeshBench.*;
 
 import io.boltgen.bench.report.Fmt;
-import io.boltgen.bench.report.MachineInfo;
 import io.boltgen.bench.report.MeshReport;
 import io.boltgen.bench.run.ProcStat;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.runtime.cluster.BalancingPolicy;
+import io.boltgen.testing.EtcdProcess;
 import io.boltgen.testing.ReadyProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
@@ -32,7 +26,7 @@ import org.HdrHistogram.Histogram;
 final class MeshRun {
   final Settings s;
   final MeshProcesses procs;
-  final MeshEtcd etcd;
+  final EtcdProcess etcd;
   final MeshProviders providers;
   final Path script;
   final PrintStream out;
@@ -40,7 +34,7 @@ final class MeshRun {
   final int cpus = onlineCpus();
   final long ticks = ProcStat.clockTicksPerSecond();
 
-  MeshRun(Settings s, MeshProcesses procs, MeshEtcd etcd, MeshProviders providers, Path script, PrintStream out) {
+  MeshRun(Settings s, MeshProcesses procs, EtcdProcess etcd, MeshProviders providers, Path script, PrintStream out) {
     this.s = s;
     this.procs = procs;
     this.etcd = etcd;
@@ -68,7 +62,7 @@ final class MeshRun {
     ReadyProcess gateway;
     try {
       gateway = procs.start(() -> ReadyProcess.launcher(ReadyProcess.java(s.jvmFlags(),
-          "io.boltgen.gateway.GatewayMain", List.of("--registry", etcd.uri(), "--port", "0", "--host", "127.0.0.1",
+          "io.boltgen.gateway.GatewayMain", List.of("--registry", "etcd://127.0.0.1:" + URI.create(etcd.clientUrl()).getPort(), "--port", "0", "--host", "127.0.0.1",
               "--service", "mesh.Hash:1.0", "--policy", id(policy)))).log(log).readyTimeout(Duration.ofSeconds(60))
           .start());
     } catch (Exception e) {
@@ -78,7 +72,8 @@ final class MeshRun {
     out.printf("  gateway, %s: pid %d, %s%n", id(policy), gateway.pid(), url);
     String problem = firstCall(url);
     if (problem != null) {
-      throw new IOException("the gateway's first answer is wrong: " + problem + "; " + MeshProcesses.tail(log));
+      throw new IOException("the gateway's first answer is wrong: " + problem + "; log " + log + ", last lines:\n"
+          + gateway.tail());
     }
     return gateway;
   }
@@ -91,7 +86,7 @@ final class MeshRun {
   }
 
   Wrk.Report wrk(int connections, Duration duration, String url, String tag) throws Exception {
-    MeshWrk run = procs.start(() -> MeshWrk.start(s.wrk(), s.wrkThreads(), connections, duration, script, url,
+    Wrk.Run run = procs.start(() -> Wrk.start(s.wrk(), s.wrkThreads(), connections, duration, script, url,
         s.logDir().resolve(tag + "-wrk.txt")));
     try {
       return run.finish();
@@ -112,7 +107,7 @@ final class MeshRun {
 
   /** The direct client's points, its callers kept running from one window to the next of the same count. */
   void direct() throws Exception {
-    try (DirectLoad direct = new DirectLoad(etcd.url(), BalancingPolicy.LEAST_PENDING, s.seed())) {
+    try (DirectLoad direct = new DirectLoad(etcd.clientUrl(), BalancingPolicy.LEAST_PENDING, s.seed())) {
       direct.awaitInstances(providers.all().size(), Duration.ofSeconds(30));
       int hash = direct.hashOf("boltgen");
       if (hash != "boltgen".hashCode()) {
@@ -165,7 +160,7 @@ final class MeshRun {
       Cpu c0 = cpu(gateway.pid(), false);
       out.printf("  freeze: %d connections for %s s; SIGSTOP of the large provider (pid %d) at %s s, SIGCONT at %s s%n",
           f.connections(), Fmt.seconds(f.run()), large.pid, Fmt.seconds(f.at()), Fmt.seconds(f.at().plus(f.length())));
-      MeshWrk wrk = procs.start(() -> MeshWrk.start(s.wrk(), s.wrkThreads(), f.connections(), f.run(), script,
+      Wrk.Run wrk = procs.start(() -> Wrk.start(s.wrk(), s.wrkThreads(), f.connections(), f.run(), script,
           url, s.logDir().resolve("freeze-wrk.txt")));
       long t0 = System.nanoTime();
       List<Sample> samples = new ArrayList<>();
@@ -204,11 +199,11 @@ final class MeshRun {
           // the signals go after the counts are read: the calls the large provider answered up to SIGSTOP count
           // before it, and those it finishes once continued count after SIGCONT
           if (!frozen && Double.isNaN(stoppedAt) && t >= secs(f.at())) {
-            MeshProcesses.signal(large.pid, "STOP");
+            large.process.signal("STOP");
             frozen = true;
             stoppedAt = t;
           } else if (frozen && t >= secs(f.at().plus(f.length()))) {
-            MeshProcesses.signal(large.pid, "CONT");
+            large.process.signal("CONT");
             frozen = false;
             continuedAt = t;
           }
@@ -219,7 +214,7 @@ final class MeshRun {
         }
       } finally {
         if (frozen) {
-          MeshProcesses.signal(large.pid, "CONT");
+          large.process.signal("CONT");
         }
       }
       try {

@@ -1,12 +1,13 @@
 package io.boltgen.bench.run;
 
+import io.boltgen.testing.ReadyProcess;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What the kernel and the JVM account: busy clock ticks of the whole machine ({@code /proc/stat}), CPU ticks of one
@@ -153,11 +154,11 @@ public final class ProcStat {
     if (t == 0) {
       t = DEFAULT_CLOCK_TICKS;
       try {
-        Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
-        try (InputStream in = p.getInputStream()) {
-          String out = new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim();
-          if (p.waitFor() == 0 && out.matches("[0-9]+") && Long.parseLong(out) > 0) {
-            t = Long.parseLong(out);
+        try (ReadyProcess p = ReadyProcess.launcher(List.of("getconf", "CLK_TCK")).run()) {
+          String out = p.nextLine(Duration.ofSeconds(10));
+          if (p.finish(Duration.ofSeconds(10)) == 0 && out != null && out.strip().matches("[0-9]+")
+              && Long.parseLong(out.strip()) > 0) {
+            t = Long.parseLong(out.strip());
           }
         }
       } catch (IOException e) {

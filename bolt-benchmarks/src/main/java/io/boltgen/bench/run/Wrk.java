@@ -1,6 +1,8 @@
 package io.boltgen.bench.run;
 
+import io.boltgen.testing.ReadyProcess;
 import java.io.File;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -93,6 +95,95 @@ public final class Wrk {
         + "wrk.method = \"POST\"\n"
         + "wrk.headers[\"Content-Type\"] = " + luaString(contentType.getBytes(StandardCharsets.US_ASCII)) + "\n"
         + "wrk.body = " + luaString(body) + "\n";
+  }
+
+  /**
+   * The Lua script of random texts: {@code POST {"text": "<random>"}} as JSON, the string of 1 to {@code maxText}
+   * letters and digits drawn anew for every request, each wrk thread seeded {@code seed + its number}.
+   */
+  public static String randomTextScript(long seed, int maxText) {
+    return "-- written by bolt-benchmarks (the mesh command): POST {\"text\": \"<1.." + maxText
+        + " random letters and digits>\"}\n"
+        + "local alphabet = \"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789\"\n"
+        + "local threads = 0\n"
+        + "wrk.method = \"POST\"\n"
+        + "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
+        + "function setup(thread)\n"
+        + "  threads = threads + 1\n"
+        + "  thread:set(\"number\", threads)\n"
+        + "end\n"
+        + "function init(args)\n"
+        + "  math.randomseed(" + seed + " + number)\n"
+        + "end\n"
+        + "function request()\n"
+        + "  local n = math.random(1, " + maxText + ")\n"
+        + "  local chars = {}\n"
+        + "  for i = 1, n do\n"
+        + "    local k = math.random(1, #alphabet)\n"
+        + "    chars[i] = alphabet:sub(k, k)\n"
+        + "  end\n"
+        + "  return wrk.format(nil, nil, nil, \"{\\\"text\\\": \\\"\" .. table.concat(chars) .. \"\\\"}\")\n"
+        + "end\n";
+  }
+
+  /** Writes {@code script} to {@code file}; the file. */
+  public static Path writeScript(Path file, String script) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.writeString(file, script, StandardCharsets.UTF_8);
+    return file;
+  }
+
+  /**
+   * Starts one run of wrk ({@link #command}), its output to {@code out}: {@link Run#finish} waits for its report, and
+   * closing the run kills wrk if it still runs.
+   */
+  public static Run start(Path wrk, int threads, int connections, Duration duration, Path script, String url, Path out)
+      throws IOException {
+    List<String> command = command(wrk, threads, connections, duration, script, url);
+    try {
+      return new Run(ReadyProcess.launcher(command).log(out).run(), command, duration);
+    } catch (IOException e) {
+      throw new IOException(e.getMessage() + "; " + MISSING, e);
+    }
+  }
+
+  /** One run of wrk under way. */
+  public static final class Run implements AutoCloseable {
+    private final ReadyProcess process;
+    private final List<String> command;
+    private final Duration duration;
+
+    private Run(ReadyProcess process, List<String> command, Duration duration) {
+      this.process = process;
+      this.command = command;
+      this.duration = duration;
+    }
+
+    /** Whether wrk still runs. */
+    public boolean isAlive() {
+      return process.isAlive();
+    }
+
+    /** Waits for the run to end (at most 30 s past its duration) and parses wrk's report; fails quoting wrk. */
+    public Report finish() throws IOException, InterruptedException {
+      int status = process.finish(Duration.ofSeconds(seconds(duration) + 30));
+      String text = process.log();
+      if (status != 0) {
+        throw new IOException("wrk exited with " + status + " (" + String.join(" ", command) + "): "
+            + text.strip().replace('\n', ' '));
+      }
+      try {
+        return parse(text);
+      } catch (IllegalArgumentException e) {
+        throw new IOException(e.getMessage().replace('\n', ' ') + " (" + process.logFile() + ")", e);
+      }
+    }
+
+    /** Kills wrk if it still runs. */
+    @Override
+    public void close() throws IOException {
+      process.close();
+    }
   }
 
   /**

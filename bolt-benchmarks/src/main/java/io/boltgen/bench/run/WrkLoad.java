@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One HTTP case of the {@code http} command: a fresh server JVM ({@link ServerMain}, as the load matrix starts them),
@@ -188,36 +187,10 @@ public final class WrkLoad {
   /** Runs wrk for {@code duration}, its output to {@code out}; its report. */
   private static Wrk.Report wrk(Load load, Duration duration, Path script, String url, Path out, String caseId)
       throws Failed, InterruptedException {
-    List<String> command = Wrk.command(load.wrk(), load.threads(), load.connections(), duration, script, url);
-    Process p;
-    try {
-      p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    try (Wrk.Run run = Wrk.start(load.wrk(), load.threads(), load.connections(), duration, script, url, out)) {
+      return run.finish();
     } catch (IOException e) {
-      throw new Failed(caseId + ": wrk did not start (" + String.join(" ", command) + "): " + e + "; " + Wrk.MISSING);
-    }
-    try {
-      if (!p.waitFor(Wrk.seconds(duration) + 30, TimeUnit.SECONDS)) {
-        throw new Failed(caseId + ": wrk did not end 30 s after its duration; output: " + out);
-      }
-    } finally {
-      if (p.isAlive()) {
-        p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    }
-    String text;
-    try {
-      text = Files.readString(out, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new Failed(caseId + ": cannot read wrk's output " + out + ": " + e);
-    }
-    if (p.exitValue() != 0) {
-      throw new Failed(caseId + ": wrk exited with " + p.exitValue() + " (" + String.join(" ", command) + "): "
-          + text.strip().replace('\n', ' '));
-    }
-    try {
-      return Wrk.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new Failed(caseId + ": " + e.getMessage().replace('\n', ' ') + " (" + out + ")");
+      throw new Failed(caseId + ": " + e.getMessage());
     }
   }
 }

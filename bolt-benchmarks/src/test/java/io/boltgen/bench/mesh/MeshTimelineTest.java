@@ -2,6 +2,7 @@ package io.boltgen.bench.mesh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.boltgen.bench.run.Wrk;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -37,7 +38,7 @@ class MeshTimelineTest {
 
   @Test
   void theScriptPostsARandomTextOfOneTo64LettersAndDigitsSeededPerThread() {
-    String lua = MeshWrk.script(7);
+    String lua = Wrk.randomTextScript(7, 64);
     assertThat(lua).contains("wrk.method = \"POST\"").contains("wrk.headers[\"Content-Type\"] = \"application/json\"")
         .contains("math.randomseed(7 + number)").contains("math.random(1, 64)")
         .contains("function request()").contains("\"{\\\"text\\\": \\\"\" .. table.concat(chars) .. \"\\\"}\"");
