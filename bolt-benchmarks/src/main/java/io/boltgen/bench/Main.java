@@ -8,6 +8,7 @@ import io.boltgen.bench.Options.ChildOptions;
 import io.boltgen.bench.Options.ReportOptions;
 import io.boltgen.bench.compile.CompileCost;
 import io.boltgen.bench.http.HttpBench;
+import io.boltgen.bench.http.HttpRun;
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.run.ClientMain;
 import io.boltgen.bench.run.Protocol;
@@ -23,7 +24,6 @@ import io.boltgen.bench.system.Systems;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -75,7 +75,7 @@ public final class Main {
     while (parsed.hasSubcommand()) {
       parsed = parsed.subcommand();
     }
-    return parsed.commandSpec().userObject() instanceof Planned p ? p.plan(commandLine(argv)) : null;
+    return parsed.commandSpec().userObject() instanceof Planned p ? p.plan(Invocation.commandLine(argv)) : null;
   }
 
   public static void main(String[] argv) {
@@ -202,7 +202,7 @@ public final class Main {
         caveats.add("windows shorter than the defaults (" + ClusterBalancing.DEFAULT_SECONDS + " s warm-up, "
             + ClusterBalancing.DEFAULT_SECONDS + " s measured)");
       }
-      Setup setup = children.setup(seconds("warmup", warmup), seconds("seconds", seconds), quiet.policy(),
+      Setup setup = children.setup(Options.seconds("warmup", warmup), Options.seconds("seconds", seconds), quiet.policy(),
           children.logDir());
       ClusterBalancing cluster = new ClusterBalancing(chosen, rounds, slowMillis, concurrency, setup);
       return new Bench.Plan(null, null, null, cluster, null, null, command, caveats, children.logDir());
@@ -271,10 +271,10 @@ public final class Main {
       if (noJmh) {
         caveats.add("no codec benchmark (--no-jmh)");
       }
-      Path root = repoRoot();
+      Path root = Invocation.repoRoot();
       Path report = out != null ? out : !noDocs && caveats.isEmpty()
           ? (root != null ? root.resolve("docs") : Path.of("docs")).resolve("benchmarks-http.md") : null;
-      return new HttpBench.Settings(chosen, rounds, seconds("warmup", warmup), seconds("measure", measure), connections,
+      return new HttpBench.Settings(chosen, rounds, Options.seconds("warmup", warmup), Options.seconds("measure", measure), connections,
           threads, payload, quiet.policy(), children.jvmFlags(), children.logDir(), "127.0.0.1", wrkPath, codecs,
           noDocs ? null : report, command, caveats);
     }
@@ -282,7 +282,7 @@ public final class Main {
     @Override
     public Integer call() throws Exception {
       String[] argv = spec.root().commandLine().getParseResult().originalArgs().toArray(String[]::new);
-      HttpBench.Result result = HttpBench.execute(settings(Main.commandLine(argv)), new PrintStream(System.out, true,
+      HttpBench.Result result = HttpRun.execute(settings(Invocation.commandLine(argv)), new PrintStream(System.out, true,
           StandardCharsets.UTF_8));
       return result.failures().isEmpty() ? 0 : 1;
     }
@@ -381,63 +381,5 @@ public final class Main {
           Duration.ofMillis(warmUpPassMillis), closeFirst, Duration.ofMillis(warmupMillis), Duration.ofMillis(measureMillis),
           quiet.policy()).run();
     }
-  }
-
-  /** The systems of {@code list} ({@link Systems#parse}); fails for one that cannot run here, saying why. */
-  static List<EchoSystem> available(String list) {
-    List<EchoSystem> systems = Systems.parse(list);
-    for (EchoSystem s : systems) {
-      if (s.unavailable() != null) {
-        throw new IllegalArgumentException("system " + s.id() + " cannot run here: " + s.unavailable()
-            + "; leave it out of --systems to run the others");
-      }
-    }
-    return systems;
-  }
-
-  static Duration seconds(String option, double seconds) {
-    if (seconds <= 0) {
-      throw new IllegalArgumentException("--" + option + " must be positive");
-    }
-    return Duration.ofMillis(Math.round(seconds * 1000));
-  }
-
-  static List<String> words(String s) {
-    return s.isBlank() ? List.of() : List.of(s.trim().split("\\s+"));
-  }
-
-  /** How this process was started, as a reader would retype it. */
-  static String commandLine(String[] argv) {
-    Path jar = ownJar();
-    Path cwd = Path.of("").toAbsolutePath();
-    StringBuilder sb = new StringBuilder(jar == null ? "java -cp <class path> " + Main.class.getName()
-        : "java -jar " + (jar.startsWith(cwd) ? cwd.relativize(jar) : jar));
-    for (String arg : argv) {
-      sb.append(' ').append(arg.isEmpty() || arg.matches(".*[\\s\"'$*].*") ? "'" + arg.replace("'", "'\\''") + "'" : arg);
-    }
-    return sb.toString();
-  }
-
-  private static Path ownJar() {
-    try {
-      Path p = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      return p.toString().endsWith(".jar") ? p.toAbsolutePath() : null;
-    } catch (Exception e) {
-      return null;
-    }
-  }
-
-  /** The boltgen repository root: above this jar (bolt-benchmarks/target/x.jar) or the working directory. */
-  static Path repoRoot() {
-    Path jar = ownJar();
-    for (Path start : jar != null ? List.of(jar.getParent(), Path.of("").toAbsolutePath())
-        : List.of(Path.of("").toAbsolutePath())) {
-      for (Path p = start; p != null; p = p.getParent()) {
-        if (Files.isRegularFile(p.resolve("bolt-benchmarks").resolve("pom.xml"))) {
-          return p;
-        }
-      }
-    }
-    return null;
   }
 }

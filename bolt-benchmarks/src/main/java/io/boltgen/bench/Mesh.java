@@ -3,6 +3,7 @@ package io.boltgen.bench;
 import io.boltgen.bench.Options.QuietOptions;
 import io.boltgen.bench.Options.ChildOptions;
 import io.boltgen.bench.mesh.MeshBench;
+import io.boltgen.bench.mesh.MeshRun;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -76,8 +77,8 @@ final class Mesh implements Callable<Integer> {
     }
     List<Integer> counts = connections != null ? connections : smoke ? List.of(8, 16)
         : MeshBench.DEFAULT_CONNECTIONS;
-    Duration w = Main.seconds("warmup", warmup != null ? warmup : smoke ? 1 : MeshBench.DEFAULT_WARMUP.toSeconds());
-    Duration d = Main.seconds("duration", duration != null ? duration : smoke ? 2 : MeshBench.DEFAULT_DURATION.toSeconds());
+    Duration w = Options.seconds("warmup", warmup != null ? warmup : smoke ? 1 : MeshBench.DEFAULT_WARMUP.toSeconds());
+    Duration d = Options.seconds("duration", duration != null ? duration : smoke ? 2 : MeshBench.DEFAULT_DURATION.toSeconds());
     List<BalancingPolicy> chosen = new ArrayList<>();
     for (String name : policies != null ? policies : smoke ? List.of("least-pending")
         : MeshBench.DEFAULT_POLICIES.stream().map(MeshBench::id).toList()) {
@@ -93,9 +94,9 @@ final class Mesh implements Callable<Integer> {
     if (freeze) {
       MeshBench.Freeze def = MeshBench.DEFAULT_FREEZE;
       f = new MeshBench.Freeze(freezeConnections != null ? freezeConnections : smoke ? 16 : def.connections(),
-          Main.seconds("freeze-at", freezeAt != null ? freezeAt : smoke ? 1 : def.at().toSeconds()),
-          Main.seconds("freeze-for", freezeFor != null ? freezeFor : smoke ? 1 : def.length().toSeconds()),
-          Main.seconds("freeze-run", freezeRun != null ? freezeRun : smoke ? 4 : def.run().toSeconds()));
+          Options.seconds("freeze-at", freezeAt != null ? freezeAt : smoke ? 1 : def.at().toSeconds()),
+          Options.seconds("freeze-for", freezeFor != null ? freezeFor : smoke ? 1 : def.length().toSeconds()),
+          Options.seconds("freeze-run", freezeRun != null ? freezeRun : smoke ? 4 : def.run().toSeconds()));
     }
     if (!smoke) {
       if (w.compareTo(MeshBench.DEFAULT_WARMUP) < 0 || d.compareTo(MeshBench.DEFAULT_DURATION) < 0) {
@@ -116,7 +117,7 @@ final class Mesh implements Callable<Integer> {
         caveats.add("another lease or wrk thread count than the report's (10 s, 2 threads)");
       }
     }
-    Path root = Main.repoRoot();
+    Path root = Invocation.repoRoot();
     Path wrkPath = MeshBench.wrk(wrk, root);
     MeshBench.ensureEtcd(root);
     Path dir = out != null ? out : caveats.isEmpty() ? (root != null ? root.resolve("docs") : Path.of("docs")) : null;
@@ -127,7 +128,7 @@ final class Mesh implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String[] argv = spec.root().commandLine().getParseResult().originalArgs().toArray(String[]::new);
-    MeshBench.Result result = MeshBench.execute(settings(Main.commandLine(argv)), new PrintStream(System.out, true,
+    MeshBench.Result result = MeshRun.execute(settings(Invocation.commandLine(argv)), new PrintStream(System.out, true,
         StandardCharsets.UTF_8));
     return result.failures().isEmpty() ? 0 : 1;
   }

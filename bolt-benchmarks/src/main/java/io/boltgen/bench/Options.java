@@ -1,10 +1,5 @@
 package io.boltgen.bench;
 
-import static io.boltgen.bench.Main.available;
-import static io.boltgen.bench.Main.repoRoot;
-import static io.boltgen.bench.Main.seconds;
-import static io.boltgen.bench.Main.words;
-
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.scenario.ClusterBalancing;
 import io.boltgen.bench.scenario.LoadMatrix;
@@ -23,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
-/** The option groups the commands of {@link Main} share (picocli mixins). */
+/** The option groups the commands of {@code java -jar bolt-benchmarks.jar} share (picocli mixins). */
 final class Options {
 
   private Options() {}
@@ -179,7 +174,7 @@ final class Options {
 
     Path logDir() {
       if (logDir == null) {
-        Path root = repoRoot();
+        Path root = Invocation.repoRoot();
         Path base = root != null ? root.resolve("bolt-benchmarks/target/bench-logs") : Path.of("bench-logs");
         logDir = base.resolve(LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
       }
@@ -219,7 +214,7 @@ final class Options {
       if (subset) {
         caveats.add("a subset of the systems, cases or codecs");
       }
-      Path root = repoRoot();
+      Path root = Invocation.repoRoot();
       Path docsDir = root != null ? root.resolve("docs") : Path.of("");
       Path docs = null;
       Path scalingDocs = null;
@@ -231,5 +226,28 @@ final class Options {
       }
       return new Bench.Plan(load, scaling, jmh, cluster, docs, scalingDocs, command, caveats, logDir);
     }
+  }
+
+  /** The systems of {@code list} ({@link Systems#parse}); fails for one that cannot run here, saying why. */
+  static List<EchoSystem> available(String list) {
+    List<EchoSystem> systems = Systems.parse(list);
+    for (EchoSystem s : systems) {
+      if (s.unavailable() != null) {
+        throw new IllegalArgumentException("system " + s.id() + " cannot run here: " + s.unavailable()
+            + "; leave it out of --systems to run the others");
+      }
+    }
+    return systems;
+  }
+
+  static Duration seconds(String option, double seconds) {
+    if (seconds <= 0) {
+      throw new IllegalArgumentException("--" + option + " must be positive");
+    }
+    return Duration.ofMillis(Math.round(seconds * 1000));
+  }
+
+  static List<String> words(String s) {
+    return s.isBlank() ? List.of() : List.of(s.trim().split("\\s+"));
   }
 }

@@ -17,7 +17,7 @@ abstract class Planned implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String[] argv = spec.root().commandLine().getParseResult().originalArgs().toArray(String[]::new);
-    Bench.Result result = Bench.execute(plan(Main.commandLine(argv)), new PrintStream(System.out, true,
+    Bench.Result result = BenchRun.execute(plan(Invocation.commandLine(argv)), new PrintStream(System.out, true,
         StandardCharsets.UTF_8));
     return result.failures().isEmpty() ? 0 : 1;
   }

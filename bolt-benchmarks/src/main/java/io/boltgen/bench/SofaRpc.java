@@ -3,6 +3,7 @@ package io.boltgen.bench;
 import io.boltgen.bench.Options.ChildOptions;
 import io.boltgen.bench.Options.QuietOptions;
 import io.boltgen.bench.sofarpc.SofaRpcBench;
+import io.boltgen.bench.sofarpc.SofaRpcRun;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -64,8 +65,8 @@ final class SofaRpc implements Callable<Integer> {
         chosen.add(id);
       }
     }
-    Duration w = Main.seconds("warmup", warmup);
-    Duration m = Main.seconds("measure", measure);
+    Duration w = Options.seconds("warmup", warmup);
+    Duration m = Options.seconds("measure", measure);
     List<String> caveats = new ArrayList<>();
     if (rounds < SofaRpcBench.DEFAULT_ROUNDS) {
       caveats.add(rounds + " round(s), fewer than the 3 a median and range need");
@@ -79,7 +80,7 @@ final class SofaRpc implements Callable<Integer> {
     if (threads != SofaRpcBench.DEFAULT_THREADS || inFlight != SofaRpcBench.DEFAULT_IN_FLIGHT) {
       caveats.add("other loads than the report's (32 threads, 128 calls in flight)");
     }
-    Path root = Main.repoRoot();
+    Path root = Invocation.repoRoot();
     Path cp = peerClasspath != null ? peerClasspath
         : (root != null ? root : Path.of("")).resolve("bolt-sofarpc-peer/target/peer.classpath");
     Path report = noDocs ? null : out != null ? out : caveats.isEmpty()
@@ -91,7 +92,7 @@ final class SofaRpc implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String[] argv = spec.root().commandLine().getParseResult().originalArgs().toArray(String[]::new);
-    SofaRpcBench.Result result = SofaRpcBench.execute(settings(Main.commandLine(argv)), new PrintStream(System.out,
+    SofaRpcBench.Result result = SofaRpcRun.execute(settings(Invocation.commandLine(argv)), new PrintStream(System.out,
         true, StandardCharsets.UTF_8));
     return result.failures().isEmpty() ? 0 : 1;
   }

@@ -53,7 +53,7 @@ class BenchmarkSmokeTest {
     String ignoreLock = System.setProperty("jmh.ignoreLock", "true");
     Bench.Result result;
     try {
-      result = Bench.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));
+      result = BenchRun.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));
     } finally {
       ResourceLeakDetector.setLevel(level);
       if (ignoreLock == null) {

@@ -38,7 +38,7 @@ class ClusterBenchmarkSmokeTest {
 
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(tee(bytes, System.out), true, StandardCharsets.UTF_8);
-    Bench.Result result = Bench.execute(plan, out);
+    Bench.Result result = BenchRun.execute(plan, out);
     String text = bytes.toString(StandardCharsets.UTF_8);
 
     assertThat(result.failures()).as(text).isEmpty();

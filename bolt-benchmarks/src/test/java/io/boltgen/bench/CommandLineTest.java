@@ -47,7 +47,7 @@ class CommandLineTest {
   }
 
   private static String read(String file) throws IOException {
-    return Files.readString(Main.repoRoot().resolve(file), StandardCharsets.UTF_8);
+    return Files.readString(Invocation.repoRoot().resolve(file), StandardCharsets.UTF_8);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.boltgen.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.bench.mesh.MeshBench;
+import io.boltgen.bench.mesh.MeshRun;
 import io.boltgen.bench.run.Wrk;
 import java.io.File;
 import java.io.PrintStream;
@@ -38,7 +39,7 @@ class MeshBenchmarkSmokeTest {
     assertThat(settings.connections()).containsExactly(8, 16);
     assertThat(settings.outDir()).isEqualTo(docs);
 
-    MeshBench.Result result = MeshBench.execute(settings, new PrintStream(System.out, true, StandardCharsets.UTF_8));
+    MeshBench.Result result = MeshRun.execute(settings, new PrintStream(System.out, true, StandardCharsets.UTF_8));
 
     assertThat(result.failures()).isEmpty();
     assertThat(result.points()).extracting(p -> p.mode() + "-c" + p.connections())
@@ -86,7 +87,7 @@ class MeshBenchmarkSmokeTest {
   static MeshBench.Settings settings(String... argv) {
     CommandLine.ParseResult parsed = Main.commandLine().parseArgs(argv);
     Mesh mesh = (Mesh) parsed.subcommand().commandSpec().userObject();
-    return mesh.settings(Main.commandLine(argv));
+    return mesh.settings(Invocation.commandLine(argv));
   }
 
   private static boolean onPath(String program) {

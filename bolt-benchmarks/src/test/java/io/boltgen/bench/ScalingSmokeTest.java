@@ -39,7 +39,7 @@ class ScalingSmokeTest {
     Bench.Plan plan = new Bench.Plan(null, curves, null, null, null, md, "ScalingSmokeTest", List.of("smoke test"),
         dir.resolve("logs"));
 
-    Bench.Result result = Bench.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));
+    Bench.Result result = BenchRun.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));
 
     assertThat(result.failures()).isEmpty();
     List<Window> windows = result.scaling().windows();

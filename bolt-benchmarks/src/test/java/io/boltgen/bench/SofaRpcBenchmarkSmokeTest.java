@@ -3,6 +3,7 @@ package io.boltgen.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.bench.sofarpc.SofaRpcBench;
+import io.boltgen.bench.sofarpc.SofaRpcRun;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class SofaRpcBenchmarkSmokeTest {
     assertThat(settings.cases()).extracting(SofaRpcBench.Case::id).containsExactly("protobuf sync-4",
         "protobuf async-16", "hessian2 sync-4", "hessian2 async-16");
 
-    SofaRpcBench.Result result = SofaRpcBench.execute(settings, new PrintStream(System.out, true,
+    SofaRpcBench.Result result = SofaRpcRun.execute(settings, new PrintStream(System.out, true,
         StandardCharsets.UTF_8));
 
     assertThat(result.failures()).isEmpty();
@@ -56,6 +57,6 @@ class SofaRpcBenchmarkSmokeTest {
   static SofaRpcBench.Settings settings(String... argv) {
     CommandLine.ParseResult parsed = Main.commandLine().parseArgs(argv);
     SofaRpc command = (SofaRpc) parsed.subcommand().commandSpec().userObject();
-    return command.settings(Main.commandLine(argv));
+    return command.settings(Invocation.commandLine(argv));
   }
 }

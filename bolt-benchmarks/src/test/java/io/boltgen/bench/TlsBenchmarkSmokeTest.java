@@ -3,7 +3,6 @@ package io.boltgen.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.boltgen.bench.report.MarkdownReport;
 import io.boltgen.bench.run.Window;
 import io.boltgen.bench.system.EchoSystem;
 import io.boltgen.bench.system.EchoSystem.EchoClient;
@@ -59,7 +58,7 @@ class TlsBenchmarkSmokeTest {
     assertThat(plan.docs()).isNull();
     assertThat(plan.jmh()).isNull();
 
-    Bench.Result result = Bench.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));
+    Bench.Result result = BenchRun.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));
 
     assertThat(result.failures()).isEmpty();
     assertThat(result.load().windows()).hasSize(plan.load().windows());
@@ -134,20 +133,20 @@ class TlsBenchmarkSmokeTest {
   }
 
   @Test
-  void aRewriteOfTheDocsKeepsTheTlsSection() throws Exception {
-    Path docs = Main.repoRoot().resolve("docs").resolve("benchmarks.md");
-    String kept = MarkdownReport.keptSection(Files.readString(docs, StandardCharsets.UTF_8));
-    assertThat(kept).contains(MarkdownReport.CLUSTER_HEADING, MarkdownReport.TLS_HEADING)
-        .contains("load --systems boltgen,boltgen-tls,boltgen-tls-openssl")
-        .doesNotContain("## Method");
-    assertThat(kept.indexOf(MarkdownReport.CLUSTER_HEADING)).isLessThan(kept.indexOf(MarkdownReport.TLS_HEADING));
-
+  void thePageIsWrittenWholeAndLinksEveryReportTheDocsHold() throws Exception {
+    Path docs = Invocation.repoRoot().resolve("docs");
     Bench.Plan plan = new Bench.Plan(null, null, null, null, null, null, "java -jar x.jar", List.of(), Path.of("logs"));
-    String md = MarkdownReport.render(plan, new Bench.Result(null, null, null, null, null, null, null, List.of()),
-        Map.of("CPU", "a CPU"), "0.1 0.1 0.1", Instant.now(), Duration.ofSeconds(1),
-        "# Benchmarks\n\n" + kept + "## Method\n\nold method\n");
-    assertThat(md).contains(kept).doesNotContain("old method");
-    assertThat(md.indexOf(MarkdownReport.TLS_HEADING)).isLessThan(md.indexOf("## Method"));
+    String md = BenchmarksPage.render(plan, new Bench.Result(null, null, null, null, null, null, null, List.of()),
+        Map.of("CPU", "a CPU"), "0.1 0.1 0.1", Instant.now(), Duration.ofSeconds(1));
+    String table = md.substring(md.indexOf("## Other reports"), md.indexOf("## Method"));
+    assertThat(Files.readString(docs.resolve("benchmarks.md"), StandardCharsets.UTF_8))
+        .as("docs/benchmarks.md as the page writes it").contains(table);
+    for (List<String> report : BenchmarksPage.REPORTS) {
+      assertThat(table).contains("[" + report.get(0) + "](" + report.get(0) + ")");
+      assertThat(docs.resolve(report.get(0))).as("a report the page links").isRegularFile();
+    }
+    assertThat(Files.readString(docs.resolve("benchmarks-tls.md"), StandardCharsets.UTF_8))
+        .contains("load --systems boltgen,boltgen-tls,boltgen-tls-openssl");
   }
 
   /** A JDK client socket to 127.0.0.1 that trusts {@code context}'s CA and checks the host name. */

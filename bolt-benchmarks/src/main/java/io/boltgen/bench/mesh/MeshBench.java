@@ -1,30 +1,17 @@
 package io.boltgen.bench.mesh;
 
-import io.boltgen.bench.report.Fmt;
-import io.boltgen.bench.report.MachineInfo;
-import io.boltgen.bench.report.MeshReport;
-import io.boltgen.bench.run.ProcStat;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.testing.EtcdProcess;
 import io.boltgen.testing.ReadyProcess;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code mesh} command: the 2018 Alibaba mesh-agent contest on loopback. One etcd, three provider JVMs of
@@ -202,99 +189,6 @@ public final class MeshBench {
     return policy.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  /** Runs {@code s}, printing progress and the tables to {@code out}, writing the report if {@code s.outDir()}. */
-  public static Result execute(Settings s, PrintStream out) throws Exception {
-    Instant started = Instant.now();
-    Map<String, String> machine = MachineInfo.read();
-    out.println("boltgen mesh benchmark on " + machine.get("CPU") + ", " + machine.get("cores") + "; load average "
-        + machine.get("load average at start") + "; about " + Fmt.duration(estimate(s)) + " unless windows are measured"
-        + " again; child logs: " + s.logDir());
-    List<String> caveats = new ArrayList<>(s.caveats());
-    double busy = ProcStat.otherCpuPercent(Duration.ofSeconds(1));
-    if (busy > ProcStat.BUSY_PERCENT) {
-      caveats.add(String.format(Locale.ROOT, "the machine was busy when it started (other processes took %.0f%% of a"
-          + " core over 1 s): other work shared the CPUs", busy));
-    }
-    Files.createDirectories(s.logDir());
-    List<Point> points = new ArrayList<>();
-    List<String> failures = new ArrayList<>();
-    FreezeResult freeze = null;
-    boolean pinned;
-    try (MeshProcesses procs = new MeshProcesses()) {
-      EtcdProcess etcd = procs.start(EtcdProcess::start);
-      out.println("  etcd pid " + etcd.pid() + " at " + etcd.clientUrl());
-      MeshProviders providers = procs.start(() -> MeshProviders.start(etcd.clientUrl(), THREADS, DELAY_MILLIS,
-          s.leaseSeconds(), s.jvmFlags(), s.logDir()));
-      pinned = providers.all().get(0).pinned;
-      for (MeshProviders.Provider p : providers.all()) {
-        out.printf("  provider %s: pid %d, weight %d%s%n", p.name, p.pid, p.weight, p.pinned ? ", taskset -c 0" : "");
-      }
-      awaitRegistered(etcd, providers.all().size(), Duration.ofSeconds(30));
-      MeshRun run = new MeshRun(s, procs, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
-          Wrk.randomTextScript(s.seed(), DirectLoad.MAX_TEXT)), out);
-      for (BalancingPolicy policy : s.policies()) {
-        try {
-          run.gateway(policy);
-        } catch (Exception e) {
-          failures.add("gateway, " + id(policy) + ": " + e.getMessage());
-          out.println("  FAILED gateway, " + id(policy) + ": " + e.getMessage());
-        }
-      }
-      if (s.direct()) {
-        try {
-          run.direct();
-        } catch (Exception e) {
-          failures.add("direct client: " + e.getMessage());
-          out.println("  FAILED direct client: " + e.getMessage());
-        }
-      }
-      if (s.freeze() != null) {
-        try {
-          freeze = run.freeze();
-        } catch (Exception e) {
-          failures.add("freeze: " + e.getMessage());
-          out.println("  FAILED freeze: " + e.getMessage());
-        }
-      }
-      points.addAll(run.points);
-    }
-    Result result = new Result(points, freeze, pinned, HashServiceBolt.METHOD_HASH.httpPath(), failures, caveats);
-    Duration took = Duration.between(started, Instant.now());
-    out.print("\n" + MeshReport.console(s, result));
-    if (!failures.isEmpty()) {
-      out.println("\nFAILURES:");
-      failures.forEach(f -> out.println("  " + f));
-    }
-    if (!caveats.isEmpty()) {
-      out.println("\nNot a full measurement: " + String.join("; ", caveats));
-    }
-    if (s.outDir() != null) {
-      Path md = s.outDir().resolve("benchmarks-mesh.md");
-      Path chart = s.outDir().resolve("img").resolve("mesh-qps.png");
-      Files.createDirectories(chart.getParent());
-      MeshReport.chart(chart, s, result);
-      Files.writeString(md, MeshReport.markdown(s, result, machine, MachineInfo.loadAverage(), started, took),
-          StandardCharsets.UTF_8);
-      out.println("wrote " + md.toAbsolutePath() + " and " + chart.toAbsolutePath());
-    } else {
-      out.println("no report written (not a full run; --out DIR writes one)");
-    }
-    out.println("took " + Fmt.duration(took));
-    return result;
-  }
-
-  static void awaitRegistered(EtcdProcess etcd, int n, Duration bound) throws InterruptedException {
-    long deadline = System.nanoTime() + bound.toNanos();
-    int seen;
-    while ((seen = etcd.count(REGISTERED)) < n) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException(seen + " of " + n + " providers registered in etcd after " + bound.toSeconds()
-            + " s");
-      }
-      TimeUnit.MILLISECONDS.sleep(50); // polling etcd: registration has no event to wait on from here
-    }
-  }
-
   /** CPU accounting at one instant: the machine's busy ticks, the benchmark's processes', one subject's. */
   record Cpu(long nanos, long busy, long bench, long subject) {}
 
@@ -388,25 +282,6 @@ public final class MeshBench {
       return n > 0 ? (int) n : Runtime.getRuntime().availableProcessors();
     } catch (IOException e) {
       return Runtime.getRuntime().availableProcessors();
-    }
-  }
-
-  /** Sends {@code {"text": "boltgen"}}; null when the answer is 200 with the text's hash in it. */
-  static String firstCall(String url) throws InterruptedException {
-    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-        .build();
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"boltgen\"}")).build();
-    try {
-      HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      if (answer.statusCode() != 200) {
-        return "status " + answer.statusCode() + ": " + answer.body();
-      }
-      return answer.body().contains(Integer.toString("boltgen".hashCode())) ? null
-          : "the answer holds no " + "boltgen".hashCode() + ": " + answer.body();
-    } catch (IOException e) {
-      return "no answer: " + e;
     }
   }
 }

@@ -3,8 +3,9 @@ package io.boltgen.bench.mesh;
 import static io.boltgen.bench.mesh.MeshBench.*;
 
 import io.boltgen.bench.report.Fmt;
-import io.boltgen.bench.report.MeshReport;
+import io.boltgen.bench.report.MachineInfo;
 import io.boltgen.bench.run.ProcStat;
+import io.boltgen.bench.run.Session;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.runtime.cluster.BalancingPolicy;
@@ -13,7 +14,11 @@ import io.boltgen.testing.ReadyProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 /** The measuring of one mesh run: its processes, and the points measured so far. */
-final class MeshRun {
+public final class MeshRun {
   final Settings s;
   final MeshProcesses procs;
   final EtcdProcess etcd;
@@ -41,6 +46,78 @@ final class MeshRun {
     this.providers = providers;
     this.script = script;
     this.out = out;
+  }
+
+  /** Runs {@code s}, printing progress and the tables to {@code out}, writing the report if {@code s.outDir()}. */
+  public static Result execute(Settings s, PrintStream out) throws Exception {
+    Session session = Session.begin("boltgen mesh benchmark", "; about " + Fmt.duration(estimate(s))
+        + " unless windows are measured again; child logs: " + s.logDir(), s.caveats(), out);
+    Files.createDirectories(s.logDir());
+    List<Point> points = new ArrayList<>();
+    FreezeResult freeze = null;
+    boolean pinned;
+    try (MeshProcesses procs = new MeshProcesses()) {
+      EtcdProcess etcd = procs.start(EtcdProcess::start);
+      out.println("  etcd pid " + etcd.pid() + " at " + etcd.clientUrl());
+      MeshProviders providers = procs.start(() -> MeshProviders.start(etcd.clientUrl(), THREADS, DELAY_MILLIS,
+          s.leaseSeconds(), s.jvmFlags(), s.logDir()));
+      pinned = providers.all().get(0).pinned;
+      for (MeshProviders.Provider p : providers.all()) {
+        out.printf("  provider %s: pid %d, weight %d%s%n", p.name, p.pid, p.weight, p.pinned ? ", taskset -c 0" : "");
+      }
+      awaitRegistered(etcd, providers.all().size(), Duration.ofSeconds(30));
+      MeshRun run = new MeshRun(s, procs, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
+          Wrk.randomTextScript(s.seed(), DirectLoad.MAX_TEXT)), out);
+      for (BalancingPolicy policy : s.policies()) {
+        try {
+          run.gateway(policy);
+        } catch (Exception e) {
+          session.failed("gateway, " + id(policy) + ": " + e.getMessage());
+        }
+      }
+      if (s.direct()) {
+        try {
+          run.direct();
+        } catch (Exception e) {
+          session.failed("direct client: " + e.getMessage());
+        }
+      }
+      if (s.freeze() != null) {
+        try {
+          freeze = run.freeze();
+        } catch (Exception e) {
+          session.failed("freeze: " + e.getMessage());
+        }
+      }
+      points.addAll(run.points);
+    }
+    Result result = new Result(points, freeze, pinned, HashServiceBolt.METHOD_HASH.httpPath(), session.failures(),
+        session.caveats());
+    session.summary("\n" + MeshReport.console(s, result));
+    if (s.outDir() != null) {
+      Path chart = s.outDir().resolve("img").resolve("mesh-qps.png");
+      Files.createDirectories(chart.getParent());
+      MeshReport.chart(chart, s, result);
+      out.println("wrote " + chart.toAbsolutePath());
+      session.write(s.outDir().resolve("benchmarks-mesh.md"), MeshReport.markdown(s, result, session.machine(),
+          MachineInfo.loadAverage(), session.started(), session.took()));
+    } else {
+      out.println("no report written (not a full run; --out DIR writes one)");
+    }
+    session.finish();
+    return result;
+  }
+
+  private static void awaitRegistered(EtcdProcess etcd, int n, Duration bound) throws InterruptedException {
+    long deadline = System.nanoTime() + bound.toNanos();
+    int seen;
+    while ((seen = etcd.count(REGISTERED)) < n) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(seen + " of " + n + " providers registered in etcd after " + bound.toSeconds()
+            + " s");
+      }
+      TimeUnit.MILLISECONDS.sleep(50); // polling etcd: registration has no event to wait on from here
+    }
   }
 
   /** Every point of {@code policy} through a fresh gateway. */
@@ -330,5 +407,24 @@ final class MeshRun {
       bench = bench < 0 || t < 0 ? -1 : bench + t;
     }
     return new Cpu(System.nanoTime(), ProcStat.readBusyTicks(), bench, ProcStat.readProcessTicks(subject));
+  }
+
+  /** Sends {@code {"text": "boltgen"}}; null when the answer is 200 with the text's hash in it. */
+  private static String firstCall(String url) throws InterruptedException {
+    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
+        .build();
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"boltgen\"}")).build();
+    try {
+      HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      if (answer.statusCode() != 200) {
+        return "status " + answer.statusCode() + ": " + answer.body();
+      }
+      return answer.body().contains(Integer.toString("boltgen".hashCode())) ? null
+          : "the answer holds no " + "boltgen".hashCode() + ": " + answer.body();
+    } catch (IOException e) {
+      return "no answer: " + e;
+    }
   }
 }

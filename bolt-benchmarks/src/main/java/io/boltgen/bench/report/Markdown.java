@@ -6,12 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** Markdown pieces every report uses. */
-final class Markdown {
+public final class Markdown {
 
   private Markdown() {}
 
   /** The text of resource {@code name} beside this class (prose the reports put around their tables). */
-  static String resource(String name) {
+  public static String resource(String name) {
     try (InputStream in = Markdown.class.getResourceAsStream(name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException | NullPointerException e) {
@@ -20,12 +20,12 @@ final class Markdown {
   }
 
   /** {@code | a | b |} and a newline. */
-  static String row(String... cells) {
+  public static String row(String... cells) {
     return "| " + String.join(" | ", cells) + " |\n";
   }
 
   /** The note of a run that is not a full measurement, or of parts that failed; empty when neither. */
-  static String warnings(List<String> caveats, List<String> failures) {
+  public static String warnings(List<String> caveats, List<String> failures) {
     StringBuilder md = new StringBuilder();
     if (!caveats.isEmpty()) {
       md.append("> **Not a full measurement — do not quote these numbers.** ").append(String.join("; ", caveats))

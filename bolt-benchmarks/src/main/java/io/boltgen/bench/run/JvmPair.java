@@ -1,6 +1,5 @@
 package io.boltgen.bench.run;
 
-import io.boltgen.bench.Main;
 import io.boltgen.bench.scenario.Scenario.Pair;
 import io.boltgen.bench.scenario.Scenario.Setup;
 import io.boltgen.bench.scenario.Scenario.Slot;
@@ -20,6 +19,9 @@ import java.util.Map;
  * ({@link Protocol}) to this side. Closing the pair asks both to stop, and kills what does not.
  */
 final class JvmPair implements AutoCloseable {
+
+  /** The benchmarks' one command, whose {@code server} and {@code client} commands the children run. */
+  private static final String MAIN = "io.boltgen.bench.Main";
 
   /** A pair that cannot go on; the message names the log, and the child's last lines were printed. */
   static final class Failed extends Exception {
@@ -75,7 +77,7 @@ final class JvmPair implements AutoCloseable {
     jvm.add("-D" + BenchTls.DIR_PROPERTY + "=" + setup.logDir().resolve("tls").toAbsolutePath());
     jvm.addAll(jvmArgs);
     try {
-      return ReadyProcess.launcher(ReadyProcess.java(jvm, Main.class.getName(), args)).log(log).marker(Protocol.PREFIX)
+      return ReadyProcess.launcher(ReadyProcess.java(jvm, MAIN, args)).log(log).marker(Protocol.PREFIX)
           .stopLine(Protocol.STOP).readyTimeout(ready).start();
     } catch (InterruptedException e) {
       throw e;

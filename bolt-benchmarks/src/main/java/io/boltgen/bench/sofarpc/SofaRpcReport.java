@@ -1,6 +1,8 @@
-package io.boltgen.bench.report;
+package io.boltgen.bench.sofarpc;
 
-import io.boltgen.bench.sofarpc.SofaRpcBench;
+import io.boltgen.bench.report.Fmt;
+import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Spread;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Case;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Result;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Settings;
@@ -107,7 +109,7 @@ public final class SofaRpcReport {
       Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
     md.append("# SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.report.SofaRpcReport). Do not edit the numbers by"
+    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.sofarpc.SofaRpcReport). Do not edit the numbers by"
         + " hand: rerun the command below. -->\n\n");
     md.append(Markdown.warnings(r.caveats(), r.failures()));
     md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC)

@@ -1,4 +1,4 @@
-package io.boltgen.bench.report;
+package io.boltgen.bench.mesh;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,11 @@
-package io.boltgen.bench.report;
+package io.boltgen.bench.mesh;
 
-import io.boltgen.bench.mesh.MeshBench;
 import io.boltgen.bench.mesh.MeshBench.FreezeResult;
 import io.boltgen.bench.mesh.MeshBench.Point;
 import io.boltgen.bench.mesh.MeshBench.Sample;
+import io.boltgen.bench.report.Charts;
+import io.boltgen.bench.report.Fmt;
+import io.boltgen.bench.report.Markdown;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -86,7 +88,7 @@ public final class MeshReport {
       String loadAverageEnd, Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.report.MeshReport). Do not edit the numbers by hand:"
+    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.mesh.MeshReport). Do not edit the numbers by hand:"
         + " rerun the command below. -->\n\n");
     md.append(Markdown.warnings(r.caveats(), r.failures()));
     md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC)

@@ -1,8 +1,9 @@
-package io.boltgen.bench.report;
+package io.boltgen.bench;
 
-import io.boltgen.bench.Bench;
 import io.boltgen.bench.codec.OrderCodecs;
 import io.boltgen.bench.jmh.CodecBench;
+import io.boltgen.bench.report.Fmt;
+import io.boltgen.bench.report.Markdown;
 import io.boltgen.bench.scenario.LoadMatrix;
 import io.boltgen.bench.scenario.Point;
 import io.boltgen.bench.system.EchoSystem;
@@ -18,33 +19,33 @@ import java.util.Map;
  * Renders docs/benchmarks.md: the prose around the tables is fixed (here and in {@code benchmarks-method.md} and
  * {@code benchmarks-running.md} beside this class), the numbers come from the run.
  */
-public final class MarkdownReport {
+public final class BenchmarksPage {
+
+  /** Every other report, in the order the page lists them: file (beside the page), what it measures, command. */
+  public static final List<List<String>> REPORTS = List.of(
+      List.of("scaling.md", "throughput, p50/p99, CPU and heap allocation per call as calls in flight, payload size and"
+          + " client connections grow, with charts", "`all` (or `scaling`)"),
+      List.of("benchmarks-cluster.md", "what a client's balancing policy costs when one of three instances is slow",
+          "`cluster`"),
+      List.of("benchmarks-tls.md", "plain boltgen against TLS 1.3, with the JDK's provider and with OpenSSL", "`load`"),
+      List.of("benchmarks-http.md", "boltgen over HTTP on its Bolt port (JSON and protobuf bodies, loaded by wrk) beside"
+          + " its Bolt client and a raw Netty HTTP echo; its JSON codec beside its protobuf codec", "`http`"),
+      List.of("benchmarks-sofarpc.md", "a generated boltgen client beside SOFARPC 5.13.2's own consumer, both calling a"
+          + " real SOFARPC provider (protobuf and Hessian2)", "`sofarpc`"),
+      List.of("benchmarks-mesh.md", "the 2018 mesh-agent contest on loopback: the gateway, three providers in etcd,"
+          + " wrk, each balancing policy, and a provider frozen under load", "`mesh`"));
+
+  private BenchmarksPage() {}
 
   /**
-   * The heading of the section on the cluster load. Its numbers come from another command and are pasted by hand, so
-   * a rewrite of the document keeps the section as it was (see {@link #keptSection}).
-   */
-  public static final String CLUSTER_HEADING = "## Cluster: balancing around a slow instance";
-  /** The heading of the section on TLS against plain boltgen: pasted by hand, kept like {@link #CLUSTER_HEADING}. */
-  public static final String TLS_HEADING = "## TLS: plain boltgen against TLS 1.3";
-  /** The heading of the link to the {@code http} command's own report (docs/benchmarks-http.md): kept likewise. */
-  public static final String HTTP_HEADING = "## HTTP";
-  /** The heading of the link to the {@code sofarpc} command's report (docs/benchmarks-sofarpc.md): kept likewise. */
-  public static final String SOFARPC_HEADING = "## SOFARPC";
-  private static final List<String> KEPT_HEADINGS = List.of(CLUSTER_HEADING, TLS_HEADING, HTTP_HEADING,
-      SOFARPC_HEADING);
-
-  private MarkdownReport() {}
-
-  /**
-   * The whole document, with {@code previous} (the document being replaced, or empty)'s hand-kept sections carried
-   * over before the method; {@code loadAverageEnd} is the machine's when the run ended.
+   * The whole document, every part of it from this run and this class (and the prose beside it), linking every other
+   * report; {@code loadAverageEnd} is the machine's when the run ended.
    */
   public static String render(Bench.Plan plan, Bench.Result result, Map<String, String> machine, String loadAverageEnd,
-      Instant started, Duration took, String previous) {
+      Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmarks: boltgen beside SOFABolt, gRPC-java and raw Netty\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.report.MarkdownReport). Do not edit the numbers by"
+    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.BenchmarksPage). Do not edit the numbers by"
         + " hand: rerun the command below. -->\n\n");
     md.append(Markdown.warnings(plan.caveats(), result.failures()));
     md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0)))
@@ -123,31 +124,12 @@ public final class MarkdownReport {
           + " operation (`gc.alloc.rate.norm`).\n\n");
       md.append(result.codecs().markdown()).append('\n');
     }
-    return md.append(keptSection(previous)).append(Markdown.resource("benchmarks-method.md"))
-        .append(Markdown.resource("benchmarks-running.md")).toString();
-  }
-
-  /**
-   * The hand-kept sections of {@code doc} ({@link #CLUSTER_HEADING}, {@link #TLS_HEADING}, {@link #HTTP_HEADING}), in the order they stand
-   * there, each from its heading to the next heading of its level (headings inside fenced code do not count), ending
-   * in a blank line; empty if there is none.
-   */
-  public static String keptSection(String doc) {
-    StringBuilder kept = new StringBuilder();
-    boolean in = false;
-    boolean fenced = false;
-    for (String line : doc.split("\n", -1)) {
-      if (!fenced && line.startsWith("## ")) {
-        in = KEPT_HEADINGS.contains(line.trim());
-      }
-      if (line.startsWith("```")) {
-        fenced = !fenced;
-      }
-      if (in) {
-        kept.append(line).append('\n');
-      }
+    md.append("## Other reports\n\nEach written by its own command of `java -jar bolt-benchmarks/target/bolt-benchmarks.jar`:\n\n")
+        .append("| report | what it measures | command |\n|---|---|---|\n");
+    for (List<String> r : REPORTS) {
+      md.append(Markdown.row("[" + r.get(0) + "](" + r.get(0) + ")", r.get(1), r.get(2)));
     }
-    String text = kept.toString().strip();
-    return text.isEmpty() ? "" : text + "\n\n";
+    return md.append('\n').append(Markdown.resource("benchmarks-method.md"))
+        .append(Markdown.resource("benchmarks-running.md")).toString();
   }
 }

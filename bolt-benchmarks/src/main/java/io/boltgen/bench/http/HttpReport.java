@@ -1,8 +1,10 @@
-package io.boltgen.bench.report;
+package io.boltgen.bench.http;
 
-import io.boltgen.bench.http.HttpBench;
 import io.boltgen.bench.http.HttpBench.Case;
 import io.boltgen.bench.jmh.CodecBench;
+import io.boltgen.bench.report.Fmt;
+import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Spread;
 import io.boltgen.bench.run.HttpWindow;
 import io.boltgen.bench.system.Systems;
 import java.time.Duration;
@@ -36,7 +38,7 @@ public final class HttpReport {
       String loadAverageEnd, Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
     md.append("# Benchmarks: boltgen over HTTP (JSON and protobuf) beside Bolt and raw Netty HTTP\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.report.HttpReport). Do not edit the numbers by hand:"
+    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.http.HttpReport). Do not edit the numbers by hand:"
         + " rerun the command below. -->\n\n");
     md.append(Markdown.warnings(r.caveats(), r.failures()));
     md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC)

@@ -1,0 +1,184 @@
+package io.boltgen.bench.sofarpc;
+
+import static io.boltgen.bench.sofarpc.SofaRpcBench.BOLTGEN;
+import static io.boltgen.bench.sofarpc.SofaRpcBench.SOFARPC;
+import static io.boltgen.bench.sofarpc.SofaRpcBench.estimate;
+
+import io.boltgen.bench.report.Fmt;
+import io.boltgen.bench.report.MachineInfo;
+import io.boltgen.bench.run.ProcStat;
+import io.boltgen.bench.run.Session;
+import io.boltgen.bench.scenario.QuietPolicy;
+import io.boltgen.bench.sofarpc.SofaRpcBench.Case;
+import io.boltgen.bench.sofarpc.SofaRpcBench.Result;
+import io.boltgen.bench.sofarpc.SofaRpcBench.Settings;
+import io.boltgen.bench.sofarpc.SofaRpcBench.Window;
+import io.boltgen.runtime.BoltClient;
+import io.boltgen.testing.ReadyProcess;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs the {@code sofarpc} command's {@link SofaRpcBench.Settings}: a real SOFARPC provider and consumer in JVMs of
+ * their own, and the boltgen client in this one, window by window, then the report ({@link SofaRpcReport}).
+ */
+public final class SofaRpcRun {
+
+  @FunctionalInterface
+  interface Attempt {
+    Window measure() throws Exception;
+  }
+
+  private SofaRpcRun() {}
+
+  /** Runs {@code s}, printing progress and the tables to {@code out}, writing the report if {@code s.out()}. */
+  public static Result execute(Settings s, PrintStream out) throws Exception {
+    Session session = Session.begin("boltgen against SOFARPC 5.13.2", "; about " + Fmt.duration(estimate(s))
+        + " unless windows are measured again; logs: " + s.logDir(), s.caveats(), out);
+    Files.createDirectories(s.logDir());
+    List<Window> windows = new ArrayList<>();
+    try (ReadyProcess provider = SofaPeer.provider(s.peerClasspath(), s.jvmFlags(), s.logDir());
+        ReadyProcess consumer = SofaPeer.consumer(s.peerClasspath(), s.jvmFlags(), s.logDir(),
+            "127.0.0.1:" + provider.port());
+        BoltClient client = BoltClient.builder().build()) {
+      String address = "127.0.0.1:" + provider.port();
+      out.printf("  SOFARPC provider: pid %d at %s; SOFARPC consumer: pid %d; boltgen client: this JVM (pid %d)%n",
+          provider.pid(), address, consumer.pid(), ProcessHandle.current().pid());
+      Sides sides = new Sides(s, client, address, provider.pid(), consumer);
+      List<Case> cases = s.cases();
+      for (int round = 1; round <= s.rounds(); round++) {
+        for (int k = 0; k < cases.size(); k++) {
+          Case c = cases.get((k + round - 1) % cases.size());
+          boolean boltgenFirst = round % 2 == 1;
+          for (String side : boltgenFirst ? List.of(BOLTGEN, SOFARPC) : List.of(SOFARPC, BOLTGEN)) {
+            int r = round;
+            try {
+              Window w = quietest(s.quiet(), out, () -> side.equals(BOLTGEN) ? sides.boltgen(c, r) : sides.sofarpc(c, r));
+              windows.add(w);
+              if (w.errors() > 0 || w.calls() == 0) {
+                session.recordFailure(String.format(Locale.ROOT, "%s, %s, round %d: %d calls, %d errors %s", side, c.id(), r,
+                    w.calls(), w.errors(), w.firstError()));
+              }
+            } catch (Exception e) {
+              session.failed(side + ", " + c.id() + ", round " + r + ": " + e);
+            }
+          }
+        }
+      }
+    }
+    Result result = new Result(windows, session.failures(), session.caveats());
+    session.summary("\n" + SofaRpcReport.console(s, result));
+    if (s.out() != null) {
+      session.write(s.out(), SofaRpcReport.markdown(s, result, session.machine(), MachineInfo.loadAverage(),
+          session.started(), session.took()));
+    } else {
+      out.println("no report written (not a full run; --out FILE writes one)");
+    }
+    session.finish();
+    return result;
+  }
+
+  /** A window measured again while others took more CPU than {@code quiet} allows; the quietest kept. */
+  static Window quietest(QuietPolicy quiet, PrintStream out, Attempt attempt) throws Exception {
+    Window kept = null;
+    for (int n = 1; ; n++) {
+      Window w = attempt.measure();
+      boolean noisy = quiet.noisy(w.otherCpuPercent());
+      if (noisy && (kept == null || w.otherCpuPercent() < kept.otherCpuPercent())) {
+        kept = w;
+      }
+      boolean again = noisy && quiet.again(w.otherCpuPercent(), n);
+      Window done = !noisy ? w.attempts(n, false) : again ? null : kept.attempts(n, true);
+      if (noisy) {
+        out.printf(Locale.ROOT, "  %s %s: other processes took %.1f%% of a core in the window%s%n", w.side(),
+            w.c().id(), w.otherCpuPercent(), again ? "; measuring again" : "; keeping the quietest, marked noisy");
+      }
+      if (done != null) {
+        out.println("  " + SofaRpcReport.describe(done));
+        return done;
+      }
+    }
+  }
+
+  /** The two sides' windows: the boltgen client in this JVM and the SOFARPC consumer's JVM. */
+  private static final class Sides {
+    final Settings s;
+    final Map<String, BoltgenLoad.Call[]> calls = new LinkedHashMap<>();
+    final long providerPid;
+    final ReadyProcess consumer;
+
+    Sides(Settings s, BoltClient client, String address, long providerPid, ReadyProcess consumer) {
+      this.s = s;
+      this.providerPid = providerPid;
+      this.consumer = consumer;
+      calls.put("protobuf", Workload.echo(client, address));
+      calls.put("hessian2", Workload.greet(client, address));
+    }
+
+    Window boltgen(Case c, int round) throws Exception {
+      long self = ProcessHandle.current().pid();
+      BoltgenLoad load = BoltgenLoad.start(calls.get(c.serializer())[c.sync() ? 0 : 1], c.sync(), c.concurrency());
+      try {
+        Thread.sleep(s.warmup().toMillis()); // the warm-up: the load runs meanwhile
+        ProcStat.Sample o0 = ProcStat.take(self, providerPid, consumer.pid());
+        long cpu0 = ProcStat.cpuNanos(self);
+        load.reset();
+        Thread.sleep(s.measure().toMillis()); // the measured window
+        BoltgenLoad.Window w = load.take();
+        long cpu1 = ProcStat.cpuNanos(self);
+        ProcStat.Sample o1 = ProcStat.take(self, providerPid, consumer.pid());
+        Histogram h = w.nanos();
+        boolean any = h.getTotalCount() > 0;
+        return new Window(c, BOLTGEN, round, w.calls(), w.errors(), w.firstError(), w.seconds(),
+            any ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN, any ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN,
+            cpu0 < 0 || cpu1 < 0 || w.calls() == 0 ? Double.NaN : (cpu1 - cpu0) / 1000.0 / w.calls(),
+            ProcStat.otherPercent(o0, o1, ProcStat.clockTicksPerSecond()), 1, false);
+      } finally {
+        load.stop();
+      }
+    }
+
+    Window sofarpc(Case c, int round) throws Exception {
+      long self = ProcessHandle.current().pid();
+      consumer.send(c.serializer() + " " + (c.sync() ? "sync" : "async") + " " + c.concurrency() + " "
+          + s.warmup().toMillis() + " " + s.measure().toMillis());
+      Duration bound = s.warmup().plus(s.measure()).plusSeconds(60);
+      next(consumer, "MEASURING", bound);
+      ProcStat.Sample o0 = ProcStat.take(self, providerPid, consumer.pid());
+      String result = next(consumer, "RESULT ", bound);
+      ProcStat.Sample o1 = ProcStat.take(self, providerPid, consumer.pid());
+      Map<String, String> f = Workload.fields(result);
+      long n = Long.parseLong(f.get("calls"));
+      long cpu = Long.parseLong(f.get("cpuns"));
+      return new Window(c, SOFARPC, round, n, Long.parseLong(f.get("errors")), f.getOrDefault("error", ""),
+          Double.parseDouble(f.get("seconds")), Double.parseDouble(f.get("p50us")), Double.parseDouble(f.get("p99us")),
+          cpu < 0 || n == 0 ? Double.NaN : cpu / 1000.0 / n, ProcStat.otherPercent(o0, o1,
+              ProcStat.clockTicksPerSecond()), 1, false);
+    }
+
+    /** The consumer's next line starting with {@code prefix} (its logs come in between), within {@code bound}. */
+    private static String next(ReadyProcess p, String prefix, Duration bound) throws InterruptedException {
+      long deadline = System.nanoTime() + bound.toNanos();
+      while (true) {
+        String line = p.nextLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        if (line == null) {
+          throw new IllegalStateException("the SOFARPC consumer printed no " + prefix.trim() + " line (exited, or"
+              + " silent for " + bound.toSeconds() + " s):\n" + p.tail());
+        }
+        if (line.startsWith(prefix)) {
+          return line;
+        }
+        if (line.startsWith("BAD ")) {
+          throw new IllegalStateException("the SOFARPC consumer did not understand: " + line);
+        }
+      }
+    }
+  }
+}
