@@ -8,6 +8,7 @@ import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.cluster.Registry;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,7 +24,8 @@ import java.util.concurrent.Executors;
  *   <li>{@code call --port N}: runs only the demo client against a server already listening there, and exits
  *       0 when every call behaved as expected. It can be run against one server again and again, and from a
  *       few terminals at once: the reservation it makes is held only while it stays connected;</li>
- *   <li>{@code help}: prints the usage.</li>
+ *   <li>{@code help} ({@code -h}, {@code --help}): prints the usage; {@code serve --help} and the like, a
+ *       command's options.</li>
  * </ul>
  *
  * <p>With {@code --registry etcd://HOST:PORT} (or {@code zookeeper://HOST:PORT}), {@code serve} also registers
@@ -33,36 +35,17 @@ import java.util.concurrent.Executors;
  * that port, every call forwarded to the servers registered there; it prints {@code READY <port>}.
  *
  * <p>A command line that cannot be run (a port that is not a number, an option without its value, an unknown
- * command or option, a URI that names no registry) is answered on standard error by what is wrong with which
- * argument, then the usage, with exit status 2.
+ * command or option, a URI that names no registry) is answered on standard error in one line, {@code error: …},
+ * naming the argument and what is wrong with it, with exit status 2 ({@link Arguments}).
  */
 public final class ExampleMain {
 
   private ExampleMain() {}
 
-  /** See the class comment. A bad command line is named on standard error above the usage, exit status 2. */
-  public static void main(String[] args) throws Exception {
-    PrintStream out = System.out;
-    Arguments arguments;
-    Registry registry;
-    try {
-      arguments = Arguments.parse(args);
-      registry = arguments.openRegistry();
-    } catch (Arguments.BadArguments e) {
-      System.err.println(e.getMessage());
-      System.err.println(Arguments.USAGE);
-      System.exit(2);
-      return;
-    }
-    switch (arguments.command()) {
-      case "help" -> out.println(Arguments.USAGE);
-      case "demo" -> System.exit(demo(out) ? 0 : 1);
-      case "serve" -> serve(arguments.port(), registry, out);
-      case "call" -> System.exit((registry != null ? callCluster(registry, out)
-          : call(arguments.port(), out)) ? 0 : 1);
-      case "gateway" -> gateway(arguments.port(), registry, out);
-      default -> throw new IllegalStateException(arguments.command());
-    }
+  /** See the class comment; {@code --help} lists the commands and their options. */
+  public static void main(String[] args) {
+    // the JVM ends here, with the command's status, whatever threads the demo or the client left behind
+    System.exit(Arguments.commandLine().execute(args));
   }
 
   /** The registry {@code uri} names: {@code etcd://HOST:PORT[,HOST:PORT]} or {@code zookeeper://HOST:PORT}. */
@@ -137,20 +120,23 @@ public final class ExampleMain {
     }
   }
 
-  /** Serves until the process is stopped; a server that cannot start is said in one line, exit status 1. */
-  private static void serve(int port, Registry registry, PrintStream out) throws InterruptedException {
+  /**
+   * Serves until the process is stopped; a server that cannot start is said in one line on {@code err}, exit
+   * status 1.
+   */
+  static int serve(int port, Registry registry, PrintStream out, PrintWriter err) throws InterruptedException {
     ExecutorService work = Executors.newFixedThreadPool(2);
     BoltServer server;
     try {
       server = startServer(port, work, registry);
     } catch (RuntimeException e) {
-      System.err.println("serve: " + (e.getMessage() != null ? e.getMessage() : e)); // its message names the address
+      // its message names the address
+      err.println("error: the server could not start: " + (e.getMessage() != null ? e.getMessage() : e));
       work.shutdownNow();
       if (registry != null) {
         registry.close();
       }
-      System.exit(1);
-      return;
+      return 1;
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -164,6 +150,7 @@ public final class ExampleMain {
     out.println("READY " + server.port());
     out.flush();
     stopped.await();
+    return 0;
   }
 
   /**
@@ -180,7 +167,8 @@ public final class ExampleMain {
         .start();
   }
 
-  private static void gateway(int port, Registry registry, PrintStream out) throws InterruptedException {
+  /** Runs the mesh agent until the process is stopped; one that cannot start is said on {@code err}, status 1. */
+  static int gateway(int port, Registry registry, PrintStream out, PrintWriter err) throws InterruptedException {
     BoltClient client = BoltClient.builder().nameResolver(registry)
         .connectionsPerAddress(BoltClient.ioThreads()) // each IO thread forwards on its own connection
         .build();
@@ -188,12 +176,12 @@ public final class ExampleMain {
     try {
       gateway = startGateway(port, client, registry);
     } catch (RuntimeException e) {
-      System.err.println("gateway: " + (e.getMessage() != null ? e.getMessage() : e));
+      err.println("error: the gateway could not start: " + (e.getMessage() != null ? e.getMessage() : e));
       client.close();
       registry.close();
-      System.exit(1);
-      return;
+      return 1;
     }
     GatewayMain.serveUntilStopped(gateway, out, client, registry);
+    return 0;
   }
 }

@@ -56,11 +56,8 @@ final class PeerBench {
     this.direct = direct;
   }
 
-  static int run(Map<String, String> options) throws Exception {
-    String direct = options.get("direct");
-    if (direct == null) {
-      throw PeerMain.usage("bench needs --direct host:port");
-    }
+  /** Refers both services at {@code direct}, says READY, then runs the loads standard input asks for. */
+  static int run(String direct) throws Exception {
     PeerBench bench = new PeerBench(direct);
     try {
       // refer both services and make one checked call each before saying READY: first-call costs come first

@@ -48,18 +48,12 @@ final class PeerConsumer {
     this.timeoutMs = timeoutMs;
   }
 
-  static int run(Map<String, String> options) {
-    String serializer = options.getOrDefault("serializer", "");
-    if (!serializer.equals("protobuf") && !serializer.equals("hessian2")) {
-      throw PeerMain.usage("--serializer protobuf|hessian2");
-    }
-    String direct = options.get("direct");
-    String registry = options.get("registry");
-    if ((direct == null) == (registry == null)) {
-      throw PeerMain.usage("one of --direct host:port and --registry zookeeper://host:port");
-    }
-    int timeoutMs = Integer.parseInt(options.getOrDefault("timeout-ms", "5000"));
-    List<String> calls = PeerMain.list(options.getOrDefault("calls", DEFAULT_CALLS));
+  /**
+   * Runs the checks {@code calls} names against the provider at {@code direct} or those {@code registry} lists
+   * (one of them null, as the command line checked) with {@code serializer} (protobuf or hessian2); prints a
+   * {@code CHECK} line per check, then {@code DONE}, and returns 0 iff no check failed.
+   */
+  static int run(String serializer, String direct, String registry, int timeoutMs, List<String> calls) {
 
     PeerConsumer consumer = new PeerConsumer(serializer, direct, registry, timeoutMs);
     int passes = 0;

@@ -8,7 +8,6 @@ import com.example.sofa.proto.EchoService;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -17,15 +16,11 @@ final class PeerProvider {
 
   private PeerProvider() {}
 
-  static void run(Map<String, String> options) throws InterruptedException {
-    int port = Integer.parseInt(options.getOrDefault("port", "-1"));
-    if (port <= 0 || port > 65535) {
-      // SOFARPC registers the port it was given; with 0 the registered (and printed) port would be wrong
-      throw PeerMain.usage("--port must be a free port, 1..65535 (0 is not supported)");
-    }
-    String id = options.getOrDefault("id", "sofa-peer-" + port);
-    String registry = options.get("registry");
-    int weight = Integer.parseInt(options.getOrDefault("weight", "100"));
+  /**
+   * Serves 127.0.0.1:{@code port} (1..65535, checked by the command line) as provider {@code id}, registered
+   * in {@code registry} with {@code weight} unless that is null, until the end of standard input or SIGTERM.
+   */
+  static void run(int port, String id, String registry, int weight) throws InterruptedException {
 
     ServerConfig server = new ServerConfig()
         .setProtocol(Sofa.PROTOCOL)

@@ -3,7 +3,6 @@ package com.example.sofa.peer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.zookeeper.Watcher;
@@ -21,14 +20,13 @@ final class PeerZooKeeper {
 
   private PeerZooKeeper() {}
 
-  static void run(Map<String, String> options) throws Exception {
-    String port = required(options, "port");
-    String data = required(options, "data");
+  /** Serves {@code port} with its data in {@code data} until the end of standard input or SIGTERM. */
+  static void run(int port, String data) throws Exception {
     // no log4j MBeans (log4j is not on the class path) and no admin server (it would take port 8080)
     System.setProperty("zookeeper.jmx.log4j.disable", "true");
     System.setProperty("zookeeper.admin.enableServer", "false");
     ServerConfig config = new ServerConfig();
-    config.parse(new String[] {port, data});
+    config.parse(new String[] {Integer.toString(port), data});
     Server server = new Server();
     Thread serving = new Thread(() -> {
       try {
@@ -38,8 +36,8 @@ final class PeerZooKeeper {
       }
     }, "sofa-peer-zookeeper");
     serving.start();
-    awaitListening(Integer.parseInt(port), serving);
-    awaitServing(Integer.parseInt(port));
+    awaitListening(port, serving);
+    awaitServing(port);
 
     CountDownLatch stop = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "sofa-peer-zookeeper-stop"));
@@ -89,14 +87,6 @@ final class PeerZooKeeper {
     } finally {
       probe.close();
     }
-  }
-
-  private static String required(Map<String, String> options, String name) {
-    String value = options.get(name);
-    if (value == null) {
-      throw PeerMain.usage("zookeeper needs --" + name);
-    }
-    return value;
   }
 
   /** {@link ZooKeeperServerMain} whose shutdown this peer may call. */

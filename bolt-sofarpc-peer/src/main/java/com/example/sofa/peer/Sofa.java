@@ -18,7 +18,7 @@ final class Sofa {
   static RegistryConfig registry(String url) {
     String prefix = "zookeeper://";
     if (!url.startsWith(prefix)) {
-      throw PeerMain.usage("only zookeeper:// registries: " + url);
+      throw new IllegalArgumentException("--registry: only zookeeper:// registries, not " + url);
     }
     return new RegistryConfig().setProtocol("zookeeper").setAddress(url.substring(prefix.length()));
   }
