@@ -7,9 +7,9 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -17,35 +17,71 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * One provider of the {@code mesh} benchmark, a JVM of its own: {@code java -cp bolt-benchmarks.jar
- * io.boltgen.bench.mesh.HashProviderMain --etcd http://127.0.0.1:PORT --weight W [--threads 200] [--delay-ms 50]
+ * io.boltgen.bench.mesh.HashProviderMain --etcd http://127.0.0.1:PORT [--weight 100] [--threads 200] [--delay-ms 50]
  * [--lease-ttl-s 10]}. It serves {@link HashService} ({@link SleepingHash}) on loopback on a pool of exactly
  * {@code threads} threads that refuses a call beyond them (the server answers it SERVER_THREADPOOL_BUSY),
  * registered in etcd with weight {@code W} and {@code maxConcurrentCalls} = {@code threads}. It prints the
  * {@link Protocol} line {@code READY port=P pid=N}, then answers each line {@code stats ID} on its standard input
  * with {@code STATS ID answered=N running=R max=M peak=P refused=F} (max: the most calls at once since the previous
- * {@code stats}); {@code stop}, the end of its input or SIGTERM closes it (deregistered first).
+ * {@code stats}); {@code stop}, the end of its input or SIGTERM closes it (deregistered first). A wrong argument is
+ * one line {@code error: ...} on standard error and exit status 2, as in boltgen's other programs.
  */
-public final class HashProviderMain {
+@Command(name = "java -cp bolt-benchmarks.jar io.boltgen.bench.mesh.HashProviderMain", sortOptions = false,
+    description = "One provider of the mesh benchmark: mesh.Hash on loopback, registered in etcd.")
+public final class HashProviderMain implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(HashProviderMain.class);
 
-  private HashProviderMain() {}
+  @Option(names = "--etcd", required = true, paramLabel = "URL", description = "etcd's client URL")
+  String etcd;
+  @Option(names = "--weight", paramLabel = "W", description = "its weight in etcd (default 100)")
+  int weight = 100;
+  @Option(names = "--threads", paramLabel = "N", description = "its pool, and its maxConcurrentCalls (default 200)")
+  int threads = 200;
+  @Option(names = "--delay-ms", paramLabel = "MS", description = "each call's work (default 50)")
+  long delayMillis = 50;
+  @Option(names = "--lease-ttl-s", paramLabel = "S", description = "its etcd lease (default 10)")
+  long leaseSeconds = 10;
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
+  boolean help;
 
-  public static void main(String[] args) throws Exception {
+  HashProviderMain() {}
+
+  public static void main(String[] args) {
     Protocol.claimStdout();
-    Map<String, String> options = options(args);
-    String etcd = options.get("--etcd");
-    if (etcd == null) {
-      throw new IllegalArgumentException("--etcd URL is missing");
-    }
-    int weight = Integer.parseInt(options.getOrDefault("--weight", "100"));
-    int threads = Integer.parseInt(options.getOrDefault("--threads", "200"));
-    long delayMillis = Long.parseLong(options.getOrDefault("--delay-ms", "50"));
-    long leaseSeconds = Long.parseLong(options.getOrDefault("--lease-ttl-s", "10"));
+    System.exit(commandLine().execute(args));
+  }
 
+  /** Its command line: usage errors and refused values are one {@code error:} line, exit status 2. */
+  static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new HashProviderMain());
+    cl.setParameterExceptionHandler((e, args) -> {
+      e.getCommandLine().getErr().println("error: " + e.getMessage());
+      e.getCommandLine().getErr().println("('" + cl.getCommandName() + " --help' lists the options)");
+      return 2;
+    });
+    cl.setExecutionExceptionHandler((e, command, parsed) -> {
+      if (!(e instanceof IllegalArgumentException)) {
+        throw e;
+      }
+      command.getErr().println("error: " + e.getMessage());
+      return 2;
+    });
+    return cl;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (weight < 1 || threads < 1 || delayMillis < 0 || leaseSeconds < 1) {
+      throw new IllegalArgumentException("--weight, --threads and --lease-ttl-s must be at least 1, --delay-ms at"
+          + " least 0");
+    }
     AtomicLong refused = new AtomicLong();
     ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
         r -> {
@@ -96,20 +132,6 @@ public final class HashProviderMain {
     LOG.info("stopping: {} calls answered, at most {} at once, {} refused", hash.answered(), hash.mostEver(),
         refused.get());
     System.exit(0); // the shutdown hook deregisters and closes the server
-  }
-
-  /** {@code --name value} pairs. */
-  private static Map<String, String> options(String[] args) {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) {
-        throw new IllegalArgumentException("expected --option value, got " + args[i]);
-      }
-      options.put(args[i], args[i + 1]);
-    }
-    if (args.length % 2 != 0) {
-      throw new IllegalArgumentException(args[args.length - 1] + " needs a value");
-    }
-    return options;
+    return 0;
   }
 }
