@@ -58,6 +58,14 @@ public final class Main {
       c.getCommandSpec().addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
           .description("this help").build());
     }
+    cl.setParameterExceptionHandler((e, args) -> {
+      CommandLine command = e.getCommandLine();
+      command.getErr().println("error: " + e.getMessage());
+      CommandLine.UnmatchedArgumentException.printSuggestions(e, command.getErr());
+      command.getErr().println(command == cl ? "('java -jar bolt-benchmarks.jar help' lists the commands)"
+          : "('java -jar bolt-benchmarks.jar help " + command.getCommandName() + "' lists its options)");
+      return 2;
+    });
     cl.setExecutionExceptionHandler((e, command, parsed) -> {
       if (!(e instanceof IllegalArgumentException)) {
         throw e;

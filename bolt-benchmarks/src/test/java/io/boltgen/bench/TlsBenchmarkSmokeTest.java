@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.boltgen.bench.run.Window;
 import io.boltgen.bench.system.EchoSystem;
 import io.boltgen.bench.system.EchoSystem.EchoClient;
-import io.boltgen.bench.system.EchoSystem.EchoServer;
+import io.boltgen.bench.system.ServedSystem.EchoServer;
 import io.boltgen.bench.system.Systems;
 import io.boltgen.bench.system.boltgen.BenchTls;
 import java.io.InputStream;
@@ -92,7 +92,7 @@ class TlsBenchmarkSmokeTest {
     String previous = System.setProperty(BenchTls.DIR_PROPERTY, dir.toString());
     try {
       for (String id : TLS_SYSTEMS) {
-        EchoSystem system = Systems.byId(id);
+        EchoSystem system = Systems.client(id);
         assertThat(system.unavailable()).as(id).isNull();
         try (EchoServer server = system.startServer("127.0.0.1", 0)) {
           try (EchoClient client = system.connect("127.0.0.1", server.port())) {

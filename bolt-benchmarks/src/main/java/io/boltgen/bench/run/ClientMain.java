@@ -130,7 +130,7 @@ public record ClientMain(String system, String host, Map<String, String> server,
     private final Map<Point, ClientGroup> groups = new HashMap<>();
 
     Echo(String id, String host, int port) throws Exception {
-      this.system = Systems.byId(id);
+      this.system = Systems.client(id);
       this.host = host;
       this.port = port;
       this.first = system.connect(host, port);

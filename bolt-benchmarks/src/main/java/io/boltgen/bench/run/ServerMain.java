@@ -2,7 +2,7 @@ package io.boltgen.bench.run;
 
 import io.boltgen.bench.service.ClusterEchoServiceBolt;
 import io.boltgen.bench.service.ClusterEchoServiceImpl;
-import io.boltgen.bench.system.EchoSystem;
+import io.boltgen.bench.system.ServedSystem;
 import io.boltgen.bench.system.Systems;
 import io.boltgen.runtime.BoltServer;
 import java.io.BufferedReader;
@@ -50,7 +50,7 @@ public final class ServerMain {
           log.info("instance {} on {}:{}{}", i, host, server.port(), delay > 0 ? ", answering " + delay + " ms late" : "");
         }
       } else {
-        EchoSystem.EchoServer server = Systems.byId(system).startServer(host, port);
+        ServedSystem.EchoServer server = Systems.byId(system).startServer(host, port);
         servers.add(server);
         ports.add(Integer.toString(server.port()));
       }

@@ -4,30 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One RPC system in one configuration, as the load generator drives it: an echo server in one JVM, an echo
- * client in another. Every system runs exactly the same workloads (see {@link Workload}).
+ * One RPC system in one configuration, as the load generator drives it: an echo server in one JVM ({@link
+ * ServedSystem}), an echo client in another. Every system runs exactly the same workloads (see {@link Workload}).
  */
-public interface EchoSystem {
-
-  /** The name used on the command line and in tables, e.g. {@code boltgen} or {@code grpc-direct}. */
-  String id();
-
-  /** The product, e.g. {@code boltgen}, {@code sofabolt}, {@code grpc}, {@code netty}. */
-  String family();
-
-  /** What is configured, in a few words, for the report. */
-  String description();
-
-  /**
-   * Why this system cannot run in this JVM (a native library it needs does not load, say), or null when it
-   * can; checked before a run starts, so that a missing piece fails the command at once, not minutes in.
-   */
-  default String unavailable() {
-    return null;
-  }
-
-  /** Starts the echo server on {@code host:port} (port 0: any free port). */
-  EchoServer startServer(String host, int port) throws Exception;
+public interface EchoSystem extends ServedSystem {
 
   /** Connects a client to a running server, ready to call (its connection is up). */
   EchoClient connect(String host, int port) throws Exception;
@@ -67,31 +47,6 @@ public interface EchoSystem {
         }
       }
       closeShared.run();
-    }
-  }
-
-  /** A running echo server. */
-  interface EchoServer extends AutoCloseable {
-    /** The bound port. */
-    int port();
-
-    /** Stops the server and releases its threads. */
-    @Override
-    void close();
-
-    /** A server bound to {@code port} that {@code close} stops. */
-    static EchoServer of(int port, Runnable close) {
-      return new EchoServer() {
-        @Override
-        public int port() {
-          return port;
-        }
-
-        @Override
-        public void close() {
-          close.run();
-        }
-      };
     }
   }
 

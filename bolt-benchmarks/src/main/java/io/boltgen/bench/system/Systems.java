@@ -29,7 +29,7 @@ public final class Systems {
    * Systems of the {@code http} command only (its servers, loaded by wrk over HTTP, and a Bolt client of the same
    * server): never in {@code all}, nor in a family selection; named by their ids.
    */
-  private static final List<EchoSystem> HTTP = List.of(
+  private static final List<ServedSystem> HTTP = List.of(
       new BoltgenSystem(BoltgenSystem.Mode.HTTP),
       new NettyHttpEchoSystem());
 
@@ -44,14 +44,14 @@ public final class Systems {
   }
 
   /** The systems of the {@code http} command, which {@link #all()} leaves out. */
-  public static List<EchoSystem> http() {
+  public static List<ServedSystem> http() {
     return HTTP;
   }
 
   /** The one named {@code id}, of {@link #all()} or {@link #http()}. */
-  public static EchoSystem byId(String id) {
-    for (List<EchoSystem> list : List.of(ALL, HTTP)) {
-      for (EchoSystem s : list) {
+  public static ServedSystem byId(String id) {
+    for (List<? extends ServedSystem> list : List.of(ALL, HTTP)) {
+      for (ServedSystem s : list) {
         if (s.id().equals(id)) {
           return s;
         }
@@ -59,6 +59,15 @@ public final class Systems {
     }
     throw new IllegalArgumentException("unknown system " + id + "; known: " + ids(ALL) + " (and " + ids(HTTP)
         + ", of the http command)");
+  }
+
+  /** The one named {@code id} with a client of its own; fails for a server that only wrk loads. */
+  public static EchoSystem client(String id) {
+    if (byId(id) instanceof EchoSystem s) {
+      return s;
+    }
+    throw new IllegalArgumentException("system " + id + " is a server alone, loaded by wrk in the http command: it has"
+        + " no client");
   }
 
   /** Parses a comma-separated list of ids, or {@code all}; a family name ({@code grpc}) also selects its variants when followed by {@code *}. */
@@ -85,7 +94,7 @@ public final class Systems {
           throw new IllegalArgumentException("no system of family " + family);
         }
       } else {
-        EchoSystem s = byId(id);
+        EchoSystem s = client(id);
         if (!out.contains(s)) {
           out.add(s);
         }
@@ -95,9 +104,9 @@ public final class Systems {
   }
 
   /** Comma-separated ids. */
-  public static String ids(List<EchoSystem> systems) {
+  public static String ids(List<? extends ServedSystem> systems) {
     StringBuilder sb = new StringBuilder();
-    for (EchoSystem s : systems) {
+    for (ServedSystem s : systems) {
       if (sb.length() > 0) {
         sb.append(',');
       }

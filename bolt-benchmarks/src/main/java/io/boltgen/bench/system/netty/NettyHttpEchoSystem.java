@@ -1,6 +1,6 @@
 package io.boltgen.bench.system.netty;
 
-import io.boltgen.bench.system.EchoSystem;
+import io.boltgen.bench.system.ServedSystem;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * decoding of the body: what any HTTP RPC on Netty pays at least. Epoll where available. Loaded by wrk, so it has no
  * client of its own.
  */
-public final class NettyHttpEchoSystem implements EchoSystem {
+public final class NettyHttpEchoSystem implements ServedSystem {
 
   /** The largest request body: the boltgen server's default frame limit. */
   static final int MAX_BODY = 16 * 1024 * 1024;
@@ -79,12 +79,6 @@ public final class NettyHttpEchoSystem implements EchoSystem {
       boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
       workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
     });
-  }
-
-  @Override
-  public EchoClient connect(String host, int port) {
-    throw new UnsupportedOperationException("netty-http is an HTTP server, loaded by wrk in the http command; it has"
-        + " no Bolt-style client");
   }
 
   /** Answers each request with its body; writes as it reads, flushes once per read batch. */
