@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The HTTP requests of one HTTP/1.1 connection (or of one HTTP/2 stream) and their answers, in order: each
- * whole request goes to the {@link ConnectService}, and answers, which may complete in any order on any
+ * whole request goes to the {@link ConnectRpcCalls}, and answers, which may complete in any order on any
  * thread, are written in the order their requests arrived (HTTP/1.1 pipelining). On HTTP/1.1 each request is
  * open on its connection's {@code ReadThrottle} from its read until its answer is handed to the channel, so
  * reading pauses while {@value #MAX_PIPELINED} requests are open or while the channel is not writable (the
@@ -51,7 +51,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     FullHttpResponse response;
     // the stream of the call serving it, cancelled if the HTTP stream or connection closes before the answer (set
     // on the IO thread)
-    ConnectStream call;
+    ConnectRpcStream call;
 
     Exchange(int requestId, boolean keepAlive) {
       this.requestId = requestId;
@@ -59,7 +59,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private final ConnectService service;
+  private final ConnectRpcCalls service;
   private final ServerCalls.Dispatch dispatch;
   private final PortConnection connection;
   private final HttpReadDeadline deadline;
@@ -73,7 +73,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
    * Exchanges of {@code connection}; {@code deadline} is null on HTTP/2 streams, and {@code http2} says whether
    * this serves one HTTP/2 stream (its stream id is then the request id).
    */
-  HttpExchanges(ConnectService service, PortConnection connection, HttpReadDeadline deadline, boolean http2) {
+  HttpExchanges(ConnectRpcCalls service, PortConnection connection, HttpReadDeadline deadline, boolean http2) {
     this.service = service;
     this.dispatch = service.newDispatch();
     this.connection = connection;

@@ -50,11 +50,11 @@ final class HttpPipelines {
   /** The most concurrent streams of one HTTP/2 connection. */
   static final int MAX_CONCURRENT_STREAMS = 100;
 
-  private final ConnectService service;
+  private final ConnectRpcCalls service;
   private final int maxBodyBytes;
   private final long requestTimeoutMillis;
 
-  HttpPipelines(ConnectService service, int maxBodyBytes, long requestTimeoutMillis) {
+  HttpPipelines(ConnectRpcCalls service, int maxBodyBytes, long requestTimeoutMillis) {
     this.service = service;
     this.maxBodyBytes = maxBodyBytes;
     this.requestTimeoutMillis = requestTimeoutMillis;
@@ -139,7 +139,7 @@ final class HttpPipelines {
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
       String why = "the request body is over the server's limit of " + maxBodyBytes + " bytes";
       if (!(ctx.channel() instanceof Http2StreamChannel) && oversized instanceof HttpRequest request) {
-        // HTTP/1.1: answered in its place among pipelined requests (HttpExchanges, then ConnectService: 413), after
+        // HTTP/1.1: answered in its place among pipelined requests (HttpExchanges, then ConnectRpcCalls: 413), after
         // which the connection closes; the rest of the body is dropped meanwhile
         FullHttpRequest refused = new DefaultFullHttpRequest(request.protocolVersion(), request.method(),
             request.uri(), Unpooled.EMPTY_BUFFER);
@@ -147,8 +147,8 @@ final class HttpPipelines {
         ctx.fireChannelRead(refused);
         return;
       }
-      FullHttpResponse response = ConnectErrors.response(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-          ConnectErrors.RESOURCE_EXHAUSTED, why, null, null);
+      FullHttpResponse response = ConnectRpcErrors.response(ctx.alloc(), HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+          ConnectRpcErrors.RESOURCE_EXHAUSTED, why, null, null);
       response.headers().set(HttpHeaderNames.CONNECTION, "close");
       ctx.writeAndFlush(response).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
     }

@@ -36,7 +36,7 @@ public final class HttpProtocol implements PortProtocol.Factory {
   @Override
   public PortProtocol create(ServerCalls calls, List<ServiceDescriptor> services, boolean console, int maxBodyBytes,
       long frameTimeoutMillis) {
-    return new Port(new HttpPipelines(new ConnectService(calls, new HttpResources(services, console)), maxBodyBytes,
+    return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console)), maxBodyBytes,
         frameTimeoutMillis), frameTimeoutMillis);
   }
 

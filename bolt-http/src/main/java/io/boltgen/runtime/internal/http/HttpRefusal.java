@@ -31,8 +31,8 @@ final class HttpRefusal extends ChannelInboundHandlerAdapter {
           && bytes.getByte(at + 2) == 'I';
       if (first >= 'A' && first <= 'Z' && !http2) {
         bytes.release();
-        FullHttpResponse answer = ConnectErrors.response(ctx.alloc(),
-            ConnectErrors.UNAVAILABLE, why);
+        FullHttpResponse answer = ConnectRpcErrors.response(ctx.alloc(),
+            ConnectRpcErrors.UNAVAILABLE, why);
         answer.headers().set(HttpHeaderNames.CONNECTION, "close");
         // last in the pipeline, so that a write from the channel is encoded first, then (under TLS) encrypted
         ctx.pipeline().addLast("http-encoder", new HttpResponseEncoder());

@@ -9,8 +9,9 @@
  *   <li>telling and taking over a connection: {@code HttpProtocol}, {@code ProtocolSniffer},
  *       {@code HttpPipelines}, {@code HttpRefusal};
  *   <li>requests and answers in order, bounded: {@code HttpExchanges}, {@code HttpReadDeadline};
- *   <li>Connect: {@code ConnectService} (routing, headers), {@code ConnectStream} (one call),
- *       {@code ConnectErrors} (codes, statuses, error bodies);
+ *   <li>the Connect RPC protocol (named {@code ConnectRpc*}: "connect" alone would read as connecting over TCP):
+ *       {@code ConnectRpcCalls} (routing, headers), {@code ConnectRpcStream} (one call),
+ *       {@code ConnectRpcErrors} (codes, statuses, error bodies);
  *   <li>what {@code GET} answers: {@code HttpResources}.
  * </ul>
  *

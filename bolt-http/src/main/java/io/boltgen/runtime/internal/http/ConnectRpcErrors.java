@@ -20,7 +20,7 @@ import tools.jackson.core.json.JsonFactory;
  * {@code {"code": ..., "message": ..., "details": [...]}}. Also where each Bolt {@link ResponseStatus} gets its
  * code, so that a call fails the same way over HTTP as over Bolt.
  */
-final class ConnectErrors {
+final class ConnectRpcErrors {
 
   static final String CANCELED = "canceled";
   static final String UNKNOWN = "unknown";
@@ -42,7 +42,7 @@ final class ConnectErrors {
 
   private static final JsonFactory FACTORY = JsonFactory.builder().build();
 
-  private ConnectErrors() {}
+  private ConnectRpcErrors() {}
 
   /** The Connect code of a Bolt status that is not {@code SUCCESS}. */
   static String code(ResponseStatus status) {

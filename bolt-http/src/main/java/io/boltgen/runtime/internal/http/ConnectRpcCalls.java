@@ -32,13 +32,13 @@ import org.slf4j.LoggerFactory;
  * {@code Connect-Protocol-Version: 1} and {@code Connect-Timeout-Ms}. Everything else is answered here with
  * its status and a Connect error: a request HTTP could not frame (400, 414, 431), an unknown route (404,
  * naming the routes there are), a body over the limit (413), another HTTP method (405), an unsupported content type (415) or encoding.
- * A well-formed request becomes the one server call over a {@link ConnectStream}, as a Bolt request would.
+ * A well-formed request becomes the one server call over a {@link ConnectRpcStream}, as a Bolt request would.
  *
  * <p>Thread-safe: immutable after construction; {@link #handle} runs on IO threads.
  */
-final class ConnectService {
+final class ConnectRpcCalls {
 
-  private static final Logger log = LoggerFactory.getLogger(ConnectService.class);
+  private static final Logger log = LoggerFactory.getLogger(ConnectRpcCalls.class);
   private static final RateLimitedLog refused = RateLimitedLog.of(log);
 
   /** The content type of protobuf's binary form. */
@@ -54,7 +54,7 @@ final class ConnectService {
   private final ServerCalls calls;
   private final HttpResources resources;
 
-  ConnectService(ServerCalls calls, HttpResources resources) {
+  ConnectRpcCalls(ServerCalls calls, HttpResources resources) {
     this.resources = resources;
     Map<String, ServerCalls.Method> byPath = new LinkedHashMap<>();
     for (ServerCalls.Method method : calls.methods()) {
@@ -82,7 +82,7 @@ final class ConnectService {
     if (!request.decoderResult().isSuccess()) {
       Throwable cause = request.decoderResult().cause();
       if (cause instanceof TooLongHttpContentException) { // the body limit (HttpPipelines.BoundedAggregator)
-        refuse(exchanges, exchange, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, ConnectErrors.RESOURCE_EXHAUSTED,
+        refuse(exchanges, exchange, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, ConnectRpcErrors.RESOURCE_EXHAUSTED,
             cause.getMessage());
         return;
       }
@@ -97,7 +97,7 @@ final class ConnectService {
               ? "the request line is over the server's limit of " + HttpPipelines.MAX_INITIAL_LINE + " bytes"
               : "malformed HTTP request: " + (cause == null ? "unknown" : cause.getMessage());
       refuse(exchanges, exchange, status, status.equals(HttpResponseStatus.BAD_REQUEST)
-          ? ConnectErrors.INVALID_ARGUMENT : ConnectErrors.RESOURCE_EXHAUSTED, why);
+          ? ConnectRpcErrors.INVALID_ARGUMENT : ConnectRpcErrors.RESOURCE_EXHAUSTED, why);
       return;
     }
     String uri = request.uri();
@@ -109,15 +109,15 @@ final class ConnectService {
         try {
           response = resources.get(path, exchanges.alloc());
         } catch (RuntimeException e) {
-          refuse(exchanges, exchange, HttpResponseStatus.INTERNAL_SERVER_ERROR, ConnectErrors.INTERNAL,
+          refuse(exchanges, exchange, HttpResponseStatus.INTERNAL_SERVER_ERROR, ConnectRpcErrors.INTERNAL,
               "cannot serve " + path + ": " + e.getMessage());
           return;
         }
         exchanges.answer(exchange, response);
         return;
       }
-      FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.METHOD_NOT_ALLOWED,
-          ConnectErrors.UNIMPLEMENTED, path + " takes GET, not " + MessageText.shorten(request.method().name()), null,
+      FullHttpResponse response = ConnectRpcErrors.response(exchanges.alloc(), HttpResponseStatus.METHOD_NOT_ALLOWED,
+          ConnectRpcErrors.UNIMPLEMENTED, path + " takes GET, not " + MessageText.shorten(request.method().name()), null,
           null);
       response.headers().set(HttpHeaderNames.ALLOW, "GET");
       log(exchanges, exchange, response.status(), "HTTP method " + request.method());
@@ -126,13 +126,13 @@ final class ConnectService {
     }
     ServerCalls.Method entry = routes.get(path);
     if (entry == null) {
-      refuse(exchanges, exchange, HttpResponseStatus.NOT_FOUND, ConnectErrors.NOT_FOUND,
+      refuse(exchanges, exchange, HttpResponseStatus.NOT_FOUND, ConnectRpcErrors.NOT_FOUND,
           "no method at " + MessageText.shorten(path) + "; this server's routes: " + routeList());
       return;
     }
     if (!HttpMethod.POST.equals(request.method())) {
-      FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.METHOD_NOT_ALLOWED,
-          ConnectErrors.UNIMPLEMENTED, path + " takes POST, not " + MessageText.shorten(request.method().name()), null,
+      FullHttpResponse response = ConnectRpcErrors.response(exchanges.alloc(), HttpResponseStatus.METHOD_NOT_ALLOWED,
+          ConnectRpcErrors.UNIMPLEMENTED, path + " takes POST, not " + MessageText.shorten(request.method().name()), null,
           null);
       response.headers().set(HttpHeaderNames.ALLOW, "POST");
       log(exchanges, exchange, response.status(), "HTTP method " + request.method());
@@ -143,8 +143,8 @@ final class ConnectService {
     String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
     Boolean json = codec(contentType);
     if (json == null) {
-      FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
-          ConnectErrors.UNIMPLEMENTED, (contentType == null ? "no Content-Type" : "Content-Type "
+      FullHttpResponse response = ConnectRpcErrors.response(exchanges.alloc(), HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
+          ConnectRpcErrors.UNIMPLEMENTED, (contentType == null ? "no Content-Type" : "Content-Type "
               + MessageText.shorten(contentType) + " is not supported") + ": send application/json or " + PROTO, null, null);
       response.headers().set("Accept-Post", "application/json, " + PROTO);
       log(exchanges, exchange, response.status(), "content type " + contentType);
@@ -152,14 +152,14 @@ final class ConnectService {
       return;
     }
     if (json && JsonForms.request(method) == null) {
-      refuse(exchanges, exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ConnectErrors.UNIMPLEMENTED,
+      refuse(exchanges, exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ConnectRpcErrors.UNIMPLEMENTED,
           method.httpPath() + " has no JSON form (no JSON codec was generated for it: io.boltgen:bolt-json was not"
               + " on the class path where its interface was compiled, or one of its messages has none): send " + PROTO);
       return;
     }
     String encoding = request.headers().get(HttpHeaderNames.CONTENT_ENCODING);
     if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
-      FullHttpResponse response = ConnectErrors.response(exchanges.alloc(), ConnectErrors.UNIMPLEMENTED,
+      FullHttpResponse response = ConnectRpcErrors.response(exchanges.alloc(), ConnectRpcErrors.UNIMPLEMENTED,
           "Content-Encoding " + MessageText.shorten(encoding) + " is not supported: send the body uncompressed");
       response.headers().set("Accept-Encoding", "identity");
       log(exchanges, exchange, response.status(), "content encoding " + encoding);
@@ -168,7 +168,7 @@ final class ConnectService {
     }
     String version = request.headers().get("connect-protocol-version");
     if (version != null && !version.equals("1")) {
-      refuse(exchanges, exchange, HttpResponseStatus.BAD_REQUEST, ConnectErrors.INVALID_ARGUMENT,
+      refuse(exchanges, exchange, HttpResponseStatus.BAD_REQUEST, ConnectRpcErrors.INVALID_ARGUMENT,
           "Connect-Protocol-Version " + MessageText.shorten(version) + " is not supported: this server speaks version 1");
       return;
     }
@@ -177,13 +177,13 @@ final class ConnectService {
     if (timeout != null) {
       timeoutMillis = parseTimeout(timeout);
       if (timeoutMillis <= 0) {
-        refuse(exchanges, exchange, HttpResponseStatus.BAD_REQUEST, ConnectErrors.INVALID_ARGUMENT,
+        refuse(exchanges, exchange, HttpResponseStatus.BAD_REQUEST, ConnectRpcErrors.INVALID_ARGUMENT,
             "Connect-Timeout-Ms must be a positive integer of at most 10 digits, not " + MessageText.shorten(timeout));
         return;
       }
     }
     Map<String, String> headers = headers(request);
-    ConnectStream stream = new ConnectStream(exchanges, exchange, method, headers, json, timeoutMillis,
+    ConnectRpcStream stream = new ConnectRpcStream(exchanges, exchange, method, headers, json, timeoutMillis,
         request.content().retain());
     exchange.call = stream;
     ServerStream.Listener call = calls.newCall(entry, stream, calls.nanoTime(),
@@ -259,7 +259,7 @@ final class ConnectService {
   private void refuse(HttpExchanges exchanges, HttpExchanges.Exchange exchange, HttpResponseStatus status,
       String code, String message) {
     log(exchanges, exchange, status, message);
-    exchanges.answer(exchange, ConnectErrors.response(exchanges.alloc(), status, code, message, null, null));
+    exchanges.answer(exchange, ConnectRpcErrors.response(exchanges.alloc(), status, code, message, null, null));
   }
 
   private static void log(HttpExchanges exchanges, HttpExchanges.Exchange exchange, HttpResponseStatus status,

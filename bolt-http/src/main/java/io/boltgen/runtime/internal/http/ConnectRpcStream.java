@@ -29,14 +29,14 @@ import java.util.Map;
  * the answer is one HTTP response, written by {@link HttpExchanges} in request order: the result (200, the
  * request's content type), or a Connect error: a handler's declared exception as {@code failed_precondition}
  * with a detail naming its class, another as {@code internal}, a Bolt status by Connect's table
- * ({@link ConnectErrors#code}), a refused peer as {@code permission_denied}. The HTTP headers are the call's
+ * ({@link ConnectRpcErrors#code}), a refused peer as {@code permission_denied}. The HTTP headers are the call's
  * headers (lower-case names). If the client resets the stream or closes the connection first, the call is
  * cancelled ({@link #cancel}) and nothing is answered.
  *
  * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
  * deadline); cancelled on the IO thread.
  */
-final class ConnectStream implements ServerStream, ServerStream.Message {
+final class ConnectRpcStream implements ServerStream, ServerStream.Message {
 
   private final HttpExchanges exchanges;
   private final HttpExchanges.Exchange exchange;
@@ -52,7 +52,7 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
   private boolean told;
   private volatile boolean cancelled;
 
-  ConnectStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
+  ConnectRpcStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
       Map<String, String> headers, boolean json, long timeoutMillis, ByteBuf body) {
     this.exchanges = exchanges;
     this.exchange = exchange;
@@ -187,7 +187,7 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
       }
     }
     FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out);
-    answer.headers().set(HttpHeaderNames.CONTENT_TYPE, json ? ConnectErrors.JSON : ConnectService.PROTO);
+    answer.headers().set(HttpHeaderNames.CONTENT_TYPE, json ? ConnectRpcErrors.JSON : ConnectRpcCalls.PROTO);
     answer.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, out.readableBytes());
     return answer;
   }
@@ -204,15 +204,15 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
         }
       }
       case FAILED -> exchanges.answer(exchange, failure(status.cause()));
-      case DEADLINE_EXCEEDED -> exchanges.answer(exchange, ConnectErrors.response(exchanges.alloc(),
-          ConnectErrors.DEADLINE_EXCEEDED, method.httpPath() + " did not answer within " + timeoutMillis + " ms"));
+      case DEADLINE_EXCEEDED -> exchanges.answer(exchange, ConnectRpcErrors.response(exchanges.alloc(),
+          ConnectRpcErrors.DEADLINE_EXCEEDED, method.httpPath() + " did not answer within " + timeoutMillis + " ms"));
       default -> {
         if (answer != null) {
           answer.release();
         }
-        String code = status.cause() instanceof PeerNotAuthorizedException ? ConnectErrors.PERMISSION_DENIED
-            : ConnectErrors.code(status.code());
-        exchanges.answer(exchange, ConnectErrors.response(exchanges.alloc(), code, status.message()));
+        String code = status.cause() instanceof PeerNotAuthorizedException ? ConnectRpcErrors.PERMISSION_DENIED
+            : ConnectRpcErrors.code(status.code());
+        exchanges.answer(exchange, ConnectRpcErrors.response(exchanges.alloc(), code, status.message()));
       }
     }
   }
@@ -222,15 +222,15 @@ final class ConnectStream implements ServerStream, ServerStream.Message {
     String detail = null;
     String code;
     if (cause instanceof BoltException bolt) {
-      code = bolt instanceof PeerNotAuthorizedException ? ConnectErrors.PERMISSION_DENIED
-          : ConnectErrors.code(bolt.status());
+      code = bolt instanceof PeerNotAuthorizedException ? ConnectRpcErrors.PERMISSION_DENIED
+          : ConnectRpcErrors.code(bolt.status());
     } else if (cause instanceof RuntimeException || cause instanceof Error) {
-      code = ConnectErrors.INTERNAL;
+      code = ConnectRpcErrors.INTERNAL;
     } else {
-      code = ConnectErrors.FAILED_PRECONDITION; // a declared exception: an answer
+      code = ConnectRpcErrors.FAILED_PRECONDITION; // a declared exception: an answer
       detail = cause.getClass().getName();
     }
-    return ConnectErrors.response(exchanges.alloc(), ConnectErrors.httpStatus(code), code, cause.getMessage(), detail,
+    return ConnectRpcErrors.response(exchanges.alloc(), ConnectRpcErrors.httpStatus(code), code, cause.getMessage(), detail,
         cause.getMessage());
   }
 
