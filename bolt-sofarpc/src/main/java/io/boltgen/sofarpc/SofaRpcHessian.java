@@ -1,15 +1,15 @@
 package io.boltgen.sofarpc;
 
+import io.boltgen.hessian.HessianException;
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianReader.ValueReader;
+import io.boltgen.hessian.HessianType;
+import io.boltgen.hessian.HessianWriter;
+import io.boltgen.hessian.HessianWriter.ValueWriter;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.sofarpc.hessian.HessianException;
-import io.boltgen.sofarpc.hessian.HessianReader;
-import io.boltgen.sofarpc.hessian.HessianType;
-import io.boltgen.sofarpc.hessian.HessianReader.ValueReader;
-import io.boltgen.sofarpc.hessian.HessianWriter;
-import io.boltgen.sofarpc.hessian.HessianWriter.ValueWriter;
 import io.netty.buffer.ByteBuf;
 import java.util.LinkedHashSet;
 import java.util.List;

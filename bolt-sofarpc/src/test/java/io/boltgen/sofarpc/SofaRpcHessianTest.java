@@ -3,14 +3,14 @@ package io.boltgen.sofarpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.boltgen.hessian.HessianClass;
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianType;
+import io.boltgen.hessian.HessianWriter;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.sofarpc.hessian.HessianClass;
-import io.boltgen.sofarpc.hessian.HessianReader;
-import io.boltgen.sofarpc.hessian.HessianType;
-import io.boltgen.sofarpc.hessian.HessianWriter;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.List;

@@ -33,7 +33,7 @@ class CoreOnlyTest {
   void noProtocolModuleIsOnTheClassPath() {
     for (String absent : List.of("io.netty.handler.codec.http.HttpRequestDecoder",
         "io.netty.handler.codec.http2.Http2FrameCodec", "io.boltgen.runtime.internal.http.HttpProtocol",
-        "io.boltgen.sofarpc.SofaRpc", "io.boltgen.sofarpc.hessian.HessianReader", "io.boltgen.json.JsonForms",
+        "io.boltgen.sofarpc.SofaRpc", "io.boltgen.sofarpc.SofaRpcHessian", "io.boltgen.json.JsonForms",
         "tools.jackson.core.JsonFactory", "demo.plain.CatalogBoltJson")) {
       assertThatThrownBy(() -> Class.forName(absent)).as(absent).isInstanceOf(ClassNotFoundException.class);
     }

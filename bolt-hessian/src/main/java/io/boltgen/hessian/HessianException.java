@@ -1,4 +1,4 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
 /**
  * Malformed or over-limit Hessian: a truncated value, an unknown or unexpected tag, a length larger than the

@@ -1,6 +1,5 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
-import io.boltgen.runtime.support.MessageText;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -158,8 +157,7 @@ public final class HessianReader {
     HessianClass sent = instanceClass();
     String expected = type.hessianClass().className();
     if (!sent.className().equals(expected)) {
-      throw new HessianException("expected an object of class " + expected + ", found one of "
-          + MessageText.quote(sent.className()));
+      throw new HessianException("expected an object of class " + expected + ", found one of another class");
     }
     int ref = reserve(type);
     enter();
