@@ -157,7 +157,8 @@ public final class HessianReader {
     HessianClass sent = instanceClass();
     String expected = type.hessianClass().className();
     if (!sent.className().equals(expected)) {
-      throw new HessianException("expected an object of class " + expected + ", found one of another class");
+      throw HessianException.about("expected an object of class " + expected + ", found one of another class",
+          sent.className());
     }
     int ref = reserve(type);
     enter();

@@ -201,10 +201,13 @@ class HessianInteropTest {
   }
 
   @Test
-  void aClassOtherThanTheOneExpectedFails() {
+  void aClassOtherThanTheOneExpectedFailsNamingBothThePeersApartFromTheMessage() {
     byte[] bytes = sofaWritesObject(new IllegalStateException("x"));
     assertThatThrownBy(() -> weRead(bytes, in -> in.readObject(POINT)))
-        .isInstanceOf(HessianException.class).hasMessageContaining(Point.class.getName());
+        .isInstanceOfSatisfying(HessianException.class, e -> {
+          assertThat(e).hasMessageContaining(Point.class.getName()).hasMessageNotContaining("IllegalStateException");
+          assertThat(e.peerText()).isEqualTo("java.lang.IllegalStateException");
+        });
   }
 
   @Test
