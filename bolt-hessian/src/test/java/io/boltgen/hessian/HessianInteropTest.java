@@ -242,6 +242,40 @@ class HessianInteropTest {
   }
 
   @Test
+  void readFieldsReadsTheFieldsAskedForAndSkipsTheRestOfAnyObject() {
+    byte[] sofa = sofaWritesObject(new Point(7, 8, 0.5, "p", new ArrayList<>(List.of("a", "b")), new Point()));
+    List<String> seen = new ArrayList<>();
+    String[] name = new String[1];
+    String className = weRead(sofa, in -> in.readFields((r, sentClass, field) -> {
+      seen.add(field);
+      if (field.equals("name")) {
+        name[0] = r.readString();
+        return true;
+      }
+      return false;
+    }));
+    assertThat(className).isEqualTo(Point.class.getName());
+    assertThat(seen).containsExactly("x", "id", "score", "name", "tags", "child");
+    assertThat(name[0]).isEqualTo("p");
+    String none = weRead(new byte[] {'N'}, in -> in.readFields((r, sentClass, field) -> false));
+    assertThat(none).isNull();
+    assertThatThrownBy(() -> weRead(sofa, in -> in.readFields((r, sentClass, field) -> true)))
+        .isInstanceOf(HessianException.class).hasMessageContaining("read nothing");
+    assertThatThrownBy(() -> weRead(ours(out -> out.writeString("not an object")),
+        in -> in.readFields((r, sentClass, field) -> false))).isInstanceOf(HessianException.class);
+  }
+
+  @Test
+  void throwableFieldsKeepWhatTheyReadWhenTheRestIsMalformed() {
+    byte[] whole = sofaWritesObject(new IllegalStateException("outer", new IllegalArgumentException("inner")));
+    ThrowableFields fields = new ThrowableFields();
+    assertThatThrownBy(() -> weRead(Arrays.copyOf(whole, whole.length - 3), in -> in.readFields(fields)))
+        .isInstanceOf(HessianException.class);
+    assertThat(fields.className()).isEqualTo("java.lang.IllegalStateException");
+    assertThat(fields.message()).isEqualTo("outer");
+  }
+
+  @Test
   void throwablesWeWriteAreReadBySofaHessian() {
     for (String message : new String[] {"x", "", null, "\u00e9".repeat(40_000)}) {
       byte[] ours = ours(out -> out.writeThrowable("java.lang.IllegalStateException", message));
