@@ -13,6 +13,8 @@ final class Names {
   static final String RUNTIME = "io.boltgen.runtime";
   /** The package of the SOFARPC dialect's runtime, module bolt-sofarpc. */
   static final String SOFARPC = "io.boltgen.sofarpc";
+  /** The package of the Hessian reader and writer that SOFARPC's Hessian2 bodies use, module bolt-hessian. */
+  static final String HESSIAN = "io.boltgen.hessian";
   static final ClassName BOLT_CHANNEL = ClassName.get(RUNTIME, "BoltChannel");
   static final ClassName BOLT_CLIENT = ClassName.get(RUNTIME, "BoltClient");
   static final ClassName BOLT_EXCEPTION = ClassName.get(RUNTIME, "BoltException");
@@ -38,10 +40,10 @@ final class Names {
   static final ClassName SOFA_RPC_HESSIAN = ClassName.get(SOFARPC, "SofaRpcHessian");
   static final ClassName SOFA_RPC_DECLARED_EXCEPTION = SOFA_RPC_HESSIAN.nestedClass("DeclaredException");
   static final ClassName SOFA_RPC_JDK_TYPES = ClassName.get(SOFARPC, "SofaRpcJdkTypes");
-  static final ClassName HESSIAN_CLASS = ClassName.get(SOFARPC + ".hessian", "HessianClass");
-  static final ClassName HESSIAN_TYPE = ClassName.get(SOFARPC + ".hessian", "HessianType");
-  static final ClassName HESSIAN_WRITER = ClassName.get(SOFARPC + ".hessian", "HessianWriter");
-  static final ClassName HESSIAN_READER = ClassName.get(SOFARPC + ".hessian", "HessianReader");
+  static final ClassName HESSIAN_CLASS = ClassName.get(HESSIAN, "HessianClass");
+  static final ClassName HESSIAN_TYPE = ClassName.get(HESSIAN, "HessianType");
+  static final ClassName HESSIAN_WRITER = ClassName.get(HESSIAN, "HessianWriter");
+  static final ClassName HESSIAN_READER = ClassName.get(HESSIAN, "HessianReader");
   /** The package of the JSON runtime, module bolt-json. */
   static final String JSON = "io.boltgen.json";
   static final ClassName JSON_FORMS = ClassName.get(JSON, "JsonForms");

@@ -151,11 +151,12 @@ class ArchitectureTest {
   @Test
   void theWireKnowsNothingOfConnectionsCallsOrServers() {
     // internal.wire is where a frame's bytes are read and written: it uses the API's values (statuses, the wire
-    // protocol, exceptions), Netty's buffers and codecs and the support helpers, never the rest of the internals
-    // nor the call tier, so that the codec can be read, tested and fuzzed alone
+    // protocol, exceptions), Netty's buffers and codecs, the support helpers and bolt-hessian (SOFABolt's error
+    // bodies), never the rest of the internals nor the call tier, so that the codec can be read, tested and fuzzed
+    // alone
     classes().that().resideInAPackage(INTERNAL + ".wire")
         .should().onlyDependOnClassesThat().resideInAnyPackage(INTERNAL + ".wire", "io.boltgen.runtime",
-            "io.boltgen.runtime.codec", SUPPORT, "io.netty.buffer..", "io.netty.handler.codec..",
+            "io.boltgen.runtime.codec", SUPPORT, "io.boltgen.hessian", "io.netty.buffer..", "io.netty.handler.codec..",
             "io.netty.channel..", "io.netty.util..", "java..", "org.slf4j..", "com.google.errorprone.annotations..")
         .check(runtime);
   }

@@ -1,9 +1,9 @@
 package io.boltgen.sofarpc;
 
-import io.boltgen.sofarpc.hessian.HessianClass;
-import io.boltgen.sofarpc.hessian.HessianReader;
-import io.boltgen.sofarpc.hessian.HessianType;
-import io.boltgen.sofarpc.hessian.HessianWriter;
+import io.boltgen.hessian.HessianClass;
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianType;
+import io.boltgen.hessian.HessianWriter;
 import io.boltgen.runtime.support.MessageText;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.boltgen.sofarpc;
 
+import io.boltgen.hessian.HessianClass;
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianType;
+import io.boltgen.hessian.HessianWriter;
 import io.boltgen.sofarpc.SofaRpcHessian.DeclaredException;
-import io.boltgen.sofarpc.hessian.HessianClass;
-import io.boltgen.sofarpc.hessian.HessianReader;
-import io.boltgen.sofarpc.hessian.HessianType;
-import io.boltgen.sofarpc.hessian.HessianWriter;
 import java.util.List;
 
 /**

@@ -1,15 +1,16 @@
 package io.boltgen.sofarpc;
 
+import io.boltgen.hessian.HessianException;
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianReader.ValueReader;
+import io.boltgen.hessian.HessianType;
+import io.boltgen.hessian.HessianWriter;
+import io.boltgen.hessian.HessianWriter.ValueWriter;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.sofarpc.hessian.HessianException;
-import io.boltgen.sofarpc.hessian.HessianReader;
-import io.boltgen.sofarpc.hessian.HessianType;
-import io.boltgen.sofarpc.hessian.HessianReader.ValueReader;
-import io.boltgen.sofarpc.hessian.HessianWriter;
-import io.boltgen.sofarpc.hessian.HessianWriter.ValueWriter;
+import io.boltgen.runtime.support.MessageText;
 import io.netty.buffer.ByteBuf;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -301,10 +302,22 @@ public final class SofaRpcHessian {
     @Override
     public Q read(ByteBuf in) {
       HessianReader hessian = new HessianReader(in);
-      RequestEnvelope sent = hessian.readObject(RequestEnvelope.TYPE);
-      envelope.check(sent);
-      return reader.read(hessian);
+      try {
+        RequestEnvelope sent = hessian.readObject(RequestEnvelope.TYPE);
+        envelope.check(sent);
+        return reader.read(hessian);
+      } catch (HessianException e) {
+        throw quoted(e);
+      }
     }
+  }
+
+  /**
+   * {@code e} with the text the peer sent, which the reader keeps out of its messages
+   * ({@link HessianException#peerText}), quoted into its message; {@code e} itself when there is none.
+   */
+  static HessianException quoted(HessianException e) {
+    return e.peerText() == null ? e : new HessianException(e.getMessage() + ": " + MessageText.quote(e.peerText()), e);
   }
 
   private static final class HessianResponse<R> implements FailureMarshaller<R> {
@@ -388,7 +401,12 @@ public final class SofaRpcHessian {
 
     @Override
     public R read(ByteBuf in, Map<String, String> headers) {
-      ResponseEnvelope<R> answer = new HessianReader(in).readObject(type);
+      ResponseEnvelope<R> answer;
+      try {
+        answer = new HessianReader(in).readObject(type);
+      } catch (HessianException e) {
+        throw quoted(e);
+      }
       if (answer == null) {
         throw new IllegalArgumentException("the answer is null, not a SofaResponse");
       }

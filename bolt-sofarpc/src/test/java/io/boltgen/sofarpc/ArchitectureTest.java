@@ -2,7 +2,6 @@ package io.boltgen.sofarpc;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
@@ -19,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The SOFARPC module's shape: its public types are exactly those of the table in docs/sofarpc.md, it uses the
- * runtime's API, generated and support tiers but never its internals or its transport tier, its packages
- * import one way, and the runtime never uses it (a service that speaks only Bolt does without it).
+ * runtime's API, generated and support tiers and bolt-hessian but never the runtime's internals or its transport
+ * tier, and the runtime never uses it (a service that speaks only Bolt does without it).
  */
 class ArchitectureTest {
 
@@ -45,19 +44,14 @@ class ArchitectureTest {
   }
 
   @Test
-  void usesOnlyTheRuntimesApiGeneratedAndSupportTiers() {
+  void usesOnlyTheRuntimesApiGeneratedAndSupportTiersAndHessian() {
     noClasses().should().dependOnClassesThat()
         .resideInAnyPackage("io.boltgen.runtime.internal..", "io.boltgen.runtime.call..")
         .check(module);
-    classes().should().onlyDependOnClassesThat().resideInAnyPackage("io.boltgen.sofarpc..", "io.boltgen.runtime",
-            "io.boltgen.runtime.codec..", "io.boltgen.runtime.support", "io.netty.buffer..", "io.netty.util..",
-            "java..", "org.slf4j..", "com.google.errorprone.annotations..")
+    classes().should().onlyDependOnClassesThat().resideInAnyPackage("io.boltgen.sofarpc..", "io.boltgen.hessian",
+            "io.boltgen.runtime", "io.boltgen.runtime.codec..", "io.boltgen.runtime.support", "io.netty.buffer..",
+            "io.netty.util..", "java..", "org.slf4j..", "com.google.errorprone.annotations..")
         .check(module);
-  }
-
-  @Test
-  void packagesHaveNoCycle() {
-    slices().matching("io.boltgen.sofarpc.(**)").should().beFreeOfCycles().check(module);
   }
 
   @Test

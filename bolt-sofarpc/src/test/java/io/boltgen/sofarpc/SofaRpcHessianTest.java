@@ -3,14 +3,16 @@ package io.boltgen.sofarpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.boltgen.hessian.HessianClass;
+import io.boltgen.hessian.HessianException;
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianType;
+import io.boltgen.hessian.HessianWriter;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
-import io.boltgen.sofarpc.hessian.HessianClass;
-import io.boltgen.sofarpc.hessian.HessianReader;
-import io.boltgen.sofarpc.hessian.HessianType;
-import io.boltgen.sofarpc.hessian.HessianWriter;
+import io.boltgen.runtime.support.MessageText;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.List;
@@ -108,6 +110,21 @@ class SofaRpcHessianTest {
     ByteBuf buf = write(other, new Join("x", 1));
     assertThatThrownBy(() -> REQUEST.read(buf)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("java.lang.String, long");
+  }
+
+  @Test
+  void aBodyOfAnotherClassIsRefusedQuotingTheClassThePeerSent() {
+    // the reader keeps the peer's text out of its message; the dialect quotes it in, escaped
+    ByteBuf request = Unpooled.buffer();
+    HessianWriter.to(request).writeThrowable("evil\nClass", "x");
+    assertThatThrownBy(() -> REQUEST.read(request)).isInstanceOf(HessianException.class)
+        .hasMessageContaining(RequestEnvelope.TYPE.hessianClass().className())
+        .hasMessageEndingWith("found one of another class: " + MessageText.quote("evil\nClass"))
+        .hasMessageNotContaining("\n");
+    ByteBuf answer = Unpooled.buffer();
+    HessianWriter.to(answer).writeThrowable("evil\nClass", "x");
+    assertThatThrownBy(() -> RESPONSE.read(answer, Map.of())).isInstanceOf(HessianException.class)
+        .hasMessageEndingWith(MessageText.quote("evil\nClass"));
   }
 
   @Test

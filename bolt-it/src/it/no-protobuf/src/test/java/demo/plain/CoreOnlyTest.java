@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A project that depends on bolt-runtime alone speaks Bolt without the protocol modules: neither HTTP
- * (bolt-http, Netty's HTTP/1.1 and HTTP/2 codecs), nor SOFARPC's dialect (bolt-sofarpc, its Hessian), nor JSON
+ * (bolt-http, Netty's HTTP/1.1 and HTTP/2 codecs), nor SOFARPC's dialect (bolt-sofarpc; the runtime brings only
+ * bolt-hessian, boltgen's small Hessian codec for SOFABolt's error bodies, and no sofa-hessian), nor JSON
  * (bolt-json, Jackson) is in its dependency tree or on its class path, the processor generated no JSON codec,
  * calls work, and asking for HTTP says which module it needs.
  */
@@ -25,15 +26,15 @@ class CoreOnlyTest {
   void noProtocolModuleIsInTheDependencyTree() throws Exception {
     // what `mvn dependency:tree` printed for this project (the pom writes it before the tests run)
     String tree = Files.readString(Path.of("target/dependency-tree.txt"));
-    assertThat(tree).contains("io.boltgen:bolt-runtime:jar:", "io.netty:netty-handler:jar:")
-        .doesNotContain("jackson", "netty-codec-http", "hessian", "bolt-json", "bolt-http", "bolt-sofarpc");
+    assertThat(tree).contains("io.boltgen:bolt-runtime:jar:", "io.boltgen:bolt-hessian:jar:", "io.netty:netty-handler:jar:")
+        .doesNotContain("jackson", "netty-codec-http", "com.alipay", "bolt-json", "bolt-http", "bolt-sofarpc");
   }
 
   @Test
   void noProtocolModuleIsOnTheClassPath() {
     for (String absent : List.of("io.netty.handler.codec.http.HttpRequestDecoder",
         "io.netty.handler.codec.http2.Http2FrameCodec", "io.boltgen.runtime.internal.http.HttpProtocol",
-        "io.boltgen.sofarpc.SofaRpc", "io.boltgen.sofarpc.hessian.HessianReader", "io.boltgen.json.JsonForms",
+        "io.boltgen.sofarpc.SofaRpc", "io.boltgen.sofarpc.SofaRpcHessian", "io.boltgen.json.JsonForms",
         "tools.jackson.core.JsonFactory", "demo.plain.CatalogBoltJson")) {
       assertThatThrownBy(() -> Class.forName(absent)).as(absent).isInstanceOf(ClassNotFoundException.class);
     }

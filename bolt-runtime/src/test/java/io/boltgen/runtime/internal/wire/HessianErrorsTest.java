@@ -12,6 +12,7 @@ import io.netty.buffer.Unpooled;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -91,6 +92,13 @@ class HessianErrorsTest {
     HessianErrors.RemoteThrowable read = weRead(sofaWrites(thrown));
     assertThat(read.className()).isEqualTo("java.lang.IllegalStateException");
     assertThat(read.message()).isEqualTo("outer");
+  }
+
+  @Test
+  void whatWasReadBeforeTheRestWentWrongIsKept() throws IOException {
+    byte[] whole = sofaWrites(new IllegalStateException("outer", new IllegalArgumentException("inner")));
+    assertThat(weRead(Arrays.copyOf(whole, whole.length - 3)))
+        .isEqualTo(new HessianErrors.RemoteThrowable("java.lang.IllegalStateException", "outer"));
   }
 
   @Test

@@ -1,12 +1,15 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.sofarpc;
 
-import static io.boltgen.sofarpc.hessian.HessianFixtures.ours;
-import static io.boltgen.sofarpc.hessian.HessianFixtures.sofaReadsObject;
-import static io.boltgen.sofarpc.hessian.HessianFixtures.sofaWritesObject;
-import static io.boltgen.sofarpc.hessian.HessianFixtures.weRead;
+import static io.boltgen.hessian.HessianFixtures.ours;
+import static io.boltgen.hessian.HessianFixtures.sofaReadsObject;
+import static io.boltgen.hessian.HessianFixtures.sofaWritesObject;
+import static io.boltgen.hessian.HessianFixtures.weRead;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.boltgen.sofarpc.SofaRpcHessian;
+import io.boltgen.hessian.HessianClass;
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianType;
+import io.boltgen.hessian.HessianWriter;
 import java.io.Serializable;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,14 +1,14 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.sofarpc;
 
-import static io.boltgen.sofarpc.hessian.HessianFixtures.ours;
-import static io.boltgen.sofarpc.hessian.HessianFixtures.sofaReadsObject;
-import static io.boltgen.sofarpc.hessian.HessianFixtures.sofaWritesObject;
-import static io.boltgen.sofarpc.hessian.HessianFixtures.weRead;
+import static io.boltgen.hessian.HessianFixtures.ours;
+import static io.boltgen.hessian.HessianFixtures.sofaReadsObject;
+import static io.boltgen.hessian.HessianFixtures.sofaWritesObject;
+import static io.boltgen.hessian.HessianFixtures.weRead;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianWriter;
 import io.boltgen.runtime.codec.ArrayValues;
-import io.boltgen.sofarpc.SofaRpcHessian;
-import io.boltgen.sofarpc.SofaRpcJdkTypes;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Date;

@@ -1,4 +1,4 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
 import com.caucho.hessian.io.Hessian2Input;
 import com.caucho.hessian.io.Hessian2Output;
@@ -18,8 +18,11 @@ import java.util.Random;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-/** What the Hessian tests share: sofa-hessian on each side, random values, a test class and its type. */
-final class HessianFixtures {
+/**
+ * What the Hessian tests share: sofa-hessian on each side, random values, a test class and its type. Public (in
+ * bolt-hessian's test jar) for bolt-sofarpc's tests of the types it maps.
+ */
+public final class HessianFixtures {
 
   private static final SerializerFactory FACTORY = new SerializerFactory();
 
@@ -124,7 +127,7 @@ final class HessianFixtures {
     }
   }
 
-  static byte[] sofaWritesObject(Object value) {
+  public static byte[] sofaWritesObject(Object value) {
     return sofaWrites(out -> out.writeObject(value));
   }
 
@@ -138,12 +141,12 @@ final class HessianFixtures {
     }
   }
 
-  static Object sofaReadsObject(byte[] bytes) {
+  public static Object sofaReadsObject(byte[] bytes) {
     return sofaReads(bytes, Hessian2Input::readObject);
   }
 
   /** What {@code write} writes with a {@link HessianWriter}, checking that sizing counts the same bytes. */
-  static byte[] ours(Consumer<HessianWriter> write) {
+  public static byte[] ours(Consumer<HessianWriter> write) {
     ByteBuf buf = Unpooled.buffer();
     try {
       HessianWriter out = HessianWriter.to(buf);
@@ -160,7 +163,7 @@ final class HessianFixtures {
   }
 
   /** What {@code read} reads from {@code bytes}, checking that it read them all. */
-  static <T> T weRead(byte[] bytes, Function<HessianReader, T> read) {
+  public static <T> T weRead(byte[] bytes, Function<HessianReader, T> read) {
     ByteBuf buf = Unpooled.wrappedBuffer(bytes);
     try {
       HessianReader in = new HessianReader(buf);

@@ -1,4 +1,4 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
 /**
  * How generated code reads and writes one Java type (a record mapped to a Java class of the SOFARPC side) as a

@@ -1,9 +1,14 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.sofarpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.boltgen.sofarpc.SofaRpcJdkTypes;
+import io.boltgen.hessian.HessianClass;
+import io.boltgen.hessian.HessianException;
+import io.boltgen.hessian.HessianFixtures;
+import io.boltgen.hessian.HessianReader;
+import io.boltgen.hessian.HessianType;
+import io.boltgen.hessian.HessianWriter;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Timestamp;

@@ -1,6 +1,5 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
-import io.boltgen.runtime.support.MessageText;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,14 +38,12 @@ public final class HessianReader {
   /** The most list and map type names one stream may hold: 1,024. */
   public static final int MAX_TYPES = 1_024;
 
-  static final String DETAIL_MESSAGE = "detailMessage";
   private static final Object IN_PROGRESS = new Object();
   private static final Object SKIPPED = new Object();
   private static final Object PLAIN = new Object();
 
   private final HessianSource src;
-  private final List<HessianClass> classes = new ArrayList<>();
-  private final List<String> types = new ArrayList<>();
+  private final HessianDefinitions definitions;
   private final List<Object> refs = new ArrayList<>();
   private final List<Object> refKinds = new ArrayList<>();
   private int depth;
@@ -54,6 +51,7 @@ public final class HessianReader {
   /** A reader of {@code in} from its reader index, which it moves. */
   public HessianReader(ByteBuf in) {
     this.src = new HessianSource(in);
+    this.definitions = new HessianDefinitions(src);
   }
 
   /** If the next value is {@code 'N'}, consumes it and returns true; else false (and at the end). */
@@ -155,11 +153,11 @@ public final class HessianReader {
     if (tag != 'o') {
       throw unexpected("an object of " + type.hessianClass().className(), tag);
     }
-    HessianClass sent = instanceClass();
+    HessianClass sent = definitions.instanceClass();
     String expected = type.hessianClass().className();
     if (!sent.className().equals(expected)) {
-      throw new HessianException("expected an object of class " + expected + ", found one of "
-          + MessageText.quote(sent.className()));
+      throw HessianException.about("expected an object of class " + expected + ", found one of another class",
+          sent.className());
     }
     int ref = reserve(type);
     enter();
@@ -221,7 +219,7 @@ public final class HessianReader {
     if (tag != 'M') {
       throw unexpected("a map", tag);
     }
-    readType();
+    definitions.readType();
     int ref = reserve(kind);
     enter();
     Map<K, V> map = new LinkedHashMap<>();
@@ -243,21 +241,13 @@ public final class HessianReader {
    * For envelopes whose types are not known in advance; nothing is built from a class name.
    */
   public Object readValue() {
-    int tag = src.tag();
-    while (tag == 'O') {
-      readDefinition();
-      tag = src.tag();
-    }
+    int tag = tagAfterDefinitions();
     return HessianValues.read(this, tag);
   }
 
   /** Skips exactly one value of any kind (its objects, lists and maps still count for back-references). */
   public void skipValue() {
-    int tag = src.tag();
-    while (tag == 'O') {
-      readDefinition();
-      tag = src.tag();
-    }
+    int tag = tagAfterDefinitions();
     HessianValues.skip(this, tag);
   }
 
@@ -272,30 +262,46 @@ public final class HessianReader {
   }
 
   /**
-   * The class name and {@code detailMessage} of a serialized Throwable, skipping its other fields (stack
-   * trace, cause, suppressed exceptions…); {@code 'N'} gives null.
+   * An object of any class, for the fields a caller wants of it and nothing more (a Throwable's message, say):
+   * after its class definitions, {@code fields} is called for each field in the order the peer sent them, with
+   * the object's class name and the field's name, and either reads that field's value (exactly one) and returns
+   * true, or reads nothing and returns false to have it skipped. Returns the class name; {@code 'N'} gives null.
+   *
+   * <p>The object itself is not built, so a back-reference to it fails; it counts towards the limits as any
+   * object does. What {@code fields} kept before a {@link HessianException} stays valid, so a caller may use the
+   * fields read before the rest turned out malformed.
    */
-  public RemoteThrowable readThrowable() {
+  public String readFields(FieldReader fields) {
     int tag = tagAfterDefinitions();
     if (tag == 'N') {
       return null;
     }
     if (tag != 'o') {
-      throw unexpected("a Throwable", tag);
+      throw unexpected("an object", tag);
     }
-    HessianClass sent = instanceClass();
+    HessianClass sent = definitions.instanceClass();
     reserve(SKIPPED);
     enter();
-    String message = null;
     for (int i = 0; i < sent.fieldCount(); i++) {
-      if (message == null && DETAIL_MESSAGE.equals(sent.fieldName(i))) {
-        message = readString();
+      int before = src.position();
+      if (fields.read(this, sent.className(), sent.fieldName(i))) {
+        progressed(before);
       } else {
         skipValue();
       }
     }
     exit();
-    return new RemoteThrowable(sent.className(), message);
+    return sent.className();
+  }
+
+  /**
+   * The class name and {@code detailMessage} of a serialized Throwable, skipping its other fields (stack
+   * trace, cause, suppressed exceptions…) by {@link #readFields}; {@code 'N'} gives null.
+   */
+  public RemoteThrowable readThrowable() {
+    ThrowableFields fields = new ThrowableFields();
+    String className = readFields(fields);
+    return className == null ? null : new RemoteThrowable(className, fields.message());
   }
 
   /** The class name and detail message (null when it had none) of a Throwable read by {@link #readThrowable}. */
@@ -303,6 +309,16 @@ public final class HessianReader {
 
   /** An object read by {@link #readValue}: its class name and its fields by name, in the order sent. */
   public record Instance(String className, Map<String, Object> fields) {}
+
+  /** Reads the fields of an object that a caller of {@link #readFields} wants, field by field. */
+  @FunctionalInterface
+  public interface FieldReader {
+    /**
+     * Reads the value of field {@code field} of an object of class {@code className} from {@code in} and returns
+     * true, or reads nothing and returns false to have that value skipped.
+     */
+    boolean read(HessianReader in, String className, String field);
+  }
 
   /** How one value of type {@code T} is read, e.g. {@code HessianReader::readString}. */
   @FunctionalInterface
@@ -393,44 +409,15 @@ public final class HessianReader {
   private int tagAfterDefinitions() {
     int tag = src.tag();
     while (tag == 'O') {
-      readDefinition();
+      definitions.readDefinition();
       tag = src.tag();
     }
     return tag;
   }
 
-  /** {@code int(nameLength) nameChars int(fieldCount) string*}, after {@code 'O'}. */
-  void readDefinition() {
-    if (classes.size() >= MAX_CLASS_DEFINITIONS) {
-      throw new HessianException("more than " + MAX_CLASS_DEFINITIONS + " class definitions in one stream");
-    }
-    StringBuilder name = new StringBuilder();
-    src.chars(src.compactInt("the length of a class name"), name);
-    int count = src.compactInt("the field count of a class definition");
-    if (count < 0 || count > MAX_FIELDS) {
-      throw new HessianException("a class definition of " + count + " fields (at most " + MAX_FIELDS + ")");
-    }
-    src.count(count, "a class definition");
-    String[] fields = new String[count];
-    for (int i = 0; i < count; i++) {
-      int tag = src.tag();
-      if (!HessianSource.isString(tag)) {
-        throw unexpected("a field name", tag);
-      }
-      StringBuilder field = new StringBuilder();
-      src.stringBody(tag, field);
-      fields[i] = field.toString();
-    }
-    classes.add(HessianClass.received(name.toString(), fields));
-  }
-
-  /** The definition of the instance whose {@code 'o'} was read. */
-  HessianClass instanceClass() {
-    int index = src.compactInt("the class of an instance");
-    if (index < 0 || index >= classes.size()) {
-      throw new HessianException("an instance of class definition " + index + " of " + classes.size());
-    }
-    return classes.get(index);
+  /** The class definitions and type names this stream declared so far. */
+  HessianDefinitions definitions() {
+    return definitions;
   }
 
   /**
@@ -439,16 +426,13 @@ public final class HessianReader {
    */
   int listStart(int tag) {
     if (tag == 'v') {
-      int typeRef = src.compactInt("the type of a list");
-      if (typeRef < 0 || typeRef >= types.size()) {
-        throw new HessianException("a list of type " + typeRef + " of " + types.size());
-      }
+      definitions.typeRef(src.compactInt("the type of a list"), "a list of type ");
       return src.count(src.compactInt("the length of a list"), "a list");
     }
     if (tag != 'V') {
       throw unexpected("a list", tag);
     }
-    readType();
+    definitions.readType();
     int next = src.peek();
     if (next == 0x6e) {
       src.tag();
@@ -470,26 +454,6 @@ public final class HessianReader {
       return false;
     }
     return true;
-  }
-
-  /** An optional type after {@code 'V'} or {@code 'M'}: {@code 't' u16 chars}, or {@code 'u' int(ref)}. */
-  void readType() {
-    int next = src.peek();
-    if (next == 't') {
-      src.tag();
-      if (types.size() >= MAX_TYPES) {
-        throw new HessianException("more than " + MAX_TYPES + " types in one stream");
-      }
-      StringBuilder type = new StringBuilder();
-      src.chars(src.u16(), type);
-      types.add(type.toString());
-    } else if (next == 0x75) {
-      src.tag();
-      int ref = src.compactInt("a type reference");
-      if (ref < 0 || ref >= types.size()) {
-        throw new HessianException("a reference to type " + ref + " of " + types.size());
-      }
-    }
   }
 
   /** How a map was read, for back-references. */

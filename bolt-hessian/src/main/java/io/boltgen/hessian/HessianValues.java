@@ -1,4 +1,4 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,7 +49,7 @@ final class HessianValues {
       r.complete(ref, list);
       return list;
     } else if (tag == 'M') {
-      r.readType();
+      r.definitions().readType();
       int ref = r.reservePlain();
       r.enter();
       Map<Object, Object> map = new LinkedHashMap<>();
@@ -61,7 +61,7 @@ final class HessianValues {
       r.complete(ref, map);
       return map;
     } else if (tag == 'o') {
-      HessianClass sent = r.instanceClass();
+      HessianClass sent = r.definitions().instanceClass();
       int ref = r.reservePlain();
       r.enter();
       Map<String, Object> fields = new LinkedHashMap<>();
@@ -104,7 +104,7 @@ final class HessianValues {
       }
       r.exit();
     } else if (tag == 'M') {
-      r.readType();
+      r.definitions().readType();
       r.reserveSkipped();
       r.enter();
       while (r.more(tag, 0, -1)) {
@@ -113,7 +113,7 @@ final class HessianValues {
       }
       r.exit();
     } else if (tag == 'o') {
-      HessianClass sent = r.instanceClass();
+      HessianClass sent = r.definitions().instanceClass();
       r.reserveSkipped();
       r.enter();
       for (int i = 0; i < sent.fieldCount(); i++) {
@@ -142,14 +142,14 @@ final class HessianValues {
   static String nextObjectClassName(HessianReader r, HessianSource src) {
     while (src.peek() == 'O') {
       src.tag();
-      r.readDefinition();
+      r.definitions().readDefinition();
     }
     if (src.peek() != 'o') {
       return null;
     }
     int start = src.position();
     src.tag();
-    String className = r.instanceClass().className();
+    String className = r.definitions().instanceClass().className();
     src.position(start);
     return className;
   }

@@ -1,11 +1,11 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
-import static io.boltgen.sofarpc.hessian.HessianFixtures.POINT;
-import static io.boltgen.sofarpc.hessian.HessianFixtures.ours;
+import static io.boltgen.hessian.HessianFixtures.POINT;
+import static io.boltgen.hessian.HessianFixtures.ours;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.boltgen.sofarpc.hessian.HessianFixtures.Point;
+import io.boltgen.hessian.HessianFixtures.Point;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.boltgen.sofarpc.hessian;
+package io.boltgen.hessian;
 
 import io.netty.buffer.ByteBuf;
 import java.util.Collection;
@@ -284,7 +284,7 @@ public final class HessianWriter {
    * peer reads as an instance of that class with that message (and no stack trace, cause or suppressed ones).
    */
   public void writeThrowable(String className, String message) {
-    writeObjectHeader(HessianClass.of(className, HessianReader.DETAIL_MESSAGE));
+    writeObjectHeader(HessianClass.of(className, ThrowableFields.DETAIL_MESSAGE));
     writeString(message);
   }
 
