@@ -10,8 +10,6 @@ import io.boltgen.bench.system.EchoSystem;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 
@@ -44,16 +42,10 @@ public final class BenchmarksPage {
   public static String render(Bench.Plan plan, Bench.Result result, Map<String, String> machine, String loadAverageEnd,
       Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append("# Benchmarks: boltgen beside SOFABolt, gRPC-java and raw Netty\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.BenchmarksPage). Do not edit the numbers by"
-        + " hand: rerun the command below. -->\n\n");
-    md.append(Markdown.warnings(plan.caveats(), result.failures()));
-    md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0)))
-        .append(" UTC in ").append(Fmt.duration(took)).append(" with:\n\n```\n").append(plan.command()).append("\n```\n\n");
+    md.append(Markdown.head("Benchmarks: boltgen beside SOFABolt, gRPC-java and raw Netty", BenchmarksPage.class, plan.caveats(),
+        result.failures(), started, took, plan.command()));
 
-    md.append("## Machine\n\n| | |\n|---|---|\n");
-    machine.forEach((k, v) -> md.append(Markdown.row(k, v)));
-    md.append(Markdown.row("load average at end", loadAverageEnd)).append('\n');
+    md.append(Markdown.machine(machine, loadAverageEnd));
     LoadMatrix load = plan.load();
     if (result.loadReport() != null && load != null) {
       String quiet = result.loadReport().quietMarkdown(load.setup().quiet());

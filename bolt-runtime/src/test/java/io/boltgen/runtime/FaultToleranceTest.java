@@ -1,6 +1,7 @@
 package io.boltgen.runtime;
 
 import static io.boltgen.runtime.EchoService.ECHO;
+import static io.boltgen.runtime.EchoService.FAIL;
 import static io.boltgen.runtime.EchoService.SLOW;
 import static io.boltgen.runtime.EchoService.bytes;
 import static io.boltgen.runtime.EchoService.string;
@@ -58,6 +59,17 @@ class FaultToleranceTest {
         ? t.getCause() : t;
     assertThat(cause).isInstanceOf(BoltException.class);
     return ((BoltException) cause).status();
+  }
+
+  @Test
+  void aPeersErrorTextReachesTheMessageEscapedAndCutAndStaysWholeInRemoteMessage() {
+    String sent = "line one\nline two\u001b[31m" + "x".repeat(500);
+    assertThatThrownBy(() -> channel().invokeSync(FAIL, bytes(sent), CallOptions.DEFAULT)).isInstanceOfSatisfying(
+        BoltException.class, e -> {
+          assertThat(e.remoteMessage()).isEqualTo("boom: " + sent);
+          assertThat(e.getMessage()).contains("boom: line one\\u000aline two\\u001b[31m")
+              .doesNotContain("\n", "\u001b").contains("more chars)");
+        });
   }
 
   @Test

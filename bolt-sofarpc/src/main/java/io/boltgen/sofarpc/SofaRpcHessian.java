@@ -412,11 +412,12 @@ public final class SofaRpcHessian {
       }
       if (answer.isError()) {
         throw new BoltException(ResponseStatus.SERVER_EXCEPTION, "the SOFARPC provider failed: "
-            + answer.errorMsg(), null, answer.errorMsg(), null, 0, null);
+            + MessageText.shorten(answer.errorMsg()), null, answer.errorMsg(), null, 0, null);
       }
       if (answer.thrownClass() != null) {
         throw new BoltException(ResponseStatus.SERVER_EXCEPTION, "the SOFARPC provider threw "
-            + answer.thrownClass() + (answer.thrownMessage() == null ? "" : ": " + answer.thrownMessage()),
+            + MessageText.shorten(answer.thrownClass())
+            + (answer.thrownMessage() == null ? "" : ": " + MessageText.shorten(answer.thrownMessage())),
             answer.thrownClass(), answer.thrownMessage(), null, 0, null, answer.thrown());
       }
       return answer.result();

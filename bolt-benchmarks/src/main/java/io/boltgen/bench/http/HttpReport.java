@@ -9,8 +9,6 @@ import io.boltgen.bench.run.HttpWindow;
 import io.boltgen.bench.system.Systems;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,17 +35,9 @@ public final class HttpReport {
   public static String markdown(HttpBench.Settings s, HttpBench.Result r, Map<String, String> machine,
       String loadAverageEnd, Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append("# Benchmarks: boltgen over HTTP (JSON and protobuf) beside Bolt and raw Netty HTTP\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.http.HttpReport). Do not edit the numbers by hand:"
-        + " rerun the command below. -->\n\n");
-    md.append(Markdown.warnings(r.caveats(), r.failures()));
-    md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC)
-        .withNano(0))).append(" UTC in ").append(Fmt.duration(took)).append(" with:\n\n```\n").append(s.command())
-        .append("\n```\n\n");
-
-    md.append("## Machine\n\n| | |\n|---|---|\n");
-    machine.forEach((k, v) -> md.append(Markdown.row(k, v)));
-    md.append(Markdown.row("load average at end", loadAverageEnd)).append('\n');
+    md.append(Markdown.head("Benchmarks: boltgen over HTTP (JSON and protobuf) beside Bolt and raw Netty HTTP", HttpReport.class, r.caveats(),
+        r.failures(), started, took, s.command()));
+    md.append(Markdown.machine(machine, loadAverageEnd));
     quiet(md, s, r);
     settings(md, s, r);
     results(md, r);

@@ -192,12 +192,6 @@ public final class MeshBench {
   /** CPU accounting at one instant: the machine's busy ticks, the benchmark's processes', one subject's. */
   record Cpu(long nanos, long busy, long bench, long subject) {}
 
-  /** One measured window. */
-  @FunctionalInterface
-  interface Window {
-    Point measure() throws Exception;
-  }
-
   /** Calls per second between {@code from} and {@code to} seconds by the samples nearest after each; NaN if none. */
   public static double rate(List<Sample> samples, double from, double to) {
     Sample a = null;

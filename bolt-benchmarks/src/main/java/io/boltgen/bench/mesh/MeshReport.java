@@ -11,8 +11,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,21 +85,14 @@ public final class MeshReport {
   public static String markdown(MeshBench.Settings s, MeshBench.Result r, Map<String, String> machine,
       String loadAverageEnd, Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append("# Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.mesh.MeshReport). Do not edit the numbers by hand:"
-        + " rerun the command below. -->\n\n");
-    md.append(Markdown.warnings(r.caveats(), r.failures()));
-    md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC)
-        .withNano(0))).append(" UTC in ").append(Fmt.duration(took)).append(" with:\n\n```\n").append(s.command())
-        .append("\n```\n\n");
+    md.append(Markdown.head("Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)", MeshReport.class,
+        r.caveats(), r.failures(), started, took, s.command()));
     md.append("The 2018 Alibaba mesh-agent contest, rebuilt on one machine: HTTP clients call a service through an"
         + " agent (here boltgen's gateway), which finds the service's providers in etcd and balances the calls over"
         + " them; each call takes the provider 50 ms, so the most a closed loop of N connections can make is N ÷"
         + " 50 ms. The contest's published Netty agent ran on 8 cores; this machine has " + machine.get("cores")
         + ".\n\n");
-    md.append("## Machine\n\n| | |\n|---|---|\n");
-    machine.forEach((k, v) -> md.append(Markdown.row(k, v)));
-    md.append(Markdown.row("load average at end", loadAverageEnd)).append('\n');
+    md.append(Markdown.machine(machine, loadAverageEnd));
     quiet(md, s, r);
     settings(md, s, r);
     md.append("## Results\n\n![requests/s against connections](img/mesh-qps.png)\n\n");

@@ -336,29 +336,12 @@ public final class MeshRun {
     }
   }
 
-  /** A window measured again while others took more CPU than the quiet policy allows; the quietest kept. */
-  Point quietest(Window window) throws Exception {
-    Point kept = null;
-    QuietPolicy quiet = s.quiet();
-    for (int attempt = 1; ; attempt++) {
-      Point p = window.measure();
-      if (!quiet.noisy(p.otherCpuPercent())) {
-        Point done = p.attempts(attempt, false);
-        out.println("  " + MeshReport.describe(done));
-        return done;
-      }
-      if (kept == null || p.otherCpuPercent() < kept.otherCpuPercent()) {
-        kept = p;
-      }
-      boolean again = quiet.again(p.otherCpuPercent(), attempt);
-      out.printf(Locale.ROOT, "  %s-c%d: other processes took %.1f%% of a core in the window%s%n", p.mode(),
-          p.connections(), p.otherCpuPercent(), again ? "; measuring again" : "; keeping the quietest, marked noisy");
-      if (!again) {
-        Point done = kept.attempts(attempt, true);
-        out.println("  " + MeshReport.describe(done));
-        return done;
-      }
-    }
+  /** A window by the one quiet rule ({@link QuietPolicy#quietest}), with its progress line. */
+  Point quietest(QuietPolicy.Attempt<Point> window) throws Exception {
+    Point done = s.quiet().quietest(window, Point::otherCpuPercent, Point::attempts,
+        p -> p.mode() + "-c" + p.connections(), out);
+    out.println("  " + MeshReport.describe(done));
+    return done;
   }
 
   Point point(String mode, int connections, long requests, double qps, double p50, double p99, double max,

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -103,22 +102,15 @@ public final class WrkLoad {
       if (warm.errors() > 0) {
         progress.printf("  round %d %s: warm-up had errors: %s%n", round, target.caseId(), warm.errorText());
       }
-      HttpWindow kept = null;
-      for (int attempt = 1; ; attempt++) {
-        HttpWindow w = window(target, round, load, setup, script, url, pid,
-            setup.logDir().resolve(tag + "-wrk" + (attempt > 1 ? "-" + attempt : "") + ".txt"));
-        if (!setup.quiet().noisy(w.otherCpuPercent())) {
-          return withAttempts(w, attempt, false);
-        }
-        if (kept == null || w.otherCpuPercent() < kept.otherCpuPercent()) {
-          kept = w;
-        }
-        boolean again = setup.quiet().again(w.otherCpuPercent(), attempt);
-        progress.printf(Locale.ROOT, "  round %d %s: other processes took %.1f%% of a core in the window%s%n", round,
-            target.caseId(), w.otherCpuPercent(), again ? "; measuring again" : "; keeping the quietest, marked noisy");
-        if (!again) {
-          return withAttempts(kept, attempt, true);
-        }
+      int[] attempt = {0};
+      try {
+        return setup.quiet().quietest(() -> window(target, round, load, setup, script, url, pid,
+                setup.logDir().resolve(tag + "-wrk" + (++attempt[0] > 1 ? "-" + attempt[0] : "") + ".txt")),
+            HttpWindow::otherCpuPercent, WrkLoad::withAttempts, w -> "round " + round + " " + target.caseId(), progress);
+      } catch (Failed | InterruptedException | RuntimeException e) {
+        throw e;
+      } catch (Exception e) { // window() throws nothing else
+        throw new Failed(target.caseId() + ": " + e);
       }
     } finally {
       try {

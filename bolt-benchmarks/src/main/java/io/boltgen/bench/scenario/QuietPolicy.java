@@ -1,5 +1,10 @@
 package io.boltgen.bench.scenario;
 
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+
 /**
  * When a measured window was too noisy to keep: processes other than the benchmark's JVMs used more than
  * {@code thresholdPercent} of one core during it. A noisy window is measured again, up to {@code maxRepeats}
@@ -29,4 +34,43 @@ public record QuietPolicy(double thresholdPercent, int maxRepeats) {
     return noisy(otherPercent) && attempts <= maxRepeats;
   }
 
+  /** One attempt at a measured window. */
+  @FunctionalInterface
+  public interface Attempt<W> {
+    W measure() throws Exception;
+  }
+
+  /** The window kept, told how many attempts it took and whether it is noisy. */
+  @FunctionalInterface
+  public interface Keep<W> {
+    W kept(W window, int attempts, boolean noisy);
+  }
+
+  /**
+   * The rule every command measures by: a window in which other processes took more than the threshold is measured
+   * again (a line on {@code out} says so, naming it by {@code label}), up to {@link #maxRepeats} more times; then the
+   * quietest attempt is kept, marked noisy.
+   *
+   * @param otherPercent the CPU other processes took during a window, % of one core
+   */
+  public <W> W quietest(Attempt<W> attempt, ToDoubleFunction<W> otherPercent, Keep<W> keep, Function<W, String> label,
+      PrintStream out) throws Exception {
+    W quietest = null;
+    for (int attempts = 1; ; attempts++) {
+      W w = attempt.measure();
+      double other = otherPercent.applyAsDouble(w);
+      if (!noisy(other)) {
+        return keep.kept(w, attempts, false);
+      }
+      if (quietest == null || other < otherPercent.applyAsDouble(quietest)) {
+        quietest = w;
+      }
+      boolean again = again(other, attempts);
+      out.printf(Locale.ROOT, "  %s: other processes took %.1f%% of a core in the window%s%n", label.apply(w), other,
+          again ? "; measuring again" : "; keeping the quietest, marked noisy");
+      if (!again) {
+        return keep.kept(quietest, attempts, true);
+      }
+    }
+  }
 }

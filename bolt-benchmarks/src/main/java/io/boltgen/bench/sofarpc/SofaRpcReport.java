@@ -9,8 +9,6 @@ import io.boltgen.bench.sofarpc.SofaRpcBench.Settings;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Window;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -108,16 +106,9 @@ public final class SofaRpcReport {
   public static String markdown(Settings s, Result r, Map<String, String> machine, String loadAverageEnd,
       Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append("# SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.sofarpc.SofaRpcReport). Do not edit the numbers by"
-        + " hand: rerun the command below. -->\n\n");
-    md.append(Markdown.warnings(r.caveats(), r.failures()));
-    md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC)
-        .withNano(0))).append(" UTC in ").append(Fmt.duration(took)).append(" with:\n\n```\n").append(s.command())
-        .append("\n```\n\n");
-    md.append("## Machine\n\n| | |\n|---|---|\n");
-    machine.forEach((k, v) -> md.append(Markdown.row(k, v)));
-    md.append(Markdown.row("load average at end", loadAverageEnd)).append('\n');
+    md.append(Markdown.head("SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider", SofaRpcReport.class,
+        r.caveats(), r.failures(), started, took, s.command()));
+    md.append(Markdown.machine(machine, loadAverageEnd));
     md.append("### How quiet it was\n\nOther processes' CPU per measured window: the machine's busy time (`/proc/stat`)"
         + " minus the CPU time of the benchmark JVM, the provider's and the consumer's, in % of one core. A window above ")
         .append(Fmt.percent(s.quiet().thresholdPercent())).append(" was measured again (up to ")

@@ -31,11 +31,6 @@ import org.HdrHistogram.Histogram;
  */
 public final class SofaRpcRun {
 
-  @FunctionalInterface
-  interface Attempt {
-    Window measure() throws Exception;
-  }
-
   private SofaRpcRun() {}
 
   /** Runs {@code s}, printing progress and the tables to {@code out}, writing the report if {@code s.out()}. */
@@ -85,26 +80,12 @@ public final class SofaRpcRun {
     return result;
   }
 
-  /** A window measured again while others took more CPU than {@code quiet} allows; the quietest kept. */
-  static Window quietest(QuietPolicy quiet, PrintStream out, Attempt attempt) throws Exception {
-    Window kept = null;
-    for (int n = 1; ; n++) {
-      Window w = attempt.measure();
-      boolean noisy = quiet.noisy(w.otherCpuPercent());
-      if (noisy && (kept == null || w.otherCpuPercent() < kept.otherCpuPercent())) {
-        kept = w;
-      }
-      boolean again = noisy && quiet.again(w.otherCpuPercent(), n);
-      Window done = !noisy ? w.attempts(n, false) : again ? null : kept.attempts(n, true);
-      if (noisy) {
-        out.printf(Locale.ROOT, "  %s %s: other processes took %.1f%% of a core in the window%s%n", w.side(),
-            w.c().id(), w.otherCpuPercent(), again ? "; measuring again" : "; keeping the quietest, marked noisy");
-      }
-      if (done != null) {
-        out.println("  " + SofaRpcReport.describe(done));
-        return done;
-      }
-    }
+  /** A window by the one quiet rule ({@link QuietPolicy#quietest}), with its progress line. */
+  static Window quietest(QuietPolicy quiet, PrintStream out, QuietPolicy.Attempt<Window> attempt) throws Exception {
+    Window done = quiet.quietest(attempt, Window::otherCpuPercent, Window::attempts, w -> w.side() + " " + w.c().id(),
+        out);
+    out.println("  " + SofaRpcReport.describe(done));
+    return done;
   }
 
   /** The two sides' windows: the boltgen client in this JVM and the SOFARPC consumer's JVM. */

@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal.wire;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.PeerNotAuthorizedException;
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.support.MessageText;
 import java.net.SocketAddress;
 import java.util.Map;
 
@@ -49,13 +50,13 @@ public final class RemoteErrors {
     if (remoteClass != null || remoteMessage != null) {
       message.append(": ");
       if (remoteClass != null) {
-        message.append(remoteClass);
+        message.append(MessageText.shorten(remoteClass));
         if (remoteMessage != null) {
           message.append(": ");
         }
       }
       if (remoteMessage != null) {
-        message.append(remoteMessage);
+        message.append(MessageText.shorten(remoteMessage)); // the peer's own text stays whole in remoteMessage()
       }
     }
     if (PeerNotAuthorizedException.class.getName().equals(remoteClass)) {
