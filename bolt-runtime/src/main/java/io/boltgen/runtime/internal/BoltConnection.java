@@ -39,7 +39,7 @@ import javax.net.ssl.SSLSession;
  *
  * <p>Limits: a request frame larger than the peer accepts fails its call alone before anything is written;
  * a call whose frame would take the write queue past its budget of queued bytes fails alone; otherwise a
- * call waits in the queue, within its own timeout, until the channel can take it.
+ * call waits in the queue, within its own timeout, until the Netty channel can take it.
  *
  * <p>The frame format: a client sends what it was configured with; a server latches the protocol code
  * and version of the first frame it receives and answers in that format (before any frame it uses its own
@@ -49,7 +49,7 @@ import javax.net.ssl.SSLSession;
  */
 public final class BoltConnection implements PortConnection, CallTarget {
 
-  /** Where a channel keeps its connection. */
+  /** Where a Netty channel keeps its connection. */
   public static final AttributeKey<BoltConnection> KEY = AttributeKey.valueOf(BoltConnection.class, "connection");
 
   private final Channel nettyChannel;
@@ -245,7 +245,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
     }
   }
 
-  /** The channel's writability changed: drain what waited, pause or resume reading (IO thread). */
+  /** The Netty channel's writability changed: drain what waited, pause or resume reading (IO thread). */
   void onWritabilityChanged() {
     assert nettyChannel.eventLoop().inEventLoop();
     writes.resume();
@@ -255,7 +255,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
     writes.report();
   }
 
-  /** Encoded bytes waiting in the write queue plus those the channel has not written to the socket yet. */
+  /** Encoded bytes waiting in the write queue plus those the Netty channel has not written to the socket yet. */
   long outboundBytes() {
     return writes.outboundBytes();
   }
@@ -337,12 +337,12 @@ public final class BoltConnection implements PortConnection, CallTarget {
     return settings.peerMaxFrameLength();
   }
 
-  /** The allocator of this connection's channel. */
+  /** The allocator of this connection's Netty channel. */
   public ByteBufAllocator alloc() {
     return nettyChannel.alloc();
   }
 
-  /** The event loop of this connection's channel. */
+  /** The event loop of this connection's Netty channel. */
   EventLoop eventLoop() {
     return nettyChannel.eventLoop();
   }
@@ -479,7 +479,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
     calls.closeAll(() -> new BoltException(ResponseStatus.CONNECTION_CLOSED, why, null, null, remote, 0, null));
   }
 
-  /** Completes once the channel went inactive, its pending calls failed and the close event fired (after close). */
+  /** Completes once the Netty channel went inactive, its pending calls failed and the close event fired. */
   public CompletableFuture<Void> inactiveFuture() {
     return inactive;
   }
@@ -488,7 +488,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
     inactive.complete(null);
   }
 
-  /** Completes when the channel is closed (does not close it). */
+  /** Completes when the Netty channel is closed (does not close it). */
   ChannelFuture closeFuture() {
     return nettyChannel.closeFuture();
   }
