@@ -171,7 +171,7 @@ public final class Main {
 
   @Command(name = "cluster", description = {"Balancing around a slow instance: 3 boltgen echo"
       + " servers in one server JVM, one answering --slow-ms late, called through static:/// by --concurrency async"
-      + " callers of a client JVM under each policy in turn; prints a Markdown block for docs/benchmarks.md, \"Cluster\"."})
+      + " callers of a client JVM under each policy in turn; prints a Markdown block for docs/benchmarks-cluster.md."})
   static final class Cluster extends Planned {
     @Option(names = "--seconds", paramLabel = "N", description = "measured per window (default 10)")
     double seconds = ClusterBalancing.DEFAULT_SECONDS;
