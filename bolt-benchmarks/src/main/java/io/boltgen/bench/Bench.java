@@ -24,12 +24,13 @@ public final class Bench {
    *
    * @param docs where to write docs/benchmarks.md (load, scaling link, codecs), or null for none
    * @param scalingDocs where to write the scaling report (its charts go to {@code img/} beside it), or null
+   * @param clusterDocs where to write the cluster report (docs/benchmarks-cluster.md), or null
    * @param command the command line that ran this, for the reports
    * @param caveats why these numbers are not the full measurement (quick settings, a subset…), for the reports
    * @param logDir where child JVM logs and the JMH log go
    */
   public record Plan(LoadMatrix load, ScalingCurves scaling, CodecBench.Settings jmh, ClusterBalancing cluster, Path docs,
-      Path scalingDocs, String command, List<String> caveats, Path logDir) {
+      Path scalingDocs, Path clusterDocs, String command, List<String> caveats, Path logDir) {
 
     public Plan {
       caveats = List.copyOf(caveats);
@@ -37,7 +38,7 @@ public final class Bench {
 
     /** This plan with {@code more} caveats (the run's own, such as a machine busy at the start). */
     Plan withCaveats(List<String> more) {
-      return new Plan(load, scaling, jmh, cluster, docs, scalingDocs, command, more, logDir);
+      return new Plan(load, scaling, jmh, cluster, docs, scalingDocs, clusterDocs, command, more, logDir);
     }
   }
 

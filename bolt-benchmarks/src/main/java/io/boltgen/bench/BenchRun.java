@@ -73,6 +73,10 @@ public final class BenchRun {
     if (scalingReport != null && plan.scalingDocs() != null) {
       writeScaling(plan, scalingReport, scaling.failures(), session);
     }
+    if (clusterReport != null && plan.clusterDocs() != null) {
+      session.write(plan.clusterDocs(), clusterReport.page(started, took, machine, MachineInfo.loadAverage(),
+          plan.command(), plan.caveats()));
+    }
     if (plan.docs() != null) {
       session.write(plan.docs(), BenchmarksPage.render(plan, result, machine, MachineInfo.loadAverage(), started,
           took));

@@ -171,7 +171,7 @@ public final class Main {
 
   @Command(name = "cluster", description = {"Balancing around a slow instance: 3 boltgen echo"
       + " servers in one server JVM, one answering --slow-ms late, called through static:/// by --concurrency async"
-      + " callers of a client JVM under each policy in turn; prints a Markdown block for docs/benchmarks-cluster.md."})
+      + " callers of a client JVM under each policy in turn; prints the results and, for a full run (or --out), writes docs/benchmarks-cluster.md."})
   static final class Cluster extends Planned {
     @Option(names = "--seconds", paramLabel = "N", description = "measured per window (default 10)")
     double seconds = ClusterBalancing.DEFAULT_SECONDS;
@@ -189,6 +189,11 @@ public final class Main {
     List<String> policies;
     @Mixin QuietOptions quiet;
     @Mixin ChildOptions children;
+    @Option(names = "--out", paramLabel = "FILE", description = "write the report there (default for a full run:"
+        + " docs/benchmarks-cluster.md)")
+    Path out;
+    @Option(names = "--no-docs", description = "write no report")
+    boolean noDocs;
 
     @Override
     Bench.Plan plan(String command) {
@@ -213,7 +218,14 @@ public final class Main {
       Setup setup = children.setup(Options.seconds("warmup", warmup), Options.seconds("seconds", seconds), quiet.policy(),
           children.logDir());
       ClusterBalancing cluster = new ClusterBalancing(chosen, rounds, slowMillis, concurrency, setup);
-      return new Bench.Plan(null, null, null, cluster, null, null, command, caveats, children.logDir());
+      if (!chosen.equals(ClusterBalancing.DEFAULT_POLICIES) || slowMillis != ClusterBalancing.DEFAULT_SLOW_MILLIS
+          || concurrency != ClusterBalancing.DEFAULT_CONCURRENCY) {
+        caveats.add("other policies or loads than the report's");
+      }
+      Path root = Invocation.repoRoot();
+      Path report = noDocs ? null : out != null ? out : caveats.isEmpty()
+          ? (root != null ? root.resolve("docs") : Path.of("docs")).resolve("benchmarks-cluster.md") : null;
+      return new Bench.Plan(null, null, null, cluster, null, null, report, command, caveats, children.logDir());
     }
   }
 

@@ -224,7 +224,7 @@ final class Options {
         docs = out != null ? out : !noDocs && all && !subset ? docsDir.resolve("benchmarks.md") : null;
         scalingDocs = docs != null && scaling != null ? docs.toAbsolutePath().getParent().resolve("scaling.md") : null;
       }
-      return new Bench.Plan(load, scaling, jmh, cluster, docs, scalingDocs, command, caveats, logDir);
+      return new Bench.Plan(load, scaling, jmh, cluster, docs, scalingDocs, null, command, caveats, logDir);
     }
   }
 

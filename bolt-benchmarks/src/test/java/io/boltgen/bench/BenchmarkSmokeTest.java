@@ -41,7 +41,7 @@ class BenchmarkSmokeTest {
             "127.0.0.1"), List.of(), List.of(), false);
     CodecBench.Settings jmh = new CodecBench.Settings(0, 1, 1, 100, List.of(), null);
     Path docs = dir.resolve("benchmarks.md");
-    Bench.Plan plan = new Bench.Plan(load, null, jmh, null, docs, null, "BenchmarkSmokeTest", List.of("smoke test"),
+    Bench.Plan plan = new Bench.Plan(load, null, jmh, null, docs, null, null, "BenchmarkSmokeTest", List.of("smoke test"),
         dir.resolve("logs"));
 
     // The build runs tests with paranoid leak detection, which records every access to a pooled buffer: the

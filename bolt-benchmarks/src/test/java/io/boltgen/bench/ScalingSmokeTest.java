@@ -36,7 +36,7 @@ class ScalingSmokeTest {
         new Setup(Duration.ofMillis(200), Duration.ofMillis(300), new QuietPolicy(5, 0), BenchmarkSmokeTest.SMALL_JVMS,
             dir.resolve("logs"), "127.0.0.1"));
     Path md = dir.resolve("docs").resolve("scaling.md");
-    Bench.Plan plan = new Bench.Plan(null, curves, null, null, null, md, "ScalingSmokeTest", List.of("smoke test"),
+    Bench.Plan plan = new Bench.Plan(null, curves, null, null, null, md, null, "ScalingSmokeTest", List.of("smoke test"),
         dir.resolve("logs"));
 
     Bench.Result result = BenchRun.execute(plan, new PrintStream(System.out, true, StandardCharsets.UTF_8));

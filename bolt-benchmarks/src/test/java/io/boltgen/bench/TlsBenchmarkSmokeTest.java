@@ -3,9 +3,11 @@ package io.boltgen.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.boltgen.bench.report.ClusterReport;
+import io.boltgen.bench.report.Markdown;
 import io.boltgen.bench.run.Window;
-import io.boltgen.bench.system.EchoSystem;
 import io.boltgen.bench.system.EchoSystem.EchoClient;
+import io.boltgen.bench.system.EchoSystem;
 import io.boltgen.bench.system.ServedSystem.EchoServer;
 import io.boltgen.bench.system.Systems;
 import io.boltgen.bench.system.boltgen.BenchTls;
@@ -135,7 +137,7 @@ class TlsBenchmarkSmokeTest {
   @Test
   void thePageIsWrittenWholeAndLinksEveryReportTheDocsHold() throws Exception {
     Path docs = Invocation.repoRoot().resolve("docs");
-    Bench.Plan plan = new Bench.Plan(null, null, null, null, null, null, "java -jar x.jar", List.of(), Path.of("logs"));
+    Bench.Plan plan = new Bench.Plan(null, null, null, null, null, null, null, "java -jar x.jar", List.of(), Path.of("logs"));
     String md = BenchmarksPage.render(plan, new Bench.Result(null, null, null, null, null, null, null, List.of()),
         Map.of("CPU", "a CPU"), "0.1 0.1 0.1", Instant.now(), Duration.ofSeconds(1));
     String table = md.substring(md.indexOf("## Other reports"), md.indexOf("## Method"));
@@ -147,6 +149,11 @@ class TlsBenchmarkSmokeTest {
     }
     assertThat(Files.readString(docs.resolve("benchmarks-tls.md"), StandardCharsets.UTF_8))
         .contains("load --systems boltgen,boltgen-tls,boltgen-tls-openssl");
+    assertThat(Files.readString(docs.resolve("benchmarks-cluster.md"), StandardCharsets.UTF_8))
+        .as("the cluster page as its command writes it")
+        .startsWith("# Benchmarks: balancing around a slow instance\n\n<!-- Written by bolt-benchmarks ("
+            + ClusterReport.class.getName() + ")")
+        .contains(Markdown.resource("cluster-method.md") + "## Results\n\nMeasured ");
   }
 
   /** A JDK client socket to 127.0.0.1 that trusts {@code context}'s CA and checks the host name. */

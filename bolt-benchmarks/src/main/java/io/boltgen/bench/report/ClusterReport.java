@@ -87,6 +87,18 @@ public final class ClusterReport {
     return md.append(notes.length() > 0 ? "\n" : "").append(notes).toString();
   }
 
+  /**
+   * The whole of docs/benchmarks-cluster.md: what the command measures and how (the prose beside this class), then
+   * the {@link #markdown} block of this run.
+   */
+  public String page(Instant started, Duration took, Map<String, String> machine, String loadAverageEnd,
+      String command, List<String> caveats) {
+    return "# Benchmarks: balancing around a slow instance\n\n<!-- Written by bolt-benchmarks ("
+        + ClusterReport.class.getName() + "). Do not edit the numbers by hand: rerun the command below. -->\n\n"
+        + "[benchmarks.md](benchmarks.md) lists every report.\n\n" + Markdown.resource("cluster-method.md")
+        + "## Results\n\n" + markdown(started, took, machine, loadAverageEnd, command, caveats);
+  }
+
   /** Every instance's share of the calls of all rounds together, the slow instance first: {@code 2.1% · 48.8% · …}. */
   private static String shares(Row r) {
     long calls = r.windows().stream().mapToLong(w -> w.m().calls()).sum();

@@ -189,7 +189,7 @@ class GoldenOutputTest {
     ScalingReport scaling = new ScalingReport(CURVES, scalingWindows());
     Path docs = Path.of("/tmp/golden-docs/benchmarks.md");
     CodecBench.Settings jmh = new CodecBench.Settings(3, 3, 5, 1000, Setup.DEFAULT_JVM_FLAGS, null);
-    Bench.Plan full = new Bench.Plan(LOAD, CURVES, jmh, null, docs, docs.resolveSibling("scaling.md"), COMMAND, List.of(),
+    Bench.Plan full = new Bench.Plan(LOAD, CURVES, jmh, null, docs, docs.resolveSibling("scaling.md"), null, COMMAND, List.of(),
         Path.of("logs"));
     Outcome outcome = new Outcome(loadWindows(), loadRuns(), List.of());
     Bench.Result result = new Bench.Result(outcome, report, null, scaling, codecs(), null, null, List.of());
@@ -197,7 +197,7 @@ class GoldenOutputTest {
     assertThat(BenchmarksPage.render(full, result, MACHINE, "X", STARTED, Duration.ofSeconds(2641)))
         .isEqualTo(expected);
 
-    Bench.Plan partial = new Bench.Plan(LOAD, null, null, null, docs, null, "java -jar x.jar load --runs 1",
+    Bench.Plan partial = new Bench.Plan(LOAD, null, null, null, docs, null, null, "java -jar x.jar load --runs 1",
         List.of("1 run(s)", "a subset of the systems, cases or codecs"), Path.of("logs"));
     Bench.Result failed = new Bench.Result(outcome, report, null, null, null, null, null,
         List.of("netty (run 2): server did not start (null); log: run2-netty-server.log"));
@@ -250,6 +250,11 @@ class GoldenOutputTest {
     assertThat(report.markdown(started, Duration.ofSeconds(221), MACHINE, "X", "java -jar"
         + " bolt-benchmarks/target/bolt-benchmarks.jar cluster --seconds 10 --warmup 10 --rounds 5 --slow-ms 5"
         + " --concurrency 64", List.of())).isEqualTo(golden("cluster.md"));
+    assertThat(report.page(started, Duration.ofSeconds(221), MACHINE, "X", "java -jar"
+        + " bolt-benchmarks/target/bolt-benchmarks.jar cluster --seconds 10 --warmup 10 --rounds 5 --slow-ms 5"
+        + " --concurrency 64", List.of()))
+        .startsWith("# Benchmarks: balancing around a slow instance\n\n<!-- Written by bolt-benchmarks")
+        .contains(Markdown.resource("cluster-method.md")).endsWith("## Results\n\n" + golden("cluster.md"));
 
     ClusterBalancing once = new ClusterBalancing(ClusterBalancing.DEFAULT_POLICIES, 1, 20, 32,
         new Setup(Duration.ofSeconds(1), Duration.ofSeconds(1), QuietPolicy.DEFAULT, List.of(), Path.of("logs"),
