@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
  * path that holds the API jars. It forwards the named services (every generated service found when none is
  * named) to their instances in the registry, over TLS when asked, prints {@code READY <port>} once it listens,
  * and runs until stopped (SIGTERM drains it first). A wrong argument is named on standard error, exit status
- * 2; {@code --help} lists the options.
+ * 2; a gateway that cannot start says so in one line, exit status 1; {@code --help} lists the options.
  */
 @Command(name = "java -jar bolt-gateway.jar", sortOptions = false, usageHelpAutoWidth = true,
     description = "Takes HTTP calls (Connect's unary protocol, JSON or protobuf) and forwards each to an instance"
@@ -93,7 +93,10 @@ public final class GatewayMain implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
   boolean help;
 
-  /** Runs the gateway until the process is stopped; exits with status 2 on a wrong argument. */
+  /**
+   * Runs the gateway until the process is stopped; exits with status 2 on a wrong argument, 1 when it cannot start
+   * (as the example's {@code serve} and {@code gateway} do).
+   */
   public static void main(String[] args) {
     int status = commandLine().execute(args);
     if (status != 0) {
@@ -101,7 +104,10 @@ public final class GatewayMain implements Callable<Integer> {
     }
   }
 
-  /** The command line: its errors named on standard error with status 2, as every boltgen program does. */
+  /**
+   * The command line: a wrong argument named on standard error with status 2, a gateway that cannot start in one
+   * line with status 1, as every boltgen program does.
+   */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new GatewayMain());
     cl.setParameterExceptionHandler((e, args) -> {
@@ -110,11 +116,11 @@ public final class GatewayMain implements Callable<Integer> {
       return 2;
     });
     cl.setExecutionExceptionHandler((e, command, parsed) -> {
-      if (!(e instanceof IllegalArgumentException)) {
+      if (!(e instanceof IllegalArgumentException) && !(e instanceof CannotStart)) {
         throw e;
       }
       command.getErr().println("error: " + e.getMessage());
-      return 2;
+      return e instanceof CannotStart ? 1 : 2;
     });
     return cl;
   }
@@ -150,9 +156,8 @@ public final class GatewayMain implements Callable<Integer> {
       if (e instanceof IllegalArgumentException) {
         throw e;
       }
-      // a port in use, an address not this host's, key material TLS refuses: said in one line, exit status 2
-      throw new IllegalArgumentException("the gateway could not start on " + host + ':' + port + ": " + e.getMessage(),
-          e);
+      // a port in use, an address not this host's, key material TLS refuses: said in one line, exit status 1
+      throw new CannotStart("the gateway could not start on " + host + ':' + port + ": " + e.getMessage(), e);
     }
     serveUntilStopped(gateway, System.out, client, opened);
     return 0;
@@ -288,6 +293,15 @@ public final class GatewayMain implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--policy: " + MessageText.quote(text)
           + " is not least-pending, round-robin or weighted-random", e);
+    }
+  }
+
+  /** The gateway did not start (a port in use, key material TLS refuses): one line, exit status 1. */
+  private static final class CannotStart extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    CannotStart(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 }

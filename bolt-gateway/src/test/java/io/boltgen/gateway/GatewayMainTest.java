@@ -85,12 +85,12 @@ class GatewayMainTest {
   }
 
   @Test
-  void aPortInUseIsOneLineWithStatusTwo() throws Exception {
+  void aPortInUseIsOneLineWithStatusOne() throws Exception {
     try (EtcdProcess etcd = EtcdProcess.start();
         ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       Run refused = run("--registry", "etcd://" + URI.create(etcd.clientUrl()).getAuthority(), "--host", "127.0.0.1",
           "--port", String.valueOf(taken.getLocalPort()), "--service", "gw.Work:1.0");
-      assertThat(refused.status()).as(refused.err()).isEqualTo(2);
+      assertThat(refused.status()).as(refused.err()).isEqualTo(1);
       assertThat(refused.err()).startsWith("error: the gateway could not start on 127.0.0.1:" + taken.getLocalPort())
           .doesNotContain("\tat ");
     }
