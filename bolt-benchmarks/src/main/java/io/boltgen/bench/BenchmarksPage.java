@@ -25,7 +25,8 @@ public final class BenchmarksPage {
           + " client connections grow, with charts", "`all` (or `scaling`)"),
       List.of("benchmarks-cluster.md", "what a client's balancing policy costs when one of three instances is slow",
           "`cluster`"),
-      List.of("benchmarks-tls.md", "plain boltgen against TLS 1.3, with the JDK's provider and with OpenSSL", "`load`"),
+      List.of("benchmarks-tls.md", "plain boltgen against TLS 1.3, with the JDK's provider and with OpenSSL",
+          "`load`, its numbers pasted by hand"),
       List.of("benchmarks-http.md", "boltgen over HTTP on its Bolt port (JSON and protobuf bodies, loaded by wrk) beside"
           + " its Bolt client and a raw Netty HTTP echo; its JSON codec beside its protobuf codec", "`http`"),
       List.of("benchmarks-sofarpc.md", "a generated boltgen client beside SOFARPC 5.13.2's own consumer, both calling a"
@@ -116,7 +117,7 @@ public final class BenchmarksPage {
           + " operation (`gc.alloc.rate.norm`).\n\n");
       md.append(result.codecs().markdown()).append('\n');
     }
-    md.append("## Other reports\n\nEach written by its own command of `java -jar bolt-benchmarks/target/bolt-benchmarks.jar`:\n\n")
+    md.append("## Other reports\n\nEach from its own command of `java -jar bolt-benchmarks/target/bolt-benchmarks.jar`:\n\n")
         .append("| report | what it measures | command |\n|---|---|---|\n");
     for (List<String> r : REPORTS) {
       md.append(Markdown.row("[" + r.get(0) + "](" + r.get(0) + ")", r.get(1), r.get(2)));

@@ -13,7 +13,7 @@ final class Invocation {
   static String commandLine(String[] argv) {
     Path jar = ownJar();
     Path cwd = Path.of("").toAbsolutePath();
-    StringBuilder sb = new StringBuilder(jar == null ? "java -cp <class path> " + Invocation.class.getName()
+    StringBuilder sb = new StringBuilder(jar == null ? "java -cp <class path> io.boltgen.bench.Main"
         : "java -jar " + (jar.startsWith(cwd) ? cwd.relativize(jar) : jar));
     for (String arg : argv) {
       sb.append(' ').append(arg.isEmpty() || arg.matches(".*[\\s\"'$*].*") ? "'" + arg.replace("'", "'\\''") + "'" : arg);
@@ -42,5 +42,11 @@ final class Invocation {
       }
     }
     return null;
+  }
+
+  /** The repository's docs directory ({@code docs} of the working directory when no repository is found). */
+  static Path docs() {
+    Path root = repoRoot();
+    return root != null ? root.resolve("docs") : Path.of("docs");
   }
 }

@@ -222,9 +222,8 @@ public final class Main {
           || concurrency != ClusterBalancing.DEFAULT_CONCURRENCY) {
         caveats.add("other policies or loads than the report's");
       }
-      Path root = Invocation.repoRoot();
-      Path report = noDocs ? null : out != null ? out : caveats.isEmpty()
-          ? (root != null ? root.resolve("docs") : Path.of("docs")).resolve("benchmarks-cluster.md") : null;
+      Path report = noDocs ? null : out != null ? out
+          : caveats.isEmpty() ? Invocation.docs().resolve("benchmarks-cluster.md") : null;
       return new Bench.Plan(null, null, null, cluster, null, null, report, command, caveats, children.logDir());
     }
   }
@@ -291,9 +290,8 @@ public final class Main {
       if (noJmh) {
         caveats.add("no codec benchmark (--no-jmh)");
       }
-      Path root = Invocation.repoRoot();
       Path report = out != null ? out : !noDocs && caveats.isEmpty()
-          ? (root != null ? root.resolve("docs") : Path.of("docs")).resolve("benchmarks-http.md") : null;
+          ? Invocation.docs().resolve("benchmarks-http.md") : null;
       return new HttpBench.Settings(chosen, rounds, Options.seconds("warmup", warmup), Options.seconds("measure", measure), connections,
           threads, payload, quiet.policy(), children.jvmFlags(), children.logDir(), "127.0.0.1", wrkPath, codecs,
           noDocs ? null : report, command, caveats);

@@ -120,7 +120,7 @@ final class Mesh implements Callable<Integer> {
     Path root = Invocation.repoRoot();
     Path wrkPath = MeshBench.wrk(wrk, root);
     MeshBench.ensureEtcd(root);
-    Path dir = out != null ? out : caveats.isEmpty() ? (root != null ? root.resolve("docs") : Path.of("docs")) : null;
+    Path dir = out != null ? out : caveats.isEmpty() ? Invocation.docs() : null;
     return new MeshBench.Settings(counts, w, d, chosen, !noDirect, f, leaseTtl, wrkThreads, seed, wrkPath,
         quiet.policy(), children.jvmFlags(), children.logDir(), dir, command, caveats);
   }

@@ -214,8 +214,7 @@ final class Options {
       if (subset) {
         caveats.add("a subset of the systems, cases or codecs");
       }
-      Path root = Invocation.repoRoot();
-      Path docsDir = root != null ? root.resolve("docs") : Path.of("");
+      Path docsDir = Invocation.docs();
       Path docs = null;
       Path scalingDocs = null;
       if (load == null && jmh == null) {

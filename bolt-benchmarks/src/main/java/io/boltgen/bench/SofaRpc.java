@@ -83,8 +83,8 @@ final class SofaRpc implements Callable<Integer> {
     Path root = Invocation.repoRoot();
     Path cp = peerClasspath != null ? peerClasspath
         : (root != null ? root : Path.of("")).resolve("bolt-sofarpc-peer/target/peer.classpath");
-    Path report = noDocs ? null : out != null ? out : caveats.isEmpty()
-        ? (root != null ? root.resolve("docs") : Path.of("docs")).resolve("benchmarks-sofarpc.md") : null;
+    Path report = noDocs ? null : out != null ? out
+        : caveats.isEmpty() ? Invocation.docs().resolve("benchmarks-sofarpc.md") : null;
     return new SofaRpcBench.Settings(chosen, rounds, w, m, threads, inFlight, SofaRpcBench.peerClasspath(cp), quiet.policy(),
         children.jvmFlags(), children.logDir(), report, command, caveats);
   }

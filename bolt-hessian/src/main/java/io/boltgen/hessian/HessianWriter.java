@@ -3,7 +3,6 @@ package io.boltgen.hessian;
 import io.netty.buffer.ByteBuf;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**

@@ -21,13 +21,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * A real etcd member for tests: loopback client and peer ports picked free, a temporary data dir, started and
+ * A real etcd member for tests (and for the benchmarks' mesh command): loopback client and peer ports picked free, a temporary data dir, started and
  * waited for until it answers, stopped and its directory deleted on {@link #close}. It can be stopped and
  * started again on the same ports and data, paused (SIGSTOP) and resumed (SIGCONT). Members of a cluster are
  * made by {@link EtcdCluster}. It is started, signalled and stopped as every child of a test here
@@ -58,6 +59,7 @@ public final class EtcdProcess implements AutoCloseable {
   private final Path log;
   private List<String> command;
   private Process process;
+  private Path keptLog;
 
   private EtcdProcess(String name, Path executable, int clientPort, int peerPort, Path dir) {
     this.name = name;
@@ -205,10 +207,23 @@ public final class EtcdProcess implements AutoCloseable {
     });
   }
 
-  /** Stops it and deletes its directory. */
+  /** Keeps its log: {@link #close} copies it to {@code file} before it deletes its directory. */
+  public void keepLogAt(Path file) {
+    this.keptLog = file;
+  }
+
+  /** Stops it and deletes its directory (its log copied first, if {@link #keepLogAt} said where). */
   @Override
   public void close() {
     stop();
+    if (keptLog != null && Files.isRegularFile(log)) {
+      try {
+        Files.createDirectories(keptLog.toAbsolutePath().getParent());
+        Files.copy(log, keptLog, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException e) {
+        throw new UncheckedIOException("etcd's log could not be kept at " + keptLog, e);
+      }
+    }
     try (Stream<Path> files = Files.walk(dir)) {
       files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
     } catch (IOException e) {
@@ -288,19 +303,24 @@ public final class EtcdProcess implements AutoCloseable {
   }
 
   /**
-   * How many keys start with {@code prefix} now, or -1 when etcd did not answer (within 5 s, or not 200): a
-   * {@code count_only} range.
+   * How many keys start with {@code prefix} now, or -1 when etcd did not say (within 1 s, with a 200 and a count):
+   * a {@code count_only} range. Interrupted, it keeps the thread's interrupt and answers -1.
    */
   public int count(String prefix) {
     try {
-      HttpResponse<String> reply = post("/v3/kv/range", "{\"key\":\"" + b64(prefix) + "\",\"range_end\":\""
-          + prefixEnd(prefix) + "\",\"count_only\":true}");
+      HttpResponse<String> reply = HTTP.send(HttpRequest.newBuilder(URI.create(clientUrl() + "/v3/kv/range"))
+          .timeout(Duration.ofSeconds(1)).POST(HttpRequest.BodyPublishers.ofString("{\"key\":\"" + b64(prefix)
+              + "\",\"range_end\":\"" + prefixEnd(prefix) + "\",\"count_only\":true}")).build(),
+          HttpResponse.BodyHandlers.ofString());
       if (reply.statusCode() != 200) {
         return -1;
       }
       String count = firstValue(reply.body(), "count");
       return count == null ? 0 : Integer.parseInt(count); // proto3 JSON leaves a zero count out
-    } catch (UncheckedIOException e) {
+    } catch (IOException | JacksonException | NumberFormatException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       return -1;
     }
   }

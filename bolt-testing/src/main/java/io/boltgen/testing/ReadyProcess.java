@@ -23,7 +23,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A server in a child process of its own, as an operator runs one: started, waited for until it prints
+ * A server in a child process of its own, as an operator runs one (or, with {@link Launcher#run}, a tool that does
+ * its work and exits, waited for with {@link #finish}): started, waited for until it prints
  * {@code READY <port>} (at most 60 s), signalled, stopped gracefully (SIGTERM), killed (SIGKILL), and never
  * outliving the test ({@link #close}). Its standard error (its log) goes to a file the test can read.
  *
@@ -281,8 +282,8 @@ public final class ReadyProcess implements AutoCloseable {
   }
 
   /**
-   * Waits up to {@code timeout} for a {@link Launcher#run run} tool to exit and for all it printed to be in its log;
-   * its exit status. If it is still running then, it is killed and this fails saying so.
+   * Waits up to {@code timeout} for a {@link Launcher#run run} tool to exit and for all it printed to be in its log
+   * (read within 10 s more); its exit status. If it is still running then, it is killed and this fails saying so.
    */
   public int finish(Duration timeout) throws IOException, InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -291,6 +292,10 @@ public final class ReadyProcess implements AutoCloseable {
           + " s; log: " + log);
     }
     pump.join(TimeUnit.SECONDS.toMillis(10));
+    if (pump.isAlive()) {
+      throw new IOException(String.join(" ", launch.command) + " exited with " + process.exitValue()
+          + ", but its output was not all read within 10 s (a child of it holds it open?); log: " + log);
+    }
     return process.exitValue();
   }
 
@@ -328,7 +333,11 @@ public final class ReadyProcess implements AutoCloseable {
   public void close() throws IOException {
     try {
       if (process.isAlive()) {
-        kill("CONT"); // a stopped process reads no stop line and does not act on SIGTERM
+        try {
+          kill("CONT"); // a stopped process reads no stop line and does not act on SIGTERM
+        } catch (IOException e) {
+          // no kill(1) to run: stop it anyway, below
+        }
       }
       if (process.isAlive() && launch.stopLine != null) {
         synchronized (stdin) {

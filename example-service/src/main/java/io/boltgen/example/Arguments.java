@@ -34,8 +34,8 @@ final class Arguments {
       return 2;
     });
     cl.setExecutionExceptionHandler((e, command, parsed) -> {
-      if (!(e instanceof IllegalArgumentException)) {
-        throw e;
+      if (!(e instanceof BadArgument)) {
+        throw e; // a failure while running, not a usage error: picocli prints it, exit status 1
       }
       command.getErr().println("error: " + e.getMessage());
       return 2;
@@ -157,7 +157,7 @@ final class Arguments {
   /** Refuses a {@code --port} that is no port number. */
   static void checkPort(int port) {
     if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("--port: " + port + " is not a port number (0..65535)");
+      throw new BadArgument("--port: " + port + " is not a port number (0..65535)");
     }
   }
 
@@ -169,13 +169,26 @@ final class Arguments {
    */
   static Registry openRegistry(String uri) {
     if (!uri.startsWith("etcd://") && !uri.startsWith("zookeeper://")) {
-      throw new IllegalArgumentException("--registry: " + MessageText.quote(uri)
+      throw new BadArgument("--registry: " + MessageText.quote(uri)
           + " is not etcd://HOST:PORT or zookeeper://HOST:PORT");
     }
     try {
       return ExampleMain.openRegistry(uri);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--registry: " + e.getMessage(), e);
+      throw new BadArgument("--registry: " + e.getMessage(), e);
+    }
+  }
+
+  /** An argument the command refuses: one {@code error:} line, exit status 2 (any other failure is not a usage error). */
+  static final class BadArgument extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    BadArgument(String message) {
+      super(message);
+    }
+
+    BadArgument(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 }

@@ -35,8 +35,9 @@ import java.util.concurrent.Executors;
  * that port, every call forwarded to the servers registered there; it prints {@code READY <port>}.
  *
  * <p>A command line that cannot be run (a port that is not a number, an option without its value, an unknown
- * command or option, a URI that names no registry) is answered on standard error in one line, {@code error: …},
- * naming the argument and what is wrong with it, with exit status 2 ({@link Arguments}).
+ * command or option, a URI that names no registry) is answered on standard error by a line {@code error: …}
+ * naming the argument and what is wrong with it (then, for a parse error, the help to read), with exit status 2
+ * ({@link Arguments}).
  */
 public final class ExampleMain {
 

@@ -19,7 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * One provider of the {@code mesh} benchmark, a JVM of its own: {@code java -cp bolt-benchmarks.jar
@@ -30,7 +32,7 @@ import picocli.CommandLine.Option;
  * {@link Protocol} line {@code READY port=P pid=N}, then answers each line {@code stats ID} on its standard input
  * with {@code STATS ID answered=N running=R max=M peak=P refused=F} (max: the most calls at once since the previous
  * {@code stats}); {@code stop}, the end of its input or SIGTERM closes it (deregistered first). A wrong argument is
- * one line {@code error: ...} on standard error and exit status 2, as in boltgen's other programs.
+ * a line {@code error: ...} and a hint on standard error and exit status 2, as in boltgen's other programs.
  */
 @Command(name = "java -cp bolt-benchmarks.jar io.boltgen.bench.mesh.HashProviderMain", sortOptions = false,
     description = "One provider of the mesh benchmark: mesh.Hash on loopback, registered in etcd.")
@@ -50,6 +52,8 @@ public final class HashProviderMain implements Callable<Integer> {
   long leaseSeconds = 10;
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "this help")
   boolean help;
+  @Spec
+  CommandSpec spec;
 
   HashProviderMain() {}
 
@@ -58,19 +62,12 @@ public final class HashProviderMain implements Callable<Integer> {
     System.exit(commandLine().execute(args));
   }
 
-  /** Its command line: usage errors and refused values are one {@code error:} line, exit status 2. */
+  /** Its command line: usage errors and refused values are an {@code error:} line and a hint, exit status 2. */
   static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new HashProviderMain());
     cl.setParameterExceptionHandler((e, args) -> {
       e.getCommandLine().getErr().println("error: " + e.getMessage());
       e.getCommandLine().getErr().println("('" + cl.getCommandName() + " --help' lists the options)");
-      return 2;
-    });
-    cl.setExecutionExceptionHandler((e, command, parsed) -> {
-      if (!(e instanceof IllegalArgumentException)) {
-        throw e;
-      }
-      command.getErr().println("error: " + e.getMessage());
       return 2;
     });
     return cl;
@@ -79,8 +76,8 @@ public final class HashProviderMain implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (weight < 1 || threads < 1 || delayMillis < 0 || leaseSeconds < 1) {
-      throw new IllegalArgumentException("--weight, --threads and --lease-ttl-s must be at least 1, --delay-ms at"
-          + " least 0");
+      throw new CommandLine.ParameterException(spec.commandLine(), "--weight, --threads and --lease-ttl-s must be at"
+          + " least 1, --delay-ms at least 0");
     }
     AtomicLong refused = new AtomicLong();
     ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code mesh} command: the 2018 Alibaba mesh-agent contest on loopback. One etcd, three provider JVMs of
@@ -234,13 +235,17 @@ public final class MeshBench {
       EtcdProcess.findEtcd();
     } catch (IllegalStateException missing) {
       if (!install(root, "scripts/ensure-etcd.sh")) {
-        throw missing;
+        throw new IllegalStateException("no etcd on the PATH: install etcd (scripts/ensure-etcd.sh, or apt-get install"
+            + " etcd-server)", missing);
       }
       EtcdProcess.findEtcd();
     }
   }
 
-  /** Runs {@code bash root/script args} (at most 10 minutes), its output on standard error; whether it succeeded. */
+  /**
+   * Runs {@code bash root/script args} (at most 10 minutes), its output on standard error as it comes; whether it
+   * succeeded. A run that fails keeps its log and says where.
+   */
   static boolean install(Path root, String script, String... args) {
     if (root == null || !Files.isRegularFile(root.resolve(script))) {
       return false;
@@ -250,11 +255,17 @@ public final class MeshBench {
     try {
       Path log = Files.createTempFile("bolt-benchmarks-install", ".log");
       try (ReadyProcess p = ReadyProcess.launcher(command).log(log).run()) {
-        int status = p.finish(Duration.ofMinutes(10));
-        System.err.print(p.log());
-        return status == 0;
-      } finally {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        for (String line; (line = p.nextLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())))) != null; ) {
+          System.err.println(line);
+        }
+        int status = p.finish(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        if (status != 0) {
+          System.err.println(String.join(" ", command) + " exited with " + status + "; log: " + log);
+          return false;
+        }
         Files.deleteIfExists(log);
+        return true;
       }
     } catch (IOException e) {
       System.err.println(e.getMessage());

@@ -58,6 +58,7 @@ public final class MeshRun {
     boolean pinned;
     try (MeshProcesses procs = new MeshProcesses()) {
       EtcdProcess etcd = procs.start(EtcdProcess::start);
+      etcd.keepLogAt(s.logDir().resolve("etcd.log"));
       out.println("  etcd pid " + etcd.pid() + " at " + etcd.clientUrl());
       MeshProviders providers = procs.start(() -> MeshProviders.start(etcd.clientUrl(), THREADS, DELAY_MILLIS,
           s.leaseSeconds(), s.jvmFlags(), s.logDir()));
@@ -337,9 +338,9 @@ public final class MeshRun {
   }
 
   /** A window by the one quiet rule ({@link QuietPolicy#quietest}), with its progress line. */
-  Point quietest(QuietPolicy.Attempt<Point> window) throws Exception {
+  Point quietest(QuietPolicy.Attempt<Point, Exception> window) throws Exception {
     Point done = s.quiet().quietest(window, Point::otherCpuPercent, Point::attempts,
-        p -> p.mode() + "-c" + p.connections(), out);
+        p -> p.mode() + "-c" + p.connections(), line -> out.println("  " + line));
     out.println("  " + MeshReport.describe(done));
     return done;
   }

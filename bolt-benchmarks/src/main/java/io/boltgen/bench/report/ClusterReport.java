@@ -16,8 +16,8 @@ import java.util.Map;
 
 /**
  * The cluster load's windows folded over rounds: per policy, the median of each metric and its range over rounds,
- * as the Markdown block printed at the end (ready to paste under "Cluster: balancing around a slow instance" in
- * docs/benchmarks.md). Instance 0 is the slow one.
+ * as the Markdown block printed at the end and, in {@link #page}, the whole of docs/benchmarks-cluster.md. Instance 0
+ * is the slow one.
  */
 public final class ClusterReport {
 

@@ -44,25 +44,10 @@ final class WindowMeter {
     this.quiet = quiet;
   }
 
-  /** Measures {@code load} (running, warmed up) once, and again while the window was noisy. */
+  /** Measures {@code load} (running, warmed up) by the one quiet rule ({@link QuietPolicy#quietest}). */
   Measured measure(Load load, String point) throws InterruptedException {
-    Measured kept = null;
-    for (int attempts = 1; ; attempts++) {
-      Measured m = once(load, point);
-      if (!quiet.noisy(m.otherCpuPercent())) {
-        return m.withAttempts(attempts, false);
-      }
-      if (kept == null || m.otherCpuPercent() < kept.otherCpuPercent()) {
-        kept = m;
-      }
-      boolean again = quiet.again(m.otherCpuPercent(), attempts);
-      log.info(String.format(Locale.ROOT, "%s %s: other processes took %.1f%% of a core in the window (threshold"
-          + " %.1f%%)%s", label, point, m.otherCpuPercent(), quiet.thresholdPercent(),
-          again ? "; measuring again" : "; keeping the quietest attempt, marked noisy"));
-      if (!again) {
-        return kept.withAttempts(attempts, true);
-      }
-    }
+    return quiet.quietest(() -> once(load, point), Measured::otherCpuPercent, Measured::withAttempts,
+        m -> label + " " + point, log::info);
   }
 
   private Measured once(Load load, String point) throws InterruptedException {

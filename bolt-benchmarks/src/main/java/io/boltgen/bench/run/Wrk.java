@@ -14,11 +14,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Debian's {@code wrk} as the {@code http} command drives it: where it is, the Lua script of one fixed POST (its body
- * written into the script as an escaped Lua string, so binary protobuf bodies travel byte for byte), its command line,
- * and what its {@code --latency} report says. The parser reads wrk 4's text (units {@code us}, {@code ms}, {@code s},
- * {@code m}, {@code h}; the socket error and non-2xx lines only when wrk prints them) and fails, quoting the text,
- * when a number it needs is missing.
+ * Debian's {@code wrk} as the {@code http} and {@code mesh} commands drive it: where it is, the Lua scripts (one fixed
+ * POST, its body written into the script as an escaped Lua string so binary protobuf bodies travel byte for byte; or
+ * random texts), its command line, one run of it ({@link #start}), and what its {@code --latency} report says. The
+ * parser reads wrk 4's text (units {@code us}, {@code ms}, {@code s}, {@code m}, {@code h}; the socket error and
+ * non-2xx lines only when wrk prints them) and fails, quoting the text, when a number it needs is missing.
  */
 public final class Wrk {
 
@@ -179,7 +179,7 @@ public final class Wrk {
       }
     }
 
-    /** Kills wrk if it still runs. */
+    /** Stops wrk if it still runs ({@link ReadyProcess#close}: SIGTERM, then SIGKILL after 30 s). */
     @Override
     public void close() throws IOException {
       process.close();

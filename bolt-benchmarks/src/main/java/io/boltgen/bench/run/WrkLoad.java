@@ -1,5 +1,6 @@
 package io.boltgen.bench.run;
 
+import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.bench.scenario.Scenario.Pair;
 import io.boltgen.bench.scenario.Scenario.Setup;
 import io.boltgen.testing.ReadyProcess;
@@ -103,15 +104,17 @@ public final class WrkLoad {
         progress.printf("  round %d %s: warm-up had errors: %s%n", round, target.caseId(), warm.errorText());
       }
       int[] attempt = {0};
-      try {
-        return setup.quiet().quietest(() -> window(target, round, load, setup, script, url, pid,
-                setup.logDir().resolve(tag + "-wrk" + (++attempt[0] > 1 ? "-" + attempt[0] : "") + ".txt")),
-            HttpWindow::otherCpuPercent, WrkLoad::withAttempts, w -> "round " + round + " " + target.caseId(), progress);
-      } catch (Failed | InterruptedException | RuntimeException e) {
-        throw e;
-      } catch (Exception e) { // window() throws nothing else
-        throw new Failed(target.caseId() + ": " + e);
-      }
+      QuietPolicy.Attempt<HttpWindow, Failed> measure = () -> {
+        try {
+          return window(target, round, load, setup, script, url, pid,
+              setup.logDir().resolve(tag + "-wrk" + (++attempt[0] > 1 ? "-" + attempt[0] : "") + ".txt"));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new Failed(target.caseId() + ": interrupted");
+        }
+      };
+      return setup.quiet().quietest(measure, HttpWindow::otherCpuPercent, WrkLoad::withAttempts,
+          w -> "round " + round + " " + target.caseId(), line -> progress.println("  " + line));
     } finally {
       try {
         server.close();

@@ -1,7 +1,7 @@
 package io.boltgen.bench.scenario;
 
-import java.io.PrintStream;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
@@ -36,8 +36,8 @@ public record QuietPolicy(double thresholdPercent, int maxRepeats) {
 
   /** One attempt at a measured window. */
   @FunctionalInterface
-  public interface Attempt<W> {
-    W measure() throws Exception;
+  public interface Attempt<W, E extends Exception> {
+    W measure() throws E;
   }
 
   /** The window kept, told how many attempts it took and whether it is noisy. */
@@ -47,14 +47,14 @@ public record QuietPolicy(double thresholdPercent, int maxRepeats) {
   }
 
   /**
-   * The rule every command measures by: a window in which other processes took more than the threshold is measured
-   * again (a line on {@code out} says so, naming it by {@code label}), up to {@link #maxRepeats} more times; then the
+   * The rule every window is measured by: one in which other processes took more than the threshold is measured
+   * again ({@code say} hears a line naming it by {@code label}), up to {@link #maxRepeats} more times; then the
    * quietest attempt is kept, marked noisy.
    *
    * @param otherPercent the CPU other processes took during a window, % of one core
    */
-  public <W> W quietest(Attempt<W> attempt, ToDoubleFunction<W> otherPercent, Keep<W> keep, Function<W, String> label,
-      PrintStream out) throws Exception {
+  public <W, E extends Exception> W quietest(Attempt<W, E> attempt, ToDoubleFunction<W> otherPercent, Keep<W> keep,
+      Function<W, String> label, Consumer<String> say) throws E {
     W quietest = null;
     for (int attempts = 1; ; attempts++) {
       W w = attempt.measure();
@@ -66,8 +66,9 @@ public record QuietPolicy(double thresholdPercent, int maxRepeats) {
         quietest = w;
       }
       boolean again = again(other, attempts);
-      out.printf(Locale.ROOT, "  %s: other processes took %.1f%% of a core in the window%s%n", label.apply(w), other,
-          again ? "; measuring again" : "; keeping the quietest, marked noisy");
+      say.accept(String.format(Locale.ROOT, "%s: other processes took %.1f%% of a core in the window (threshold"
+          + " %.1f%%)%s", label.apply(w), other, thresholdPercent, again ? "; measuring again"
+          : "; keeping the quietest attempt, marked noisy"));
       if (!again) {
         return keep.kept(quietest, attempts, true);
       }

@@ -81,9 +81,10 @@ public final class SofaRpcRun {
   }
 
   /** A window by the one quiet rule ({@link QuietPolicy#quietest}), with its progress line. */
-  static Window quietest(QuietPolicy quiet, PrintStream out, QuietPolicy.Attempt<Window> attempt) throws Exception {
+  static Window quietest(QuietPolicy quiet, PrintStream out, QuietPolicy.Attempt<Window, Exception> attempt)
+      throws Exception {
     Window done = quiet.quietest(attempt, Window::otherCpuPercent, Window::attempts, w -> w.side() + " " + w.c().id(),
-        out);
+        line -> out.println("  " + line));
     out.println("  " + SofaRpcReport.describe(done));
     return done;
   }

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Every report rendered from fixed results (the files under {@code golden/}: windows of the load matrix, the scaling
  * curves and the cluster load, as the report writers of before the one pipeline received them) must come out as
  * those writers wrote it, to the character: the load tables and their notes, the targets from paired ratios, the
- * warm-up check, the quiet-machine table, the whole of benchmarks.md with its kept sections, the scaling tables and
+ * warm-up check, the quiet-machine table, the whole of benchmarks.md, the scaling tables and
  * scaling.md, the cluster block, the codec tables, and the progress lines.
  */
 class GoldenOutputTest {

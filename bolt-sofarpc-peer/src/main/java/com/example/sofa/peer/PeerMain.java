@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
  * </pre>
  *
  * <p>{@code --help} (after a mode: its options) prints the usage. A wrong argument is named on standard error in
- * one line, {@code error: …}, with exit status 2, as every boltgen program does.
+ * a line {@code error: …} (then, for a parse error, the help to read), with exit status 2, as every boltgen program
+ * does.
  */
 public final class PeerMain {
 
@@ -67,8 +68,8 @@ public final class PeerMain {
       return 2;
     });
     cl.setExecutionExceptionHandler((e, command, parsed) -> {
-      if (!(e instanceof IllegalArgumentException)) {
-        throw e;
+      if (!(e instanceof BadArgument)) {
+        throw e; // a failure while running, not a usage error: picocli prints it, exit status 1
       }
       command.getErr().println("error: " + e.getMessage());
       return 2;
@@ -114,7 +115,7 @@ public final class PeerMain {
     public Integer call() throws Exception {
       if (port <= 0 || port > 65535) {
         // SOFARPC registers the port it was given; with 0 the registered (and printed) port would be wrong
-        throw new IllegalArgumentException("--port: " + port + " is not a free port, 1..65535 (0 is not supported)");
+        throw new BadArgument("--port: " + port + " is not a free port, 1..65535 (0 is not supported)");
       }
       checkRegistry(registry);
       PeerProvider.run(port, id != null ? id : "sofa-peer-" + port, registry, weight);
@@ -155,7 +156,7 @@ public final class PeerMain {
     @Override
     public Integer call() {
       if (!serializer.equals("protobuf") && !serializer.equals("hessian2")) {
-        throw new IllegalArgumentException("--serializer: '" + serializer + "' is not protobuf or hessian2");
+        throw new BadArgument("--serializer: '" + serializer + "' is not protobuf or hessian2");
       }
       checkRegistry(target.registry);
       return PeerConsumer.run(serializer, target.direct, target.registry, timeoutMs, list(calls));
@@ -193,7 +194,7 @@ public final class PeerMain {
     @Override
     public Integer call() throws Exception {
       if (port <= 0 || port > 65535) {
-        throw new IllegalArgumentException("--port: " + port + " is not a port number, 1..65535");
+        throw new BadArgument("--port: " + port + " is not a port number, 1..65535");
       }
       PeerZooKeeper.run(port, data);
       return 0;
@@ -203,7 +204,11 @@ public final class PeerMain {
   /** Refuses a registry URL SOFARPC's ZooKeeper registry cannot take, before anything starts. */
   private static void checkRegistry(String url) {
     if (url != null) {
-      Sofa.registry(url);
+      try {
+        Sofa.registry(url);
+      } catch (IllegalArgumentException e) {
+        throw new BadArgument(e.getMessage(), e);
+      }
     }
   }
 
@@ -215,5 +220,18 @@ public final class PeerMain {
       }
     }
     return out;
+  }
+
+  /** An argument the mode refuses: one {@code error:} line, exit status 2 (any other failure is not a usage error). */
+  static final class BadArgument extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    BadArgument(String message) {
+      super(message);
+    }
+
+    BadArgument(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 }

@@ -37,16 +37,13 @@ final class HessianErrors {
 
   private HessianErrors() {}
 
-  /** The class name and message read from an error body; the message may be {@code null}. */
-  record RemoteThrowable(String className, String message) {}
-
   /**
    * Reads the class name and {@code detailMessage} of a Hessian-serialized Throwable from the readable
    * bytes of {@code in} (without moving its reader index), or returns {@code null} when the bytes are
-   * not such an object. When the object turns out malformed or over a limit after its class name, returns what
-   * was read before (the message may then be null). Never throws.
+   * not such an object. Unlike {@link HessianReader#readThrowable}, forgiving: when the object turns out malformed
+   * or over a limit after its class name, returns what was read before (the message may then be null). Never throws.
    */
-  static RemoteThrowable readThrowable(ByteBuf in) {
+  static HessianReader.RemoteThrowable readThrowable(ByteBuf in) {
     ThrowableFields fields = new ThrowableFields();
     String className;
     try {
@@ -54,7 +51,7 @@ final class HessianErrors {
     } catch (HessianException e) {
       className = fields.className(); // what was read before the bytes went wrong
     }
-    return className == null ? null : new RemoteThrowable(className, fields.message());
+    return className == null ? null : new HessianReader.RemoteThrowable(className, fields.message());
   }
 
   private static final class ServerExceptionMarshaller implements Marshaller<String> {
@@ -78,7 +75,7 @@ final class HessianErrors {
 
     @Override
     public String read(ByteBuf in) {
-      RemoteThrowable t = readThrowable(in);
+      HessianReader.RemoteThrowable t = readThrowable(in);
       return t == null ? null : t.message();
     }
   }

@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal.wire;
 
+import io.boltgen.hessian.HessianReader;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.PeerNotAuthorizedException;
 import io.boltgen.runtime.ResponseStatus;
@@ -33,7 +34,7 @@ public final class RemoteErrors {
     }
     if (remoteClass == null && remoteMessage == null && frame.contentLength() > 0
         && frame.codec() == Bolt.CODEC_HESSIAN2) {
-      HessianErrors.RemoteThrowable thrown = HessianErrors.readThrowable(frame.content());
+      HessianReader.RemoteThrowable thrown = HessianErrors.readThrowable(frame.content());
       if (thrown != null) {
         remoteClass = thrown.className();
         remoteMessage = thrown.message();

@@ -6,6 +6,7 @@ import com.alipay.remoting.rpc.exception.RpcServerException;
 import com.caucho.hessian.io.Hessian2Input;
 import com.caucho.hessian.io.Hessian2Output;
 import com.caucho.hessian.io.SerializerFactory;
+import io.boltgen.hessian.HessianReader;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -52,7 +53,7 @@ class HessianErrorsTest {
     return bytes.toByteArray();
   }
 
-  private static HessianErrors.RemoteThrowable weRead(byte[] bytes) {
+  private static HessianReader.RemoteThrowable weRead(byte[] bytes) {
     ByteBuf buf = Unpooled.wrappedBuffer(bytes);
     try {
       return HessianErrors.readThrowable(buf);
@@ -68,7 +69,7 @@ class HessianErrorsTest {
     Object read = sofaReads(ours(message));
     assertThat(read).isInstanceOf(RpcServerException.class);
     assertThat(((RpcServerException) read).getMessage()).isEqualTo(message);
-    assertThat(weRead(ours(message))).isEqualTo(new HessianErrors.RemoteThrowable(HessianErrors.RPC_SERVER_EXCEPTION, message));
+    assertThat(weRead(ours(message))).isEqualTo(new HessianReader.RemoteThrowable(HessianErrors.RPC_SERVER_EXCEPTION, message));
   }
 
   @Test
@@ -81,7 +82,7 @@ class HessianErrorsTest {
     RpcServerException thrown = new RpcServerException(
         "[Server]OriginErrorMsg: java.lang.IllegalStateException: boom. AdditionalErrorMsg: SYNC process failed");
     assertThat(thrown.getStackTrace()).isNotEmpty();
-    HessianErrors.RemoteThrowable read = weRead(sofaWrites(thrown));
+    HessianReader.RemoteThrowable read = weRead(sofaWrites(thrown));
     assertThat(read.className()).isEqualTo(HessianErrors.RPC_SERVER_EXCEPTION);
     assertThat(read.message()).isEqualTo(thrown.getMessage());
   }
@@ -89,7 +90,7 @@ class HessianErrorsTest {
   @Test
   void weReadOtherThrowablesWithCausesToo() throws IOException {
     IllegalStateException thrown = new IllegalStateException("outer", new IllegalArgumentException("inner"));
-    HessianErrors.RemoteThrowable read = weRead(sofaWrites(thrown));
+    HessianReader.RemoteThrowable read = weRead(sofaWrites(thrown));
     assertThat(read.className()).isEqualTo("java.lang.IllegalStateException");
     assertThat(read.message()).isEqualTo("outer");
   }
@@ -98,7 +99,7 @@ class HessianErrorsTest {
   void whatWasReadBeforeTheRestWentWrongIsKept() throws IOException {
     byte[] whole = sofaWrites(new IllegalStateException("outer", new IllegalArgumentException("inner")));
     assertThat(weRead(Arrays.copyOf(whole, whole.length - 3)))
-        .isEqualTo(new HessianErrors.RemoteThrowable("java.lang.IllegalStateException", "outer"));
+        .isEqualTo(new HessianReader.RemoteThrowable("java.lang.IllegalStateException", "outer"));
   }
 
   @Test
