@@ -109,6 +109,23 @@ public final class HessianReader {
     return HessianValues.readDate(this);
   }
 
+  /**
+   * The constant of {@code type} a string names (an enum as SOFARPC writes it, by its name); {@code 'N'} gives null.
+   * A name that is none of its constants fails with a {@link HessianException} whose {@link HessianException#peerText}
+   * is that name.
+   */
+  public <E extends Enum<E>> E readEnumName(Class<E> type) {
+    String name = readString();
+    if (name == null) {
+      return null;
+    }
+    try {
+      return Enum.valueOf(type, name);
+    } catch (IllegalArgumentException e) {
+      throw HessianException.about("no constant of " + type.getName() + " is named", name);
+    }
+  }
+
   /** A string, in one chunk or many; {@code 'N'} gives null. Nothing else converts to a string. */
   public String readString() {
     int tag = src.tag();

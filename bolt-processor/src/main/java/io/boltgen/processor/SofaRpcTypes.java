@@ -85,7 +85,7 @@ final class SofaRpcTypes {
             .addStatement("$T value = null", c)
             .beginControlFlow("for (int i = 0; i < sent.fieldCount(); i++)")
             .beginControlFlow("if (sent.fieldName(i).equals($S))", "name")
-            .addStatement("value = $T.valueOf(in.readString())", c)
+            .addStatement("value = in.readEnumName($T.class)", c)
             .nextControlFlow("else")
             .addStatement("in.skipValue()")
             .endControlFlow()

@@ -227,8 +227,10 @@ class SofaRpcFuzzTest {
         .isInstanceOfSatisfying(BoltException.class, e -> {
           assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_DESERIAL_EXCEPTION);
           assertThat(e.remoteClassName()).isEqualTo(IllegalArgumentException.class.getName());
-          assertThat(e.getMessage()).contains("asks for \"com.example.sofa.hessian.GreetService:1.0\" method \"greet\"")
-              .contains("not com.example.sofa.hessian.GreetService:1.0 method join as its header says");
+          // the message carries the peer's text cut (MessageText); remoteMessage() has it whole
+          assertThat(e.getMessage()).contains("asks for \"com.example.sofa.hessian.GreetService:1.0\" method \"greet\"");
+          assertThat(e.remoteMessage()).contains("asks for \"com.example.sofa.hessian.GreetService:1.0\" method"
+              + " \"greet\"").contains("not com.example.sofa.hessian.GreetService:1.0 method join as its header says");
         });
 
     // the right method, declaring other argument types than join(String, int)
