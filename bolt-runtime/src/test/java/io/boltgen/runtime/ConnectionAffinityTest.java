@@ -3,9 +3,11 @@ package io.boltgen.runtime;
 import static io.boltgen.runtime.EchoService.ECHO;
 import static io.boltgen.runtime.EchoService.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.boltgen.testing.Closer;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +36,9 @@ class ConnectionAffinityTest {
     InetSocketAddress address = new InetSocketAddress("127.0.0.1", server.port());
     BoltChannel channel = client.channel(address);
     channel.invokeSync(ECHO, bytes("connect"), CallOptions.DEFAULT);
-    assertThat(client.connections(address)).hasSize(BoltClient.ioThreads());
+    // the first call goes on the first connection up; the others may still be connecting
+    await().atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(client.connections(address)).hasSize(BoltClient.ioThreads()));
 
     List<String> mismatches = new ArrayList<>();
     java.util.concurrent.atomic.AtomicInteger checked = new java.util.concurrent.atomic.AtomicInteger();
