@@ -241,7 +241,7 @@ class SofaRpcFuzzTest {
     assertThatThrownBy(() -> channel.invokeSync(join, otherTypes, OPTIONS))
         .isInstanceOfSatisfying(BoltException.class, e -> {
           assertThat(e.status()).isEqualTo(ResponseStatus.SERVER_DESERIAL_EXCEPTION);
-          assertThat(e.getMessage()).contains("method join of com.example.sofa.hessian.GreetService:1.0 takes "
+          assertThat(e.remoteMessage()).contains("method join of com.example.sofa.hessian.GreetService:1.0 takes "
               + "[java.lang.String, int], but the request declares the argument types \"[java.lang.String, long]\"");
         });
 
