@@ -1,5 +1,6 @@
 package io.boltgen.bench.mesh;
 
+import io.boltgen.bench.run.ProcStat;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.runtime.cluster.BalancingPolicy;
@@ -190,8 +191,6 @@ public final class MeshBench {
     return policy.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
-  /** CPU accounting at one instant: the machine's busy ticks, the benchmark's processes', one subject's. */
-  record Cpu(long nanos, long busy, long bench, long subject) {}
 
   /** Calls per second between {@code from} and {@code to} seconds by the samples nearest after each; NaN if none. */
   public static double rate(List<Sample> samples, double from, double to) {
@@ -282,11 +281,6 @@ public final class MeshBench {
 
   /** CPUs in /proc/stat (cpu0, cpu1, …), else the JVM's count. */
   public static int onlineCpus() {
-    try {
-      long n = Files.readAllLines(Path.of("/proc/stat")).stream().filter(l -> l.matches("cpu[0-9]+ .*")).count();
-      return n > 0 ? (int) n : Runtime.getRuntime().availableProcessors();
-    } catch (IOException e) {
-      return Runtime.getRuntime().availableProcessors();
-    }
+    return ProcStat.onlineCpus();
   }
 }

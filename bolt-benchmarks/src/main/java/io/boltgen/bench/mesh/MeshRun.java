@@ -4,7 +4,8 @@ import static io.boltgen.bench.mesh.MeshBench.*;
 
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.MachineInfo;
-import io.boltgen.bench.run.ProcStat;
+import io.boltgen.bench.run.Loads;
+import io.boltgen.bench.run.CpuWindow;
 import io.boltgen.bench.run.Session;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.scenario.QuietPolicy;
@@ -36,8 +37,6 @@ public final class MeshRun {
   final Path script;
   final PrintStream out;
   final List<Point> points = new ArrayList<>();
-  final int cpus = onlineCpus();
-  final long ticks = ProcStat.clockTicksPerSecond();
 
   MeshRun(Settings s, MeshProcesses procs, EtcdProcess etcd, MeshProviders providers, Path script, PrintStream out) {
     this.s = s;
@@ -68,7 +67,7 @@ public final class MeshRun {
       }
       awaitRegistered(etcd, providers.all().size(), Duration.ofSeconds(30));
       MeshRun run = new MeshRun(s, procs, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
-          Wrk.randomTextScript(s.seed(), DirectLoad.MAX_TEXT)), out);
+          Wrk.randomTextScript(s.seed(), DirectClient.MAX_TEXT)), out);
       for (BalancingPolicy policy : s.policies()) {
         try {
           run.gateway(policy);
@@ -175,42 +174,43 @@ public final class MeshRun {
 
   Point gatewayWindow(String mode, int connections, String url, long gatewayPid) throws Exception {
     List<MeshProviders.Stats> s0 = providers.stats();
-    Cpu c0 = cpu(gatewayPid, false);
+    CpuWindow cpu = cpu(gatewayPid);
     Wrk.Report r = wrk(connections, s.duration(), url, "gateway-" + mode + "-c" + connections);
-    Cpu c1 = cpu(gatewayPid, false);
+    CpuWindow.Cost cost = cpu.end(r.requests());
     List<MeshProviders.Stats> s1 = providers.stats();
     return point(mode, connections, r.requests(), r.requestsPerSecond(), r.p50Us(), r.p99Us(), r.maxUs(), r.errors(),
-        r.errorText(), s0, s1, c0, c1);
+        r.errorText(), s0, s1, cost);
   }
 
   /** The direct client's points, its callers kept running from one window to the next of the same count. */
   void direct() throws Exception {
-    try (DirectLoad direct = new DirectLoad(etcd.clientUrl(), BalancingPolicy.LEAST_PENDING, s.seed())) {
+    try (DirectClient direct = new DirectClient(etcd.clientUrl(), BalancingPolicy.LEAST_PENDING, s.seed())) {
       direct.awaitInstances(providers.all().size(), Duration.ofSeconds(30));
       int hash = direct.hashOf("boltgen");
       if (hash != "boltgen".hashCode()) {
         throw new IOException("the direct client's first call answered " + hash + ", not " + "boltgen".hashCode());
       }
       long self = ProcessHandle.current().pid();
-      out.println("  direct client: this JVM (pid " + self + "), " + DirectLoad.TARGET + ", least-pending");
+      out.println("  direct client: this JVM (pid " + self + "), " + DirectClient.TARGET + ", least-pending");
       for (int c : s.connections()) {
-        DirectLoad.Running load = direct.start(c);
+        Loads.Load load = Loads.start(direct.callers(c), false, c, 1);
         try {
           TimeUnit.NANOSECONDS.sleep(s.warmup().toNanos()); // the warm-up: the callers run meanwhile
           out.printf("  direct-c%d: warmed up for %s s%n", c, Fmt.seconds(s.warmup()));
           points.add(quietest(() -> {
             List<MeshProviders.Stats> s0 = providers.stats();
-            Cpu c0 = cpu(self, true);
+            CpuWindow cpu = cpu(-1, self);
             load.reset();
             TimeUnit.NANOSECONDS.sleep(s.duration().toNanos()); // the measured window
-            DirectLoad.Window w = load.take();
-            Cpu c1 = cpu(self, true);
+            Loads.Taken w = load.take();
+            CpuWindow.Cost cost = cpu.end(w.calls());
             List<MeshProviders.Stats> s1 = providers.stats();
-            Histogram h = w.histogram();
+            Histogram h = w.all();
             boolean any = h.getTotalCount() > 0;
-            return point(DIRECT, c, w.calls(), w.calls() / w.seconds(), any ? h.getValueAtPercentile(50) : Double.NaN,
-                any ? h.getValueAtPercentile(99) : Double.NaN, any ? h.getMaxValue() : Double.NaN, w.errors(),
-                w.firstError(), s0, s1, c0, c1);
+            return point(DIRECT, c, w.calls(), w.calls() / w.seconds(),
+                any ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN,
+                any ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN, any ? h.getMaxValue() / 1000.0 : Double.NaN,
+                w.errors(), w.firstError(), s0, s1, cost);
           }));
         } finally {
           load.stop();
@@ -235,7 +235,7 @@ public final class MeshRun {
         last[i] = s0.get(i).answered();
         refused0[i] = s0.get(i).refused();
       }
-      Cpu c0 = cpu(gateway.pid(), false);
+      CpuWindow cpu = cpu(gateway.pid());
       out.printf("  freeze: %d connections for %s s; SIGSTOP of the large provider (pid %d) at %s s, SIGCONT at %s s%n",
           f.connections(), Fmt.seconds(f.run()), large.pid, Fmt.seconds(f.at()), Fmt.seconds(f.at().plus(f.length())));
       Wrk.Run wrk = procs.start(() -> Wrk.start(s.wrk(), s.wrkThreads(), f.connections(), f.run(), script,
@@ -300,7 +300,7 @@ public final class MeshRun {
       } finally {
         procs.close(wrk);
       }
-      Cpu c1 = cpu(gateway.pid(), false);
+      double other = cpu.end(0).otherPercent();
       List<MeshProviders.Stats> s1 = providers.stats();
       long refused = 0;
       for (int i = 0; i < all.size(); i++) {
@@ -329,7 +329,7 @@ public final class MeshRun {
       }
       FreezeResult result = new FreezeResult(f, report, samples, stoppedAt, continuedAt, before, during, duringMin,
           recovery, mostAtOnce, refused, minRegistered == Integer.MAX_VALUE ? -1 : minRegistered,
-          other(c0, c1));
+          other);
       out.println("  " + MeshReport.describe(result));
       return result;
     } finally {
@@ -346,7 +346,7 @@ public final class MeshRun {
   }
 
   Point point(String mode, int connections, long requests, double qps, double p50, double p99, double max,
-      long errors, String errorText, List<MeshProviders.Stats> s0, List<MeshProviders.Stats> s1, Cpu c0, Cpu c1) {
+      long errors, String errorText, List<MeshProviders.Stats> s0, List<MeshProviders.Stats> s1, CpuWindow.Cost cost) {
     List<Long> calls = new ArrayList<>();
     int most = 0;
     long refused = 0;
@@ -355,42 +355,22 @@ public final class MeshRun {
       most = Math.max(most, s1.get(i).mostAtOnce());
       refused += s1.get(i).refused() - s0.get(i).refused();
     }
-    double seconds = (c1.nanos() - c0.nanos()) / 1e9;
-    boolean known = c0.subject() >= 0 && c1.subject() >= 0 && requests > 0;
-    double cpuPerRequest = known ? (c1.subject() - c0.subject()) / (double) ticks * 1e6 / requests : Double.NaN;
-    double busyPercent = c0.busy() >= 0 && c1.busy() >= 0
-        ? (c1.busy() - c0.busy()) / (double) ticks / seconds / cpus * 100 : Double.NaN;
-    return new Point(mode, connections, requests, seconds, qps, p50, p99, max, errors, errorText, calls, most, refused,
-        cpuPerRequest, busyPercent, other(c0, c1), 1, false);
-  }
-
-  /** Other processes' CPU between {@code c0} and {@code c1}, % of one core; NaN if unknown. */
-  double other(Cpu c0, Cpu c1) {
-    double seconds = (c1.nanos() - c0.nanos()) / 1e9;
-    if (c0.busy() < 0 || c1.busy() < 0 || c0.bench() < 0 || c1.bench() < 0 || seconds <= 0) {
-      return Double.NaN;
-    }
-    return Math.max(0, (c1.busy() - c0.busy()) - (c1.bench() - c0.bench())) / (double) ticks / seconds * 100;
+    return new Point(mode, connections, requests, cost.seconds(), qps, p50, p99, max, errors, errorText, calls, most,
+        refused, cost.subjectUs().get(0), cost.machineBusyPercent(), cost.otherPercent(), 1, false);
   }
 
   /**
-   * The machine's busy ticks, the benchmark's (etcd, providers, the gateway, this JVM with the children it reaped:
-   * wrk runs that ended), and {@code subject}'s (this JVM's own when {@code self}).
+   * A CPU window of {@code subjects}, the benchmark being etcd, the providers, the gateway ({@code gateway}, or -1
+   * for none) and this JVM with the children it reaped (wrk runs that ended).
    */
-  Cpu cpu(long subject, boolean self) {
-    long me = ProcessHandle.current().pid();
-    List<Long> pids = new ArrayList<>();
-    pids.add(etcd.pid());
-    providers.all().forEach(p -> pids.add(p.pid));
-    if (!self) {
-      pids.add(subject);
+  CpuWindow cpu(long gateway, long... subjects) {
+    List<Long> bench = new ArrayList<>();
+    bench.add(etcd.pid());
+    providers.all().forEach(p -> bench.add(p.pid));
+    if (gateway >= 0) {
+      bench.add(gateway);
     }
-    long bench = ProcStat.readProcessAndChildrenTicks(me);
-    for (long pid : pids) {
-      long t = ProcStat.readProcessTicks(pid);
-      bench = bench < 0 || t < 0 ? -1 : bench + t;
-    }
-    return new Cpu(System.nanoTime(), ProcStat.readBusyTicks(), bench, ProcStat.readProcessTicks(subject));
+    return CpuWindow.start(bench, subjects.length == 0 ? new long[] {gateway} : subjects);
   }
 
   /** Sends {@code {"text": "boltgen"}}; null when the answer is 200 with the text's hash in it. */

@@ -2,7 +2,6 @@ package io.boltgen.bench.run;
 
 import io.boltgen.bench.run.Loads.Caller;
 import io.boltgen.bench.run.Loads.Load;
-import io.boltgen.bench.run.Loads.Outcome;
 import io.boltgen.bench.scenario.Point;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.bench.service.ClusterEchoService;
@@ -40,11 +39,13 @@ public record ClientMain(String system, String host, Map<String, String> server,
     Duration warmUpPass, boolean closeFirst, Duration warmup, Duration measure, QuietPolicy quiet) {
 
   private static final Logger log = LoggerFactory.getLogger(ClientMain.class);
+  /** The payload of the calls that prime a connection. */
+  private static final byte[] PRIME = new byte[100];
 
   /** Where the calls of a point go. */
   private interface Target extends AutoCloseable {
-    /** The callers of {@code point}, one per connection. */
-    List<Caller> open(Point point) throws Exception;
+    /** The callers of {@code point}, one per connection, calling with {@code payload}. */
+    List<Caller> open(Point point, byte[] payload) throws Exception;
 
     /** Done with the callers of {@code point}. */
     default void release(Point point) {}
@@ -70,10 +71,10 @@ public record ClientMain(String system, String host, Map<String, String> server,
         serverPort); StatsPort.Client statsClient = stats > 0 ? new StatsPort.Client(host, stats) : null) {
       WindowMeter meter = new WindowMeter(system, Long.parseLong(server.get("pid")),
           system.equals("cluster") ? 0 : serverPort, statsClient, measure, quiet);
-      Loads.prime(target.open(warmUpPoints.get(0)), system);
+      Loads.prime(target.open(warmUpPoints.get(0), PRIME), system);
       for (Point p : warmUpPoints) {
-        Load load = Loads.of(p, target.open(p), target.instances(), 7);
-        load.start();
+        Load load = Loads.start(target.open(p, Loads.payload(p.payloadBytes(), 7)), p.sync(), p.inflight(),
+            target.instances());
         try {
           TimeUnit.NANOSECONDS.sleep(warmUpPass.dividedBy(warmUpPoints.size()).toNanos());
         } finally {
@@ -108,8 +109,8 @@ public record ClientMain(String system, String host, Map<String, String> server,
   private Measured window(Target target, WindowMeter meter, Point point) throws Exception {
     log.info("{} {}: warm-up {} ms, measuring {} ms", system, point.id(), warmup.toMillis(), measure.toMillis());
     try {
-      Load load = Loads.of(point, target.open(point), target.instances(), 42);
-      load.start();
+      Load load = Loads.start(target.open(point, Loads.payload(point.payloadBytes(), 42)), point.sync(),
+          point.inflight(), target.instances());
       try {
         TimeUnit.NANOSECONDS.sleep(warmup.toNanos());
         return meter.measure(load, point.id());
@@ -137,18 +138,17 @@ public record ClientMain(String system, String host, Map<String, String> server,
     }
 
     @Override
-    public List<Caller> open(Point point) throws Exception {
+    public List<Caller> open(Point point, byte[] payload) throws Exception {
       if (point.connections() == 1 && first != null) {
-        return List.of(Caller.of(first));
+        return List.of(Caller.echo(first, payload));
       }
       long t0 = System.nanoTime();
       ClientGroup group = system.connectMany(host, port, point.connections());
       groups.put(point, group);
       log.info("{}: {} connections up in {} ms", system.id(), point.connections(),
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
-      List<Caller> callers = group.clients().stream().map(Caller::of).toList();
-      Loads.prime(callers, system.id());
-      return callers;
+      Loads.prime(group.clients().stream().map(c -> Caller.echo(c, PRIME)).toList(), system.id());
+      return group.clients().stream().map(c -> Caller.echo(c, payload)).toList();
     }
 
     @Override
@@ -191,20 +191,21 @@ public record ClientMain(String system, String host, Map<String, String> server,
     }
 
     @Override
-    public List<Caller> open(Point point) {
+    public List<Caller> open(Point point, byte[] payload) {
       ClusterEchoService stub = stubs.computeIfAbsent(point.policy(),
           p -> ClusterEchoServiceBolt.newClient(client.channel(target, BalancingPolicy.valueOf(p))));
       return List.of(new Caller() {
         @Override
-        public int call(byte[] payload) throws Exception {
-          return stub.echo(payload).get(3, TimeUnit.SECONDS).payload().length;
+        public String call() throws Exception {
+          return Loads.wrongLength(stub.echo(payload).get(3, TimeUnit.SECONDS).payload().length, payload);
         }
 
         @Override
         @SuppressWarnings("FutureReturnValueIgnored") // done takes the outcome, failures included, and does not throw
-        public void call(byte[] payload, Outcome done) {
+        public void call(Loads.Outcome done) {
           stub.echo(payload).whenComplete((reply, error) -> done.done(reply == null ? -1 : reply.instance(),
-              reply == null || reply.payload() == null ? -1 : reply.payload().length, error));
+              reply == null || reply.payload() == null ? "no payload" : Loads.wrongLength(reply.payload().length,
+                  payload), error));
         }
       });
     }

@@ -1,6 +1,5 @@
 package io.boltgen.bench.run;
 
-import io.boltgen.bench.scenario.Point;
 import io.boltgen.bench.system.EchoSystem.EchoClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,18 +12,20 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The closed-loop loads the client drives: blocking threads ({@link Sync}) or chains of calls in flight
- * ({@link Async}), each recording the latency of every call that completes (from just before it is issued to when
- * its outcome is delivered) into an HdrHistogram {@link Recorder} per server instance that answered (wait-free for
- * writers, 3 significant digits), and counting failures. The load is closed-loop: latencies are those of a saturated
- * system at that concurrency.
+ * The one closed-loop load of every command, whatever it calls: blocking threads calling back to back
+ * ({@code sync}), or chains of calls in flight, each completion issuing the chain's next call ({@code async}). The
+ * latency of every right answer (from just before the call is issued to when its outcome is delivered) goes into an
+ * HdrHistogram {@link Recorder} per server instance that answered (wait-free for writers, 3 significant digits, in
+ * nanoseconds); failures and wrong answers are counted. Latencies are those of a saturated system at that
+ * concurrency.
  */
-final class Loads {
+public final class Loads {
 
   private static final Logger log = LoggerFactory.getLogger(Loads.class);
   /** Recursion depth after which an async completion hands its next call to another thread. */
@@ -33,34 +34,59 @@ final class Loads {
 
   private Loads() {}
 
-  /** One connection's way of calling: blocking, or with a completion. Thread-safe. */
-  interface Caller {
-    /** Calls and waits; returns the echo's length; throws on any failure. */
-    int call(byte[] payload) throws Exception;
+  /** One way of making the load's call, blocking or with a completion. Thread-safe. */
+  public interface Caller {
+    /** Calls and waits; null when the answer is right, else what is wrong; throws on any failure. */
+    String call() throws Exception;
 
-    /** Calls; {@code done} runs exactly once, on whatever thread the system delivers the outcome. */
-    void call(byte[] payload, Outcome done);
+    /** Calls; {@code done} runs exactly once, on whatever thread delivers the outcome. */
+    void call(Outcome done);
 
-    /** The caller of {@code client}, whose single instance answers every call. */
-    static Caller of(EchoClient client) {
+    /** The calls of {@code client} echoing {@code payload}: right when the echo is as long. */
+    static Caller echo(EchoClient client, byte[] payload) {
       return new Caller() {
         @Override
-        public int call(byte[] payload) throws Exception {
-          return client.call(payload);
+        public String call() throws Exception {
+          return wrongLength(client.call(payload), payload);
         }
 
         @Override
-        public void call(byte[] payload, Outcome done) {
-          client.call(payload, (length, error) -> done.done(0, length, error));
+        public void call(Outcome done) {
+          client.call(payload, (length, error) -> done.done(0, error == null ? wrongLength(length, payload) : null,
+              error));
         }
       };
     }
   }
 
-  /** The outcome of a call: the instance that answered and the echo's length, or the failure. */
+  /** The outcome of a call: the instance that answered, and what was wrong with the answer or the failure. */
   @FunctionalInterface
-  interface Outcome {
-    void done(int instance, int length, Throwable error);
+  public interface Outcome {
+    void done(int instance, String wrong, Throwable error);
+  }
+
+  /**
+   * A window of a load: its right answers' latencies per instance, failures, the first failure (or empty).
+   *
+   * @param perInstance latencies in nanoseconds, one histogram per instance
+   */
+  public record Taken(List<Histogram> perInstance, long errors, String firstError, double seconds) {
+    /** Every instance's latencies together. */
+    public Histogram all() {
+      Histogram h = new Histogram(3);
+      perInstance.forEach(h::add);
+      return h;
+    }
+
+    /** Right answers in the window. */
+    public long calls() {
+      return perInstance.stream().mapToLong(Histogram::getTotalCount).sum();
+    }
+  }
+
+  /** Null when an echo of {@code length} bytes is right for {@code payload}, else what is wrong. */
+  static String wrongLength(int length, byte[] payload) {
+    return length == payload.length ? null : "echo of " + length + " bytes for " + payload.length;
   }
 
   /** {@code bytes} random bytes from {@code seed}. */
@@ -70,11 +96,15 @@ final class Loads {
     return payload;
   }
 
-  /** The load of {@code point} over {@code callers} (one per connection), its payload from {@code seed}; not started. */
-  static Load of(Point point, List<Caller> callers, int instances, long seed) {
-    byte[] payload = payload(point.payloadBytes(), seed);
-    return point.sync() ? new Sync(callers, point.inflight(), payload, instances)
-        : new Async(callers, point.inflight(), payload, instances);
+  /**
+   * Starts {@code concurrency} threads ({@code sync}) or chains of calls over {@code callers}, thread or chain
+   * {@code i} on caller {@code i mod callers}, {@code instances} server instances answering; the window starts now.
+   */
+  public static Load start(List<Caller> callers, boolean sync, int concurrency, int instances) {
+    Load load = sync ? new Sync(callers, concurrency, instances) : new Async(callers, concurrency, instances);
+    load.reset();
+    load.start();
+    return load;
   }
 
   /**
@@ -82,14 +112,12 @@ final class Loads {
    * initialisation, pools) are paid before any warm-up; the same for every system.
    */
   static void prime(List<Caller> callers, String what) {
-    byte[] payload = new byte[100];
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     int ok = 0;
     int calls = Math.max(200, callers.size());
     for (int i = 0; i < calls && System.nanoTime() < deadline; i++) {
       try {
-        callers.get(i % callers.size()).call(payload);
-        ok++;
+        ok += callers.get(i % callers.size()).call() == null ? 1 : 0;
       } catch (Exception e) {
         // counted below
       }
@@ -97,20 +125,19 @@ final class Loads {
     log.info("{}: primed with {} calls ({} failed)", what, ok, calls - ok);
   }
 
-  /** A load: started, measured through its recorders, stopped. */
-  abstract static class Load {
+  /** A running load: windows taken ({@link #reset}, {@link #take}), then stopped. */
+  public abstract static class Load {
     final Recorder[] recorders;
     final LongAdder errors = new LongAdder();
-    final AtomicReference<Throwable> firstError = new AtomicReference<>();
+    final AtomicReference<String> firstError = new AtomicReference<>();
     final List<Caller> callers;
     final int concurrency;
-    final byte[] payload;
     volatile boolean stopped;
+    private long t0;
 
-    Load(List<Caller> callers, int concurrency, byte[] payload, int instances) {
+    Load(List<Caller> callers, int concurrency, int instances) {
       this.callers = List.copyOf(callers);
       this.concurrency = concurrency;
-      this.payload = payload;
       this.recorders = new Recorder[instances];
       for (int i = 0; i < instances; i++) {
         recorders[i] = new Recorder(3);
@@ -119,32 +146,46 @@ final class Loads {
 
     abstract void start();
 
-    /** Stops issuing calls and waits (a bounded time) for those in flight. */
-    abstract void stop() throws InterruptedException;
+    /** Stops issuing calls and waits (at most 10 s) for the threads and the calls in flight. */
+    public abstract void stop() throws InterruptedException;
 
-    /** Forgets the failures so far: a window starts. */
-    final void resetErrors() {
+    /** Starts a window: what was measured and failed so far is dropped. */
+    public final void reset() {
       errors.reset();
       firstError.set(null);
+      for (Recorder r : recorders) {
+        r.getIntervalHistogram();
+      }
+      t0 = System.nanoTime();
     }
 
-    final void outcome(long startNanos, int instance, int length, Throwable error) {
-      if (error == null && length == payload.length && instance >= 0 && instance < recorders.length) {
+    /** The window since {@link #reset}. */
+    public final Taken take() {
+      List<Histogram> perInstance = new ArrayList<>();
+      for (Recorder r : recorders) {
+        perInstance.add(r.getIntervalHistogram());
+      }
+      String first = firstError.get();
+      return new Taken(perInstance, errors.sum(), first == null ? "" : first, (System.nanoTime() - t0) / 1e9);
+    }
+
+    final void outcome(long startNanos, int instance, String wrong, Throwable error) {
+      if (error == null && wrong == null && instance >= 0 && instance < recorders.length) {
         recorders[instance].recordValue(System.nanoTime() - startNanos);
       } else {
         errors.increment();
-        firstError.compareAndSet(null, error != null ? error
-            : new IllegalStateException("echo of " + length + " bytes for " + payload.length + " from instance " + instance));
+        firstError.compareAndSet(null, error != null ? error.toString()
+            : wrong != null ? wrong : "an answer from instance " + instance + " of " + recorders.length);
       }
     }
   }
 
-  /** Threads making blocking calls back to back, thread {@code i} on caller {@code i mod callers}. */
-  static final class Sync extends Load {
+  /** Threads making blocking calls back to back. */
+  private static final class Sync extends Load {
     private final List<Thread> threads = new ArrayList<>();
 
-    Sync(List<Caller> callers, int threads, byte[] payload, int instances) {
-      super(callers, threads, payload, instances);
+    Sync(List<Caller> callers, int threads, int instances) {
+      super(callers, threads, instances);
     }
 
     @Override
@@ -155,9 +196,9 @@ final class Loads {
           while (!stopped) {
             long start = System.nanoTime();
             try {
-              outcome(start, 0, caller.call(payload), null);
+              outcome(start, 0, caller.call(), null);
             } catch (Throwable e) {
-              outcome(start, 0, -1, e);
+              outcome(start, 0, null, e);
             }
           }
         }, "load-sync-" + i);
@@ -168,20 +209,20 @@ final class Loads {
     }
 
     @Override
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
       stopped = true;
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       for (Thread t : threads) {
-        t.join(10_000);
+        TimeUnit.NANOSECONDS.timedJoin(t, Math.max(1, deadline - System.nanoTime()));
       }
     }
   }
 
   /**
-   * A fixed number of call chains, chain {@code i} on caller {@code i mod callers}: each completion issues the
-   * chain's next call on the same caller (from the thread that delivered the completion), so every connection always
-   * has its share in flight.
+   * A fixed number of call chains: each completion issues the chain's next call on the same caller (from the thread
+   * that delivered the completion), so that every caller always has its share in flight.
    */
-  static final class Async extends Load {
+  private static final class Async extends Load {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final ExecutorService trampoline = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "load-async-trampoline");
@@ -189,8 +230,8 @@ final class Loads {
       return t;
     });
 
-    Async(List<Caller> callers, int chains, byte[] payload, int instances) {
-      super(callers, chains, payload, instances);
+    Async(List<Caller> callers, int chains, int instances) {
+      super(callers, chains, instances);
     }
 
     @Override
@@ -207,13 +248,13 @@ final class Loads {
       inFlight.incrementAndGet();
       long start = System.nanoTime();
       try {
-        caller.call(payload, (instance, length, error) -> {
-          outcome(start, instance, length, error);
+        caller.call((instance, wrong, error) -> {
+          outcome(start, instance, wrong, error);
           inFlight.decrementAndGet();
           next(caller);
         });
       } catch (RuntimeException e) { // a caller that throws instead of completing: the chain goes on
-        outcome(start, 0, -1, e);
+        outcome(start, 0, null, e);
         inFlight.decrementAndGet();
         next(caller);
       }
@@ -238,13 +279,15 @@ final class Loads {
       }
     }
 
-    /** Waits up to 10 s for the calls in flight (no new ones are issued), then stops the trampoline. */
     @Override
-    void stop() {
+    public void stop() {
       stopped = true;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (inFlight.get() > 0 && System.nanoTime() < deadline) {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling a counter the callbacks decrement
+      }
+      if (inFlight.get() > 0) {
+        log.warn("{} calls still in flight 10 s after the load stopped", inFlight.get());
       }
       trampoline.shutdownNow();
     }

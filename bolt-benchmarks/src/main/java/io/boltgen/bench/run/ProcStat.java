@@ -171,14 +171,24 @@ public final class ProcStat {
     return t;
   }
 
-  /** A sample now, the benchmark's JVMs being {@code pids}. */
-  public static Sample take(long... pids) {
-    long bench = 0;
-    for (long pid : pids) {
+  /**
+   * A sample now, the benchmark's processes being this JVM with the children it has reaped (a wrk run that ended)
+   * and {@code others}.
+   */
+  public static Sample take(long... others) {
+    long bench = readProcessAndChildrenTicks(ProcessHandle.current().pid());
+    for (long pid : others) {
       long t = readProcessTicks(pid);
       bench = t < 0 || bench < 0 ? -1 : bench + t;
     }
     return new Sample(System.nanoTime(), readBusyTicks(), bench);
+  }
+
+  /** The CPUs online ({@code cpuN} lines of {@code /proc/stat}), or those available to the JVM where it cannot be read. */
+  public static int onlineCpus() {
+    String text = read(Path.of("/proc/stat"));
+    long n = text == null ? 0 : text.lines().filter(l -> l.matches("cpu[0-9]+ .*")).count();
+    return n > 0 ? (int) n : Runtime.getRuntime().availableProcessors();
   }
 
   /**
@@ -200,10 +210,9 @@ public final class ProcStat {
    * read. The 1-minute load average is no such measure: it still holds whatever ran in the minute before.
    */
   public static double otherCpuPercent(Duration sample) throws InterruptedException {
-    long self = ProcessHandle.current().pid();
-    Sample start = take(self);
+    Sample start = take();
     Thread.sleep(sample.toMillis()); // a measurement of the machine's idle time: nothing to wait for but time
-    return otherPercent(start, take(self), clockTicksPerSecond());
+    return otherPercent(start, take(), clockTicksPerSecond());
   }
 
   /** The CPU time (user + system, all threads) of process {@code pid} in nanoseconds, or -1 if unknown. */

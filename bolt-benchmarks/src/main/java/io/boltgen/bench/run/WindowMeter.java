@@ -55,36 +55,23 @@ final class WindowMeter {
     int connections = serverPort > 0 ? ProcStat.readEstablished(serverPort) : -1;
     long serverAlloc0 = serverStats == null ? -1 : serverStats.allocatedBytes();
     long clientAlloc0 = ProcStat.allocatedBytes();
-    long serverCpu0 = ProcStat.cpuNanos(serverPid);
-    long clientCpu0 = ProcStat.cpuNanos(self);
     long jit0 = jitMillis();
     long gc0 = gcMillis();
-    ProcStat.Sample other0 = ProcStat.take(self, serverPid);
-    load.resetErrors();
-    for (var r : load.recorders) {
-      r.getIntervalHistogram(); // discards what came before: the window starts here
-    }
-    long t0 = System.nanoTime();
+    CpuWindow cpu = CpuWindow.start(List.of(serverPid), self, serverPid);
+    load.reset(); // the window starts here
     TimeUnit.NANOSECONDS.sleep(measure.toNanos());
-    List<Histogram> perInstance = new ArrayList<>();
-    for (var r : load.recorders) {
-      perInstance.add(r.getIntervalHistogram()); // and ends here
-    }
-    long t1 = System.nanoTime();
-    ProcStat.Sample other1 = ProcStat.take(self, serverPid);
-    long clientCpu1 = ProcStat.cpuNanos(self);
-    long serverCpu1 = ProcStat.cpuNanos(serverPid);
+    Loads.Taken taken = load.take(); // and ends here
+    CpuWindow.Cost cost = cpu.end(taken.calls());
     long clientAlloc1 = ProcStat.allocatedBytes();
     long serverAlloc1 = serverStats == null ? -1 : serverStats.allocatedBytes();
     long jitMs = jitMillis() - jit0;
     long gcMs = gcMillis() - gc0;
-    Throwable first = load.firstError.get();
 
-    Histogram h = new Histogram(3);
+    List<Histogram> perInstance = taken.perInstance();
+    Histogram h = taken.all();
     List<Long> instanceCalls = new ArrayList<>();
     List<Double> instanceP50s = new ArrayList<>();
     for (Histogram i : perInstance) {
-      h.add(i);
       if (perInstance.size() > 1) {
         instanceCalls.add(i.getTotalCount());
         instanceP50s.add(i.getTotalCount() > 0 ? us(i.getValueAtPercentile(50)) : 0);
@@ -92,19 +79,20 @@ final class WindowMeter {
     }
     long calls = h.getTotalCount();
     double perCall = calls > 0 ? 1.0 / calls : 0;
-    double other = ProcStat.otherPercent(other0, other1, ProcStat.clockTicksPerSecond());
+    double other = cost.otherPercent();
     log.info("{} {}: window of {} calls; the client spent {} ms compiling (JIT) and {} ms in GC; other processes {}%"
         + " of a core", label, point, calls, jitMs, gcMs, String.format(Locale.ROOT, "%.1f", other));
-    String error = first == null ? "" : first.toString();
-    return new Measured(calls, load.errors.sum(), error.length() > 300 ? error.substring(0, 300) + "…" : error,
-        (t1 - t0) / 1e9, us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(99)),
-        us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()), perCall(clientCpu0, clientCpu1, perCall),
-        perCall(serverCpu0, serverCpu1, perCall), jitMs, gcMs, perCallBytes(clientAlloc0, clientAlloc1, perCall),
+    String error = taken.firstError();
+    return new Measured(calls, taken.errors(), error.length() > 300 ? error.substring(0, 300) + "…" : error,
+        taken.seconds(), us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(99)),
+        us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()), known(cost.subjectUs().get(0)),
+        known(cost.subjectUs().get(1)), jitMs, gcMs, perCallBytes(clientAlloc0, clientAlloc1, perCall),
         perCallBytes(serverAlloc0, serverAlloc1, perCall), connections, other, 1, false, instanceCalls, instanceP50s);
   }
 
-  private static double perCall(long nanos0, long nanos1, double perCall) {
-    return nanos0 < 0 || nanos1 < 0 ? 0 : (nanos1 - nanos0) / 1_000.0 * perCall;
+  /** A CPU figure, 0 when unknown. */
+  private static double known(double us) {
+    return Double.isNaN(us) ? 0 : us;
   }
 
   private static double perCallBytes(long bytes0, long bytes1, double perCall) {

@@ -152,31 +152,12 @@ public final class WrkLoad {
   /** One measured wrk run and the CPU around it. */
   private static HttpWindow window(Target target, int round, Load load, Setup setup, Path script, String url,
       long serverPid, Path out) throws Failed, InterruptedException {
-    long self = ProcessHandle.current().pid();
-    long busy0 = ProcStat.readBusyTicks();
-    long server0 = ProcStat.readProcessTicks(serverPid);
-    long serverNanos0 = ProcStat.cpuNanos(serverPid);
-    long mine0 = ProcStat.readProcessAndChildrenTicks(self);
-    long t0 = System.nanoTime();
+    CpuWindow cpu = CpuWindow.start(List.of(serverPid), serverPid, ProcessHandle.current().pid());
     Wrk.Report r = wrk(load, setup.measure(), script, url, out, target.caseId());
-    long t1 = System.nanoTime();
-    long mine1 = ProcStat.readProcessAndChildrenTicks(self);
-    long serverNanos1 = ProcStat.cpuNanos(serverPid);
-    long server1 = ProcStat.readProcessTicks(serverPid);
-    long busy1 = ProcStat.readBusyTicks();
-
-    double ticks = ProcStat.clockTicksPerSecond();
-    double seconds = (t1 - t0) / 1e9;
-    long calls = r.requests();
-    double perCall = calls > 0 ? 1.0 / calls : 0;
-    boolean known = busy0 >= 0 && busy1 >= 0 && server0 >= 0 && server1 >= 0 && mine0 >= 0 && mine1 >= 0;
-    double other = known ? Math.max(0, (busy1 - busy0) - (server1 - server0) - (mine1 - mine0)) / ticks / seconds * 100
-        : Double.NaN;
-    double machine = busy0 >= 0 && busy1 >= 0 ? (busy1 - busy0) / ticks * 1e6 * perCall : Double.NaN;
-    double loadCpu = mine0 >= 0 && mine1 >= 0 ? (mine1 - mine0) / ticks * 1e6 * perCall : Double.NaN;
-    double server = serverNanos0 >= 0 && serverNanos1 >= 0 ? (serverNanos1 - serverNanos0) / 1e3 * perCall : Double.NaN;
-    return new HttpWindow(target.caseId(), round, calls, r.seconds(), r.requestsPerSecond(), r.p50Us(), r.p99Us(),
-        server, machine, loadCpu, r.errors(), r.errorText(), other, 1, false);
+    CpuWindow.Cost cost = cpu.end(r.requests());
+    return new HttpWindow(target.caseId(), round, r.requests(), r.seconds(), r.requestsPerSecond(), r.p50Us(),
+        r.p99Us(), cost.subjectUs().get(0), cost.machineUs(), cost.subjectUs().get(1), r.errors(), r.errorText(),
+        cost.otherPercent(), 1, false);
   }
 
   /** Runs wrk for {@code duration}, its output to {@code out}; its report. */

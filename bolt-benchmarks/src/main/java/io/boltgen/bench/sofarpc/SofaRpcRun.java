@@ -6,7 +6,8 @@ import static io.boltgen.bench.sofarpc.SofaRpcBench.estimate;
 
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.MachineInfo;
-import io.boltgen.bench.run.ProcStat;
+import io.boltgen.bench.run.Loads;
+import io.boltgen.bench.run.CpuWindow;
 import io.boltgen.bench.run.Session;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Case;
@@ -92,7 +93,7 @@ public final class SofaRpcRun {
   /** The two sides' windows: the boltgen client in this JVM and the SOFARPC consumer's JVM. */
   private static final class Sides {
     final Settings s;
-    final Map<String, BoltgenLoad.Call[]> calls = new LinkedHashMap<>();
+    final Map<String, Loads.Caller> calls = new LinkedHashMap<>();
     final long providerPid;
     final ReadyProcess consumer;
 
@@ -105,44 +106,39 @@ public final class SofaRpcRun {
     }
 
     Window boltgen(Case c, int round) throws Exception {
-      long self = ProcessHandle.current().pid();
-      BoltgenLoad load = BoltgenLoad.start(calls.get(c.serializer())[c.sync() ? 0 : 1], c.sync(), c.concurrency());
+      Loads.Load load = Loads.start(List.of(calls.get(c.serializer())), c.sync(), c.concurrency(), 1);
       try {
         Thread.sleep(s.warmup().toMillis()); // the warm-up: the load runs meanwhile
-        ProcStat.Sample o0 = ProcStat.take(self, providerPid, consumer.pid());
-        long cpu0 = ProcStat.cpuNanos(self);
+        CpuWindow cpu = CpuWindow.start(List.of(providerPid, consumer.pid()), ProcessHandle.current().pid());
         load.reset();
         Thread.sleep(s.measure().toMillis()); // the measured window
-        BoltgenLoad.Window w = load.take();
-        long cpu1 = ProcStat.cpuNanos(self);
-        ProcStat.Sample o1 = ProcStat.take(self, providerPid, consumer.pid());
-        Histogram h = w.nanos();
+        Loads.Taken w = load.take();
+        Histogram h = w.all();
         boolean any = h.getTotalCount() > 0;
-        return new Window(c, BOLTGEN, round, w.calls(), w.errors(), w.firstError(), w.seconds(),
+        long calls = h.getTotalCount();
+        CpuWindow.Cost cost = cpu.end(calls);
+        return new Window(c, BOLTGEN, round, calls, w.errors(), w.firstError(), w.seconds(),
             any ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN, any ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN,
-            cpu0 < 0 || cpu1 < 0 || w.calls() == 0 ? Double.NaN : (cpu1 - cpu0) / 1000.0 / w.calls(),
-            ProcStat.otherPercent(o0, o1, ProcStat.clockTicksPerSecond()), 1, false);
+            cost.subjectUs().get(0), cost.otherPercent(), 1, false);
       } finally {
         load.stop();
       }
     }
 
     Window sofarpc(Case c, int round) throws Exception {
-      long self = ProcessHandle.current().pid();
       consumer.send(c.serializer() + " " + (c.sync() ? "sync" : "async") + " " + c.concurrency() + " "
           + s.warmup().toMillis() + " " + s.measure().toMillis());
       Duration bound = s.warmup().plus(s.measure()).plusSeconds(60);
       next(consumer, "MEASURING", bound);
-      ProcStat.Sample o0 = ProcStat.take(self, providerPid, consumer.pid());
+      CpuWindow window = CpuWindow.start(List.of(providerPid, consumer.pid()));
       String result = next(consumer, "RESULT ", bound);
-      ProcStat.Sample o1 = ProcStat.take(self, providerPid, consumer.pid());
+      double other = window.end(0).otherPercent();
       Map<String, String> f = Workload.fields(result);
       long n = Long.parseLong(f.get("calls"));
       long cpu = Long.parseLong(f.get("cpuns"));
       return new Window(c, SOFARPC, round, n, Long.parseLong(f.get("errors")), f.getOrDefault("error", ""),
           Double.parseDouble(f.get("seconds")), Double.parseDouble(f.get("p50us")), Double.parseDouble(f.get("p99us")),
-          cpu < 0 || n == 0 ? Double.NaN : cpu / 1000.0 / n, ProcStat.otherPercent(o0, o1,
-              ProcStat.clockTicksPerSecond()), 1, false);
+          cpu < 0 || n == 0 ? Double.NaN : cpu / 1000.0 / n, other, 1, false);
     }
 
     /** The consumer's next line starting with {@code prefix} (its logs come in between), within {@code bound}. */

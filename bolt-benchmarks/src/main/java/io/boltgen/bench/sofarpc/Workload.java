@@ -1,10 +1,12 @@
 package io.boltgen.bench.sofarpc;
 
+import io.boltgen.bench.run.Loads;
 import io.boltgen.runtime.BoltClient;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -21,53 +23,35 @@ final class Workload {
 
   private Workload() {}
 
-  /** The protobuf calls through {@code client}: [sync, async]. */
-  static BoltgenLoad.Call[] echo(BoltClient client, String address) {
+  /** The protobuf call through {@code client}: the answer holds the text's length. */
+  static Loads.Caller echo(BoltClient client, String address) {
     SofaEchoService sync = SofaEchoServiceBolt.newClient(client, address);
     SofaEchoServiceAsync async = SofaEchoServiceAsyncBolt.newClient(client, address);
-    BoltgenLoad.Call call = call(() -> sync.echo(ECHO), () -> async.echoFuture(ECHO));
-    return new BoltgenLoad.Call[] {call, call};
+    return caller(() -> sync.echo(ECHO), () -> async.echoFuture(ECHO),
+        r -> r != null && r.length() == 100);
   }
 
-  /** The Hessian2 calls through {@code client}: [sync, async]. */
-  static BoltgenLoad.Call[] greet(BoltClient client, String address) {
+  /** The Hessian2 call through {@code client}: the answer says hello to the name, times 2. */
+  static Loads.Caller greet(BoltClient client, String address) {
     SofaGreetService sync = SofaGreetServiceBolt.newClient(client, address);
     SofaGreetServiceAsync async = SofaGreetServiceAsyncBolt.newClient(client, address);
-    BoltgenLoad.Call call = new BoltgenLoad.Call() {
-      @Override
-      public Object sync() {
-        return sync.greet(GREETING);
-      }
-
-      @Override
-      public CompletableFuture<?> async() {
-        return async.greetFuture(GREETING);
-      }
-
-      @Override
-      public String check(Object answer) {
-        return answer instanceof Greeting g && "hello boltgen".equals(g.name()) && g.times() == 2 ? null
-            : "answered " + answer;
-      }
-    };
-    return new BoltgenLoad.Call[] {call, call};
+    return caller(() -> sync.greet(GREETING), () -> async.greetFuture(GREETING),
+        g -> g != null && "hello boltgen".equals(g.name()) && g.times() == 2);
   }
 
-  private static BoltgenLoad.Call call(Supplier<EchoReply> sync, Supplier<CompletableFuture<EchoReply>> async) {
-    return new BoltgenLoad.Call() {
+  private static <T> Loads.Caller caller(Supplier<T> sync, Supplier<CompletableFuture<T>> async, Predicate<T> right) {
+    return new Loads.Caller() {
       @Override
-      public Object sync() {
-        return sync.get();
+      public String call() {
+        T answer = sync.get();
+        return right.test(answer) ? null : "answered " + answer;
       }
 
       @Override
-      public CompletableFuture<?> async() {
-        return async.get();
-      }
-
-      @Override
-      public String check(Object answer) {
-        return answer instanceof EchoReply r && r.length() == 100 ? null : "answered " + answer;
+      @SuppressWarnings("FutureReturnValueIgnored") // done takes the outcome, failures included, and does not throw
+      public void call(Loads.Outcome done) {
+        async.get().whenComplete((answer, error) -> done.done(0, error != null || right.test(answer) ? null
+            : "answered " + answer, error));
       }
     };
   }
