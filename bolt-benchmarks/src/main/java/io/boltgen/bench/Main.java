@@ -5,6 +5,7 @@ import io.boltgen.bench.Options.ScalingOptions;
 import io.boltgen.bench.Options.JmhOptions;
 import io.boltgen.bench.Options.QuietOptions;
 import io.boltgen.bench.Options.ChildOptions;
+import io.boltgen.bench.Options.ReportFileOptions;
 import io.boltgen.bench.Options.ReportOptions;
 import io.boltgen.bench.compile.CompileCost;
 import io.boltgen.bench.http.HttpBench;
@@ -189,11 +190,7 @@ public final class Main {
     List<String> policies;
     @Mixin QuietOptions quiet;
     @Mixin ChildOptions children;
-    @Option(names = "--out", paramLabel = "FILE", description = "write the report there (default for a full run:"
-        + " docs/benchmarks-cluster.md)")
-    Path out;
-    @Option(names = "--no-docs", description = "write no report")
-    boolean noDocs;
+    @Mixin ReportFileOptions report;
 
     @Override
     Bench.Plan plan(String command) {
@@ -222,9 +219,8 @@ public final class Main {
           || concurrency != ClusterBalancing.DEFAULT_CONCURRENCY) {
         caveats.add("other policies or loads than the report's");
       }
-      Path report = noDocs ? null : out != null ? out
-          : caveats.isEmpty() ? Invocation.docs().resolve("benchmarks-cluster.md") : null;
-      return new Bench.Plan(null, null, null, cluster, null, null, report, command, caveats, children.logDir());
+      return new Bench.Plan(null, null, null, cluster, null, null, report.file(caveats), command, caveats,
+          children.logDir());
     }
   }
 
@@ -233,8 +229,7 @@ public final class Main {
       + " Bolt client, and a raw Netty HTTP echo (the ceiling) loaded by the same wrk command; then JMH: the generated"
       + " JSON codec against the generated protobuf codec. Needs Debian's wrk. Writes docs/benchmarks-http.md for a"
       + " full run (or --out)."})
-  static final class Http implements Callable<Integer> {
-    @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+  static final class Http extends Measuring {
     @Option(names = "--cases", paramLabel = "LIST", split = ",", defaultValue = "http-json,http-proto,bolt,netty-http",
         description = "cases, in order (default http-json,http-proto,bolt,netty-http)")
     List<String> cases;
@@ -260,11 +255,7 @@ public final class Main {
     @Mixin JmhOptions jmh;
     @Mixin QuietOptions quiet;
     @Mixin ChildOptions children;
-    @Option(names = "--out", paramLabel = "FILE", description = "write the report there (default for a full run:"
-        + " docs/benchmarks-http.md)")
-    Path out;
-    @Option(names = "--no-docs", description = "write no report")
-    boolean noDocs;
+    @Mixin ReportFileOptions report;
 
     /** The settings of these options (runs nothing); fails saying what to install when there is no wrk. */
     HttpBench.Settings settings(String command) {
@@ -290,19 +281,14 @@ public final class Main {
       if (noJmh) {
         caveats.add("no codec benchmark (--no-jmh)");
       }
-      Path report = out != null ? out : !noDocs && caveats.isEmpty()
-          ? Invocation.docs().resolve("benchmarks-http.md") : null;
       return new HttpBench.Settings(chosen, rounds, Options.seconds("warmup", warmup), Options.seconds("measure", measure), connections,
           threads, payload, quiet.policy(), children.jvmFlags(), children.logDir(), "127.0.0.1", wrkPath, codecs,
-          noDocs ? null : report, command, caveats);
+          report.file(caveats), command, caveats);
     }
 
     @Override
-    public Integer call() throws Exception {
-      String[] argv = spec.root().commandLine().getParseResult().originalArgs().toArray(String[]::new);
-      HttpBench.Result result = HttpRun.execute(settings(Invocation.commandLine(argv)), new PrintStream(System.out, true,
-          StandardCharsets.UTF_8));
-      return result.failures().isEmpty() ? 0 : 1;
+    List<String> run(String command, PrintStream out) throws Exception {
+      return HttpRun.execute(settings(command), out).failures();
     }
   }
 

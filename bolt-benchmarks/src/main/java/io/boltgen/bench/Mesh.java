@@ -6,15 +6,12 @@ import io.boltgen.bench.mesh.MeshBench;
 import io.boltgen.bench.mesh.MeshRun;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,8 +23,7 @@ import picocli.CommandLine.Option;
     + " connection count, per balancing policy; the same closed loop through a boltgen client without HTTP; then the"
     + " large provider frozen (SIGSTOP) and continued under load. Needs etcd and Debian's wrk (installed when missing"
     + " where scripts/ can). Writes docs/benchmarks-mesh.md and docs/img/mesh-qps.png for a full run (or --out DIR)."})
-final class Mesh implements Callable<Integer> {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+final class Mesh extends Measuring {
   @Option(names = "--connections", paramLabel = "LIST", split = ",", description = "wrk's connections per point, and"
       + " the direct client's calls in flight (default 128,256,512)")
   List<Integer> connections;
@@ -126,10 +122,7 @@ final class Mesh implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws Exception {
-    String[] argv = spec.root().commandLine().getParseResult().originalArgs().toArray(String[]::new);
-    MeshBench.Result result = MeshRun.execute(settings(Invocation.commandLine(argv)), new PrintStream(System.out, true,
-        StandardCharsets.UTF_8));
-    return result.failures().isEmpty() ? 0 : 1;
+  List<String> run(String command, PrintStream out) throws Exception {
+    return MeshRun.execute(settings(command), out).failures();
   }
 }

@@ -16,7 +16,9 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The option groups the commands of {@code java -jar bolt-benchmarks.jar} share (picocli mixins). */
 final class Options {
@@ -224,6 +226,22 @@ final class Options {
         scalingDocs = docs != null && scaling != null ? docs.toAbsolutePath().getParent().resolve("scaling.md") : null;
       }
       return new Bench.Plan(load, scaling, jmh, cluster, docs, scalingDocs, null, command, caveats, logDir);
+    }
+  }
+
+  /** Where a command's one report goes. */
+  static final class ReportFileOptions {
+    @Spec(Spec.Target.MIXEE) CommandSpec command;
+    @Option(names = "--out", paramLabel = "FILE", description = "write the report there (default for a full run:"
+        + " docs/benchmarks-${COMMAND-NAME}.md)")
+    Path out;
+    @Option(names = "--no-docs", description = "write no report")
+    boolean noDocs;
+
+    /** {@code --out}, else for a full run (no caveats) docs/benchmarks-&lt;command&gt;.md; null with {@code --no-docs}. */
+    Path file(List<String> caveats) {
+      return noDocs ? null : out != null ? out
+          : caveats.isEmpty() ? Invocation.docs().resolve("benchmarks-" + command.name() + ".md") : null;
     }
   }
 

@@ -2,17 +2,15 @@ package io.boltgen.bench;
 
 import io.boltgen.bench.Options.ChildOptions;
 import io.boltgen.bench.Options.QuietOptions;
+import io.boltgen.bench.Options.ReportFileOptions;
 import io.boltgen.bench.sofarpc.SofaRpcBench;
 import io.boltgen.bench.sofarpc.SofaRpcRun;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -24,8 +22,7 @@ import picocli.CommandLine.Option;
     + " @SofaRpcService stubs in this JVM against SOFARPC's consumer in a JVM of its own, interleaved in --rounds rounds;"
     + " calls/s, p50/p99 and the client's CPU per call. Needs bolt-sofarpc-peer built (its target/peer.classpath)."
     + " Writes docs/benchmarks-sofarpc.md for a full run (or --out)."})
-final class SofaRpc implements Callable<Integer> {
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+final class SofaRpc extends Measuring {
   @Option(names = "--serializers", paramLabel = "LIST", split = ",", defaultValue = "protobuf,hessian2",
       description = "protobuf and/or hessian2 (default both)")
   List<String> serializers;
@@ -46,11 +43,7 @@ final class SofaRpc implements Callable<Integer> {
   Path peerClasspath;
   @Mixin QuietOptions quiet;
   @Mixin ChildOptions children;
-  @Option(names = "--out", paramLabel = "FILE", description = "write the report there (default for a full run:"
-      + " docs/benchmarks-sofarpc.md)")
-  Path out;
-  @Option(names = "--no-docs", description = "write no report")
-  boolean noDocs;
+  @Mixin ReportFileOptions report;
 
   /** The settings of these options (runs nothing); fails saying how to build the peer when its class path is missing. */
   SofaRpcBench.Settings settings(String command) {
@@ -83,17 +76,12 @@ final class SofaRpc implements Callable<Integer> {
     Path root = Invocation.repoRoot();
     Path cp = peerClasspath != null ? peerClasspath
         : (root != null ? root : Path.of("")).resolve("bolt-sofarpc-peer/target/peer.classpath");
-    Path report = noDocs ? null : out != null ? out
-        : caveats.isEmpty() ? Invocation.docs().resolve("benchmarks-sofarpc.md") : null;
     return new SofaRpcBench.Settings(chosen, rounds, w, m, threads, inFlight, SofaRpcBench.peerClasspath(cp), quiet.policy(),
-        children.jvmFlags(), children.logDir(), report, command, caveats);
+        children.jvmFlags(), children.logDir(), report.file(caveats), command, caveats);
   }
 
   @Override
-  public Integer call() throws Exception {
-    String[] argv = spec.root().commandLine().getParseResult().originalArgs().toArray(String[]::new);
-    SofaRpcBench.Result result = SofaRpcRun.execute(settings(Invocation.commandLine(argv)), new PrintStream(System.out,
-        true, StandardCharsets.UTF_8));
-    return result.failures().isEmpty() ? 0 : 1;
+  List<String> run(String command, PrintStream out) throws Exception {
+    return SofaRpcRun.execute(settings(command), out).failures();
   }
 }

@@ -166,6 +166,9 @@ class CommandLineTest {
         "--keep-server", "--quiet-threshold=PCT");
     assertThat(run("help", "scaling")).contains("--scaling-measure=S", "--connections=LIST", "--systems=LIST");
     assertThat(run("all", "--help")).contains("--scaling-systems=LIST", "--jmh-include=REGEX");
+    for (String command : List.of("cluster", "http", "sofarpc")) {
+      assertThat(run("help", command)).contains("--out=FILE", "docs/benchmarks-" + command + ".md)", "--no-docs");
+    }
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.boltgen.bench.mesh;
 
 import static io.boltgen.bench.mesh.MeshBench.*;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.MachineInfo;
@@ -8,6 +9,7 @@ import io.boltgen.bench.run.Loads;
 import io.boltgen.bench.run.CpuWindow;
 import io.boltgen.bench.run.Session;
 import io.boltgen.bench.run.Wrk;
+import io.boltgen.bench.run.WrkLoad;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.testing.EtcdProcess;
@@ -15,10 +17,6 @@ import io.boltgen.testing.ReadyProcess;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -147,7 +145,10 @@ public final class MeshRun {
     }
     String url = "http://127.0.0.1:" + gateway.port() + HashServiceBolt.METHOD_HASH.httpPath();
     out.printf("  gateway, %s: pid %d, %s%n", id(policy), gateway.pid(), url);
-    String problem = firstCall(url);
+    String hash = Integer.toString("boltgen".hashCode());
+    String problem = WrkLoad.firstCall(url, "application/json", "{\"text\": \"boltgen\"}".getBytes(UTF_8),
+        (status, type, body) -> new String(body, UTF_8).contains(hash) ? null
+            : "the answer holds no " + hash + ": " + new String(body, UTF_8));
     if (problem != null) {
       throw new IOException("the gateway's first answer is wrong: " + problem + "; log " + log + ", last lines:\n"
           + gateway.tail());
@@ -371,24 +372,5 @@ public final class MeshRun {
       bench.add(gateway);
     }
     return CpuWindow.start(bench, subjects.length == 0 ? new long[] {gateway} : subjects);
-  }
-
-  /** Sends {@code {"text": "boltgen"}}; null when the answer is 200 with the text's hash in it. */
-  private static String firstCall(String url) throws InterruptedException {
-    HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10))
-        .build();
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"boltgen\"}")).build();
-    try {
-      HttpResponse<String> answer = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      if (answer.statusCode() != 200) {
-        return "status " + answer.statusCode() + ": " + answer.body();
-      }
-      return answer.body().contains(Integer.toString("boltgen".hashCode())) ? null
-          : "the answer holds no " + "boltgen".hashCode() + ": " + answer.body();
-    } catch (IOException e) {
-      return "no answer: " + e;
-    }
   }
 }

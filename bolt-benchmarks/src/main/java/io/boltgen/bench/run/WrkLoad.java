@@ -93,7 +93,7 @@ public final class WrkLoad {
       long pid = Long.parseLong(ready.get("pid"));
       String url = "http://" + setup.host() + ":" + ready.get("port") + target.path();
       progress.printf("  round %d %s: server pid %d, %s (%s)%n", round, target.caseId(), pid, url, target.description());
-      String problem = firstCall(url, target);
+      String problem = firstCall(url, target.contentType(), target.body(), target.check());
       if (problem != null) {
         throw new Failed(target.caseId() + ": the first request was not answered right: " + problem + "; server log: "
             + serverLog);
@@ -130,12 +130,15 @@ public final class WrkLoad {
         noisy);
   }
 
-  /** One request with the case's body, over HTTP/1.1; null when its answer passes the case's check. */
-  private static String firstCall(String url, Target target) throws InterruptedException {
+  /**
+   * One POST of {@code body} over HTTP/1.1, before wrk loads {@code url}; null when it is answered 200 and its answer
+   * passes {@code check}, else what is wrong.
+   */
+  public static String firstCall(String url, String contentType, byte[] body, Check check) throws InterruptedException {
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(10)).build();
-    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-        .header("Content-Type", target.contentType()).POST(HttpRequest.BodyPublishers.ofByteArray(target.body())).build();
+    HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(20))
+        .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
     try {
       HttpResponse<byte[]> answer = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
       String type = answer.headers().firstValue("content-type").orElse("");
@@ -143,7 +146,7 @@ public final class WrkLoad {
         return "HTTP " + answer.statusCode() + " " + type + ": "
             + new String(answer.body(), StandardCharsets.UTF_8).replace('\n', ' ');
       }
-      return target.check().problem(answer.statusCode(), type, answer.body());
+      return check.problem(answer.statusCode(), type, answer.body());
     } catch (IOException e) {
       return "no answer: " + e;
     }

@@ -1,16 +1,10 @@
 package io.boltgen.bench.system.netty;
 
 import io.boltgen.bench.system.ServedSystem;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -20,8 +14,6 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
-import java.net.InetSocketAddress;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The ceiling of HTTP/1.1 on this machine for the {@code http} command: Netty 4.2's {@link HttpServerCodec} and
@@ -53,32 +45,8 @@ public final class NettyHttpEchoSystem implements ServedSystem {
 
   @Override
   public EchoServer startServer(String host, int port) throws InterruptedException {
-    EventLoopGroup boss = Transport.group(1, "netty-http-boss");
-    EventLoopGroup workers = Transport.group(0, "netty-http-io");
     ChannelHandler echo = new EchoHandler();
-    Channel channel;
-    try {
-      channel = new ServerBootstrap()
-          .group(boss, workers)
-          .channel(Transport.serverChannel())
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-              ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY), echo);
-            }
-          })
-          .bind(host, port).sync().channel();
-    } catch (InterruptedException | RuntimeException e) {
-      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-      throw e;
-    }
-    return EchoServer.of(((InetSocketAddress) channel.localAddress()).getPort(), () -> {
-      channel.close().awaitUninterruptibly();
-      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-    });
+    return Transport.serve(host, port, "netty-http", () -> new ChannelHandler[] {new HttpServerCodec(), new HttpObjectAggregator(MAX_BODY), echo});
   }
 
   /** Answers each request with its body; writes as it reads, flushes once per read batch. */

@@ -2,7 +2,6 @@ package io.boltgen.bench.system.netty;
 
 import io.boltgen.bench.system.EchoSystem;
 import io.netty.bootstrap.Bootstrap;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
@@ -15,7 +14,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,32 +53,8 @@ public final class RawNettySystem implements EchoSystem {
 
   @Override
   public EchoServer startServer(String host, int port) throws InterruptedException {
-    EventLoopGroup boss = Transport.group(1, "netty-boss");
-    EventLoopGroup workers = Transport.group(0, "netty-io");
     ServerHandler handler = new ServerHandler();
-    Channel channel;
-    try {
-      channel = new ServerBootstrap()
-          .group(boss, workers)
-          .channel(Transport.serverChannel())
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-              ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4), handler);
-            }
-          })
-          .bind(host, port).sync().channel();
-    } catch (InterruptedException | RuntimeException e) {
-      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-      throw e;
-    }
-    return EchoServer.of(((InetSocketAddress) channel.localAddress()).getPort(), () -> {
-      channel.close().awaitUninterruptibly();
-      boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-      workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly();
-    });
+    return Transport.serve(host, port, "netty", () -> new ChannelHandler[] {new LengthFieldBasedFrameDecoder(MAX_FRAME, 0, 4, 0, 4), handler});
   }
 
   @Override
