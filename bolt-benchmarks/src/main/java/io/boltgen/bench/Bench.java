@@ -6,6 +6,7 @@ import io.boltgen.bench.report.CodecReport;
 import io.boltgen.bench.report.LoadReport;
 import io.boltgen.bench.report.ScalingReport;
 import io.boltgen.bench.run.Runner;
+import io.boltgen.bench.run.Window;
 import io.boltgen.bench.scenario.ClusterBalancing;
 import io.boltgen.bench.scenario.LoadMatrix;
 import io.boltgen.bench.scenario.ScalingCurves;
@@ -47,8 +48,9 @@ public final class Bench {
    *
    * @param failures what failed
    */
-  public record Result(Runner.Outcome load, LoadReport loadReport, Runner.Outcome scaling, ScalingReport scalingReport,
-      CodecReport codecs, Runner.Outcome cluster, ClusterReport clusterReport, List<String> failures) {}
+  public record Result(Runner.Outcome<Window> load, LoadReport loadReport, Runner.Outcome<Window> scaling,
+      ScalingReport scalingReport, CodecReport codecs, Runner.Outcome<Window> cluster, ClusterReport clusterReport,
+      List<String> failures) {}
 
   private Bench() {}
 }

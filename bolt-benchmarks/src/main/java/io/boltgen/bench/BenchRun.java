@@ -12,6 +12,7 @@ import io.boltgen.bench.report.MachineInfo;
 import io.boltgen.bench.report.ScalingReport;
 import io.boltgen.bench.run.Runner;
 import io.boltgen.bench.run.Session;
+import io.boltgen.bench.run.Window;
 import io.boltgen.bench.scenario.Sweep;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -41,21 +42,21 @@ public final class BenchRun {
     Instant started = session.started();
     Map<String, String> machine = session.machine();
     List<String> failures = new ArrayList<>();
-    Runner.Outcome load = null;
+    Runner.Outcome<Window> load = null;
     LoadReport loadReport = null;
     if (plan.load() != null) {
       load = Runner.run(plan.load(), out, LoadReport::describe);
       failures.addAll(load.failures());
       loadReport = new LoadReport(plan.load().cases(), plan.load().systems(), load.windows(), load.runs());
     }
-    Runner.Outcome scaling = null;
+    Runner.Outcome<Window> scaling = null;
     ScalingReport scalingReport = null;
     if (plan.scaling() != null) {
       scaling = Runner.run(plan.scaling(), out, new ScalingReport(plan.scaling(), List.of())::progress);
       failures.addAll(scaling.failures());
       scalingReport = new ScalingReport(plan.scaling(), scaling.windows());
     }
-    Runner.Outcome cluster = null;
+    Runner.Outcome<Window> cluster = null;
     ClusterReport clusterReport = null;
     if (plan.cluster() != null) {
       cluster = Runner.run(plan.cluster(), out, ClusterReport::describe);

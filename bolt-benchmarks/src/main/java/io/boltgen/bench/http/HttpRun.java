@@ -72,27 +72,18 @@ public final class HttpRun {
 
     WrkLoad.Load load = new WrkLoad.Load(s.wrk(), s.threads(), s.connections());
     Scenario.Setup setup = new Scenario.Setup(s.warmup(), s.measure(), s.quiet(), s.jvmFlags(), s.logDir(), s.host());
-    List<HttpWindow> windows = new ArrayList<>();
-    List<Round> rounds = new ArrayList<>();
     List<Case> runnable = s.cases().stream().filter(c -> !notMeasured.containsKey(c)).toList();
-    for (int round = 1; round <= s.rounds() && !runnable.isEmpty(); round++) {
-      String loadStart = MachineInfo.loadAverage();
-      List<Case> order = Scenario.rotation(runnable, round);
-      out.printf("round %d/%d: %s%n", round, s.rounds(), String.join(", ", order.stream().map(c -> c.id).toList()));
-      for (Case c : order) {
-        try {
-          HttpWindow w = c == Case.BOLT ? bolt(s, setup, round, session) : WrkLoad.run(targets.get(c), round, load,
-              setup, List.of(), out);
-          if (w != null) {
-            windows.add(w);
-            out.println("  " + HttpReport.describe(c.label, w));
-          }
-        } catch (WrkLoad.Failed e) {
-          session.failed(e.getMessage());
-        }
-      }
-      rounds.add(new Round(round, order, loadStart, MachineInfo.loadAverage()));
-    }
+    Runner.Starter<Scenario.Pair, Window> pairs = Runner.jvmPairs(setup, out);
+    Runner.Starter<CaseRound, HttpWindow> starter = (part, stage) -> part.c() == Case.BOLT
+        ? pairs.start(boltPair(part.round(), s.boltPoint()), stage)
+            .map((slot, w) -> HttpWindow.of(Case.BOLT.id, slot.run(), w.m()))
+        : WrkLoad.start(targets.get(part.c()), part.round(), load, setup, out);
+    Runner.Outcome<HttpWindow> outcome = Runner.run(new Rounds(s, setup, runnable), starter, out,
+        w -> HttpReport.describe(Case.parse(w.caseId()).label, w));
+    outcome.failures().forEach(session::recordFailure);
+    List<Round> rounds = outcome.runs().stream().map(r -> new Round(r.run(), r.order().stream().map(Case::parse)
+        .toList(), r.loadAverageStart(), r.loadAverageEnd())).toList();
+    List<HttpWindow> windows = outcome.windows();
 
     Map<String, Map<String, CodecBench.Score>> codecs = null;
     Map<String, Integer> sizes = Map.of();
@@ -160,42 +151,51 @@ public final class HttpRun {
     }
   }
 
-  /** The Bolt case in round {@code round}: a server JVM and a Bolt client JVM of the load matrix, one window. */
-  private static HttpWindow bolt(Settings s, Scenario.Setup setup, int round, Session session)
-      throws InterruptedException {
-    Point point = s.boltPoint();
+  /** The Bolt case's JVM pair in round {@code round}: a server and a Bolt client JVM of the load matrix. */
+  private static Scenario.Pair boltPair(int round, Point point) {
     String system = Case.BOLT.system;
-    List<String> client = new ArrayList<>(List.of("client", "--system", system));
-    client.addAll(List.of("--warmup-points", point.token(), "--warmup-pass-ms", "0"));
-    Scenario.Pair pair = new Scenario.Pair(system, "round" + round + "-" + Case.BOLT.id,
-        Systems.byId(system).description(), List.of("server", "--system", system), client, Duration.ZERO, List.of(),
-        List.of());
-    Scenario.Stage stage = new Scenario.Stage("round " + round, round, List.of(pair),
-        List.of(new Scenario.Slot(system, point, round, false)));
-    Scenario one = new Scenario() {
-      @Override
-      public Scenario.Setup setup() {
-        return setup;
-      }
+    return new Scenario.Pair(system, "round" + round + "-" + Case.BOLT.id, Systems.byId(system).description(),
+        List.of("server", "--system", system), List.of("client", "--system", system, "--warmup-points", point.token(),
+            "--warmup-pass-ms", "0"), Duration.ZERO, List.of(), List.of());
+  }
 
-      @Override
-      public List<Scenario.Stage> stages() {
-        return List.of(stage);
-      }
+  /** A case in a round: a part of the http scenario, measured by slots named by the case's id. */
+  record CaseRound(Case c, int round) implements Scenario.Part {
+    @Override
+    public String system() {
+      return c.id;
+    }
+  }
 
-      @Override
-      public String header() {
-        return "  round " + round + " bolt: the Bolt client JVM, " + point.id() + " on one connection";
+  /**
+   * The cases in rounds whose order rotates (round r starts with the case at index (r - 1) mod n), a fresh server
+   * per case and round: the Bolt case's load is {@link Settings#boltPoint()}; wrk's, its connections, one request
+   * in flight on each.
+   */
+  record Rounds(Settings s, Scenario.Setup setup, List<Case> cases) implements Scenario<CaseRound> {
+    @Override
+    public List<Stage<CaseRound>> stages() {
+      List<Stage<CaseRound>> stages = new ArrayList<>();
+      for (int round = 1; round <= s.rounds(); round++) {
+        for (Case c : Scenario.rotation(cases, round)) {
+          Point point = c == Case.BOLT ? s.boltPoint() : new Point("c" + s.connections() + "/"
+              + Point.bytes(s.payloadBytes()), false, s.connections(), 1, s.payloadBytes(), "");
+          stages.add(new Stage<>("round " + round + "/" + s.rounds(), round, List.of(new CaseRound(c, round)),
+              List.of(new Slot(c.id, point, round, false))));
+        }
       }
+      return stages;
+    }
 
-      @Override
-      public Duration estimate() {
-        return setup.warmup().plus(setup.measure()).plusSeconds(4);
-      }
-    };
-    Runner.Outcome outcome = Runner.run(one, session.out(), w -> Fmt.rate(w.m().throughput()) + " calls/s");
-    outcome.failures().forEach(session::recordFailure);
-    List<Window> windows = outcome.windows();
-    return windows.isEmpty() ? null : HttpWindow.of(Case.BOLT.id, round, windows.get(windows.size() - 1).m());
+    @Override
+    public String header() {
+      return s.rounds() + " round(s) of " + String.join(", ", cases.stream().map(c -> c.id).toList()) + ", about "
+          + Fmt.duration(estimate());
+    }
+
+    @Override
+    public Duration estimate() {
+      return setup.warmup().plus(setup.measure()).plusSeconds(4).multipliedBy((long) s.rounds() * cases.size());
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.boltgen.bench.run;
 
+import io.boltgen.bench.run.Runner.Failed;
 import io.boltgen.bench.scenario.Scenario.Pair;
 import io.boltgen.bench.scenario.Scenario.Setup;
 import io.boltgen.bench.scenario.Scenario.Slot;
@@ -18,17 +19,10 @@ import java.util.Map;
  * bolt-testing's {@link ReadyProcess}: each one's output goes to a log file of its own, its protocol lines
  * ({@link Protocol}) to this side. Closing the pair asks both to stop, and kills what does not.
  */
-final class JvmPair implements AutoCloseable {
+final class JvmPair implements Runner.Started<Window> {
 
   /** The benchmarks' one command, whose {@code server} and {@code client} commands the children run. */
   private static final String MAIN = "io.boltgen.bench.Main";
-
-  /** A pair that cannot go on; the message names the log, and the child's last lines were printed. */
-  static final class Failed extends Exception {
-    Failed(String message) {
-      super(message, null, false, false);
-    }
-  }
 
   private final Pair pair;
   private final String stage;
@@ -90,12 +84,14 @@ final class JvmPair implements AutoCloseable {
   }
 
   /** The server's pid and port, for a person who wants to look at it. */
-  String server() {
+  @Override
+  public String where() {
     return "pid " + server.pid() + " on " + setup.host() + ":" + Protocol.fields(server.readyLine()).get("port");
   }
 
   /** Asks the client for {@code slot}'s window and waits for it. */
-  Window measure(Slot slot) throws Failed, InterruptedException {
+  @Override
+  public Window measure(Slot slot) throws Failed, InterruptedException {
     try {
       client.send(Protocol.WINDOW + " " + slot.point().token() + " " + slot.run() + " " + slot.repeat());
     } catch (IOException e) {
@@ -128,7 +124,8 @@ final class JvmPair implements AutoCloseable {
   }
 
   /** Whether the server still runs; if not, a failure. */
-  Failed checkServer() {
+  @Override
+  public Failed exited() {
     return server.isAlive() ? null : fail("server exited during the run", server);
   }
 

@@ -3,6 +3,7 @@ package io.boltgen.bench.run;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.bench.scenario.Scenario.Pair;
 import io.boltgen.bench.scenario.Scenario.Setup;
+import io.boltgen.bench.scenario.Scenario.Slot;
 import io.boltgen.testing.ReadyProcess;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,21 +19,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One HTTP case of the {@code http} command: a fresh server JVM ({@link ServerMain}, as the load matrix starts them),
- * one request sent and its answer checked, then wrk for the warm-up (unmeasured), then wrk for the measured window,
- * the server stopped at the end. Around the measured run this JVM samples the machine's busy ticks, the server's CPU
- * and its own CPU with its reaped children's (wrk, once it has ended): the server's CPU per call, the machine's CPU
- * per call, wrk's, and the CPU other processes took. A window in which others took more than the quiet policy allows
- * is measured again (another wrk run), up to the policy's repeats; then the quietest is kept, marked noisy.
+ * One HTTP case of the {@code http} command, as a started part of its scenario: a fresh server JVM
+ * ({@link ServerMain}, as the load matrix starts them), one request sent and its answer checked; then per window wrk
+ * for the warm-up (unmeasured) and wrk for the measured window, around which the CPU is taken ({@link CpuWindow}: the
+ * server's per call, the machine's, wrk's and other processes'); the server stopped at the end. A window in which
+ * others took more than the quiet policy allows is measured again (another wrk run), up to the policy's repeats; then
+ * the quietest is kept, marked noisy.
  */
-public final class WrkLoad {
-
-  /** A case that could not be measured; the message says why and names the log. */
-  public static final class Failed extends Exception {
-    public Failed(String message) {
-      super(message, null, false, false);
-    }
-  }
+public final class WrkLoad implements Runner.Started<HttpWindow> {
 
   /** Checks the answer to the first request: null when it is right, else what is wrong. */
   @FunctionalInterface
@@ -64,63 +58,96 @@ public final class WrkLoad {
    */
   public record Load(Path wrk, int threads, int connections) {}
 
-  private WrkLoad() {}
+  private final Target target;
+  private final Load load;
+  private final Setup setup;
+  private final PrintStream progress;
+  private final ReadyProcess server;
+  private final Path script;
+  private final String url;
+  private final String tag;
+  private int attempts;
 
-  /** Measures {@code target} once, in round {@code round}, as the class says. */
-  public static HttpWindow run(Target target, int round, Load load, Setup setup, List<String> serverJvmArgs,
-      PrintStream progress) throws Failed, InterruptedException {
+  private WrkLoad(Target target, Load load, Setup setup, PrintStream progress, ReadyProcess server, Path script,
+      String url, String tag) {
+    this.target = target;
+    this.load = load;
+    this.setup = setup;
+    this.progress = progress;
+    this.server = server;
+    this.script = script;
+    this.url = url;
+    this.tag = tag;
+  }
+
+  /** Starts {@code target}'s server for round {@code round} and checks its first answer. */
+  public static WrkLoad start(Target target, int round, Load load, Setup setup, PrintStream progress)
+      throws Runner.Failed, InterruptedException {
     String tag = "round" + round + "-" + target.caseId();
     Path script = setup.logDir().resolve(target.caseId() + ".lua");
     try {
       Files.createDirectories(setup.logDir());
       Files.writeString(script, Wrk.script(target.contentType(), target.body()), StandardCharsets.ISO_8859_1);
     } catch (IOException e) {
-      throw new Failed(target.caseId() + ": cannot write " + script + ": " + e);
+      throw new Runner.Failed(target.caseId() + ": cannot write " + script + ": " + e);
     }
     Path serverLog = setup.logDir().resolve(tag + "-server.log");
-    Pair pair = new Pair(target.system(), tag, target.description(), List.of(), List.of(), Duration.ZERO, serverJvmArgs,
+    Pair pair = new Pair(target.caseId(), tag, target.description(), List.of(), List.of(), Duration.ZERO, List.of(),
         List.of());
-    ReadyProcess server;
-    try {
-      server = JvmPair.launch(List.of("server", "--system", target.system(), "--host", setup.host(), "--port", "0"),
-          serverJvmArgs, setup, serverLog, Duration.ofSeconds(90), pair, "round " + round, progress,
-          "server did not start");
-    } catch (JvmPair.Failed e) {
-      throw new Failed(e.getMessage());
+    ReadyProcess server = JvmPair.launch(List.of("server", "--system", target.system(), "--host", setup.host(),
+        "--port", "0"), List.of(), setup, serverLog, Duration.ofSeconds(90), pair, "round " + round, progress,
+        "server did not start");
+    Map<String, String> ready = Protocol.fields(server.readyLine());
+    String url = "http://" + setup.host() + ":" + ready.get("port") + target.path();
+    WrkLoad started = new WrkLoad(target, load, setup, progress, server, script, url, tag);
+    progress.printf("  round %d %s: server pid %d, %s (%s)%n", round, target.caseId(), server.pid(), url,
+        target.description());
+    String problem = firstCall(url, target.contentType(), target.body(), target.check());
+    if (problem != null) {
+      started.close();
+      throw new Runner.Failed(target.caseId() + ": the first request was not answered right: " + problem
+          + "; server log: " + serverLog);
     }
-    try {
-      Map<String, String> ready = Protocol.fields(server.readyLine());
-      long pid = Long.parseLong(ready.get("pid"));
-      String url = "http://" + setup.host() + ":" + ready.get("port") + target.path();
-      progress.printf("  round %d %s: server pid %d, %s (%s)%n", round, target.caseId(), pid, url, target.description());
-      String problem = firstCall(url, target.contentType(), target.body(), target.check());
-      if (problem != null) {
-        throw new Failed(target.caseId() + ": the first request was not answered right: " + problem + "; server log: "
-            + serverLog);
-      }
-      Wrk.Report warm = wrk(load, setup.warmup(), script, url, setup.logDir().resolve(tag + "-wrk-warmup.txt"),
-          target.caseId());
-      if (warm.errors() > 0) {
-        progress.printf("  round %d %s: warm-up had errors: %s%n", round, target.caseId(), warm.errorText());
-      }
-      int[] attempt = {0};
-      QuietPolicy.Attempt<HttpWindow, Failed> measure = () -> {
-        try {
-          return window(target, round, load, setup, script, url, pid,
-              setup.logDir().resolve(tag + "-wrk" + (++attempt[0] > 1 ? "-" + attempt[0] : "") + ".txt"));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new Failed(target.caseId() + ": interrupted");
-        }
-      };
-      return setup.quiet().quietest(measure, HttpWindow::otherCpuPercent, WrkLoad::withAttempts,
-          w -> "round " + round + " " + target.caseId(), line -> progress.println("  " + line));
-    } finally {
+    return started;
+  }
+
+  /** The warm-up, then the window by the one quiet rule ({@link QuietPolicy#quietest}). */
+  @Override
+  public HttpWindow measure(Slot slot) throws Runner.Failed, InterruptedException {
+    Wrk.Report warm = wrk(setup.warmup(), setup.logDir().resolve(tag + "-wrk-warmup.txt"));
+    if (warm.errors() > 0) {
+      progress.printf("  %s: warm-up had errors: %s%n", tag, warm.errorText());
+    }
+    QuietPolicy.Attempt<HttpWindow, Runner.Failed> measure = () -> {
       try {
-        server.close();
-      } catch (IOException e) {
-        progress.println("  closing the " + target.system() + " server (pid " + server.pid() + ") failed: " + e);
+        return window(slot.run(), setup.logDir().resolve(tag + "-wrk" + (++attempts > 1 ? "-" + attempts : "")
+            + ".txt"));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new Runner.Failed(target.caseId() + ": interrupted");
       }
+    };
+    return setup.quiet().quietest(measure, HttpWindow::otherCpuPercent, WrkLoad::withAttempts,
+        w -> tag, line -> progress.println("  " + line));
+  }
+
+  @Override
+  public Runner.Failed exited() {
+    return server.isAlive() ? null : new Runner.Failed(target.caseId() + ": the server exited during the run; log: "
+        + server.logFile());
+  }
+
+  @Override
+  public String where() {
+    return "pid " + server.pid() + ", " + url;
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } catch (IOException e) {
+      progress.println("  closing the " + target.system() + " server (pid " + server.pid() + ") failed: " + e);
     }
   }
 
@@ -153,10 +180,9 @@ public final class WrkLoad {
   }
 
   /** One measured wrk run and the CPU around it. */
-  private static HttpWindow window(Target target, int round, Load load, Setup setup, Path script, String url,
-      long serverPid, Path out) throws Failed, InterruptedException {
-    CpuWindow cpu = CpuWindow.start(List.of(serverPid), serverPid, ProcessHandle.current().pid());
-    Wrk.Report r = wrk(load, setup.measure(), script, url, out, target.caseId());
+  private HttpWindow window(int round, Path out) throws Runner.Failed, InterruptedException {
+    CpuWindow cpu = CpuWindow.start(List.of(server.pid()), server.pid(), ProcessHandle.current().pid());
+    Wrk.Report r = wrk(setup.measure(), out);
     CpuWindow.Cost cost = cpu.end(r.requests());
     return new HttpWindow(target.caseId(), round, r.requests(), r.seconds(), r.requestsPerSecond(), r.p50Us(),
         r.p99Us(), cost.subjectUs().get(0), cost.machineUs(), cost.subjectUs().get(1), r.errors(), r.errorText(),
@@ -164,12 +190,11 @@ public final class WrkLoad {
   }
 
   /** Runs wrk for {@code duration}, its output to {@code out}; its report. */
-  private static Wrk.Report wrk(Load load, Duration duration, Path script, String url, Path out, String caseId)
-      throws Failed, InterruptedException {
+  private Wrk.Report wrk(Duration duration, Path out) throws Runner.Failed, InterruptedException {
     try (Wrk.Run run = Wrk.start(load.wrk(), load.threads(), load.connections(), duration, script, url, out)) {
       return run.finish();
     } catch (IOException e) {
-      throw new Failed(caseId + ": " + e.getMessage());
+      throw new Runner.Failed(target.caseId() + ": " + e.getMessage());
     }
   }
 }

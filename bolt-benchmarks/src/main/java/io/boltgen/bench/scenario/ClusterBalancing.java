@@ -19,7 +19,7 @@ import java.util.Locale;
  * @param concurrency async callers, each keeping one call in flight
  */
 public record ClusterBalancing(List<BalancingPolicy> policies, int rounds, long slowMillis, int concurrency, Setup setup)
-    implements Scenario {
+    implements Scenario<Scenario.Pair> {
 
   /** Instances in the cluster; the first is the slow one (every policy treats instances alike). */
   public static final int INSTANCES = 3;
@@ -43,7 +43,7 @@ public record ClusterBalancing(List<BalancingPolicy> policies, int rounds, long 
   }
 
   @Override
-  public List<Stage> stages() {
+  public List<Stage<Pair>> stages() {
     List<Point> points = policies.stream().map(this::point).toList();
     List<String> client = new ArrayList<>(List.of("client", "--system", "cluster"));
     client.addAll(Scenario.warmUp(points, setup.warmup().multipliedBy(points.size())));
@@ -56,7 +56,7 @@ public record ClusterBalancing(List<BalancingPolicy> policies, int rounds, long 
         slots.add(new Slot("cluster", p, round, false));
       }
     }
-    return List.of(new Stage("balancing", 1, List.of(pair), slots));
+    return List.of(new Stage<>("balancing", 1, List.of(pair), slots));
   }
 
   @Override

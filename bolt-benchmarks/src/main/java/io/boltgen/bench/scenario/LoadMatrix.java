@@ -22,7 +22,7 @@ import java.util.Locale;
  * @param keepServer after each system's cases, keep its server running until Enter is pressed
  */
 public record LoadMatrix(List<EchoSystem> systems, List<Point> cases, int runs, Duration warmUpPass, Setup setup,
-    List<String> serverJvmArgs, List<String> clientJvmArgs, boolean keepServer) implements Scenario {
+    List<String> serverJvmArgs, List<String> clientJvmArgs, boolean keepServer) implements Scenario<Scenario.Pair> {
 
   /** The ~40 s a JVM pair took under load on a 2-core machine to reach its steady state. */
   public static final Duration DEFAULT_WARM_UP_PASS = Duration.ofSeconds(40);
@@ -62,8 +62,8 @@ public record LoadMatrix(List<EchoSystem> systems, List<Point> cases, int runs, 
   }
 
   @Override
-  public List<Stage> stages() {
-    List<Stage> stages = new ArrayList<>();
+  public List<Stage<Pair>> stages() {
+    List<Stage<Pair>> stages = new ArrayList<>();
     for (int run = 1; run <= runs; run++) {
       for (EchoSystem s : Scenario.rotation(systems, run)) {
         List<String> client = new ArrayList<>(List.of("client", "--system", s.id()));
@@ -77,7 +77,7 @@ public record LoadMatrix(List<EchoSystem> systems, List<Point> cases, int runs, 
         if (!cases.isEmpty()) {
           slots.add(new Slot(s.id(), cases.get(0), run, true));
         }
-        stages.add(new Stage("run " + run + "/" + runs, run, List.of(pair), slots));
+        stages.add(new Stage<>("run " + run + "/" + runs, run, List.of(pair), slots));
       }
     }
     return stages;

@@ -18,7 +18,7 @@ import java.util.Locale;
  */
 public record ScalingCurves(List<EchoSystem> systems, List<Sweep> sweeps, List<Integer> inflights, List<Integer> payloads,
     List<Integer> connections, int payloadInflight, int perConnection, Duration jvmWarmup, Setup setup)
-    implements Scenario {
+    implements Scenario<Scenario.Pair> {
 
   public static final String DEFAULT_SYSTEMS = "boltgen,sofabolt-io,netty";
   public static final List<Integer> DEFAULT_INFLIGHTS = List.of(1, 4, 16, 64, 256, 1024, 4096);
@@ -50,8 +50,8 @@ public record ScalingCurves(List<EchoSystem> systems, List<Sweep> sweeps, List<I
   }
 
   @Override
-  public List<Stage> stages() {
-    List<Stage> stages = new ArrayList<>();
+  public List<Stage<Pair>> stages() {
+    List<Stage<Pair>> stages = new ArrayList<>();
     Point warm = new Point("warm-up", false, 1, WARMUP_INFLIGHT, 100, "");
     for (Sweep sweep : sweeps) {
       List<Pair> pairs = new ArrayList<>();
@@ -71,7 +71,7 @@ public record ScalingCurves(List<EchoSystem> systems, List<Sweep> sweeps, List<I
           slots.add(new Slot(s.id(), points.get(k), 1, false));
         }
       }
-      stages.add(new Stage(sweep.id() + " curve", 1, pairs, slots));
+      stages.add(new Stage<>(sweep.id() + " curve", 1, pairs, slots));
     }
     return stages;
   }

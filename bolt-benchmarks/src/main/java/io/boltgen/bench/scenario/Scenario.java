@@ -6,16 +6,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A kind of run, as data: which JVM pairs start together (stages), and the windows then measured on them, in order.
- * The load matrix, the scaling curves and the cluster load are scenarios; one runner runs them all.
+ * A kind of run, as data: which parts start together (stages), and the windows then measured on them, in order. The
+ * load matrix, the scaling curves and the cluster load are scenarios of JVM pairs ({@link Pair}); the http, sofarpc
+ * and mesh commands' are scenarios of their own parts. One runner runs them all.
+ *
+ * @param <P> what its stages start
  */
-public interface Scenario {
+public interface Scenario<P extends Scenario.Part> {
 
   /** What every window of the scenario shares. */
   Setup setup();
 
   /** The stages, in order. */
-  List<Stage> stages();
+  List<Stage<P>> stages();
 
   /** What it runs, how long it takes, where the logs go: the line printed when it starts. */
   String header();
@@ -63,13 +66,24 @@ public interface Scenario {
     }
   }
 
+  /** What a stage starts, named by the system whose slots are measured on it. */
+  interface Part {
+    /** The system it is, in progress lines and in the order a run started them. */
+    String system();
+
+    /** Whether the slots of {@code slotSystem} are measured on it (those of its own system, unless told otherwise). */
+    default boolean measures(String slotSystem) {
+      return system().equals(slotSystem);
+    }
+  }
+
   /**
-   * JVM pairs started together, then measured window by window, then stopped.
+   * Parts started together, then measured window by window, then stopped.
    *
    * @param label e.g. {@code run 2}, {@code inflight curve}, for progress lines and failures
    * @param run the run the stage belongs to (1-based)
    */
-  record Stage(String label, int run, List<Pair> pairs, List<Slot> slots) {}
+  record Stage<P>(String label, int run, List<P> parts, List<Slot> slots) {}
 
   /**
    * One system's server JVM and client JVM.
@@ -80,7 +94,7 @@ public interface Scenario {
    * @param warmUp how long the client warms up before it is ready
    */
   record Pair(String system, String tag, String description, List<String> serverArgs, List<String> clientArgs,
-      Duration warmUp, List<String> serverJvmArgs, List<String> clientJvmArgs) {}
+      Duration warmUp, List<String> serverJvmArgs, List<String> clientJvmArgs) implements Part {}
 
   /** A window: {@code system}'s pair at {@code point}, in run {@code run}; {@code repeat}: the warm-up check's. */
   record Slot(String system, Point point, int run, boolean repeat) {}

@@ -8,14 +8,18 @@ import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.MachineInfo;
 import io.boltgen.bench.run.Loads;
 import io.boltgen.bench.run.CpuWindow;
+import io.boltgen.bench.run.Runner;
 import io.boltgen.bench.run.Session;
-import io.boltgen.bench.scenario.QuietPolicy;
+import io.boltgen.bench.scenario.Point;
+import io.boltgen.bench.scenario.Scenario;
+import io.boltgen.bench.scenario.Scenario.Slot;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Case;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Result;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Settings;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Window;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.testing.ReadyProcess;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -39,34 +43,14 @@ public final class SofaRpcRun {
     Session session = Session.begin("boltgen against SOFARPC 5.13.2", "; about " + Fmt.duration(estimate(s))
         + " unless windows are measured again; logs: " + s.logDir(), s.caveats(), out);
     Files.createDirectories(s.logDir());
-    List<Window> windows = new ArrayList<>();
-    try (ReadyProcess provider = SofaPeer.provider(s.peerClasspath(), s.jvmFlags(), s.logDir());
-        ReadyProcess consumer = SofaPeer.consumer(s.peerClasspath(), s.jvmFlags(), s.logDir(),
-            "127.0.0.1:" + provider.port());
-        BoltClient client = BoltClient.builder().build()) {
-      String address = "127.0.0.1:" + provider.port();
-      out.printf("  SOFARPC provider: pid %d at %s; SOFARPC consumer: pid %d; boltgen client: this JVM (pid %d)%n",
-          provider.pid(), address, consumer.pid(), ProcessHandle.current().pid());
-      Sides sides = new Sides(s, client, address, provider.pid(), consumer);
-      List<Case> cases = s.cases();
-      for (int round = 1; round <= s.rounds(); round++) {
-        for (int k = 0; k < cases.size(); k++) {
-          Case c = cases.get((k + round - 1) % cases.size());
-          boolean boltgenFirst = round % 2 == 1;
-          for (String side : boltgenFirst ? List.of(BOLTGEN, SOFARPC) : List.of(SOFARPC, BOLTGEN)) {
-            int r = round;
-            try {
-              Window w = quietest(s.quiet(), out, () -> side.equals(BOLTGEN) ? sides.boltgen(c, r) : sides.sofarpc(c, r));
-              windows.add(w);
-              if (w.errors() > 0 || w.calls() == 0) {
-                session.recordFailure(String.format(Locale.ROOT, "%s, %s, round %d: %d calls, %d errors %s", side, c.id(), r,
-                    w.calls(), w.errors(), w.firstError()));
-              }
-            } catch (Exception e) {
-              session.failed(side + ", " + c.id() + ", round " + r + ": " + e);
-            }
-          }
-        }
+    Runner.Outcome<Window> outcome = Runner.run(new Rounds(s), (peers, stage) -> Sides.start(s, out), out,
+        SofaRpcReport::describe);
+    outcome.failures().forEach(session::failed);
+    List<Window> windows = outcome.windows();
+    for (Window w : windows) {
+      if (w.errors() > 0 || w.calls() == 0) {
+        session.recordFailure(String.format(Locale.ROOT, "%s, %s, round %d: %d calls, %d errors %s", w.side(),
+            w.c().id(), w.round(), w.calls(), w.errors(), w.firstError()));
       }
     }
     Result result = new Result(windows, session.failures(), session.caveats());
@@ -81,35 +65,128 @@ public final class SofaRpcRun {
     return result;
   }
 
-  /** A window by the one quiet rule ({@link QuietPolicy#quietest}), with its progress line. */
-  static Window quietest(QuietPolicy quiet, PrintStream out, QuietPolicy.Attempt<Window, Exception> attempt)
-      throws Exception {
-    Window done = quiet.quietest(attempt, Window::otherCpuPercent, Window::attempts, w -> w.side() + " " + w.c().id(),
-        line -> out.println("  " + line));
-    out.println("  " + SofaRpcReport.describe(done));
-    return done;
+  /** The one part: SOFARPC's provider and consumer and the boltgen client, on which both sides' slots are measured. */
+  record Peers() implements Scenario.Part {
+    @Override
+    public String system() {
+      return "sofarpc-peers";
+    }
+
+    @Override
+    public boolean measures(String side) {
+      return side.equals(BOLTGEN) || side.equals(SOFARPC);
+    }
+  }
+
+  /**
+   * In each round every case on both sides, one after the other, the order of the cases rotating and the side going
+   * first alternating from round to round; a slot's system is its side, its point the case.
+   */
+  record Rounds(Settings s) implements Scenario<Peers> {
+    @Override
+    public Setup setup() {
+      return new Setup(s.warmup(), s.measure(), s.quiet(), s.jvmFlags(), s.logDir(), "127.0.0.1");
+    }
+
+    @Override
+    public List<Stage<Peers>> stages() {
+      List<Slot> slots = new ArrayList<>();
+      for (int round = 1; round <= s.rounds(); round++) {
+        for (Case c : Scenario.rotation(s.cases(), round)) {
+          for (String side : round % 2 == 1 ? List.of(BOLTGEN, SOFARPC) : List.of(SOFARPC, BOLTGEN)) {
+            slots.add(new Slot(side, new Point(c.id(), c.sync(), 1, c.concurrency(), 100, ""), round, false));
+          }
+        }
+      }
+      return List.of(new Stage<>("sofarpc", 1, List.of(new Peers()), slots));
+    }
+
+    @Override
+    public String header() {
+      return s.rounds() + " round(s) of " + s.cases().size() + " cases on both sides";
+    }
+
+    @Override
+    public Duration estimate() {
+      return SofaRpcBench.estimate(s);
+    }
   }
 
   /** The two sides' windows: the boltgen client in this JVM and the SOFARPC consumer's JVM. */
-  private static final class Sides {
+  private static final class Sides implements Runner.Started<Window> {
     final Settings s;
-    final Map<String, Loads.Caller> calls = new LinkedHashMap<>();
-    final long providerPid;
+    final PrintStream out;
+    final ReadyProcess provider;
     final ReadyProcess consumer;
+    final BoltClient client = BoltClient.builder().build();
+    final Map<String, Loads.Caller> calls = new LinkedHashMap<>();
 
-    Sides(Settings s, BoltClient client, String address, long providerPid, ReadyProcess consumer) {
+    private Sides(Settings s, PrintStream out, ReadyProcess provider, ReadyProcess consumer) {
       this.s = s;
-      this.providerPid = providerPid;
+      this.out = out;
+      this.provider = provider;
       this.consumer = consumer;
+      String address = "127.0.0.1:" + provider.port();
       calls.put("protobuf", Workload.echo(client, address));
       calls.put("hessian2", Workload.greet(client, address));
+    }
+
+    /** Starts the provider, then the consumer, which calls it; the boltgen client calls it from this JVM. */
+    static Sides start(Settings s, PrintStream out) throws Runner.Failed {
+      ReadyProcess provider = null;
+      try {
+        provider = SofaPeer.provider(s.peerClasspath(), s.jvmFlags(), s.logDir());
+        ReadyProcess consumer = SofaPeer.consumer(s.peerClasspath(), s.jvmFlags(), s.logDir(),
+            "127.0.0.1:" + provider.port());
+        out.printf("  SOFARPC provider: pid %d at 127.0.0.1:%d; SOFARPC consumer: pid %d; boltgen client: this JVM"
+            + " (pid %d)%n", provider.pid(), provider.port(), consumer.pid(), ProcessHandle.current().pid());
+        return new Sides(s, out, provider, consumer);
+      } catch (Exception e) {
+        close(provider, out);
+        throw new Runner.Failed("the SOFARPC peers did not start: " + e.getMessage() + "; logs in " + s.logDir());
+      }
+    }
+
+    @Override
+    public Window measure(Slot slot) throws Runner.Failed {
+      Case c = s.cases().stream().filter(k -> k.id().equals(slot.point().id())).findFirst().orElseThrow();
+      try {
+        return s.quiet().quietest(() -> slot.system().equals(BOLTGEN) ? boltgen(c, slot.run())
+            : sofarpc(c, slot.run()), Window::otherCpuPercent, Window::attempts, w -> w.side() + " " + c.id(),
+            line -> out.println("  " + line));
+      } catch (Exception e) {
+        throw new Runner.Failed(slot.system() + ", " + c.id() + ", round " + slot.run() + ": " + e);
+      }
+    }
+
+    @Override
+    public Runner.Failed exited() {
+      return provider.isAlive() && consumer.isAlive() ? null
+          : new Runner.Failed("a SOFARPC peer exited during the run; logs in " + s.logDir());
+    }
+
+    @Override
+    public void close() {
+      client.close();
+      close(consumer, out);
+      close(provider, out);
+    }
+
+    private static void close(ReadyProcess p, PrintStream out) {
+      try {
+        if (p != null) {
+          p.close();
+        }
+      } catch (IOException e) {
+        out.println("  closing pid " + p.pid() + " failed: " + e);
+      }
     }
 
     Window boltgen(Case c, int round) throws Exception {
       Loads.Load load = Loads.start(List.of(calls.get(c.serializer())), c.sync(), c.concurrency(), 1);
       try {
         Thread.sleep(s.warmup().toMillis()); // the warm-up: the load runs meanwhile
-        CpuWindow cpu = CpuWindow.start(List.of(providerPid, consumer.pid()), ProcessHandle.current().pid());
+        CpuWindow cpu = CpuWindow.start(List.of(provider.pid(), consumer.pid()), ProcessHandle.current().pid());
         load.reset();
         Thread.sleep(s.measure().toMillis()); // the measured window
         Loads.Taken w = load.take();
@@ -130,7 +207,7 @@ public final class SofaRpcRun {
           + s.warmup().toMillis() + " " + s.measure().toMillis());
       Duration bound = s.warmup().plus(s.measure()).plusSeconds(60);
       next(consumer, "MEASURING", bound);
-      CpuWindow window = CpuWindow.start(List.of(providerPid, consumer.pid()));
+      CpuWindow window = CpuWindow.start(List.of(provider.pid(), consumer.pid()));
       String result = next(consumer, "RESULT ", bound);
       double other = window.end(0).otherPercent();
       Map<String, String> f = Workload.fields(result);

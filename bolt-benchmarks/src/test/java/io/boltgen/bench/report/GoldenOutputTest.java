@@ -191,7 +191,7 @@ class GoldenOutputTest {
     CodecBench.Settings jmh = new CodecBench.Settings(3, 3, 5, 1000, Setup.DEFAULT_JVM_FLAGS, null);
     Bench.Plan full = new Bench.Plan(LOAD, CURVES, jmh, null, docs, docs.resolveSibling("scaling.md"), null, COMMAND, List.of(),
         Path.of("logs"));
-    Outcome outcome = new Outcome(loadWindows(), loadRuns(), List.of());
+    Outcome<Window> outcome = new Outcome<>(loadWindows(), loadRuns(), List.of());
     Bench.Result result = new Bench.Result(outcome, report, null, scaling, codecs(), null, null, List.of());
     String expected = golden("benchmarks.md");
     assertThat(BenchmarksPage.render(full, result, MACHINE, "X", STARTED, Duration.ofSeconds(2641)))

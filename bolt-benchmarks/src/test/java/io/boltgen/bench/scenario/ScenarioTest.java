@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.boltgen.bench.run.Measured;
 import io.boltgen.bench.run.Window;
+import io.boltgen.bench.scenario.Scenario.Pair;
 import io.boltgen.bench.scenario.Scenario.Setup;
 import io.boltgen.bench.scenario.Scenario.Slot;
 import io.boltgen.bench.scenario.Scenario.Stage;
@@ -21,7 +22,7 @@ class ScenarioTest {
   private static final Setup SETUP = new Setup(Duration.ofSeconds(1), Duration.ofSeconds(2), QuietPolicy.DEFAULT,
       List.of(), Path.of("logs"), "127.0.0.1");
 
-  private static List<String> slots(Stage stage) {
+  private static List<String> slots(Stage<?> stage) {
     return stage.slots().stream().map(s -> s.system() + " " + s.point().id() + (s.repeat() ? " again" : "")).toList();
   }
 
@@ -39,13 +40,13 @@ class ScenarioTest {
   void theLoadMatrixRunsEachSystemInAFreshPairPerRunRotatingAndRepeatsItsFirstCase() {
     LoadMatrix matrix = new LoadMatrix(Systems.parse("boltgen,netty"), LoadMatrix.cases(List.of("sync", "async-256"),
         List.of(100, 1024)), 2, Duration.ofSeconds(8), SETUP, List.of("-Dserver"), List.of(), false);
-    List<Stage> stages = matrix.stages();
-    assertThat(stages).extracting(s -> s.run() + " " + s.pairs().get(0).system())
+    List<Stage<Pair>> stages = matrix.stages();
+    assertThat(stages).extracting(s -> s.run() + " " + s.parts().get(0).system())
         .containsExactly("1 boltgen", "1 netty", "2 netty", "2 boltgen");
     assertThat(slots(stages.get(2))).containsExactly("netty sync-32/100B", "netty sync-32/1KiB", "netty async-256/100B",
         "netty async-256/1KiB", "netty sync-32/100B again");
-    assertThat(stages.get(0).pairs().get(0).clientArgs()).containsSequence("--warmup-pass-ms", "8000");
-    assertThat(stages.get(0).pairs().get(0).serverJvmArgs()).containsExactly("-Dserver");
+    assertThat(stages.get(0).parts().get(0).clientArgs()).containsSequence("--warmup-pass-ms", "8000");
+    assertThat(stages.get(0).parts().get(0).serverJvmArgs()).containsExactly("-Dserver");
     assertThat(matrix.windows()).isEqualTo(20);
     assertThat(matrix.complete()).as("no SOFABolt, no gRPC").isFalse();
     assertThat(LoadMatrix.point("async", 1024)).isEqualTo(new Point("async-256/1KiB", false, 1, 256, 1024, ""));
@@ -56,15 +57,15 @@ class ScenarioTest {
   void theScalingCurvesKeepEachCurvesPairsAndRotateTheSystemsPointByPoint() {
     ScalingCurves curves = new ScalingCurves(Systems.parse("boltgen,sofabolt-io,netty"), List.of(Sweep.values()),
         List.of(1, 4096), List.of(100, 65536), List.of(1, 1024), 16, 4, Duration.ofSeconds(30), SETUP);
-    List<Stage> stages = curves.stages();
+    List<Stage<Pair>> stages = curves.stages();
     assertThat(stages).extracting(Stage::label).containsExactly("inflight curve", "payload curve", "connections curve");
-    assertThat(stages.get(0).pairs()).hasSize(3);
+    assertThat(stages.get(0).parts()).hasSize(3);
     assertThat(slots(stages.get(1))).containsExactly("boltgen payload-100B", "sofabolt-io payload-100B",
         "netty payload-100B", "sofabolt-io payload-64KiB", "netty payload-64KiB", "boltgen payload-64KiB");
     assertThat(stages.get(2).slots().get(3).point()).isEqualTo(new Point("connections-1024", false, 1024, 4, 100, ""));
     // every point of the connections curve opens its own connections, so the first one is closed after the warm-up
-    assertThat(stages.get(2).pairs().get(0).clientArgs()).contains("--close-first");
-    assertThat(stages.get(0).pairs().get(0).clientArgs()).doesNotContain("--close-first");
+    assertThat(stages.get(2).parts().get(0).clientArgs()).contains("--close-first");
+    assertThat(stages.get(0).parts().get(0).clientArgs()).doesNotContain("--close-first");
     assertThat(ScalingCurves.x(Sweep.PAYLOAD, curves.points(Sweep.PAYLOAD).get(1))).isEqualTo(65536);
     assertThat(curves.windows()).isEqualTo(18);
   }
@@ -73,13 +74,13 @@ class ScenarioTest {
   void theClusterLoadMeasuresEveryPolicyInEachRoundOnOnePair() {
     ClusterBalancing cluster = new ClusterBalancing(List.of(BalancingPolicy.ROUND_ROBIN, BalancingPolicy.LEAST_PENDING), 3, 5,
         64, SETUP);
-    List<Stage> stages = cluster.stages();
+    List<Stage<Pair>> stages = cluster.stages();
     assertThat(stages).hasSize(1);
-    assertThat(stages.get(0).pairs().get(0).serverArgs()).containsSequence("--instances", "3", "--slow-ms", "5");
+    assertThat(stages.get(0).parts().get(0).serverArgs()).containsSequence("--instances", "3", "--slow-ms", "5");
     assertThat(stages.get(0).slots()).extracting(s -> s.run() + " " + s.point().policy()).containsExactly(
         "1 ROUND_ROBIN", "1 LEAST_PENDING", "2 ROUND_ROBIN", "2 LEAST_PENDING", "3 ROUND_ROBIN", "3 LEAST_PENDING");
     // the warm-up pass: every policy once, for a window's warm-up each
-    assertThat(stages.get(0).pairs().get(0).warmUp()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(stages.get(0).parts().get(0).warmUp()).isEqualTo(Duration.ofSeconds(2));
     assertThat(cluster.point(BalancingPolicy.LEAST_PENDING).inflight()).isEqualTo(64);
   }
 
