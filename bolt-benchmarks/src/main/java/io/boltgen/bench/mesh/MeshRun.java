@@ -7,10 +7,13 @@ import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.MachineInfo;
 import io.boltgen.bench.run.Loads;
 import io.boltgen.bench.run.CpuWindow;
+import io.boltgen.bench.run.Runner;
 import io.boltgen.bench.run.Session;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.run.WrkLoad;
 import io.boltgen.bench.scenario.QuietPolicy;
+import io.boltgen.bench.scenario.Scenario;
+import io.boltgen.bench.scenario.Scenario.Slot;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import io.boltgen.testing.EtcdProcess;
 import io.boltgen.testing.ReadyProcess;
@@ -26,7 +29,10 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
-/** The measuring of one mesh run: its processes, and the points measured so far. */
+/**
+ * The measuring of one mesh run: etcd and the providers it starts, then the scenario of its modes ({@link Modes}) and
+ * the freeze.
+ */
 public final class MeshRun {
   final Settings s;
   final MeshProcesses procs;
@@ -34,7 +40,6 @@ public final class MeshRun {
   final MeshProviders providers;
   final Path script;
   final PrintStream out;
-  final List<Point> points = new ArrayList<>();
 
   MeshRun(Settings s, MeshProcesses procs, EtcdProcess etcd, MeshProviders providers, Path script, PrintStream out) {
     this.s = s;
@@ -66,20 +71,9 @@ public final class MeshRun {
       awaitRegistered(etcd, providers.all().size(), Duration.ofSeconds(30));
       MeshRun run = new MeshRun(s, procs, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
           Wrk.randomTextScript(s.seed(), DirectClient.MAX_TEXT)), out);
-      for (BalancingPolicy policy : s.policies()) {
-        try {
-          run.gateway(policy);
-        } catch (Exception e) {
-          session.failed("gateway, " + id(policy) + ": " + e.getMessage());
-        }
-      }
-      if (s.direct()) {
-        try {
-          run.direct();
-        } catch (Exception e) {
-          session.failed("direct client: " + e.getMessage());
-        }
-      }
+      Runner.Outcome<Point> outcome = Runner.run(new Modes(s), run::start, out, MeshReport::describe);
+      outcome.failures().forEach(session::failed);
+      points.addAll(outcome.windows());
       if (s.freeze() != null) {
         try {
           freeze = run.freeze();
@@ -87,7 +81,6 @@ public final class MeshRun {
           session.failed("freeze: " + e.getMessage());
         }
       }
-      points.addAll(run.points);
     }
     Result result = new Result(points, freeze, pinned, HashServiceBolt.METHOD_HASH.httpPath(), session.failures(),
         session.caveats());
@@ -118,17 +111,95 @@ public final class MeshRun {
     }
   }
 
-  /** Every point of {@code policy} through a fresh gateway. */
-  void gateway(BalancingPolicy policy) throws Exception {
-    ReadyProcess gateway = startGateway(policy);
-    try {
-      String url = "http://127.0.0.1:" + gateway.port() + HashServiceBolt.METHOD_HASH.httpPath();
-      for (int c : s.connections()) {
-        warmUp(url, c, "gateway-" + id(policy) + "-c" + c);
-        points.add(quietest(() -> gatewayWindow(id(policy), c, url, gateway.pid())));
+  /** A way of calling the providers: through a gateway of {@code policy}, or the direct client ({@code policy} null). */
+  record Mode(BalancingPolicy policy) implements Scenario.Part {
+    @Override
+    public String system() {
+      return policy == null ? DIRECT : id(policy);
+    }
+  }
+
+  /** A stage per mode, a fresh gateway per policy, then the direct client; in each a window per connection count. */
+  record Modes(Settings s) implements Scenario<Mode> {
+    @Override
+    public Setup setup() {
+      return new Setup(s.warmup(), s.duration(), s.quiet(), s.jvmFlags(), s.logDir(), "127.0.0.1");
+    }
+
+    @Override
+    public List<Stage<Mode>> stages() {
+      List<Mode> modes = new ArrayList<>(s.policies().stream().map(Mode::new).toList());
+      if (s.direct()) {
+        modes.add(new Mode(null));
       }
-    } finally {
-      procs.close(gateway);
+      return modes.stream().map(m -> new Stage<>(m.policy() == null ? "direct" : "gateway", 1, List.of(m),
+          s.connections().stream().map(c -> new Slot(m.system(),
+              new io.boltgen.bench.scenario.Point("c" + c, false, c, 1, 0, ""), 1, false))
+              .toList())).toList();
+    }
+
+    @Override
+    public String header() {
+      return "through the gateway per policy (" + String.join(", ", s.policies().stream().map(MeshBench::id).toList())
+          + ")" + (s.direct() ? " and the direct client" : "") + " at " + s.connections() + " connections";
+    }
+
+    @Override
+    public Duration estimate() {
+      return MeshBench.estimate(s);
+    }
+  }
+
+  /** Starts {@code mode}: a fresh gateway, or the direct client. */
+  Runner.Started<Point> start(Mode mode, String stage) throws Runner.Failed, InterruptedException {
+    try {
+      return mode.policy() == null ? new Direct() : new Gateway(mode.policy());
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new Runner.Failed((mode.policy() == null ? "direct client: " : "gateway, " + mode.system() + ": ")
+          + e.getMessage());
+    }
+  }
+
+  /** A gateway of one policy, loaded by wrk. */
+  final class Gateway implements Runner.Started<Point> {
+    final BalancingPolicy policy;
+    final ReadyProcess process;
+    final String url;
+
+    Gateway(BalancingPolicy policy) throws Exception {
+      this.policy = policy;
+      this.process = startGateway(policy);
+      this.url = "http://127.0.0.1:" + process.port() + HashServiceBolt.METHOD_HASH.httpPath();
+    }
+
+    @Override
+    public Point measure(Slot slot) throws Runner.Failed, InterruptedException {
+      int c = slot.point().connections();
+      try {
+        warmUp(url, c, "gateway-" + id(policy) + "-c" + c);
+        return quietest(() -> gatewayWindow(id(policy), c, url, process.pid()));
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new Runner.Failed("gateway, " + id(policy) + ", " + c + " connections: " + e.getMessage());
+      }
+    }
+
+    @Override
+    public Runner.Failed exited() {
+      return process.isAlive() ? null : new Runner.Failed("the gateway (" + id(policy) + ") exited; log: "
+          + process.logFile());
+    }
+
+    @Override
+    public void close() {
+      try {
+        procs.close(process);
+      } catch (Exception e) {
+        out.println("  closing the gateway (pid " + process.pid() + ") failed: " + e);
+      }
     }
   }
 
@@ -183,40 +254,60 @@ public final class MeshRun {
         r.errorText(), s0, s1, cost);
   }
 
-  /** The direct client's points, its callers kept running from one window to the next of the same count. */
-  void direct() throws Exception {
-    try (DirectClient direct = new DirectClient(etcd.clientUrl(), BalancingPolicy.LEAST_PENDING, s.seed())) {
-      direct.awaitInstances(providers.all().size(), Duration.ofSeconds(30));
-      int hash = direct.hashOf("boltgen");
-      if (hash != "boltgen".hashCode()) {
-        throw new IOException("the direct client's first call answered " + hash + ", not " + "boltgen".hashCode());
-      }
-      long self = ProcessHandle.current().pid();
-      out.println("  direct client: this JVM (pid " + self + "), " + DirectClient.TARGET + ", least-pending");
-      for (int c : s.connections()) {
-        Loads.Load load = Loads.start(direct.callers(c), false, c, 1);
-        try {
-          TimeUnit.NANOSECONDS.sleep(s.warmup().toNanos()); // the warm-up: the callers run meanwhile
-          out.printf("  direct-c%d: warmed up for %s s%n", c, Fmt.seconds(s.warmup()));
-          points.add(quietest(() -> {
-            List<MeshProviders.Stats> s0 = providers.stats();
-            CpuWindow cpu = cpu(-1, self);
-            load.reset();
-            TimeUnit.NANOSECONDS.sleep(s.duration().toNanos()); // the measured window
-            Loads.Taken w = load.take();
-            CpuWindow.Cost cost = cpu.end(w.calls());
-            List<MeshProviders.Stats> s1 = providers.stats();
-            Histogram h = w.all();
-            boolean any = h.getTotalCount() > 0;
-            return point(DIRECT, c, w.calls(), w.calls() / w.seconds(),
-                any ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN,
-                any ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN, any ? h.getMaxValue() / 1000.0 : Double.NaN,
-                w.errors(), w.firstError(), s0, s1, cost);
-          }));
-        } finally {
-          load.stop();
+  /** The direct client in this JVM: a load per connection count, warmed up, then its window. */
+  final class Direct implements Runner.Started<Point> {
+    final DirectClient client = new DirectClient(etcd.clientUrl(), BalancingPolicy.LEAST_PENDING, s.seed());
+    final long self = ProcessHandle.current().pid();
+
+    Direct() throws Exception {
+      try {
+        client.awaitInstances(providers.all().size(), Duration.ofSeconds(30));
+        int hash = client.hashOf("boltgen");
+        if (hash != "boltgen".hashCode()) {
+          throw new IOException("the direct client's first call answered " + hash + ", not " + "boltgen".hashCode());
         }
+      } catch (Exception e) {
+        client.close();
+        throw e;
       }
+      out.println("  direct client: this JVM (pid " + self + "), " + DirectClient.TARGET + ", least-pending");
+    }
+
+    @Override
+    public Point measure(Slot slot) throws Runner.Failed, InterruptedException {
+      int c = slot.point().connections();
+      Loads.Load load = Loads.start(client.callers(c), false, c, 1);
+      try {
+        TimeUnit.NANOSECONDS.sleep(s.warmup().toNanos()); // the warm-up: the callers run meanwhile
+        out.printf("  direct-c%d: warmed up for %s s%n", c, Fmt.seconds(s.warmup()));
+        return quietest(() -> window(load, c));
+      } catch (InterruptedException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new Runner.Failed("direct client, " + c + " connections: " + e.getMessage());
+      } finally {
+        load.stop();
+      }
+    }
+
+    private Point window(Loads.Load load, int c) throws Exception {
+      List<MeshProviders.Stats> s0 = providers.stats();
+      CpuWindow cpu = cpu(-1, self);
+      load.reset();
+      TimeUnit.NANOSECONDS.sleep(s.duration().toNanos()); // the measured window
+      Loads.Taken w = load.take();
+      CpuWindow.Cost cost = cpu.end(w.calls());
+      List<MeshProviders.Stats> s1 = providers.stats();
+      Histogram h = w.all();
+      boolean any = h.getTotalCount() > 0;
+      return point(DIRECT, c, w.calls(), w.calls() / w.seconds(), any ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN,
+          any ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN, any ? h.getMaxValue() / 1000.0 : Double.NaN,
+          w.errors(), w.firstError(), s0, s1, cost);
+    }
+
+    @Override
+    public void close() {
+      client.close();
     }
   }
 
@@ -338,12 +429,10 @@ public final class MeshRun {
     }
   }
 
-  /** A window by the one quiet rule ({@link QuietPolicy#quietest}), with its progress line. */
+  /** A window by the one quiet rule ({@link QuietPolicy#quietest}). */
   Point quietest(QuietPolicy.Attempt<Point, Exception> window) throws Exception {
-    Point done = s.quiet().quietest(window, Point::otherCpuPercent, Point::attempts,
-        p -> p.mode() + "-c" + p.connections(), line -> out.println("  " + line));
-    out.println("  " + MeshReport.describe(done));
-    return done;
+    return s.quiet().quietest(window, Point::otherCpuPercent, Point::attempts, p -> p.mode() + "-c" + p.connections(),
+        line -> out.println("  " + line));
   }
 
   Point point(String mode, int connections, long requests, double qps, double p50, double p99, double max,
