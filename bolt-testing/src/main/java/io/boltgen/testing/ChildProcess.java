@@ -3,25 +3,69 @@ package io.boltgen.testing;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * How tests here start, signal, stop and kill their child processes, so that every child ({@link ReadyProcess},
  * {@link EtcdProcess}) is handled one way: signals through {@code kill(1)}, a graceful stop that is SIGTERM and
  * then SIGKILL if the process does not exit in time, and a wait after every kill so that no child outlives its
- * test.
+ * test. Every child is tracked until it exits: should this JVM stop first (Ctrl-C, a test JVM that ends), a
+ * shutdown hook continues and stops what is left (SIGTERM, then SIGKILL after 5 s).
  */
 final class ChildProcess {
 
   /** How long a process may take to go once killed (SIGKILL), and kill(1) to run. */
   private static final long KILL_BOUND_SECONDS = 10;
 
+  /** How long the shutdown hook waits for the children it stops before it kills them. */
+  private static final long LEFTOVER_GRACE_SECONDS = 5;
+
+  /** Children still running. */
+  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+
+  static {
+    Runtime.getRuntime().addShutdownHook(new Thread(ChildProcess::stopLeftovers, "child-process-cleanup"));
+  }
+
   private ChildProcess() {}
 
   /** Starts {@code command} with its standard output and error appended to {@code log}. */
   static Process start(List<String> command, Path log) throws IOException {
-    return new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    return track(new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+  }
+
+  /** {@code process}, stopped by the shutdown hook if it still runs when this JVM stops. */
+  @SuppressWarnings("FutureReturnValueIgnored") // the stage only forgets the process once it exited; nothing to await
+  static Process track(Process process) {
+    LIVE.add(process);
+    process.onExit().thenRun(() -> LIVE.remove(process));
+    return process;
+  }
+
+  /** The shutdown hook: continues and stops every child left, waits a little, kills those still there. */
+  private static void stopLeftovers() {
+    List<Process> left = List.copyOf(LIVE);
+    for (Process p : left) {
+      try {
+        signal(p, "CONT"); // a stopped process does not act on SIGTERM
+      } catch (IOException | InterruptedException e) {
+        // stopped below all the same
+      }
+      p.destroy();
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LEFTOVER_GRACE_SECONDS);
+    for (Process p : left) {
+      try {
+        if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+          p.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        p.destroyForcibly();
+      }
+    }
   }
 
   /** Sends {@code signal} ({@code STOP}, {@code CONT}, …) with {@code kill -<signal> <pid>}; whether it worked. */

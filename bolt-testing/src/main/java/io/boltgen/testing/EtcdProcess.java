@@ -207,9 +207,10 @@ public final class EtcdProcess implements AutoCloseable {
     });
   }
 
-  /** Keeps its log: {@link #close} copies it to {@code file} before it deletes its directory. */
-  public void keepLogAt(Path file) {
+  /** Keeps its log: {@link #close} copies it to {@code file} before it deletes its directory; returns this. */
+  public EtcdProcess keepLogAt(Path file) {
     this.keptLog = file;
+    return this;
   }
 
   /** Stops it and deletes its directory (its log copied first, if {@link #keepLogAt} said where). */

@@ -57,6 +57,21 @@ class ReadyProcessTest {
   }
 
   @Test
+  void aChildLeftRunningIsContinuedAndStoppedWhenTheJvmThatStartedItStops() throws Exception {
+    try (ReadyProcess child = ReadyProcess.start(ReadyProcess.java(ReadyChild.class.getName(), "4244",
+        "with-grandchild"))) {
+      long grandchild = Long.parseLong(child.log().lines().filter(l -> l.startsWith("grandchild ")).findFirst()
+          .orElseThrow().substring("grandchild ".length()).trim());
+      ProcessHandle handle = ProcessHandle.of(grandchild).orElseThrow();
+      assertThat(state(grandchild)).as("frozen: it acts on SIGTERM only once continued").isEqualTo('T');
+
+      assertThat(child.stop()).as("the child exits on SIGTERM, its shutdown hooks run").isTrue();
+
+      await().atMost(WAIT).until(() -> !handle.isAlive());
+    }
+  }
+
+  @Test
   void aProcessThatExitsBeforeItIsReadyFailsTheStartWithItsLog() {
     assertThatThrownBy(() -> ReadyProcess.start(ReadyProcess.java(ReadyChild.class.getName())))
         .isInstanceOf(IllegalStateException.class)

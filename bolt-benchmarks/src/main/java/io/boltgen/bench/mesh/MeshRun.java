@@ -35,15 +35,13 @@ import org.HdrHistogram.Histogram;
  */
 public final class MeshRun {
   final Settings s;
-  final MeshProcesses procs;
   final EtcdProcess etcd;
   final MeshProviders providers;
   final Path script;
   final PrintStream out;
 
-  MeshRun(Settings s, MeshProcesses procs, EtcdProcess etcd, MeshProviders providers, Path script, PrintStream out) {
+  MeshRun(Settings s, EtcdProcess etcd, MeshProviders providers, Path script, PrintStream out) {
     this.s = s;
-    this.procs = procs;
     this.etcd = etcd;
     this.providers = providers;
     this.script = script;
@@ -58,18 +56,16 @@ public final class MeshRun {
     List<Point> points = new ArrayList<>();
     FreezeResult freeze = null;
     boolean pinned;
-    try (MeshProcesses procs = new MeshProcesses()) {
-      EtcdProcess etcd = procs.start(EtcdProcess::start);
-      etcd.keepLogAt(s.logDir().resolve("etcd.log"));
+    try (EtcdProcess etcd = EtcdProcess.start().keepLogAt(s.logDir().resolve("etcd.log"));
+        MeshProviders providers = MeshProviders.start(etcd.clientUrl(), THREADS, DELAY_MILLIS, s.leaseSeconds(),
+            s.jvmFlags(), s.logDir())) {
       out.println("  etcd pid " + etcd.pid() + " at " + etcd.clientUrl());
-      MeshProviders providers = procs.start(() -> MeshProviders.start(etcd.clientUrl(), THREADS, DELAY_MILLIS,
-          s.leaseSeconds(), s.jvmFlags(), s.logDir()));
       pinned = providers.all().get(0).pinned;
       for (MeshProviders.Provider p : providers.all()) {
         out.printf("  provider %s: pid %d, weight %d%s%n", p.name, p.pid, p.weight, p.pinned ? ", taskset -c 0" : "");
       }
       awaitRegistered(etcd, providers.all().size(), Duration.ofSeconds(30));
-      MeshRun run = new MeshRun(s, procs, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
+      MeshRun run = new MeshRun(s, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
           Wrk.randomTextScript(s.seed(), DirectClient.MAX_TEXT)), out);
       Runner.Outcome<Point> outcome = Runner.run(new Modes(s), run::start, out, MeshReport::describe);
       outcome.failures().forEach(session::failed);
@@ -196,8 +192,8 @@ public final class MeshRun {
     @Override
     public void close() {
       try {
-        procs.close(process);
-      } catch (Exception e) {
+        process.close();
+      } catch (IOException e) {
         out.println("  closing the gateway (pid " + process.pid() + ") failed: " + e);
       }
     }
@@ -207,10 +203,10 @@ public final class MeshRun {
     Path log = s.logDir().resolve("gateway-" + id(policy) + ".log");
     ReadyProcess gateway;
     try {
-      gateway = procs.start(() -> ReadyProcess.launcher(ReadyProcess.java(s.jvmFlags(),
-          "io.boltgen.gateway.GatewayMain", List.of("--registry", "etcd://127.0.0.1:" + URI.create(etcd.clientUrl()).getPort(), "--port", "0", "--host", "127.0.0.1",
-              "--service", "mesh.Hash:1.0", "--policy", id(policy)))).log(log).readyTimeout(Duration.ofSeconds(60))
-          .start());
+      gateway = ReadyProcess.launcher(ReadyProcess.java(s.jvmFlags(), "io.boltgen.gateway.GatewayMain",
+          List.of("--registry", "etcd://127.0.0.1:" + URI.create(etcd.clientUrl()).getPort(), "--port", "0", "--host",
+              "127.0.0.1", "--service", "mesh.Hash:1.0", "--policy", id(policy)))).log(log)
+          .readyTimeout(Duration.ofSeconds(60)).start();
     } catch (Exception e) {
       throw new IOException("the gateway did not start: " + e.getMessage() + "; log: " + log, e);
     }
@@ -221,8 +217,10 @@ public final class MeshRun {
         (status, type, body) -> new String(body, UTF_8).contains(hash) ? null
             : "the answer holds no " + hash + ": " + new String(body, UTF_8));
     if (problem != null) {
+      String tail = gateway.tail();
+      gateway.close();
       throw new IOException("the gateway's first answer is wrong: " + problem + "; log " + log + ", last lines:\n"
-          + gateway.tail());
+          + tail);
     }
     return gateway;
   }
@@ -235,12 +233,9 @@ public final class MeshRun {
   }
 
   Wrk.Report wrk(int connections, Duration duration, String url, String tag) throws Exception {
-    Wrk.Run run = procs.start(() -> Wrk.start(s.wrk(), s.wrkThreads(), connections, duration, script, url,
-        s.logDir().resolve(tag + "-wrk.txt")));
-    try {
+    try (Wrk.Run run = Wrk.start(s.wrk(), s.wrkThreads(), connections, duration, script, url,
+        s.logDir().resolve(tag + "-wrk.txt"))) {
       return run.finish();
-    } finally {
-      procs.close(run);
     }
   }
 
@@ -314,8 +309,7 @@ public final class MeshRun {
   /** The freeze: SIGSTOP and SIGCONT of the large provider under load through a fresh default gateway. */
   FreezeResult freeze() throws Exception {
     Freeze f = s.freeze();
-    ReadyProcess gateway = startGateway(BalancingPolicy.LEAST_PENDING);
-    try {
+    try (ReadyProcess gateway = startGateway(BalancingPolicy.LEAST_PENDING)) {
       String url = "http://127.0.0.1:" + gateway.port() + HashServiceBolt.METHOD_HASH.httpPath();
       warmUp(url, f.connections(), "freeze-c" + f.connections());
       MeshProviders.Provider large = providers.large();
@@ -330,9 +324,6 @@ public final class MeshRun {
       CpuWindow cpu = cpu(gateway.pid());
       out.printf("  freeze: %d connections for %s s; SIGSTOP of the large provider (pid %d) at %s s, SIGCONT at %s s%n",
           f.connections(), Fmt.seconds(f.run()), large.pid, Fmt.seconds(f.at()), Fmt.seconds(f.at().plus(f.length())));
-      Wrk.Run wrk = procs.start(() -> Wrk.start(s.wrk(), s.wrkThreads(), f.connections(), f.run(), script,
-          url, s.logDir().resolve("freeze-wrk.txt")));
-      long t0 = System.nanoTime();
       List<Sample> samples = new ArrayList<>();
       boolean frozen = false;
       double stoppedAt = Double.NaN;
@@ -341,56 +332,56 @@ public final class MeshRun {
       int minRegistered = Integer.MAX_VALUE;
       int registered = -1;
       Wrk.Report report;
-      try {
-        for (int k = 0; ; k++) {
-          long due = t0 + k * SAMPLE.toNanos();
-          long wait = due - System.nanoTime();
-          if (wait > 0) {
-            TimeUnit.NANOSECONDS.sleep(wait); // the sampling period
-          }
-          double t = (System.nanoTime() - t0) / 1e9;
-          long sum = 0;
-          for (int i = 0; i < all.size(); i++) {
-            if (!(frozen && all.get(i) == large)) {
-              MeshProviders.Stats st = all.get(i).stats(Duration.ofMillis(200));
-              if (st != null) {
-                last[i] = st.answered();
-                mostAtOnce = Math.max(mostAtOnce, st.mostAtOnce());
+      try (Wrk.Run wrk = Wrk.start(s.wrk(), s.wrkThreads(), f.connections(), f.run(), script, url,
+          s.logDir().resolve("freeze-wrk.txt"))) {
+        long t0 = System.nanoTime();
+        try {
+          for (int k = 0; ; k++) {
+            long due = t0 + k * SAMPLE.toNanos();
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+              TimeUnit.NANOSECONDS.sleep(wait); // the sampling period
+            }
+            double t = (System.nanoTime() - t0) / 1e9;
+            long sum = 0;
+            for (int i = 0; i < all.size(); i++) {
+              if (!(frozen && all.get(i) == large)) {
+                MeshProviders.Stats st = all.get(i).stats(Duration.ofMillis(200));
+                if (st != null) {
+                  last[i] = st.answered();
+                  mostAtOnce = Math.max(mostAtOnce, st.mostAtOnce());
+                }
+              }
+              sum += last[i];
+            }
+            if (k % 4 == 0) {
+              registered = etcd.count(REGISTERED);
+              if (registered >= 0) {
+                minRegistered = Math.min(minRegistered, registered);
               }
             }
-            sum += last[i];
-          }
-          if (k % 4 == 0) {
-            registered = etcd.count(REGISTERED);
-            if (registered >= 0) {
-              minRegistered = Math.min(minRegistered, registered);
+            // the signals go after the counts are read: the calls the large provider answered up to SIGSTOP count
+            // before it, and those it finishes once continued count after SIGCONT
+            if (!frozen && Double.isNaN(stoppedAt) && t >= secs(f.at())) {
+              large.process.signal("STOP");
+              frozen = true;
+              stoppedAt = t;
+            } else if (frozen && t >= secs(f.at().plus(f.length()))) {
+              large.process.signal("CONT");
+              frozen = false;
+              continuedAt = t;
+            }
+            samples.add(new Sample(t, sum, k % 4 == 0 ? registered : -1, frozen));
+            if (!wrk.isAlive() || t > secs(f.run()) + 30) {
+              break;
             }
           }
-          // the signals go after the counts are read: the calls the large provider answered up to SIGSTOP count
-          // before it, and those it finishes once continued count after SIGCONT
-          if (!frozen && Double.isNaN(stoppedAt) && t >= secs(f.at())) {
-            large.process.signal("STOP");
-            frozen = true;
-            stoppedAt = t;
-          } else if (frozen && t >= secs(f.at().plus(f.length()))) {
+        } finally {
+          if (frozen) {
             large.process.signal("CONT");
-            frozen = false;
-            continuedAt = t;
-          }
-          samples.add(new Sample(t, sum, k % 4 == 0 ? registered : -1, frozen));
-          if (!wrk.isAlive() || t > secs(f.run()) + 30) {
-            break;
           }
         }
-      } finally {
-        if (frozen) {
-          large.process.signal("CONT");
-        }
-      }
-      try {
         report = wrk.finish();
-      } finally {
-        procs.close(wrk);
       }
       double other = cpu.end(0).otherPercent();
       List<MeshProviders.Stats> s1 = providers.stats();
@@ -424,8 +415,6 @@ public final class MeshRun {
           other);
       out.println("  " + MeshReport.describe(result));
       return result;
-    } finally {
-      procs.close(gateway);
     }
   }
 
