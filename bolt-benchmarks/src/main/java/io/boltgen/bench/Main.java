@@ -14,7 +14,7 @@ import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.run.ClientMain;
 import io.boltgen.bench.run.Protocol;
 import io.boltgen.bench.run.ServerMain;
-import io.boltgen.bench.run.Wrk;
+import io.boltgen.bench.run.Tools;
 import io.boltgen.bench.scenario.ClusterBalancing;
 import io.boltgen.bench.scenario.LoadMatrix;
 import io.boltgen.bench.scenario.Point;
@@ -227,8 +227,8 @@ public final class Main {
   @Command(name = "http", description = {"boltgen over HTTP on its Bolt port: the generated EchoService in a server"
       + " with http(true) loaded by wrk with JSON bodies and with binary protobuf bodies, the same server loaded by the"
       + " Bolt client, and a raw Netty HTTP echo (the ceiling) loaded by the same wrk command; then JMH: the generated"
-      + " JSON codec against the generated protobuf codec. Needs Debian's wrk. Writes docs/benchmarks-http.md for a"
-      + " full run (or --out)."})
+      + " JSON codec against the generated protobuf codec. Needs Debian's wrk (installed when missing where scripts/"
+      + " can). Writes docs/benchmarks-http.md for a full run (or --out)."})
   static final class Http extends Measuring {
     @Option(names = "--cases", paramLabel = "LIST", split = ",", defaultValue = "http-json,http-proto,bolt,netty-http",
         description = "cases, in order (default http-json,http-proto,bolt,netty-http)")
@@ -259,7 +259,7 @@ public final class Main {
 
     /** The settings of these options (runs nothing); fails saying what to install when there is no wrk. */
     HttpBench.Settings settings(String command) {
-      Path wrkPath = Wrk.find(wrk, System.getenv("PATH"));
+      Path wrkPath = Tools.wrk(wrk, Invocation.repoRoot());
       List<HttpBench.Case> chosen = new ArrayList<>();
       cases.stream().map(HttpBench.Case::parse).filter(c -> !chosen.contains(c)).forEach(chosen::add);
       List<String> caveats = new ArrayList<>();

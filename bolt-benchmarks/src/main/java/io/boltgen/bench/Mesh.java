@@ -4,6 +4,7 @@ import io.boltgen.bench.Options.QuietOptions;
 import io.boltgen.bench.Options.ChildOptions;
 import io.boltgen.bench.mesh.MeshBench;
 import io.boltgen.bench.mesh.MeshRun;
+import io.boltgen.bench.run.Tools;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -114,8 +115,8 @@ final class Mesh extends Measuring {
       }
     }
     Path root = Invocation.repoRoot();
-    Path wrkPath = MeshBench.wrk(wrk, root);
-    MeshBench.ensureEtcd(root);
+    Path wrkPath = Tools.wrk(wrk, root);
+    Tools.etcd(root);
     Path dir = out != null ? out : caveats.isEmpty() ? Invocation.docs() : null;
     return new MeshBench.Settings(counts, w, d, chosen, !noDirect, f, leaseTtl, wrkThreads, seed, wrkPath,
         quiet.policy(), children.jvmFlags(), children.logDir(), dir, command, caveats);
