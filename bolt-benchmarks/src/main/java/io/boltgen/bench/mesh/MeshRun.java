@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import org.HdrHistogram.Histogram;
 
 /**
  * The measuring of one mesh run: etcd and the providers it starts, then the scenario of its modes ({@link Modes}) and
@@ -241,7 +240,7 @@ public final class MeshRun {
 
   Point gatewayWindow(String mode, int connections, String url, long gatewayPid) throws Exception {
     List<MeshProviders.Stats> s0 = providers.stats();
-    CpuWindow cpu = cpu(gatewayPid);
+    CpuWindow cpu = CpuWindow.start(bench(gatewayPid), gatewayPid);
     Wrk.Report r = wrk(connections, s.duration(), url, "gateway-" + mode + "-c" + connections);
     CpuWindow.Cost cost = cpu.end(r.requests());
     List<MeshProviders.Stats> s1 = providers.stats();
@@ -287,17 +286,10 @@ public final class MeshRun {
 
     private Point window(Loads.Load load, int c) throws Exception {
       List<MeshProviders.Stats> s0 = providers.stats();
-      CpuWindow cpu = cpu(-1, self);
-      load.reset();
-      TimeUnit.NANOSECONDS.sleep(s.duration().toNanos()); // the measured window
-      Loads.Taken w = load.take();
-      CpuWindow.Cost cost = cpu.end(w.calls());
+      Loads.Taken w = load.window(s.duration(), bench(-1), self);
       List<MeshProviders.Stats> s1 = providers.stats();
-      Histogram h = w.all();
-      boolean any = h.getTotalCount() > 0;
-      return point(DIRECT, c, w.calls(), w.calls() / w.seconds(), any ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN,
-          any ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN, any ? h.getMaxValue() / 1000.0 : Double.NaN,
-          w.errors(), w.firstError(), s0, s1, cost);
+      return point(DIRECT, c, w.calls(), w.calls() / w.seconds(), w.us(50), w.us(99), w.us(100), w.errors(),
+          w.firstError(), s0, s1, w.cost());
     }
 
     @Override
@@ -321,7 +313,7 @@ public final class MeshRun {
         last[i] = s0.get(i).answered();
         refused0[i] = s0.get(i).refused();
       }
-      CpuWindow cpu = cpu(gateway.pid());
+      CpuWindow cpu = CpuWindow.start(bench(gateway.pid()));
       out.printf("  freeze: %d connections for %s s; SIGSTOP of the large provider (pid %d) at %s s, SIGCONT at %s s%n",
           f.connections(), Fmt.seconds(f.run()), large.pid, Fmt.seconds(f.at()), Fmt.seconds(f.at().plus(f.length())));
       List<Sample> samples = new ArrayList<>();
@@ -438,17 +430,14 @@ public final class MeshRun {
         refused, cost.subjectUs().get(0), cost.machineBusyPercent(), cost.otherPercent(), 1, false);
   }
 
-  /**
-   * A CPU window of {@code subjects}, the benchmark being etcd, the providers, the gateway ({@code gateway}, or -1
-   * for none) and this JVM with the children it reaped (wrk runs that ended).
-   */
-  CpuWindow cpu(long gateway, long... subjects) {
+  /** The benchmark's processes besides this JVM: etcd, the providers, and the gateway ({@code gateway}, or -1). */
+  List<Long> bench(long gateway) {
     List<Long> bench = new ArrayList<>();
     bench.add(etcd.pid());
     providers.all().forEach(p -> bench.add(p.pid));
     if (gateway >= 0) {
       bench.add(gateway);
     }
-    return CpuWindow.start(bench, subjects.length == 0 ? new long[] {gateway} : subjects);
+    return bench;
   }
 }

@@ -1,6 +1,7 @@
 package io.boltgen.bench.run;
 
 import io.boltgen.bench.system.EchoSystem.EchoClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -66,11 +67,14 @@ public final class Loads {
   }
 
   /**
-   * A window of a load: its right answers' latencies per instance, failures, the first failure (or empty).
+   * A window of a load: its right answers' latencies per instance, failures, the first failure (or empty), and the
+   * CPU it took.
    *
    * @param perInstance latencies in nanoseconds, one histogram per instance
+   * @param cost the CPU of the window ({@link Load#window})
    */
-  public record Taken(List<Histogram> perInstance, long errors, String firstError, double seconds) {
+  public record Taken(List<Histogram> perInstance, long errors, String firstError, double seconds,
+      CpuWindow.Cost cost) {
     /** Every instance's latencies together. */
     public Histogram all() {
       Histogram h = new Histogram(3);
@@ -81,6 +85,12 @@ public final class Loads {
     /** Right answers in the window. */
     public long calls() {
       return perInstance.stream().mapToLong(Histogram::getTotalCount).sum();
+    }
+
+    /** The latency at {@code percentile} of the right answers in µs (100: the longest); NaN without one. */
+    public double us(double percentile) {
+      Histogram h = all();
+      return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
     }
   }
 
@@ -150,7 +160,7 @@ public final class Loads {
     public abstract void stop() throws InterruptedException;
 
     /** Starts a window: what was measured and failed so far is dropped. */
-    public final void reset() {
+    private void reset() {
       errors.reset();
       firstError.set(null);
       for (Recorder r : recorders) {
@@ -159,14 +169,26 @@ public final class Loads {
       t0 = System.nanoTime();
     }
 
-    /** The window since {@link #reset}. */
-    public final Taken take() {
+    /**
+     * A window of {@code length} from now, its CPU measured ({@link CpuWindow}: {@code bench} the benchmark's
+     * processes besides this JVM, {@code subjects} those whose CPU per call is told).
+     */
+    public final Taken window(Duration length, List<Long> bench, long... subjects) throws InterruptedException {
+      CpuWindow cpu = CpuWindow.start(bench, subjects);
+      reset();
+      TimeUnit.NANOSECONDS.sleep(length.toNanos()); // the measured window
+      Taken taken = take(null);
+      return new Taken(taken.perInstance(), taken.errors(), taken.firstError(), taken.seconds(),
+          cpu.end(taken.calls()));
+    }
+
+    private Taken take(CpuWindow.Cost cost) {
       List<Histogram> perInstance = new ArrayList<>();
       for (Recorder r : recorders) {
         perInstance.add(r.getIntervalHistogram());
       }
       String first = firstError.get();
-      return new Taken(perInstance, errors.sum(), first == null ? "" : first, (System.nanoTime() - t0) / 1e9);
+      return new Taken(perInstance, errors.sum(), first == null ? "" : first, (System.nanoTime() - t0) / 1e9, cost);
     }
 
     final void outcome(long startNanos, int instance, String wrong, Throwable error) {

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,11 +56,8 @@ final class WindowMeter {
     long clientAlloc0 = ProcStat.allocatedBytes();
     long jit0 = jitMillis();
     long gc0 = gcMillis();
-    CpuWindow cpu = CpuWindow.start(List.of(serverPid), self, serverPid);
-    load.reset(); // the window starts here
-    TimeUnit.NANOSECONDS.sleep(measure.toNanos());
-    Loads.Taken taken = load.take(); // and ends here
-    CpuWindow.Cost cost = cpu.end(taken.calls());
+    Loads.Taken taken = load.window(measure, List.of(serverPid), self, serverPid);
+    CpuWindow.Cost cost = taken.cost();
     long clientAlloc1 = ProcStat.allocatedBytes();
     long serverAlloc1 = serverStats == null ? -1 : serverStats.allocatedBytes();
     long jitMs = jitMillis() - jit0;

@@ -28,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.HdrHistogram.Histogram;
 
 /**
  * Runs the {@code sofarpc} command's {@link SofaRpcBench.Settings}: a real SOFARPC provider and consumer in JVMs of
@@ -186,17 +185,10 @@ public final class SofaRpcRun {
       Loads.Load load = Loads.start(List.of(calls.get(c.serializer())), c.sync(), c.concurrency(), 1);
       try {
         Thread.sleep(s.warmup().toMillis()); // the warm-up: the load runs meanwhile
-        CpuWindow cpu = CpuWindow.start(List.of(provider.pid(), consumer.pid()), ProcessHandle.current().pid());
-        load.reset();
-        Thread.sleep(s.measure().toMillis()); // the measured window
-        Loads.Taken w = load.take();
-        Histogram h = w.all();
-        boolean any = h.getTotalCount() > 0;
-        long calls = h.getTotalCount();
-        CpuWindow.Cost cost = cpu.end(calls);
-        return new Window(c, BOLTGEN, round, calls, w.errors(), w.firstError(), w.seconds(),
-            any ? h.getValueAtPercentile(50) / 1000.0 : Double.NaN, any ? h.getValueAtPercentile(99) / 1000.0 : Double.NaN,
-            cost.subjectUs().get(0), cost.otherPercent(), 1, false);
+        Loads.Taken w = load.window(s.measure(), List.of(provider.pid(), consumer.pid()),
+            ProcessHandle.current().pid());
+        return new Window(c, BOLTGEN, round, w.calls(), w.errors(), w.firstError(), w.seconds(), w.us(50), w.us(99),
+            w.cost().subjectUs().get(0), w.cost().otherPercent(), 1, false);
       } finally {
         load.stop();
       }
