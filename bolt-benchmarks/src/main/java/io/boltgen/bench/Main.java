@@ -257,7 +257,10 @@ public final class Main {
     @Mixin ChildOptions children;
     @Mixin ReportFileOptions report;
 
-    /** The settings of these options (runs nothing); fails saying what to install when there is no wrk. */
+    /**
+     * The settings of these options (nothing is measured yet; a missing wrk is installed where scripts/ can, else it
+     * fails saying how).
+     */
     HttpBench.Settings settings(String command) {
       Path wrkPath = Tools.wrk(wrk, Invocation.repoRoot());
       List<HttpBench.Case> chosen = new ArrayList<>();

@@ -66,7 +66,10 @@ final class Mesh extends Measuring {
       + " (default for a full run: docs)")
   Path out;
 
-  /** The settings of these options (runs nothing); fails saying what to install when there is no wrk or etcd. */
+  /**
+   * The settings of these options (nothing is measured yet; a missing wrk or etcd is installed where scripts/ can,
+   * else it fails saying how).
+   */
   MeshBench.Settings settings(String command) {
     List<String> caveats = new ArrayList<>();
     if (smoke) {

@@ -1,10 +1,11 @@
 package io.boltgen.testing;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,8 +23,13 @@ final class ChildProcess {
   /** How long the shutdown hook waits for the children it stops before it kills them. */
   private static final long LEFTOVER_GRACE_SECONDS = 5;
 
-  /** Children still running. */
-  private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
+  /** Children still running, with what to do once the shutdown hook has stopped one. */
+  @GuardedBy("LIVE")
+  private static final Map<Process, Runnable> LIVE = new LinkedHashMap<>();
+
+  /** Whether the shutdown hook runs: a child started from now on is killed at once. */
+  @GuardedBy("LIVE")
+  private static boolean stopping;
 
   static {
     Runtime.getRuntime().addShutdownHook(new Thread(ChildProcess::stopLeftovers, "child-process-cleanup"));
@@ -31,41 +37,67 @@ final class ChildProcess {
 
   private ChildProcess() {}
 
-  /** Starts {@code command} with its standard output and error appended to {@code log}. */
-  static Process start(List<String> command, Path log) throws IOException {
+  /**
+   * Starts {@code command} with its standard output and error appended to {@code log}; should the shutdown hook stop
+   * it, {@code afterStop} runs then.
+   */
+  static Process start(List<String> command, Path log, Runnable afterStop) throws IOException {
     return track(new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start(), afterStop);
   }
 
-  /** {@code process}, stopped by the shutdown hook if it still runs when this JVM stops. */
+  /**
+   * {@code process}, stopped by the shutdown hook if it still runs when this JVM stops ({@code afterStop} run then);
+   * once the hook runs, it is killed at once instead and this fails.
+   */
   @SuppressWarnings("FutureReturnValueIgnored") // the stage only forgets the process once it exited; nothing to await
-  static Process track(Process process) {
-    LIVE.add(process);
-    process.onExit().thenRun(() -> LIVE.remove(process));
-    return process;
+  static Process track(Process process, Runnable afterStop) {
+    synchronized (LIVE) {
+      if (!stopping) {
+        LIVE.put(process, afterStop);
+        process.onExit().thenRun(() -> {
+          synchronized (LIVE) {
+            LIVE.remove(process);
+          }
+        });
+        return process;
+      }
+    }
+    process.destroyForcibly();
+    throw new IllegalStateException("this JVM is stopping: killed " + process.pid() + " as soon as it started");
   }
 
-  /** The shutdown hook: continues and stops every child left, waits a little, kills those still there. */
+  /**
+   * The shutdown hook: from now on no child is started; every child left is continued and stopped, those still there
+   * after {@value #LEFTOVER_GRACE_SECONDS} s are killed, and their after-stop actions run.
+   */
   private static void stopLeftovers() {
-    List<Process> left = List.copyOf(LIVE);
-    for (Process p : left) {
-      try {
-        signal(p, "CONT"); // a stopped process does not act on SIGTERM
-      } catch (IOException | InterruptedException e) {
-        // stopped below all the same
+    Map<Process, Runnable> left;
+    synchronized (LIVE) {
+      stopping = true;
+      left = new LinkedHashMap<>(LIVE);
+    }
+    for (Process p : left.keySet()) {
+      if (p.isAlive()) {
+        try {
+          signal(p, "CONT"); // a stopped process does not act on SIGTERM
+        } catch (IOException | InterruptedException e) {
+          // stopped below all the same
+        }
+        p.destroy();
       }
-      p.destroy();
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LEFTOVER_GRACE_SECONDS);
-    for (Process p : left) {
+    left.forEach((p, afterStop) -> {
       try {
         if (!p.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-          p.destroyForcibly();
+          p.destroyForcibly().waitFor(KILL_BOUND_SECONDS, TimeUnit.SECONDS);
         }
-      } catch (InterruptedException e) {
+        afterStop.run();
+      } catch (InterruptedException | RuntimeException e) {
         p.destroyForcibly();
       }
-    }
+    });
   }
 
   /** Sends {@code signal} ({@code STOP}, {@code CONT}, …) with {@code kill -<signal> <pid>}; whether it worked. */

@@ -59,7 +59,7 @@ public final class EtcdProcess implements AutoCloseable {
   private final Path log;
   private List<String> command;
   private Process process;
-  private Path keptLog;
+  private volatile Path keptLog;
 
   private EtcdProcess(String name, Path executable, int clientPort, int peerPort, Path dir) {
     this.name = name;
@@ -140,7 +140,7 @@ public final class EtcdProcess implements AutoCloseable {
     if (isAlive()) {
       throw new IllegalStateException(name + " is running");
     }
-    unchecked(() -> process = ChildProcess.start(command, log));
+    unchecked(() -> process = ChildProcess.start(command, log, this::keepLogAndDelete));
   }
 
   /** Waits until this member answers a linearizable read (so the cluster has a leader). */
@@ -217,6 +217,11 @@ public final class EtcdProcess implements AutoCloseable {
   @Override
   public void close() {
     stop();
+    keepLogAndDelete();
+  }
+
+  /** Copies the log where {@link #keepLogAt} said, and deletes the directory; also when this JVM stops first. */
+  private void keepLogAndDelete() {
     if (keptLog != null && Files.isRegularFile(log)) {
       try {
         Files.createDirectories(keptLog.toAbsolutePath().getParent());

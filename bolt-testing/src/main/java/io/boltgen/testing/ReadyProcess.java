@@ -179,7 +179,7 @@ public final class ReadyProcess implements AutoCloseable {
         builder.redirectError(file.toFile());
       }
       try {
-        return new ReadyProcess(ChildProcess.track(builder.start()), this, file);
+        return new ReadyProcess(ChildProcess.track(builder.start(), () -> {}), this, file);
       } catch (IOException e) {
         if (log == null) {
           Files.deleteIfExists(file);

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A child JVM through its whole life: ready, frozen and continued, stopped gracefully, or closed while frozen. */
 class ReadyProcessTest {
@@ -68,6 +69,22 @@ class ReadyProcessTest {
       assertThat(child.stop()).as("the child exits on SIGTERM, its shutdown hooks run").isTrue();
 
       await().atMost(WAIT).until(() -> !handle.isAlive());
+    }
+  }
+
+  @Test
+  void anEtcdLeftRunningIsStoppedAndItsLogKeptWhenTheJvmThatStartedItStops(@TempDir Path dir) throws Exception {
+    Path kept = dir.resolve("etcd.log");
+    try (ReadyProcess child = ReadyProcess.start(ReadyProcess.java(ReadyChild.class.getName(), "4245", "with-etcd",
+        kept.toString()))) {
+      long etcd = Long.parseLong(child.log().lines().filter(l -> l.startsWith("etcd ")).findFirst().orElseThrow()
+          .substring("etcd ".length()).trim());
+      ProcessHandle handle = ProcessHandle.of(etcd).orElseThrow();
+
+      assertThat(child.stop()).as("the child exits on SIGTERM, its shutdown hooks run").isTrue();
+
+      await().atMost(WAIT).until(() -> !handle.isAlive());
+      assertThat(kept).as("etcd's log, kept as its owner asked").isRegularFile();
     }
   }
 

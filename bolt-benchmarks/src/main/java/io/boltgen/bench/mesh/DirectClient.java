@@ -57,8 +57,9 @@ final class DirectClient implements AutoCloseable {
   }
 
   /**
-   * {@code connections} callers for an async {@link Loads} load, caller {@code i} sending random texts from
-   * {@code seed + i}: right when the answer is the text's hash.
+   * {@code connections} callers for an async {@link Loads} load of as many chains, caller {@code i} sending random
+   * texts from {@code seed + i}: right when the answer is the text's hash. A caller's random is its one chain's: a
+   * load of more chains than callers, or a sync one, is refused (its blocking call throws).
    */
   List<Loads.Caller> callers(int connections) {
     List<Loads.Caller> callers = new ArrayList<>();

@@ -67,7 +67,7 @@ public final class MeshRun {
       MeshRun run = new MeshRun(s, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
           Wrk.randomTextScript(s.seed(), DirectClient.MAX_TEXT)), out);
       Runner.Outcome<Point> outcome = Runner.run(new Modes(s), run::start, out, MeshReport::describe);
-      outcome.failures().forEach(session::failed);
+      outcome.failures().forEach(session::recordFailure);
       points.addAll(outcome.windows());
       if (s.freeze() != null) {
         try {
@@ -198,6 +198,7 @@ public final class MeshRun {
     }
   }
 
+  /** A gateway of {@code policy}, started and its first answer checked; closed again if anything fails. */
   ReadyProcess startGateway(BalancingPolicy policy) throws Exception {
     Path log = s.logDir().resolve("gateway-" + id(policy) + ".log");
     ReadyProcess gateway;
@@ -206,22 +207,27 @@ public final class MeshRun {
           List.of("--registry", "etcd://127.0.0.1:" + URI.create(etcd.clientUrl()).getPort(), "--port", "0", "--host",
               "127.0.0.1", "--service", "mesh.Hash:1.0", "--policy", id(policy)))).log(log)
           .readyTimeout(Duration.ofSeconds(60)).start();
+    } catch (InterruptedException e) {
+      throw e;
     } catch (Exception e) {
       throw new IOException("the gateway did not start: " + e.getMessage() + "; log: " + log, e);
     }
-    String url = "http://127.0.0.1:" + gateway.port() + HashServiceBolt.METHOD_HASH.httpPath();
-    out.printf("  gateway, %s: pid %d, %s%n", id(policy), gateway.pid(), url);
-    String hash = Integer.toString("boltgen".hashCode());
-    String problem = WrkLoad.firstCall(url, "application/json", "{\"text\": \"boltgen\"}".getBytes(UTF_8),
-        (status, type, body) -> new String(body, UTF_8).contains(hash) ? null
-            : "the answer holds no " + hash + ": " + new String(body, UTF_8));
-    if (problem != null) {
-      String tail = gateway.tail();
+    try {
+      String url = "http://127.0.0.1:" + gateway.port() + HashServiceBolt.METHOD_HASH.httpPath();
+      out.printf("  gateway, %s: pid %d, %s%n", id(policy), gateway.pid(), url);
+      String hash = Integer.toString("boltgen".hashCode());
+      String problem = WrkLoad.firstCall(url, "application/json", "{\"text\": \"boltgen\"}".getBytes(UTF_8),
+          (status, type, body) -> new String(body, UTF_8).contains(hash) ? null
+              : "the answer holds no " + hash + ": " + new String(body, UTF_8));
+      if (problem != null) {
+        throw new IOException("the gateway's first answer is wrong: " + problem + "; log " + log + ", last lines:\n"
+            + gateway.tail());
+      }
+      return gateway;
+    } catch (Exception e) {
       gateway.close();
-      throw new IOException("the gateway's first answer is wrong: " + problem + "; log " + log + ", last lines:\n"
-          + tail);
+      throw e;
     }
-    return gateway;
   }
 
   /** wrk's warm-up run, unmeasured. */
@@ -271,17 +277,24 @@ public final class MeshRun {
     public Point measure(Slot slot) throws Runner.Failed, InterruptedException {
       int c = slot.point().connections();
       Loads.Load load = Loads.start(client.callers(c), false, c, 1);
+      Point point;
       try {
         TimeUnit.NANOSECONDS.sleep(s.warmup().toNanos()); // the warm-up: the callers run meanwhile
         out.printf("  direct-c%d: warmed up for %s s%n", c, Fmt.seconds(s.warmup()));
-        return quietest(() -> window(load, c));
+        point = quietest(() -> window(load, c));
       } catch (InterruptedException e) {
+        load.stop();
         throw e;
       } catch (Exception e) {
-        throw new Runner.Failed("direct client, " + c + " connections: " + e.getMessage());
-      } finally {
         load.stop();
+        throw new Runner.Failed("direct client, " + c + " connections: " + e.getMessage());
       }
+      try {
+        load.stopOrFail("direct client, " + c + " connections");
+      } catch (IllegalStateException e) {
+        throw new Runner.Failed(e.getMessage());
+      }
+      return point;
     }
 
     private Point window(Loads.Load load, int c) throws Exception {

@@ -36,6 +36,11 @@ public final class CpuWindow {
     this.start = ProcStat.take(bench);
   }
 
+  /** A per-call figure, 0 where it is unknown or there was no call: how the load and http tables show such a window. */
+  public static double orZero(double perCall) {
+    return Double.isNaN(perCall) ? 0 : perCall;
+  }
+
   /** Starts a window now; {@code bench}: the benchmark's processes besides this JVM. */
   public static CpuWindow start(List<Long> bench, long... subjects) {
     return new CpuWindow(bench.stream().mapToLong(Long::longValue).toArray(), subjects.clone());
@@ -65,8 +70,7 @@ public final class CpuWindow {
     for (int i = 0; i < pids.length; i++) {
       out[i] = ProcStat.cpuNanos(pids[i]);
       if (pids[i] == self && out[i] >= 0) {
-        long children = ProcStat.readProcessAndChildrenTicks(self) - ProcStat.readProcessTicks(self);
-        out[i] += Math.max(0, children) * 1_000_000_000L / ProcStat.clockTicksPerSecond();
+        out[i] += Math.max(0, ProcStat.readChildrenTicks(self)) * 1_000_000_000L / ProcStat.clockTicksPerSecond();
       }
     }
     return out;

@@ -76,10 +76,9 @@ final class JvmPair implements Runner.Started<Window> {
     } catch (InterruptedException e) {
       throw e;
     } catch (Exception e) {
-      String message = pair.system() + " (" + stage + "): " + failure + "; log: " + log;
-      progress.println("  FAILED " + message);
+      progress.println("  " + pair.system() + " (" + stage + "): " + failure + ":");
       progress.println("    | " + String.valueOf(e.getMessage()).replace("\n", "\n    | "));
-      throw new Failed(message);
+      throw new Failed(pair.system() + " (" + stage + "): " + failure + "; log: " + log);
     }
   }
 
@@ -111,10 +110,9 @@ final class JvmPair implements Runner.Started<Window> {
     }
   }
 
-  /** Prints {@code FAILED <what>; log: <file>} and the child's last lines; the failure, without them. */
+  /** Prints the child's last lines; the failure, {@code <what>; log: <file>}, without them. */
   Failed fail(String what, ReadyProcess child) {
     String message = pair.system() + " (" + stage + "): " + what + "; log: " + child.logFile();
-    progress.println("  FAILED " + message);
     String tail = child.tail();
     if (!tail.isBlank()) {
       progress.println("  last lines of " + pair.system() + " (pid " + child.pid() + "):");

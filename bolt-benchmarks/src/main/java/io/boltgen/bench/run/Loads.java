@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -32,6 +34,8 @@ public final class Loads {
   /** Recursion depth after which an async completion hands its next call to another thread. */
   private static final int MAX_INLINE_DEPTH = 16;
   private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+  /** How long a caller waits after a failed call before its next one. */
+  private static final long AFTER_FAILURE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   private Loads() {}
 
@@ -135,7 +139,7 @@ public final class Loads {
     log.info("{}: primed with {} calls ({} failed)", what, ok, calls - ok);
   }
 
-  /** A running load: windows taken ({@link #reset}, {@link #take}), then stopped. */
+  /** A running load: its windows measured ({@link #window}), then stopped. */
   public abstract static class Load {
     final Recorder[] recorders;
     final LongAdder errors = new LongAdder();
@@ -156,8 +160,19 @@ public final class Loads {
 
     abstract void start();
 
-    /** Stops issuing calls and waits (at most 10 s) for the threads and the calls in flight. */
-    public abstract void stop() throws InterruptedException;
+    /**
+     * Stops issuing calls and waits (at most 10 s) for the threads and the calls in flight; how many are still
+     * there (0 when the load stopped in time).
+     */
+    public abstract int stop() throws InterruptedException;
+
+    /** {@link #stop}s it; fails, saying so, if calls or threads of {@code what} were still there 10 s after. */
+    public final void stopOrFail(String what) throws InterruptedException {
+      int left = stop();
+      if (left > 0) {
+        throw new IllegalStateException(what + ": " + left + " calls or threads still busy 10 s after the load stopped");
+      }
+    }
 
     /** Starts a window: what was measured and failed so far is dropped. */
     private void reset() {
@@ -177,28 +192,26 @@ public final class Loads {
       CpuWindow cpu = CpuWindow.start(bench, subjects);
       reset();
       TimeUnit.NANOSECONDS.sleep(length.toNanos()); // the measured window
-      Taken taken = take(null);
-      return new Taken(taken.perInstance(), taken.errors(), taken.firstError(), taken.seconds(),
-          cpu.end(taken.calls()));
-    }
-
-    private Taken take(CpuWindow.Cost cost) {
       List<Histogram> perInstance = new ArrayList<>();
       for (Recorder r : recorders) {
         perInstance.add(r.getIntervalHistogram());
       }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      long calls = perInstance.stream().mapToLong(Histogram::getTotalCount).sum();
       String first = firstError.get();
-      return new Taken(perInstance, errors.sum(), first == null ? "" : first, (System.nanoTime() - t0) / 1e9, cost);
+      return new Taken(perInstance, errors.sum(), first == null ? "" : first, seconds, cpu.end(calls));
     }
 
-    final void outcome(long startNanos, int instance, String wrong, Throwable error) {
+    /** Records a call's outcome; whether it was right. */
+    final boolean outcome(long startNanos, int instance, String wrong, Throwable error) {
       if (error == null && wrong == null && instance >= 0 && instance < recorders.length) {
         recorders[instance].recordValue(System.nanoTime() - startNanos);
-      } else {
-        errors.increment();
-        firstError.compareAndSet(null, error != null ? error.toString()
-            : wrong != null ? wrong : "an answer from instance " + instance + " of " + recorders.length);
+        return true;
       }
+      errors.increment();
+      firstError.compareAndSet(null, error != null ? error.toString()
+          : wrong != null ? wrong : "an answer from instance " + instance + " of " + recorders.length);
+      return false;
     }
   }
 
@@ -217,10 +230,14 @@ public final class Loads {
         Thread t = new Thread(() -> {
           while (!stopped) {
             long start = System.nanoTime();
+            boolean right;
             try {
-              outcome(start, 0, caller.call(), null);
+              right = outcome(start, 0, caller.call(), null);
             } catch (Throwable e) {
-              outcome(start, 0, null, e);
+              right = outcome(start, 0, null, e);
+            }
+            if (!right) {
+              LockSupport.parkNanos(AFTER_FAILURE_NANOS); // a caller that fails at once does not spin
             }
           }
         }, "load-sync-" + i);
@@ -231,12 +248,13 @@ public final class Loads {
     }
 
     @Override
-    public void stop() throws InterruptedException {
+    public int stop() throws InterruptedException {
       stopped = true;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       for (Thread t : threads) {
         TimeUnit.NANOSECONDS.timedJoin(t, Math.max(1, deadline - System.nanoTime()));
       }
+      return (int) threads.stream().filter(Thread::isAlive).count();
     }
   }
 
@@ -251,6 +269,10 @@ public final class Loads {
       t.setDaemon(true);
       return t;
     });
+
+    /** Where a chain whose call failed goes on, a little later. */
+    private final Executor later = CompletableFuture.delayedExecutor(AFTER_FAILURE_NANOS, TimeUnit.NANOSECONDS,
+        trampoline);
 
     Async(List<Caller> callers, int chains, int instances) {
       super(callers, chains, instances);
@@ -271,19 +293,26 @@ public final class Loads {
       long start = System.nanoTime();
       try {
         caller.call((instance, wrong, error) -> {
-          outcome(start, instance, wrong, error);
+          boolean right = outcome(start, instance, wrong, error);
           inFlight.decrementAndGet();
-          next(caller);
+          next(caller, right);
         });
       } catch (RuntimeException e) { // a caller that throws instead of completing: the chain goes on
         outcome(start, 0, null, e);
         inFlight.decrementAndGet();
-        next(caller);
+        next(caller, false);
       }
     }
 
-    /** Issues the next call here, unless this thread is already deep in completions that completed at once. */
-    private void next(Caller caller) {
+    /**
+     * Issues the next call here, unless this thread is already deep in completions that completed at once; after a
+     * failure, a little later, so that a caller that fails at once does not spin.
+     */
+    private void next(Caller caller, boolean right) {
+      if (!right) {
+        later.execute(() -> issue(caller));
+        return;
+      }
       int[] depth = DEPTH.get();
       if (depth[0] >= MAX_INLINE_DEPTH) {
         try {
@@ -302,16 +331,14 @@ public final class Loads {
     }
 
     @Override
-    public void stop() {
+    public int stop() {
       stopped = true;
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (inFlight.get() > 0 && System.nanoTime() < deadline) {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // polling a counter the callbacks decrement
       }
-      if (inFlight.get() > 0) {
-        log.warn("{} calls still in flight 10 s after the load stopped", inFlight.get());
-      }
       trampoline.shutdownNow();
+      return inFlight.get();
     }
   }
 }

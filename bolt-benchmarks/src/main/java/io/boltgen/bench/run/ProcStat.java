@@ -89,6 +89,19 @@ public final class ProcStat {
   }
 
   /**
+   * cutime + cstime, in clock ticks, from the text of {@code /proc/<pid>/stat}: the CPU of the process's children it
+   * has waited for.
+   */
+  static long childrenTicks(String pidStat) {
+    int close = pidStat.lastIndexOf(')');
+    if (close < 0) {
+      throw new IllegalArgumentException("not a /proc/<pid>/stat line: " + pidStat);
+    }
+    String[] f = pidStat.substring(close + 1).trim().split("\\s+");
+    return Long.parseLong(f[13]) + Long.parseLong(f[14]);
+  }
+
+  /**
    * How many rows of a {@code /proc/net/tcp} (or {@code tcp6}) table are established connections ({@code st}
    * 01) whose local port is {@code port}: on loopback, the server's ends of the connections to that port.
    */
@@ -133,6 +146,16 @@ public final class ProcStat {
     String text = read(Path.of("/proc", Long.toString(pid), "stat"));
     try {
       return text == null ? -1 : processAndChildrenTicks(text);
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** {@link #childrenTicks(String)} of process {@code pid} now, in one read, or -1 if it cannot be read. */
+  public static long readChildrenTicks(long pid) {
+    String text = read(Path.of("/proc", Long.toString(pid), "stat"));
+    try {
+      return text == null ? -1 : childrenTicks(text);
     } catch (RuntimeException e) {
       return -1;
     }

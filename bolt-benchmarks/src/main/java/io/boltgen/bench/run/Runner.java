@@ -39,10 +39,23 @@ public final class Runner {
   /** Every window measured (repeats included), the runs, and what failed. */
   public record Outcome<W>(List<W> windows, List<RunInfo> runs, List<String> failures) {}
 
-  /** A part that cannot go on; the message says why and names its log. */
+  /** A part that cannot go on, or one window of it that failed; the message says why and names its log. */
   public static final class Failed extends Exception {
+    private final boolean partGoesOn;
+
+    /** The part cannot go on: its remaining windows are skipped. */
     public Failed(String message) {
+      this(message, false);
+    }
+
+    private Failed(String message, boolean partGoesOn) {
       super(message, null, false, false);
+      this.partGoesOn = partGoesOn;
+    }
+
+    /** One window failed; the part measures its next windows. */
+    public static Failed window(String message) {
+      return new Failed(message, true);
     }
   }
 
@@ -131,7 +144,7 @@ public final class Runner {
           try {
             started.put(part, starter.start(part, stage.label()));
           } catch (Failed e) {
-            failures.add(e.getMessage());
+            failed(e, failures, progress);
           }
         }
         boolean rounds = stage.slots().stream().mapToInt(Slot::run).distinct().count() > 1;
@@ -149,21 +162,23 @@ public final class Runner {
             windows.add(w);
             progress.println(line + describe.apply(w) + eta(done, total, start));
           } catch (Failed e) {
-            failures.add(e.getMessage());
-            started.remove(part).close();
+            failed(e, failures, progress);
+            if (!e.partGoesOn) {
+              close(started.remove(part), progress);
+            }
           }
         }
         for (Started<W> on : started.values()) {
           Failed exited = on.exited();
           if (exited != null) {
-            failures.add(exited.getMessage());
+            failed(exited, failures, progress);
           } else if (scenario.keepServer()) {
             progress.printf("  server still running: %s. Press Enter to stop it and go on.%n", on.where());
             waitForEnter();
           }
         }
       } finally {
-        started.values().forEach(Started::close);
+        started.values().forEach(on -> close(on, progress));
       }
       List<String> order = new ArrayList<>(runs.containsKey(stage.run()) ? runs.get(stage.run()).order() : List.of());
       stage.parts().forEach(p -> order.add(p.system()));
@@ -172,6 +187,20 @@ public final class Runner {
     }
     progress.printf("done in %s%n", Fmt.duration(Duration.ofNanos(System.nanoTime() - start)));
     return new Outcome<>(windows, List.copyOf(runs.values()), failures);
+  }
+
+  private static void failed(Failed e, List<String> failures, PrintStream progress) {
+    failures.add(e.getMessage());
+    progress.println("  FAILED " + e.getMessage());
+  }
+
+  /** Closes {@code on}; a failure to close is said and the others are closed all the same. */
+  private static void close(Started<?> on, PrintStream progress) {
+    try {
+      on.close();
+    } catch (RuntimeException e) {
+      progress.println("  closing a part failed: " + e);
+    }
   }
 
   private static String eta(int done, int total, long start) {

@@ -81,14 +81,9 @@ final class WindowMeter {
     String error = taken.firstError();
     return new Measured(calls, taken.errors(), error.length() > 300 ? error.substring(0, 300) + "…" : error,
         taken.seconds(), us(h.getValueAtPercentile(50)), us(h.getValueAtPercentile(99)),
-        us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()), known(cost.subjectUs().get(0)),
-        known(cost.subjectUs().get(1)), jitMs, gcMs, perCallBytes(clientAlloc0, clientAlloc1, perCall),
+        us(h.getValueAtPercentile(99.9)), us(h.getMaxValue()), CpuWindow.orZero(cost.subjectUs().get(0)),
+        CpuWindow.orZero(cost.subjectUs().get(1)), jitMs, gcMs, perCallBytes(clientAlloc0, clientAlloc1, perCall),
         perCallBytes(serverAlloc0, serverAlloc1, perCall), connections, other, 1, false, instanceCalls, instanceP50s);
-  }
-
-  /** A CPU figure, 0 when unknown. */
-  private static double known(double us) {
-    return Double.isNaN(us) ? 0 : us;
   }
 
   private static double perCallBytes(long bytes0, long bytes1, double perCall) {

@@ -66,7 +66,6 @@ public final class WrkLoad implements Runner.Started<HttpWindow> {
   private final Path script;
   private final String url;
   private final String tag;
-  private int attempts;
 
   private WrkLoad(Target target, Load load, Setup setup, PrintStream progress, ReadyProcess server, Path script,
       String url, String tag) {
@@ -97,18 +96,27 @@ public final class WrkLoad implements Runner.Started<HttpWindow> {
     ReadyProcess server = JvmPair.launch(List.of("server", "--system", target.system(), "--host", setup.host(),
         "--port", "0"), List.of(), setup, serverLog, Duration.ofSeconds(90), pair, "round " + round, progress,
         "server did not start");
-    Map<String, String> ready = Protocol.fields(server.readyLine());
-    String url = "http://" + setup.host() + ":" + ready.get("port") + target.path();
-    WrkLoad started = new WrkLoad(target, load, setup, progress, server, script, url, tag);
-    progress.printf("  round %d %s: server pid %d, %s (%s)%n", round, target.caseId(), server.pid(), url,
-        target.description());
-    String problem = firstCall(url, target.contentType(), target.body(), target.check());
-    if (problem != null) {
-      started.close();
-      throw new Runner.Failed(target.caseId() + ": the first request was not answered right: " + problem
-          + "; server log: " + serverLog);
+    WrkLoad started = null;
+    try {
+      Map<String, String> ready = Protocol.fields(server.readyLine());
+      String url = "http://" + setup.host() + ":" + ready.get("port") + target.path();
+      started = new WrkLoad(target, load, setup, progress, server, script, url, tag);
+      progress.printf("  round %d %s: server pid %d, %s (%s)%n", round, target.caseId(), server.pid(), url,
+          target.description());
+      String problem = firstCall(url, target.contentType(), target.body(), target.check());
+      if (problem != null) {
+        throw new Runner.Failed(target.caseId() + ": the first request was not answered right: " + problem
+            + "; server log: " + serverLog);
+      }
+      return started;
+    } catch (Runner.Failed | InterruptedException | RuntimeException e) {
+      if (started != null) {
+        started.close();
+      } else {
+        close(server, target, progress);
+      }
+      throw e;
     }
-    return started;
   }
 
   /** The warm-up, then the window by the one quiet rule ({@link QuietPolicy#quietest}). */
@@ -118,9 +126,10 @@ public final class WrkLoad implements Runner.Started<HttpWindow> {
     if (warm.errors() > 0) {
       progress.printf("  %s: warm-up had errors: %s%n", tag, warm.errorText());
     }
+    int[] attempts = {0};
     QuietPolicy.Attempt<HttpWindow, Runner.Failed> measure = () -> {
       try {
-        return window(slot.run(), setup.logDir().resolve(tag + "-wrk" + (++attempts > 1 ? "-" + attempts : "")
+        return window(slot.run(), setup.logDir().resolve(tag + "-wrk" + (++attempts[0] > 1 ? "-" + attempts[0] : "")
             + ".txt"));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -144,6 +153,10 @@ public final class WrkLoad implements Runner.Started<HttpWindow> {
 
   @Override
   public void close() {
+    close(server, target, progress);
+  }
+
+  private static void close(ReadyProcess server, Target target, PrintStream progress) {
     try {
       server.close();
     } catch (IOException e) {
@@ -185,8 +198,8 @@ public final class WrkLoad implements Runner.Started<HttpWindow> {
     Wrk.Report r = wrk(setup.measure(), out);
     CpuWindow.Cost cost = cpu.end(r.requests());
     return new HttpWindow(target.caseId(), round, r.requests(), r.seconds(), r.requestsPerSecond(), r.p50Us(),
-        r.p99Us(), cost.subjectUs().get(0), cost.machineUs(), cost.subjectUs().get(1), r.errors(), r.errorText(),
-        cost.otherPercent(), 1, false);
+        r.p99Us(), CpuWindow.orZero(cost.subjectUs().get(0)), CpuWindow.orZero(cost.machineUs()),
+        CpuWindow.orZero(cost.subjectUs().get(1)), r.errors(), r.errorText(), cost.otherPercent(), 1, false);
   }
 
   /** Runs wrk for {@code duration}, its output to {@code out}; its report. */

@@ -44,7 +44,7 @@ public final class SofaRpcRun {
     Files.createDirectories(s.logDir());
     Runner.Outcome<Window> outcome = Runner.run(new Rounds(s), (peers, stage) -> Sides.start(s, out), out,
         SofaRpcReport::describe);
-    outcome.failures().forEach(session::failed);
+    outcome.failures().forEach(session::recordFailure);
     List<Window> windows = outcome.windows();
     for (Window w : windows) {
       if (w.errors() > 0 || w.calls() == 0) {
@@ -117,44 +117,58 @@ public final class SofaRpcRun {
     final PrintStream out;
     final ReadyProcess provider;
     final ReadyProcess consumer;
-    final BoltClient client = BoltClient.builder().build();
+    final BoltClient client;
     final Map<String, Loads.Caller> calls = new LinkedHashMap<>();
 
-    private Sides(Settings s, PrintStream out, ReadyProcess provider, ReadyProcess consumer) {
+    private Sides(Settings s, PrintStream out, ReadyProcess provider, ReadyProcess consumer, BoltClient client) {
       this.s = s;
       this.out = out;
       this.provider = provider;
       this.consumer = consumer;
+      this.client = client;
       String address = "127.0.0.1:" + provider.port();
       calls.put("protobuf", Workload.echo(client, address));
       calls.put("hessian2", Workload.greet(client, address));
     }
 
     /** Starts the provider, then the consumer, which calls it; the boltgen client calls it from this JVM. */
-    static Sides start(Settings s, PrintStream out) throws Runner.Failed {
+    static Sides start(Settings s, PrintStream out) throws Runner.Failed, InterruptedException {
       ReadyProcess provider = null;
+      ReadyProcess consumer = null;
+      BoltClient client = null;
       try {
         provider = SofaPeer.provider(s.peerClasspath(), s.jvmFlags(), s.logDir());
-        ReadyProcess consumer = SofaPeer.consumer(s.peerClasspath(), s.jvmFlags(), s.logDir(),
-            "127.0.0.1:" + provider.port());
+        consumer = SofaPeer.consumer(s.peerClasspath(), s.jvmFlags(), s.logDir(), "127.0.0.1:" + provider.port());
+        client = BoltClient.builder().build();
+        Sides sides = new Sides(s, out, provider, consumer, client);
         out.printf("  SOFARPC provider: pid %d at 127.0.0.1:%d; SOFARPC consumer: pid %d; boltgen client: this JVM"
             + " (pid %d)%n", provider.pid(), provider.port(), consumer.pid(), ProcessHandle.current().pid());
-        return new Sides(s, out, provider, consumer);
+        return sides;
       } catch (Exception e) {
+        if (client != null) {
+          client.close();
+        }
+        close(consumer, out);
         close(provider, out);
+        if (e instanceof InterruptedException interrupted) {
+          throw interrupted;
+        }
         throw new Runner.Failed("the SOFARPC peers did not start: " + e.getMessage() + "; logs in " + s.logDir());
       }
     }
 
+    /** A window of either side; one that fails is told and the next is measured. */
     @Override
-    public Window measure(Slot slot) throws Runner.Failed {
+    public Window measure(Slot slot) throws Runner.Failed, InterruptedException {
       Case c = s.cases().stream().filter(k -> k.id().equals(slot.point().id())).findFirst().orElseThrow();
       try {
         return s.quiet().quietest(() -> slot.system().equals(BOLTGEN) ? boltgen(c, slot.run())
             : sofarpc(c, slot.run()), Window::otherCpuPercent, Window::attempts, w -> w.side() + " " + c.id(),
             line -> out.println("  " + line));
+      } catch (InterruptedException e) {
+        throw e;
       } catch (Exception e) {
-        throw new Runner.Failed(slot.system() + ", " + c.id() + ", round " + slot.run() + ": " + e);
+        throw Runner.Failed.window(slot.system() + ", " + c.id() + ", round " + slot.run() + ": " + e);
       }
     }
 
@@ -166,9 +180,12 @@ public final class SofaRpcRun {
 
     @Override
     public void close() {
-      client.close();
-      close(consumer, out);
-      close(provider, out);
+      try {
+        client.close();
+      } finally {
+        close(consumer, out);
+        close(provider, out);
+      }
     }
 
     private static void close(ReadyProcess p, PrintStream out) {
@@ -183,15 +200,17 @@ public final class SofaRpcRun {
 
     Window boltgen(Case c, int round) throws Exception {
       Loads.Load load = Loads.start(List.of(calls.get(c.serializer())), c.sync(), c.concurrency(), 1);
+      Loads.Taken w;
       try {
         Thread.sleep(s.warmup().toMillis()); // the warm-up: the load runs meanwhile
-        Loads.Taken w = load.window(s.measure(), List.of(provider.pid(), consumer.pid()),
-            ProcessHandle.current().pid());
-        return new Window(c, BOLTGEN, round, w.calls(), w.errors(), w.firstError(), w.seconds(), w.us(50), w.us(99),
-            w.cost().subjectUs().get(0), w.cost().otherPercent(), 1, false);
-      } finally {
+        w = load.window(s.measure(), List.of(provider.pid(), consumer.pid()), ProcessHandle.current().pid());
+      } catch (InterruptedException | RuntimeException e) {
         load.stop();
+        throw e;
       }
+      load.stopOrFail("boltgen, " + c.id() + ", round " + round);
+      return new Window(c, BOLTGEN, round, w.calls(), w.errors(), w.firstError(), w.seconds(), w.us(50), w.us(99),
+          w.cost().subjectUs().get(0), w.cost().otherPercent(), 1, false);
     }
 
     Window sofarpc(Case c, int round) throws Exception {

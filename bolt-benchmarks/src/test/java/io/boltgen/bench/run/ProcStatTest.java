@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.boltgen.bench.scenario.QuietPolicy;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The pure parts of the quiet-window measurement: /proc parsing, other processes' CPU, repeats of noisy windows. */
@@ -39,7 +38,10 @@ class ProcStatTest {
   void processAndChildrenTicksAddTheReapedChildrensCpu() {
     String plain = "4242 (java) S 1 4242 4242 0 -1 4194560 51 0 0 0 1500 320 7 9 20 0 40 0 100 0 0";
     assertThat(ProcStat.processAndChildrenTicks(plain)).isEqualTo(1500 + 320 + 7 + 9);
+    assertThat(ProcStat.childrenTicks(plain)).isEqualTo(7 + 9);
+    assertThatThrownBy(() -> ProcStat.childrenTicks("garbage")).isInstanceOf(IllegalArgumentException.class);
     assertThat(ProcStat.readProcessAndChildrenTicks(ProcessHandle.current().pid())).isNotNegative();
+    assertThat(ProcStat.readChildrenTicks(ProcessHandle.current().pid())).isNotNegative();
   }
 
   @Test
