@@ -67,24 +67,21 @@ public final class ClusterReport {
             + " rounds in brackets when there was more than one.%n%n", ClusterBalancing.INSTANCES, cluster.slowMillis(),
         cluster.concurrency(), ClusterBalancing.PAYLOAD_BYTES, Fmt.seconds(cluster.setup().warmup()),
         Fmt.seconds(cluster.setup().measure()), cluster.rounds()));
-    md.append("| policy | calls/s | p50 | p99 | p99.9 | share to the slow instance | p50 of the slow instance's calls"
-        + " | shares, all rounds (slow first) | errors |\n");
-    md.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    Table t = new Table("lrrrrrrrr", "policy", "calls/s", "p50", "p99", "p99.9", "share to the slow instance",
+        "p50 of the slow instance's calls", "shares, all rounds (slow first)", "errors");
     for (Row r : rows.values()) {
-      md.append(Markdown.row(r.point(), r.spread(Measured::throughput).format(Fmt::rate),
-          r.spread(Measured::p50Us).format(Fmt::micros), r.spread(Measured::p99Us).format(Fmt::micros),
-          r.spread(Measured::p999Us).format(Fmt::micros), r.spread(m -> m.share(0)).format(ClusterReport::percent),
-          r.spread(m -> m.instanceP50Us().get(0)).format(Fmt::micros), shares(r), Long.toString(r.errors())));
+      t.row(r.point(), r.spread(Measured::throughput).format(Fmt::rate), r.spread(Measured::p50Us).format(Fmt::micros),
+          r.spread(Measured::p99Us).format(Fmt::micros), r.spread(Measured::p999Us).format(Fmt::micros),
+          r.spread(m -> m.share(0)).format(ClusterReport::percent),
+          r.spread(m -> m.instanceP50Us().get(0)).format(Fmt::micros), shares(r), r.errors());
     }
-    StringBuilder notes = new StringBuilder();
-    rows.values().forEach(r -> notes.append(r.errorNote(r.point())));
+    List<String> notes = new ArrayList<>();
+    rows.values().forEach(r -> notes.add(r.errorNote(r.point())));
     List<String> noisy = rows.values().stream().flatMap(r -> r.windows().stream()).filter(w -> w.m().noisy())
         .map(w -> w.point() + " (round " + w.run() + ")").toList();
-    if (!noisy.isEmpty()) {
-      notes.append("- NOISY: windows kept although other processes used more CPU than the quiet threshold in every"
-          + " attempt: ").append(String.join(", ", noisy)).append('\n');
-    }
-    return md.append(notes.length() > 0 ? "\n" : "").append(notes).toString();
+    notes.add(noisy.isEmpty() ? "" : Markdown.noisy("used", "", noisy));
+    String list = Markdown.list(notes);
+    return md.append(t.markdown()).append(list.isEmpty() ? "" : "\n" + list).toString();
   }
 
   /**

@@ -29,6 +29,34 @@ public final class Markdown {
     return "| " + String.join(" | ", cells) + " |\n";
   }
 
+  /** {@code - item} a line each, the empty items left out; empty for none. */
+  public static String list(List<String> items) {
+    StringBuilder md = new StringBuilder();
+    items.stream().filter(i -> !i.isEmpty()).forEach(i -> md.append("- ").append(i).append('\n'));
+    return md.toString();
+  }
+
+  /** {@code <who>: N failed calls, e.g. `<error>`}. */
+  public static String failedCalls(String who, long errors, String error) {
+    return who + ": " + errors + " failed calls, e.g. `" + error.replace("`", "'") + "`";
+  }
+
+  /** An errors cell: {@code 0}, or the count in bold and what failed ({@code |} made {@code /}). */
+  public static String errors(long errors, String text) {
+    return errors == 0 ? "0" : "**" + errors + "** (" + text.replace('|', '/') + ")";
+  }
+
+  /** {@code NOISY: windows kept although other processes <verb> more CPU than the quiet threshold in every attempt…}. */
+  public static String noisy(String verb, String where, List<String> windows) {
+    return "NOISY: windows kept although other processes " + verb + " more CPU than the quiet threshold in every"
+        + " attempt" + where + ": " + String.join(", ", windows);
+  }
+
+  /** The line under a section's heading when the run is not a full measurement; empty when it is. */
+  public static String partial(List<String> caveats) {
+    return caveats.isEmpty() ? "" : "_Not a full measurement: see the note at the top._\n\n";
+  }
+
   /** The note of a run that is not a full measurement, or of parts that failed; empty when neither. */
   public static String warnings(List<String> caveats, List<String> failures) {
     StringBuilder md = new StringBuilder();

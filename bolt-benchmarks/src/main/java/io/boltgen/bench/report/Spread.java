@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.DoubleFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The median of several runs' values and their range.
@@ -25,6 +26,11 @@ public record Spread(double median, double min, double max, int n) {
     int n = sorted.size();
     double median = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     return new Spread(median, sorted.get(0), sorted.get(n - 1), n);
+  }
+
+  /** The spread of {@code f} over {@code items} (a metric over rounds, runs or forks). */
+  public static <T> Spread over(List<T> items, ToDoubleFunction<T> f) {
+    return of(items.stream().map(t -> f.applyAsDouble(t)).toList());
   }
 
   /** {@code median (min–max)} in {@code format}; the median alone for fewer than two values. */
