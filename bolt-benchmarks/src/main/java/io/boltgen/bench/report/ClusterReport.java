@@ -6,8 +6,6 @@ import io.boltgen.bench.scenario.ClusterBalancing;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,8 +52,7 @@ public final class ClusterReport {
   public String markdown(Instant started, Duration took, Map<String, String> machine, String loadAverageEnd,
       String command, List<String> caveats) {
     StringBuilder md = new StringBuilder();
-    md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0)))
-        .append(" UTC in ").append(Fmt.duration(took)).append(" on ").append(machine.get("CPU")).append(", ")
+    md.append(Markdown.measured(started, took)).append(" on ").append(machine.get("CPU")).append(", ")
         .append(machine.get("cores")).append(", ").append(machine.get("JDK")).append("; load average ")
         .append(machine.get("load average at start")).append(" at the start, ").append(loadAverageEnd)
         .append(" at the end. Command:\n\n```\n").append(command).append("\n```\n\n");
@@ -90,8 +87,7 @@ public final class ClusterReport {
    */
   public String page(Instant started, Duration took, Map<String, String> machine, String loadAverageEnd,
       String command, List<String> caveats) {
-    return "# Benchmarks: balancing around a slow instance\n\n<!-- Written by bolt-benchmarks ("
-        + ClusterReport.class.getName() + "). Do not edit the numbers by hand: rerun the command below. -->\n\n"
+    return Markdown.title("Benchmarks: balancing around a slow instance", ClusterReport.class, List.of(), List.of())
         + "[benchmarks.md](benchmarks.md) lists every report.\n\n" + Markdown.resource("cluster-method.md")
         + "## Results\n\n" + markdown(started, took, machine, loadAverageEnd, command, caveats);
   }

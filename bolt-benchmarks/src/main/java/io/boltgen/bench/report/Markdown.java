@@ -78,10 +78,20 @@ public final class Markdown {
    */
   public static String head(String title, Class<?> writer, List<String> caveats, List<String> failures,
       Instant started, Duration took, String command) {
+    return title(title, writer, caveats, failures) + measured(started, took) + " with:\n\n```\n" + command
+        + "\n```\n\n";
+  }
+
+  /** A report's {@code # title}, the note that {@code writer} wrote it, and the {@link #warnings}. */
+  public static String title(String title, Class<?> writer, List<String> caveats, List<String> failures) {
     return "# " + title + "\n\n<!-- Written by bolt-benchmarks (" + writer.getName() + "). Do not edit the numbers by"
-        + " hand: rerun the command below. -->\n\n" + warnings(caveats, failures) + "Measured "
-        + DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0)) + " UTC in "
-        + Fmt.duration(took) + " with:\n\n```\n" + command + "\n```\n\n";
+        + " hand: rerun the command below. -->\n\n" + warnings(caveats, failures);
+  }
+
+  /** {@code Measured <start, UTC> UTC in <took>}. */
+  public static String measured(Instant started, Duration took) {
+    return "Measured " + DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0))
+        + " UTC in " + Fmt.duration(took);
   }
 
   /** The {@code ## Machine} section: the machine as {@link MachineInfo#read} found it, and the load at the end. */
