@@ -4,7 +4,9 @@ import io.boltgen.bench.http.HttpBench.Case;
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Quiet;
 import io.boltgen.bench.report.Spread;
+import io.boltgen.bench.report.Table;
 import io.boltgen.bench.run.HttpWindow;
 import io.boltgen.bench.system.Systems;
 import java.time.Duration;
@@ -12,8 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.DoubleFunction;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The {@code http} command's report, docs/benchmarks-http.md: machine, how quiet it was, settings, one row per case
@@ -54,28 +54,21 @@ public final class HttpReport {
         .append(Fmt.num(s.quiet().thresholdPercent(), 1)).append("% was measured again (up to ")
         .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and"
             + " is marked NOISY.\n\n");
-    md.append("| round | order | windows | other CPU mean | other CPU max | kept noisy | measured again | load average at"
-        + " start | load average at end |\n|--:|---|--:|--:|--:|--:|--:|---|---|\n");
+    Table t = Quiet.byRun("round");
     for (HttpBench.Round round : r.rounds()) {
-      List<HttpWindow> ws = r.windows().stream().filter(w -> w.round() == round.round()).toList();
-      md.append(quietRow(Integer.toString(round.round()), String.join(", ", round.order().stream().map(c -> c.id)
-          .toList()), ws, round.loadAverageStart(), round.loadAverageEnd()));
+      Quiet.row(t, Integer.toString(round.round()), String.join(", ", round.order().stream().map(c -> c.id).toList()),
+          quiet(r.windows().stream().filter(w -> w.round() == round.round()).toList()), round.loadAverageStart(),
+          round.loadAverageEnd());
     }
     if (!r.rounds().isEmpty()) {
-      md.append(quietRow("all", "", r.windows(), r.rounds().get(0).loadAverageStart(),
-          r.rounds().get(r.rounds().size() - 1).loadAverageEnd()));
+      Quiet.row(t, "all", "", quiet(r.windows()), r.rounds().get(0).loadAverageStart(),
+          r.rounds().get(r.rounds().size() - 1).loadAverageEnd());
     }
-    md.append('\n');
+    md.append(t.markdown()).append('\n');
   }
 
-  private static String quietRow(String round, String order, List<HttpWindow> ws, String start, String end) {
-    double mean = ws.stream().mapToDouble(HttpWindow::otherCpuPercent).filter(d -> !Double.isNaN(d)).average()
-        .orElse(Double.NaN);
-    double max = ws.stream().mapToDouble(HttpWindow::otherCpuPercent).filter(d -> !Double.isNaN(d)).max()
-        .orElse(Double.NaN);
-    return Markdown.row(round, order, Integer.toString(ws.size()), Fmt.percent(mean), Fmt.percent(max),
-        Long.toString(ws.stream().filter(HttpWindow::noisy).count()),
-        Long.toString(ws.stream().filter(w -> w.attempts() > 1).count()), start, end);
+  private static List<Quiet> quiet(List<HttpWindow> ws) {
+    return ws.stream().map(w -> new Quiet(w.otherCpuPercent(), w.noisy(), w.attempts())).toList();
   }
 
   private static void settings(StringBuilder md, HttpBench.Settings s, HttpBench.Result r) {
@@ -116,27 +109,24 @@ public final class HttpReport {
 
   private static void results(StringBuilder md, HttpBench.Result r) {
     md.append("## Results\n\n");
-    md.append(Markdown.row("system/case", "calls/s", "p50", "p99", "server CPU µs/call", "machine CPU µs/call", "errors"));
-    md.append(Markdown.row("---", "--:", "--:", "--:", "--:", "--:", "--:"));
+    Table t = new Table("lrrrrrr", "system/case", "calls/s", "p50", "p99", "server CPU µs/call", "machine CPU µs/call",
+        "errors").spaced();
     for (Case c : Case.values()) {
-      List<HttpWindow> ws = windows(r, c);
+      List<HttpWindow> ws = r.windows().stream().filter(w -> w.caseId().equals(c.id)).toList();
       if (r.notMeasured().containsKey(c)) {
-        md.append(Markdown.row(c.label, "not measured: " + r.notMeasured().get(c), "", "", "", "", ""));
-        continue;
+        t.row(c.label, "not measured: " + r.notMeasured().get(c), "", "", "", "", "");
+      } else if (ws.isEmpty() && r.bodies().containsKey(c)) {
+        t.row(c.label, "failed (see above)", "", "", "", "", "");
+      } else if (!ws.isEmpty()) {
+        t.row(c.label, Spread.over(ws, HttpWindow::callsPerSecond).format(Fmt::rate),
+            Spread.over(ws, HttpWindow::p50Us).format(Fmt::micros), Spread.over(ws, HttpWindow::p99Us).format(Fmt::micros),
+            Spread.over(ws, HttpWindow::serverCpuUs).format(v -> Fmt.num(v, 1)),
+            Spread.over(ws, HttpWindow::machineCpuUs).format(v -> Fmt.num(v, 1)),
+            Markdown.errors(ws.stream().mapToLong(HttpWindow::errors).sum(), ws.stream().map(HttpWindow::errorText)
+                .filter(e -> !e.isEmpty()).findFirst().orElse("")));
       }
-      if (ws.isEmpty()) {
-        if (r.bodies().containsKey(c)) {
-          md.append(Markdown.row(c.label, "failed (see above)", "", "", "", "", ""));
-        }
-        continue;
-      }
-      long errors = ws.stream().mapToLong(HttpWindow::errors).sum();
-      String first = ws.stream().map(HttpWindow::errorText).filter(t -> !t.isEmpty()).findFirst().orElse("");
-      md.append(Markdown.row(c.label, cell(ws, HttpWindow::callsPerSecond, Fmt::rate),
-          cell(ws, HttpWindow::p50Us, Fmt::micros), cell(ws, HttpWindow::p99Us, Fmt::micros),
-          cell(ws, HttpWindow::serverCpuUs, v -> Fmt.num(v, 1)), cell(ws, HttpWindow::machineCpuUs, v -> Fmt.num(v, 1)),
-          errors == 0 ? "0" : "**" + errors + "** (" + first.replace('|', '/') + ")"));
     }
+    md.append(t.markdown());
     md.append('\n');
     for (HttpWindow w : r.windows()) {
       if (w.noisy()) {
@@ -148,14 +138,6 @@ public final class HttpReport {
     if (r.windows().stream().anyMatch(HttpWindow::noisy)) {
       md.append('\n');
     }
-  }
-
-  private static List<HttpWindow> windows(HttpBench.Result r, Case c) {
-    return r.windows().stream().filter(w -> w.caseId().equals(c.id)).toList();
-  }
-
-  private static String cell(List<HttpWindow> ws, ToDoubleFunction<HttpWindow> f, DoubleFunction<String> format) {
-    return Spread.of(ws.stream().map(w -> f.applyAsDouble(w)).toList()).format(format);
   }
 
   /** The per-round ratios of boltgen HTTP/JSON's calls/s to raw Netty HTTP's. */
@@ -184,16 +166,16 @@ public final class HttpReport {
   }
 
   private static void targets(StringBuilder md, HttpBench.Result r) {
-    md.append("## Targets\n\n| measure | value | target | met |\n|---|--:|--:|---|\n");
     Spread http = httpVsNetty(r);
-    md.append(Markdown.row("boltgen HTTP/JSON calls/s ÷ raw Netty HTTP calls/s (median of per-round ratios, range)",
-        http.ratio(), "≥ " + Fmt.ratio(HttpBench.TARGET_HTTP_VS_NETTY),
-        http.n() == 0 ? "not measured" : http.median() >= HttpBench.TARGET_HTTP_VS_NETTY ? "met" : "NOT met"));
     double codec = jsonVsProtobuf(r);
-    md.append(Markdown.row("JSON codec time ÷ protobuf codec time (encode + decode of the Order, round trip)",
-        Fmt.ratio(codec), "≤ " + Fmt.ratio(HttpBench.TARGET_JSON_VS_PROTOBUF),
-        Double.isNaN(codec) ? "not measured" : codec <= HttpBench.TARGET_JSON_VS_PROTOBUF ? "met" : "NOT met"));
-    md.append('\n');
+    md.append("## Targets\n\n").append(new Table("lrrl", "measure", "value", "target", "met")
+        .row("boltgen HTTP/JSON calls/s ÷ raw Netty HTTP calls/s (median of per-round ratios, range)", http.ratio(),
+            "≥ " + Fmt.ratio(HttpBench.TARGET_HTTP_VS_NETTY),
+            http.n() == 0 ? "not measured" : http.median() >= HttpBench.TARGET_HTTP_VS_NETTY ? "met" : "NOT met")
+        .row("JSON codec time ÷ protobuf codec time (encode + decode of the Order, round trip)", Fmt.ratio(codec),
+            "≤ " + Fmt.ratio(HttpBench.TARGET_JSON_VS_PROTOBUF),
+            Double.isNaN(codec) ? "not measured" : codec <= HttpBench.TARGET_JSON_VS_PROTOBUF ? "met" : "NOT met")
+        .markdown()).append('\n');
   }
 
   private static void codecs(StringBuilder md, HttpBench.Result r) {
@@ -208,21 +190,20 @@ public final class HttpReport {
       md.append("Not measured.\n");
       return;
     }
-    md.append(Markdown.row("codec", "encode ns/op", "decode ns/op", "round trip ns/op", "round trip B/op",
-        "encoded bytes"));
-    md.append(Markdown.row("---", "--:", "--:", "--:", "--:", "--:"));
+    Table t = new Table("lrrrrr", "codec", "encode ns/op", "decode ns/op", "round trip ns/op", "round trip B/op",
+        "encoded bytes").spaced();
     for (String codec : List.of("protobuf", "json")) {
       Map<String, CodecBench.Score> ops = r.codecs().get(codec);
       if (ops == null) {
-        md.append(Markdown.row(codec, "not measured", "", "", "", ""));
+        t.row(codec, "not measured", "", "", "", "");
         continue;
       }
       Integer size = r.codecSizes().get(codec);
-      md.append(Markdown.row(codec, nanos(ops.get("encode")), nanos(ops.get("decode")), nanos(ops.get("roundTrip")),
+      t.row(codec, nanos(ops.get("encode")), nanos(ops.get("decode")), nanos(ops.get("roundTrip")),
           ops.get("roundTrip") == null ? "" : Fmt.num(ops.get("roundTrip").bytes().median(), 0),
-          size == null ? "" : size.toString()));
+          size == null ? "" : size);
     }
-    md.append('\n');
+    md.append(t.markdown()).append('\n');
   }
 
   private static String nanos(CodecBench.Score score) {

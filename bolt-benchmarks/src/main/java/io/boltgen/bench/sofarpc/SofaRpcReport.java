@@ -2,7 +2,9 @@ package io.boltgen.bench.sofarpc;
 
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Quiet;
 import io.boltgen.bench.report.Spread;
+import io.boltgen.bench.report.Table;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Case;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Result;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Settings;
@@ -22,9 +24,6 @@ import java.util.function.ToDoubleFunction;
  */
 public final class SofaRpcReport {
 
-  private static final String HEADER = Markdown.row("client", "calls/s", "p50", "p99", "client CPU µs/call",
-      "errors") + Markdown.row("---", "---", "---", "---", "---", "---").replace(" ", "");
-
   private SofaRpcReport() {}
 
   /** One line per measured window, for the progress output. */
@@ -43,21 +42,17 @@ public final class SofaRpcReport {
   private static String tables(Settings s, Result r, String headingPrefix) {
     StringBuilder md = new StringBuilder();
     for (Case c : s.cases()) {
-      md.append(headingPrefix).append(title(c)).append("\n\n").append(HEADER);
+      Table t = new Table("llllll", "client", "calls/s", "p50", "p99", "client CPU µs/call", "errors");
       List<Window> b = of(r, c, SofaRpcBench.BOLTGEN);
       List<Window> o = of(r, c, SofaRpcBench.SOFARPC);
-      md.append(row("boltgen client", b)).append(row("SOFARPC consumer", o));
-      md.append(Markdown.row("boltgen ÷ SOFARPC", ratio(b, o, Window::rate), ratio(b, o, Window::p50Us),
-          ratio(b, o, Window::p99Us), ratio(b, o, Window::cpuUsPerCall), ""));
-      List<String> noisy = new ArrayList<>();
-      for (Window w : r.windows()) {
-        if (w.c().equals(c) && w.noisy()) {
-          noisy.add(w.side() + " (round " + w.round() + ")");
-        }
-      }
-      md.append(noisy.isEmpty() ? "" : "\n- NOISY: windows kept although other processes took more CPU than the quiet"
-          + " threshold in every attempt: " + String.join(", ", noisy) + "\n");
-      md.append('\n');
+      row(t, "boltgen client", b);
+      row(t, "SOFARPC consumer", o);
+      t.row("boltgen ÷ SOFARPC", ratio(b, o, Window::rate), ratio(b, o, Window::p50Us), ratio(b, o, Window::p99Us),
+          ratio(b, o, Window::cpuUsPerCall), "");
+      List<String> noisy = r.windows().stream().filter(w -> w.c().equals(c) && w.noisy())
+          .map(w -> w.side() + " (round " + w.round() + ")").toList();
+      md.append(headingPrefix).append(title(c)).append("\n\n").append(t.markdown())
+          .append(noisy.isEmpty() ? "" : "\n" + Markdown.list(List.of(Markdown.noisy("took", "", noisy)))).append('\n');
     }
     return md.toString();
   }
@@ -74,18 +69,14 @@ public final class SofaRpcReport {
     return r.windows().stream().filter(w -> w.c().equals(c) && w.side().equals(side)).toList();
   }
 
-  private static String row(String label, List<Window> ws) {
+  private static void row(Table t, String label, List<Window> ws) {
     if (ws.isEmpty()) {
-      return Markdown.row(label, "not measured", "", "", "", "");
+      t.row(label, "not measured", "", "", "", "");
+      return;
     }
-    long errors = ws.stream().mapToLong(Window::errors).sum();
-    return Markdown.row(label, spread(ws, Window::rate).format(Fmt::rate), spread(ws, Window::p50Us).format(Fmt::micros),
-        spread(ws, Window::p99Us).format(Fmt::micros), spread(ws, Window::cpuUsPerCall).format(v -> Fmt.num(v, 1)),
-        Long.toString(errors));
-  }
-
-  private static Spread spread(List<Window> ws, ToDoubleFunction<Window> f) {
-    return Spread.of(ws.stream().map(w -> f.applyAsDouble(w)).toList());
+    t.row(label, Spread.over(ws, Window::rate).format(Fmt::rate), Spread.over(ws, Window::p50Us).format(Fmt::micros),
+        Spread.over(ws, Window::p99Us).format(Fmt::micros),
+        Spread.over(ws, Window::cpuUsPerCall).format(v -> Fmt.num(v, 1)), ws.stream().mapToLong(Window::errors).sum());
   }
 
   /** The median (and range) of boltgen's value over SOFARPC's in the same round. */
@@ -113,16 +104,15 @@ public final class SofaRpcReport {
         + " minus the CPU time of the benchmark JVM, the provider's and the consumer's, in % of one core. A window above ")
         .append(Fmt.percent(s.quiet().thresholdPercent())).append(" was measured again (up to ")
         .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and is"
-            + " marked NOISY under its table.\n\n| side | windows | other CPU mean | other CPU max | kept noisy |"
-            + " measured again |\n|---|---|---|---|---|---|\n");
+            + " marked NOISY under its table.\n\n");
+    Table quiet = new Table("llllll", "side", "windows", "other CPU mean", "other CPU max", "kept noisy",
+        "measured again");
     for (String side : List.of(SofaRpcBench.BOLTGEN, SofaRpcBench.SOFARPC)) {
-      List<Window> ws = r.windows().stream().filter(w -> w.side().equals(side)).toList();
-      md.append(Markdown.row(side, Integer.toString(ws.size()),
-          Fmt.percent(ws.stream().mapToDouble(Window::otherCpuPercent).filter(Double::isFinite).average().orElse(Double.NaN)),
-          Fmt.percent(ws.stream().mapToDouble(Window::otherCpuPercent).filter(Double::isFinite).max().orElse(Double.NaN)),
-          Long.toString(ws.stream().filter(Window::noisy).count()),
-          Long.toString(ws.stream().filter(w -> w.attempts() > 1).count())));
+      String[] c = Quiet.cells(r.windows().stream().filter(w -> w.side().equals(side))
+          .map(w -> new Quiet(w.otherCpuPercent(), w.noisy(), w.attempts())).toList());
+      quiet.row(side, c[0], c[1], c[2], c[3], c[4]);
     }
+    md.append(quiet.markdown());
     md.append("\n## Settings\n\n");
     md.append("- One SOFARPC 5.13.2 provider (bolt-sofarpc-peer's `PeerMain provider`, bolt over 127.0.0.1) serving"
         + " `EchoService` with serialization protobuf and `GreetService` with hessian2, in a JVM of its own.\n");
@@ -142,7 +132,7 @@ public final class SofaRpcReport {
         .append(" --add-opens java.base/java.lang=ALL-UNNAMED`; the boltgen client runs in the benchmark's own JVM, as"
             + " started.\n\n");
     md.append("## Results\n\n");
-    md.append(r.caveats().isEmpty() ? "" : "_Not a full measurement: see the note at the top._\n\n");
+    md.append(Markdown.partial(r.caveats()));
     md.append("Each cell: the median over rounds, with the range in brackets when there was more than one round. Latency"
         + " is per call, from issue to answer, in the client. Client CPU: the CPU time (user + system, all threads) of"
         + " the client's process in the measured window divided by the calls answered in it (the provider's CPU is not"
