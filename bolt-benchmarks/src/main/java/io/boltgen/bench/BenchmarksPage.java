@@ -4,6 +4,7 @@ import io.boltgen.bench.codec.OrderCodecs;
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Table;
 import io.boltgen.bench.scenario.LoadMatrix;
 import io.boltgen.bench.scenario.Point;
 import io.boltgen.bench.system.EchoSystem;
@@ -81,7 +82,7 @@ public final class BenchmarksPage {
     md.append("- boltgen rows: the stub and skeleton bolt-processor generated for `EchoService`; codec rows: ")
         .append(OrderCodecs.describe()).append(".\n\n");
 
-    String partial = plan.caveats().isEmpty() ? "" : "_Not a full measurement: see the note at the top._\n\n";
+    String partial = Markdown.partial(plan.caveats());
     if (result.loadReport() != null) {
       String targets = result.loadReport().targetsMarkdown();
       md.append("## Targets\n\n").append(partial);
@@ -117,12 +118,10 @@ public final class BenchmarksPage {
           + " operation (`gc.alloc.rate.norm`).\n\n");
       md.append(result.codecs().markdown()).append('\n');
     }
-    md.append("## Other reports\n\nEach from its own command of `java -jar bolt-benchmarks/target/bolt-benchmarks.jar`:\n\n")
-        .append("| report | what it measures | command |\n|---|---|---|\n");
-    for (List<String> r : REPORTS) {
-      md.append(Markdown.row("[" + r.get(0) + "](" + r.get(0) + ")", r.get(1), r.get(2)));
-    }
-    return md.append('\n').append(Markdown.resource("benchmarks-method.md"))
+    md.append("## Other reports\n\nEach from its own command of `java -jar bolt-benchmarks/target/bolt-benchmarks.jar`:\n\n");
+    Table reports = new Table("lll", "report", "what it measures", "command");
+    REPORTS.forEach(r -> reports.row("[" + r.get(0) + "](" + r.get(0) + ")", r.get(1), r.get(2)));
+    return md.append(reports.markdown()).append('\n').append(Markdown.resource("benchmarks-method.md"))
         .append(Markdown.resource("benchmarks-running.md")).toString();
   }
 }

@@ -6,6 +6,8 @@ import io.boltgen.bench.mesh.MeshBench.Sample;
 import io.boltgen.bench.report.Charts;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Quiet;
+import io.boltgen.bench.report.Table;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -54,15 +56,19 @@ public final class MeshReport {
         qps(f.before()), qps(f.during()), qps(f.duringMin()), recovery(f), f.minRegistered());
   }
 
-  /** The chart: QPS against connections, one line per policy, the direct client, and the ceiling. */
-  public static void chart(Path file, MeshBench.Settings s, MeshBench.Result r) throws IOException {
-    Map<String, List<double[]>> lines = new LinkedHashMap<>();
-    List<String> modes = new ArrayList<>();
-    s.policies().forEach(p -> modes.add(MeshBench.id(p)));
+  /** The policies' ids, then {@link MeshBench#DIRECT} when the direct client ran. */
+  private static List<String> modes(MeshBench.Settings s) {
+    List<String> modes = new ArrayList<>(s.policies().stream().map(MeshBench::id).toList());
     if (s.direct()) {
       modes.add(MeshBench.DIRECT);
     }
-    for (String mode : modes) {
+    return modes;
+  }
+
+  /** The chart: QPS against connections, one line per policy, the direct client, and the ceiling. */
+  public static void chart(Path file, MeshBench.Settings s, MeshBench.Result r) throws IOException {
+    Map<String, List<double[]>> lines = new LinkedHashMap<>();
+    for (String mode : modes(s)) {
       List<double[]> line = new ArrayList<>();
       for (Point p : r.points()) {
         if (p.mode().equals(mode)) {
@@ -122,22 +128,19 @@ public final class MeshReport {
         .append(Fmt.num(s.quiet().thresholdPercent(), 1)).append("% was measured again (up to ")
         .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and"
             + " is marked NOISY. The freeze run is one window of its own.\n\n");
-    md.append("| window | other CPU | machine busy | measured again | noisy |\n|---|--:|--:|--:|---|\n");
-    List<Double> all = new ArrayList<>();
+    Table t = new Table("lrrrl", "window", "other CPU", "machine busy", "measured again", "noisy");
+    List<Quiet> all = new ArrayList<>();
     for (Point p : r.points()) {
-      md.append(Markdown.row(label(p.mode()) + ", " + p.connections() + " connections", Fmt.percent(p.otherCpuPercent()),
-          Fmt.percent(p.machineBusyPercent()), Integer.toString(p.attempts() - 1), p.noisy() ? "NOISY" : ""));
-      all.add(p.otherCpuPercent());
+      t.row(label(p.mode()) + ", " + p.connections() + " connections", Fmt.percent(p.otherCpuPercent()),
+          Fmt.percent(p.machineBusyPercent()), p.attempts() - 1, p.noisy() ? "NOISY" : "");
+      all.add(new Quiet(p.otherCpuPercent(), p.noisy(), p.attempts()));
     }
     if (r.freeze() != null) {
-      md.append(Markdown.row("freeze run", Fmt.percent(r.freeze().otherCpuPercent()), "", "", ""));
-      all.add(r.freeze().otherCpuPercent());
+      t.row("freeze run", Fmt.percent(r.freeze().otherCpuPercent()), "", "", "");
+      all.add(new Quiet(r.freeze().otherCpuPercent(), false, 1));
     }
-    double mean = all.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).average()
-        .orElse(Double.NaN);
-    double max = all.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
-    md.append(Markdown.row("all windows: mean / max", Fmt.percent(mean) + " / " + Fmt.percent(max), "", "", ""));
-    md.append('\n');
+    t.row("all windows: mean / max", Fmt.percent(Quiet.mean(all)) + " / " + Fmt.percent(Quiet.max(all)), "", "", "");
+    md.append(t.markdown()).append('\n');
   }
 
   private static void settings(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
@@ -191,57 +194,37 @@ public final class MeshReport {
   }
 
   private static void results(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
-    List<String> modes = new ArrayList<>();
-    s.policies().forEach(p -> modes.add(MeshBench.id(p)));
-    if (s.direct()) {
-      modes.add(MeshBench.DIRECT);
-    }
-    for (String mode : modes) {
+    for (String mode : modes(s)) {
       boolean direct = mode.equals(MeshBench.DIRECT);
       md.append("### ").append(direct ? "Direct boltgen client (no HTTP, no gateway)" : "Through the gateway, "
           + mode + (mode.equals(MeshBench.id(BalancingPolicy.LEAST_PENDING)) ? " (the default)" : "")).append("\n\n");
-      md.append(Markdown.row("connections", "QPS", "of ceiling", "p50", "p99", "max", "errors",
+      Table t = new Table("rrrrrrrrrrr", "connections", "QPS", "of ceiling", "p50", "p99", "max", "errors",
           "share small / medium / large", "most at once", direct ? "client CPU µs/call" : "gateway CPU µs/request",
-          "machine busy"));
-      md.append(Markdown.row("--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:"));
+          "machine busy").spaced();
       List<Point> ps = r.points().stream().filter(p -> p.mode().equals(mode)).toList();
-      if (ps.isEmpty()) {
-        md.append("\nNot measured (see the failures above).\n");
-      }
-      for (Point p : ps) {
-        md.append(Markdown.row(Integer.toString(p.connections()), qps(p.qps()) + (p.noisy() ? " NOISY" : ""),
-            percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()),
-            p.errors() == 0 ? "0" : "**" + p.errors() + "** (" + p.errorText().replace('|', '/') + ")", shares(p),
-            p.mostAtOnce() > MeshBench.THREADS ? "**" + p.mostAtOnce() + " (over " + MeshBench.THREADS + ")**"
-                : Integer.toString(p.mostAtOnce()), Fmt.num(p.cpuUsPerRequest(), 1),
-            Fmt.percent(p.machineBusyPercent())));
-      }
-      md.append('\n');
+      ps.forEach(p -> t.row(p.connections(), qps(p.qps()) + (p.noisy() ? " NOISY" : ""), percent(p.qps() / p.ceiling()),
+          Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()), Markdown.errors(p.errors(), p.errorText()),
+          shares(p), p.mostAtOnce() > MeshBench.THREADS ? "**" + p.mostAtOnce() + " (over " + MeshBench.THREADS + ")**"
+              : p.mostAtOnce(), Fmt.num(p.cpuUsPerRequest(), 1), Fmt.percent(p.machineBusyPercent())));
+      md.append(t.markdown()).append(ps.isEmpty() ? "\nNot measured (see the failures above).\n" : "").append('\n');
     }
   }
 
   private static void contest(StringBuilder md, MeshBench.Result r) {
     md.append("### Beside the contest's published figures (512 connections, ceiling 10,240 requests/s)\n\n");
-    md.append(Markdown.row("agent", "where", "QPS", "of ceiling"));
-    md.append(Markdown.row("---", "---", "--:", "--:"));
+    Table t = new Table("llrr", "agent", "where", "QPS", "of ceiling").spaced();
     double ceiling = MeshBench.ceiling(512);
-    md.append(Markdown.row("Netty agent (contest, published)", "8 cores", qps(NETTY_AGENT_QPS),
-        percent(NETTY_AGENT_QPS / ceiling)));
-    md.append(Markdown.row("C agent with SIMD (contest, published)", "the contest's machine", qps(C_AGENT_QPS),
-        percent(C_AGENT_QPS / ceiling)));
-    boolean any = false;
-    for (Point p : r.points()) {
-      if (p.connections() == 512) {
-        md.append(Markdown.row((p.mode().equals(MeshBench.DIRECT) ? "boltgen client, direct (no agent)"
-            : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + MeshBench.onlineCpus()
-            + " CPUs", qps(p.qps()), percent(p.qps() / ceiling)));
-        any = true;
-      }
+    t.row("Netty agent (contest, published)", "8 cores", qps(NETTY_AGENT_QPS), percent(NETTY_AGENT_QPS / ceiling));
+    t.row("C agent with SIMD (contest, published)", "the contest's machine", qps(C_AGENT_QPS),
+        percent(C_AGENT_QPS / ceiling));
+    List<Point> at512 = r.points().stream().filter(p -> p.connections() == 512).toList();
+    at512.forEach(p -> t.row((p.mode().equals(MeshBench.DIRECT) ? "boltgen client, direct (no agent)"
+        : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + MeshBench.onlineCpus() + " CPUs",
+        qps(p.qps()), percent(p.qps() / ceiling)));
+    if (at512.isEmpty()) {
+      t.row("boltgen (this run)", "not measured at 512 connections", "", "");
     }
-    if (!any) {
-      md.append(Markdown.row("boltgen (this run)", "not measured at 512 connections", "", ""));
-    }
-    md.append('\n');
+    md.append(t.markdown()).append('\n');
   }
 
   private static void freeze(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
@@ -271,23 +254,20 @@ public final class MeshReport {
       md.append("Failed (see above).\n");
       return;
     }
-    md.append("| measure | value |\n|---|--:|\n");
-    md.append(Markdown.row("wrk's requests/s over the whole run", qps(fr.wrk().requestsPerSecond())));
-    md.append(Markdown.row("errors (non-2xx + socket errors, whole run)", fr.wrk().errors() == 0 ? "0"
-        : fr.wrk().errors() + " (" + fr.wrk().errorText() + ")"));
-    md.append(Markdown.row("p99 / max latency (whole run)", Fmt.micros(fr.wrk().p99Us()) + " / "
-        + Fmt.micros(fr.wrk().maxUs())));
-    md.append(Markdown.row("calls/s before the freeze (second half of the time before it)", qps(fr.before())));
-    md.append(Markdown.row("calls/s while stopped (mean / lowest second)", qps(fr.during()) + " / "
-        + qps(fr.duringMin())));
-    md.append(Markdown.row("back within 5% of the level before, after SIGCONT", recovery(fr)));
-    md.append(Markdown.row("fewest instances registered in etcd during the run (lease " + s.leaseSeconds() + " s)",
-        Integer.toString(fr.minRegistered())));
-    md.append(Markdown.row("most calls at once on any provider", Integer.toString(fr.mostAtOnce())));
-    md.append(Markdown.row("calls refused by a provider's pool", Long.toString(fr.refused())));
-    md.append('\n');
-    md.append("Timeline, per second (calls/s from the samples nearest each second):\n\n");
-    md.append("| second | calls/s | registered | large provider |\n|--:|--:|--:|---|\n");
+    Table t = new Table("lr", "measure", "value")
+        .row("wrk's requests/s over the whole run", qps(fr.wrk().requestsPerSecond()))
+        .row("errors (non-2xx + socket errors, whole run)", fr.wrk().errors() == 0 ? "0"
+            : fr.wrk().errors() + " (" + fr.wrk().errorText() + ")")
+        .row("p99 / max latency (whole run)", Fmt.micros(fr.wrk().p99Us()) + " / " + Fmt.micros(fr.wrk().maxUs()))
+        .row("calls/s before the freeze (second half of the time before it)", qps(fr.before()))
+        .row("calls/s while stopped (mean / lowest second)", qps(fr.during()) + " / " + qps(fr.duringMin()))
+        .row("back within 5% of the level before, after SIGCONT", recovery(fr))
+        .row("fewest instances registered in etcd during the run (lease " + s.leaseSeconds() + " s)",
+            fr.minRegistered())
+        .row("most calls at once on any provider", fr.mostAtOnce())
+        .row("calls refused by a provider's pool", fr.refused());
+    md.append(t.markdown()).append("\nTimeline, per second (calls/s from the samples nearest each second):\n\n");
+    Table timeline = new Table("rrrl", "second", "calls/s", "registered", "large provider");
     List<Sample> samples = fr.samples();
     double end = samples.isEmpty() ? 0 : samples.get(samples.size() - 1).seconds();
     for (int k = 0; k + 1 <= end + 1e-9; k++) {
@@ -295,10 +275,10 @@ public final class MeshReport {
       int registered = samples.stream().filter(x -> x.seconds() >= second - 1e-9 && x.registered() >= 0).findFirst()
           .map(Sample::registered).orElse(-1);
       boolean frozen = samples.stream().anyMatch(x -> x.seconds() >= second && x.seconds() < second + 1 && x.frozen());
-      md.append(Markdown.row(k + "–" + (k + 1), qps(MeshBench.rate(samples, k, k + 1)),
-          registered < 0 ? "" : Integer.toString(registered), frozen ? "stopped" : ""));
+      timeline.row(k + "–" + (k + 1), qps(MeshBench.rate(samples, k, k + 1)), registered < 0 ? "" : registered,
+          frozen ? "stopped" : "");
     }
-    md.append('\n');
+    md.append(timeline.markdown()).append('\n');
   }
 
   private static String recovery(FreezeResult f) {
