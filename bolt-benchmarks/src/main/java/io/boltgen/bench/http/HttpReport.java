@@ -48,12 +48,8 @@ public final class HttpReport {
 
   private static void quiet(StringBuilder md, HttpBench.Settings s, HttpBench.Result r) {
     md.append("### How quiet it was\n\n");
-    md.append("Other processes' CPU per measured window: the machine's busy time (`/proc/stat`: user + nice + system +"
-        + " irq + softirq + steal, all CPUs) minus the CPU time of the benchmark's processes (`/proc/<pid>/stat`: the"
-        + " server JVM, and wrk or the Bolt client JVM), in % of one core. A window above ")
-        .append(Fmt.num(s.quiet().thresholdPercent(), 1)).append("% was measured again (up to ")
-        .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and"
-            + " is marked NOISY.\n\n");
+    md.append(Quiet.method(" per measured window", true, "the benchmark's processes (`/proc/<pid>/stat`: the server"
+        + " JVM, and wrk or the Bolt client JVM)", s.quiet(), "."));
     Table t = Quiet.byRun("round");
     for (HttpBench.Round round : r.rounds()) {
       Quiet.row(t, Integer.toString(round.round()), String.join(", ", round.order().stream().map(c -> c.id).toList()),

@@ -121,13 +121,9 @@ public final class MeshReport {
 
   private static void quiet(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
     md.append("### How quiet it was\n\n");
-    md.append("Other processes' CPU, sampled over every measured window during the run: the machine's busy time"
-        + " (`/proc/stat`: user + nice + system + irq + softirq + steal, all CPUs) minus the CPU time of the"
-        + " benchmark's processes (`/proc/<pid>/stat`: etcd, the three providers, the gateway, and the harness JVM with"
-        + " the wrk runs it reaped; the direct client runs in the harness JVM), in % of one core. A window above ")
-        .append(Fmt.num(s.quiet().thresholdPercent(), 1)).append("% was measured again (up to ")
-        .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and"
-            + " is marked NOISY. The freeze run is one window of its own.\n\n");
+    md.append(Quiet.method(", sampled over every measured window during the run", true, "the benchmark's processes"
+        + " (`/proc/<pid>/stat`: etcd, the three providers, the gateway, and the harness JVM with the wrk runs it reaped;"
+        + " the direct client runs in the harness JVM)", s.quiet(), ". The freeze run is one window of its own."));
     Table t = new Table("lrrrl", "window", "other CPU", "machine busy", "measured again", "noisy");
     List<Quiet> all = new ArrayList<>();
     for (Point p : r.points()) {
@@ -144,53 +140,20 @@ public final class MeshReport {
   }
 
   private static void settings(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
-    md.append("## Settings\n\n");
-    md.append("- etcd: one member of Debian's `etcd` on loopback, free ports, a fresh data directory; the providers"
-        + " register under `/boltgen/services/mesh.Hash:1.0/` with a lease of ").append(s.leaseSeconds())
-        .append(" s (a provider that stops renewing it is listed until the lease expires).\n");
-    md.append("- Providers: three JVMs, each serving `@BoltService(name = \"mesh.Hash\", version = \"1.0\") interface"
-        + " HashService { int hash(String text); }`, whose implementation sleeps ").append(MeshBench.DELAY_MILLIS)
-        .append(" ms and answers `text.hashCode()`, on a pool of ").append(MeshBench.THREADS).append(" threads that"
-            + " refuses a call beyond them (`new ThreadPoolExecutor(").append(MeshBench.THREADS).append(", ")
-        .append(MeshBench.THREADS).append(", …, new SynchronousQueue<>())`, answered SERVER_THREADPOOL_BUSY), stating"
-            + " `maxConcurrentCalls(").append(MeshBench.THREADS).append(")` in the registry. Each counts the calls it"
-            + " answered and the most it ran at once; the harness asks for them over the provider's standard input.\n");
-    md.append("- Capacities 1:2:3, as in the contest (whose providers had 7.5%, 15% and 22.5% of the CPU): registry"
-        + " weights 100 (small), 200 (medium) and 300 (large); ")
-        .append(r.pinned() ? "the small provider pinned to CPU 0 with `taskset -c 0` (the others run on every CPU)"
-            : "the small provider NOT pinned: there was no `taskset` on the PATH")
-        .append(". A sleeping call takes no CPU, so each provider can answer up to ").append(MeshBench.THREADS)
-        .append(" ÷ 50 ms = ").append(String.format(Locale.ROOT, "%,d", MeshBench.THREADS * 1000 / MeshBench.DELAY_MILLIS))
-        .append(" calls/s whatever its CPU; the weights decide how calls are spread.\n");
-    md.append("- Gateway: `java -cp bolt-benchmarks.jar io.boltgen.gateway.GatewayMain --registry etcd://127.0.0.1:PORT"
-        + " --port 0 --host 127.0.0.1 --service mesh.Hash:1.0 --policy <policy>`, a fresh JVM per policy (")
-        .append(String.join(", ", s.policies().stream().map(MeshBench::id).toList()))
-        .append("), serving `POST ").append(r.route()).append("` with JSON bodies. One request is checked first"
-            + " (status 200, the hash of its text in the answer).\n");
-    md.append("- Load: Debian's `wrk -t").append(s.wrkThreads()).append(" -c<connections> -d<seconds>s --latency -s"
-        + " mesh.lua <url>` (closed loop: each connection sends its next request when its answer came; wrk's default"
-        + " 2 s timeout). The script POSTs `{\"text\": \"<random>\"}`, a string of 1 to 64 letters and digits drawn"
-        + " anew for each request, wrk thread n seeded `math.randomseed(").append(s.seed()).append(" + n)`. Per point: ")
-        .append(Fmt.seconds(s.warmup())).append(" s of wrk unmeasured (warm-up), then ").append(Fmt.seconds(s.duration()))
-        .append(" s measured. QPS is wrk's Requests/sec, p50/p99/max its latency; errors are non-2xx answers and"
-            + " socket errors (timeouts included).\n");
-    if (s.direct()) {
-      md.append("- Direct client: the same closed loop without HTTP or the gateway: a boltgen client in the harness"
-          + " JVM resolving `etcd:///mesh.Hash:1.0` (least-pending) keeps <connections> async `hash` calls in flight,"
-          + " each caller issuing its next call when the answer came, with random texts as above (caller i seeded ")
-          .append(s.seed()).append(" + i); latency of the answered calls in an HdrHistogram; the same warm-up and"
-              + " window; its callers keep running from warm-up through the window.\n");
-    }
-    md.append("- Ceiling: connections ÷ 50 ms (").append(String.join(", ", s.connections().stream()
-        .map(c -> String.format(Locale.ROOT, "%,.0f", MeshBench.ceiling(c))).toList()))
-        .append(" requests/s): no agent can do more, however fast.\n");
-    md.append("- Shares: each provider's answered calls over the window (its counters' deltas). Most at once: the most"
-        + " calls any provider ran at the same time during the window (the bound is ").append(MeshBench.THREADS)
-        .append("). Gateway CPU µs/request: the gateway JVM's utime + stime (`/proc/<pid>/stat`) over the window ÷"
-            + " requests (for the direct client, the harness JVM's own). Machine busy: all CPUs' busy time over the"
-            + " window, in % of all of them.\n");
-    md.append("- JVM flags of the providers and the gateway: `").append(String.join(" ", s.jvmFlags())).append("`; the"
-        + " harness JVM (and with it the direct client) runs with the flags of the command above.\n\n");
+    md.append(Markdown.fill("mesh-settings.md", "lease", s.leaseSeconds(), "delay", MeshBench.DELAY_MILLIS, "threads",
+        MeshBench.THREADS, "pinned", r.pinned() ? "the small provider pinned to CPU 0 with `taskset -c 0` (the others"
+            + " run on every CPU)" : "the small provider NOT pinned: there was no `taskset` on the PATH",
+        "perProvider", String.format(Locale.ROOT, "%,d", MeshBench.THREADS * 1000 / MeshBench.DELAY_MILLIS),
+        "policies", String.join(", ", s.policies().stream().map(MeshBench::id).toList()), "route", r.route(),
+        "wrkThreads", s.wrkThreads(), "seed", s.seed(), "warmup", Fmt.seconds(s.warmup()), "duration",
+        Fmt.seconds(s.duration()), "direct", !s.direct() ? "" : "- Direct client: the same closed loop without HTTP or"
+            + " the gateway: a boltgen client in the harness JVM resolving `etcd:///mesh.Hash:1.0` (least-pending)"
+            + " keeps <connections> async `hash` calls in flight, each caller issuing its next call when the answer"
+            + " came, with random texts as above (caller i seeded " + s.seed() + " + i); latency of the answered calls"
+            + " in an HdrHistogram; the same warm-up and window; its callers keep running from warm-up through the"
+            + " window.\n", "ceilings", String.join(", ", s.connections().stream()
+            .map(c -> String.format(Locale.ROOT, "%,.0f", MeshBench.ceiling(c))).toList()),
+        "jvmFlags", String.join(" ", s.jvmFlags())));
   }
 
   private static void results(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
@@ -234,21 +197,9 @@ public final class MeshReport {
       md.append("Not run (--no-freeze).\n");
       return;
     }
-    md.append("Through a fresh gateway with the default policy (least-pending), ").append(f.connections())
-        .append(" wrk connections for ").append(Fmt.seconds(f.run())).append(" s after a ")
-        .append(Fmt.seconds(s.warmup())).append(" s warm-up; ").append(Fmt.seconds(f.at()))
-        .append(" s in, the large provider (weight 300) is stopped with SIGSTOP (`kill -STOP`: its sockets stay open,"
-            + " nothing is answered), and ").append(Fmt.seconds(f.length())).append(" s later continued with SIGCONT."
-            + " Throughput: the providers' answered calls summed, sampled every ")
-        .append(MeshBench.SAMPLE.toMillis()).append(" ms (the stopped provider counts what it had answered when it"
-            + " stopped). The providers' etcd lease is ").append(s.leaseSeconds()).append(" s, so a stopped provider"
-            + " stays registered for up to that long; the client sees no difference between slow and stopped, and"
-            + " holds an instance that owes answers for more than 1 s while others answer to one probe at a time (none"
-            + " while calls given up on are still unanswered: they keep their places until answered late). A call"
-            + " still unanswered after its timeout fails (the gateway answers it 504; wrk counts requests unanswered"
-            + " after 2 s as timeouts as well, so each such call is counted twice). Calls its pool refuses are counted"
-            + " below: at the edge of a provider's 200 threads, a call can arrive before the thread that sent the"
-            + " previous answer is back in the pool.\n\n");
+    md.append(Markdown.fill("mesh-freeze.md", "connections", f.connections(), "run", Fmt.seconds(f.run()), "warmup",
+        Fmt.seconds(s.warmup()), "at", Fmt.seconds(f.at()), "length", Fmt.seconds(f.length()), "sample",
+        MeshBench.SAMPLE.toMillis(), "lease", s.leaseSeconds()));
     FreezeResult fr = r.freeze();
     if (fr == null) {
       md.append("Failed (see above).\n");

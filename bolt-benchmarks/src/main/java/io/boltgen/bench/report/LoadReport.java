@@ -331,11 +331,8 @@ public final class LoadReport {
       return "";
     }
     StringBuilder sb = new StringBuilder();
-    sb.append("Other processes' CPU per measured window: the machine's busy time (`/proc/stat`: user + nice + system"
-        + " + irq + softirq + steal, all CPUs) minus the CPU time of the two benchmark JVMs (`/proc/<pid>/stat`), in %"
-        + " of one core. A window above ").append(Fmt.percent(quiet.thresholdPercent())).append(" was measured again"
-        + " (up to ").append(quiet.maxRepeats()).append(" more times); if every attempt stayed above, the quietest was"
-        + " kept and is marked NOISY under its table.\n\n");
+    sb.append(Quiet.method(" per measured window", true, "the two benchmark JVMs (`/proc/<pid>/stat`)", quiet,
+        " under its table."));
     Table t = Quiet.byRun("run");
     for (RunInfo info : runs) {
       Quiet.row(t, Integer.toString(info.run()), String.join(", ", info.order()),

@@ -7,11 +7,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Markdown pieces every report uses. */
 public final class Markdown {
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(\\w+)}");
 
   private Markdown() {}
 
@@ -22,6 +27,26 @@ public final class Markdown {
     } catch (IOException | NullPointerException e) {
       throw new IllegalStateException("no resource " + name + " beside " + Markdown.class.getName(), e);
     }
+  }
+
+  /**
+   * Resource {@code name} (beside this class) with each {@code ${key}} in it replaced by the value after that key in
+   * {@code keysAndValues} (key, value, key, value, …), as {@link String#valueOf(Object)} writes it.
+   */
+  public static String fill(String name, Object... keysAndValues) {
+    Map<String, String> values = new HashMap<>();
+    for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+      values.put(String.valueOf(keysAndValues[i]), String.valueOf(keysAndValues[i + 1]));
+    }
+    Matcher m = PLACEHOLDER.matcher(resource(name));
+    StringBuilder md = new StringBuilder();
+    while (m.find()) {
+      if (!values.containsKey(m.group(1))) {
+        throw new IllegalArgumentException("no value for ${" + m.group(1) + "} in " + name);
+      }
+      m.appendReplacement(md, Matcher.quoteReplacement(values.get(m.group(1))));
+    }
+    return m.appendTail(md).toString();
   }
 
   /** {@code | a | b |} and a newline. */

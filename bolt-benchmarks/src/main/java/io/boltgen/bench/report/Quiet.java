@@ -1,5 +1,6 @@
 package io.boltgen.bench.report;
 
+import io.boltgen.bench.scenario.QuietPolicy;
 import java.util.List;
 
 /**
@@ -7,6 +8,18 @@ import java.util.List;
  * noisy, and how many attempts it took. The "how quiet it was" tables of every report are made of these.
  */
 public record Quiet(double otherCpuPercent, boolean noisy, int attempts) {
+
+  /**
+   * How other processes' CPU was measured and what a noisy window meant: {@code Other processes' CPU<per>: the
+   * machine's busy time (…) minus the CPU time of <whose>, in % of one core. A window above … marked NOISY<after>}.
+   */
+  public static String method(String per, boolean detailed, String whose, QuietPolicy quiet, String after) {
+    return "Other processes' CPU" + per + ": the machine's busy time (`/proc/stat`" + (detailed ? ": user + nice +"
+        + " system + irq + softirq + steal, all CPUs" : "") + ") minus the CPU time of " + whose + ", in % of one"
+        + " core. A window above " + Fmt.percent(quiet.thresholdPercent()) + " was measured again (up to "
+        + quiet.maxRepeats() + " more times); if every attempt stayed above, the quietest was kept and is marked NOISY"
+        + after + "\n\n";
+  }
 
   /** The table by {@code unit} ({@code run}, {@code round}): order, windows, other CPU, retries, load averages. */
   public static Table byRun(String unit) {

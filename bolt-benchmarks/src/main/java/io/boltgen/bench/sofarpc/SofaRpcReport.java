@@ -100,11 +100,8 @@ public final class SofaRpcReport {
     md.append(Markdown.head("SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider", SofaRpcReport.class,
         r.caveats(), r.failures(), started, took, s.command()));
     md.append(Markdown.machine(machine, loadAverageEnd));
-    md.append("### How quiet it was\n\nOther processes' CPU per measured window: the machine's busy time (`/proc/stat`)"
-        + " minus the CPU time of the benchmark JVM, the provider's and the consumer's, in % of one core. A window above ")
-        .append(Fmt.percent(s.quiet().thresholdPercent())).append(" was measured again (up to ")
-        .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and is"
-            + " marked NOISY under its table.\n\n");
+    md.append("### How quiet it was\n\n").append(Quiet.method(" per measured window", false, "the benchmark JVM, the"
+        + " provider's and the consumer's", s.quiet(), " under its table."));
     Table quiet = new Table("llllll", "side", "windows", "other CPU mean", "other CPU max", "kept noisy",
         "measured again");
     for (String side : List.of(SofaRpcBench.BOLTGEN, SofaRpcBench.SOFARPC)) {
