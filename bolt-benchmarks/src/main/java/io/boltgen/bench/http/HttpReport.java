@@ -8,6 +8,7 @@ import io.boltgen.bench.report.Quiet;
 import io.boltgen.bench.report.Spread;
 import io.boltgen.bench.report.Table;
 import io.boltgen.bench.run.HttpWindow;
+import io.boltgen.bench.service.EchoServiceBolt;
 import io.boltgen.bench.system.Systems;
 import java.time.Duration;
 import java.time.Instant;
@@ -68,39 +69,16 @@ public final class HttpReport {
   }
 
   private static void settings(StringBuilder md, HttpBench.Settings s, HttpBench.Result r) {
-    md.append("## Settings\n\n");
-    md.append("- ").append(s.rounds()).append(" round(s); in each, every case in turn, in a fresh server JVM over ")
-        .append(s.host()).append("; the order rotates (round r starts with the case at index (r - 1) mod n). Per case: ")
-        .append(Fmt.seconds(s.warmup())).append(" s of load unmeasured (warm-up), then ")
-        .append(Fmt.seconds(s.measure())).append(" s measured. Each cell below: the median over rounds, the range in"
-            + " brackets when there was more than one.\n");
-    md.append("- HTTP cases: Debian's `wrk -t").append(s.threads()).append(" -c").append(s.connections())
-        .append(" -d<seconds>s --latency -s <case>.lua <url>` (").append(s.connections())
-        .append(" keep-alive connections, ").append(s.threads()).append(" threads, each connection sending its next"
-            + " request when its answer came: closed loop); the script POSTs one fixed body (below) to `")
-        .append(io.boltgen.bench.service.EchoServiceBolt.METHOD_ECHO.httpPath()).append("`. Calls/s is wrk's Requests/sec, p50 and"
-            + " p99 its latency distribution. Before the warm-up one request is sent and its answer checked (status 200,"
-            + " the payload echoed).\n");
-    md.append("- Bolt case: the load matrix's Bolt client JVM (`").append(s.boltPoint().id()).append("`: ")
-        .append(s.connections()).append(" calls in flight on one connection, each completion issuing the next, ")
-        .append(s.payloadBytes()).append(" B payload), after 200 sequential calls; p50/p99 from its HdrHistogram.\n");
-    md.append("- Servers: `boltgen-http` (").append(Systems.byId("boltgen-http").description())
-        .append(") serving the generated `EchoService` for the three boltgen cases; `netty-http` (")
-        .append(Systems.byId("netty-http").description()).append(").\n");
-    md.append("- Bodies: ");
-    List<String> bodies = new ArrayList<>();
-    r.bodies().forEach((c, b) -> bodies.add(c.label + ": " + b));
-    md.append(String.join("; ", bodies)).append(".\n");
-    md.append("- CPU per call: the server JVM's CPU time (user + system, all threads) in the measured window ÷ the calls"
-        + " completed in it; the machine's: its busy time (`/proc/stat`, all CPUs) in the window ÷ calls, which holds"
-        + " the load generator (wrk or the Bolt client JVM) and the kernel's network work on loopback too.\n");
-    md.append("- JVM flags of every server and client JVM: `").append(String.join(" ", s.jvmFlags())).append("`.\n");
-    if (s.jmh() != null) {
-      md.append("- JMH 1.37: ").append(s.jmh().forks()).append(" fork(s) per benchmark, ")
-          .append(s.jmh().warmupIterations()).append(" warm-up and ").append(s.jmh().iterations())
-          .append(" measured iterations of ").append(s.jmh().iterationMillis()).append(" ms, one thread, `-prof gc`.\n");
-    }
-    md.append('\n');
+    CodecBench.Settings j = s.jmh();
+    md.append(Markdown.fill("http-settings.md", "rounds", s.rounds(), "host", s.host(), "warmup",
+        Fmt.seconds(s.warmup()), "measure", Fmt.seconds(s.measure()), "threads", s.threads(), "connections",
+        s.connections(), "path", EchoServiceBolt.METHOD_ECHO.httpPath(), "boltPoint", s.boltPoint().id(), "payload",
+        s.payloadBytes(), "boltgenHttp", Systems.byId("boltgen-http").description(), "nettyHttp",
+        Systems.byId("netty-http").description(), "bodies", String.join("; ", r.bodies().entrySet().stream()
+            .map(e -> e.getKey().label + ": " + e.getValue()).toList()), "jvmFlags", String.join(" ", s.jvmFlags()),
+        "jmh", j == null ? "" : "- JMH 1.37: " + j.forks() + " fork(s) per benchmark, " + j.warmupIterations()
+            + " warm-up and " + j.iterations() + " measured iterations of " + j.iterationMillis() + " ms, one thread,"
+            + " `-prof gc`.\n"));
   }
 
   private static void results(StringBuilder md, HttpBench.Result r) {

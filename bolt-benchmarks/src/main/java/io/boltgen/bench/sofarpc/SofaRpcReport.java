@@ -110,37 +110,11 @@ public final class SofaRpcReport {
       quiet.row(side, c[0], c[1], c[2], c[3], c[4]);
     }
     md.append(quiet.markdown());
-    md.append("\n## Settings\n\n");
-    md.append("- One SOFARPC 5.13.2 provider (bolt-sofarpc-peer's `PeerMain provider`, bolt over 127.0.0.1) serving"
-        + " `EchoService` with serialization protobuf and `GreetService` with hessian2, in a JVM of its own.\n");
-    md.append("- boltgen: the stubs bolt-processor generated for `@SofaRpcService` interfaces of those services"
-        + " (`SofaEchoService`, `SofaGreetService` and their future-returning twins), one `BoltClient` in the benchmark's"
-        + " JVM for the whole run. SOFARPC: `PeerMain bench`, consumers (`ConsumerConfig`, direct URL, invoke types sync"
-        + " and callback) referred once in a JVM of their own, kept for the whole run.\n");
-    md.append("- Loads, the same on both sides: sync, ").append(s.threads()).append(" threads calling back to back;"
-        + " async, ").append(s.inFlight()).append(" calls in flight, each completion issuing the next (boltgen: the"
-        + " stub's CompletableFuture; SOFARPC: a per-call SofaResponseCallback). A call counts when its answer is"
-        + " correct.\n");
-    md.append("- ").append(s.rounds()).append(" round(s); in each, every case on both sides, one after the other: the"
-        + " order of the cases rotates from round to round and the side going first alternates. Each window: ")
-        .append(Fmt.seconds(s.warmup())).append(" s of warm-up under the load, then ").append(Fmt.seconds(s.measure()))
-        .append(" s measured.\n");
-    md.append("- JVM flags of the provider and the consumer: `").append(String.join(" ", s.jvmFlags()))
-        .append(" --add-opens java.base/java.lang=ALL-UNNAMED`; the boltgen client runs in the benchmark's own JVM, as"
-            + " started.\n\n");
-    md.append("## Results\n\n");
-    md.append(Markdown.partial(r.caveats()));
-    md.append("Each cell: the median over rounds, with the range in brackets when there was more than one round. Latency"
-        + " is per call, from issue to answer, in the client. Client CPU: the CPU time (user + system, all threads) of"
-        + " the client's process in the measured window divided by the calls answered in it (the provider's CPU is not"
-        + " in it). The ratio row: the median of the per-round ratios, boltgen's value over SOFARPC's (above 1 is more"
-        + " calls/s, or more µs).\n\n");
+    md.append('\n').append(Markdown.fill("sofarpc-settings.md", "threads", s.threads(), "inFlight", s.inFlight(),
+        "rounds", s.rounds(), "warmup", Fmt.seconds(s.warmup()), "measure", Fmt.seconds(s.measure()), "jvmFlags",
+        String.join(" ", s.jvmFlags()), "partial", Markdown.partial(r.caveats())));
     md.append(tables(s, r, "### "));
-    md.append("## Running it\n\n```\njava -jar bolt-benchmarks/target/bolt-benchmarks.jar sofarpc\n```\n\n"
-        + "It needs bolt-sofarpc-peer built (`mvn -pl bolt-sofarpc-peer,bolt-benchmarks -am package`), and runs from"
-        + " the repository root (or pass `--peer-classpath bolt-sofarpc-peer/target/peer.classpath`). Without options"
-        + " it writes this file; with shorter windows, fewer rounds or other loads it prints its tables only (`--out"
-        + " FILE` writes them anyway).\n");
+    md.append(Markdown.resource("sofarpc-running.md"));
     return md.toString();
   }
 }
