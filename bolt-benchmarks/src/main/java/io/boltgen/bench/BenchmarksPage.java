@@ -56,21 +56,15 @@ public final class BenchmarksPage {
 
     md.append("## Settings\n\n");
     if (load != null) {
-      md.append("- Load: ").append(load.runs()).append(" run(s); in each run every system in turn (")
-          .append(String.join(", ", load.systems().stream().map(EchoSystem::id).toList())).append("; cases ")
-          .append(String.join(", ", load.cases().stream().map(Point::id).toList()))
-          .append("), each in a fresh server JVM and a fresh client JVM over ").append(load.setup().host())
-          .append("; each client JVM first runs every case in turn, unmeasured, for ").append(Fmt.seconds(load.warmUpPass()))
-          .append(" s in all (a warm-up pass, the same for every system); then per case a ")
-          .append(Fmt.seconds(load.setup().warmup())).append(" s warm-up, then a ").append(Fmt.seconds(load.setup().measure()))
-          .append(" s measured window; after the last case, the first case again (the warm-up check). The order of the"
-              + " systems rotates: run r starts with the system at index (r - 1) mod n. A window in which other"
-              + " processes took more than ").append(Fmt.percent(load.setup().quiet().thresholdPercent()))
-          .append(" of one core is measured again, up to ").append(load.setup().quiet().maxRepeats()).append(" more times.\n");
-      md.append("- JVM flags of every server and client JVM: `").append(String.join(" ", load.setup().jvmFlags())).append('`');
-      md.append(load.serverJvmArgs().isEmpty() ? "" : "; servers also `" + String.join(" ", load.serverJvmArgs()) + "`");
-      md.append(load.clientJvmArgs().isEmpty() ? "" : "; clients also `" + String.join(" ", load.clientJvmArgs()) + "`");
-      md.append(".\n");
+      md.append(Markdown.fill("benchmarks-load-settings.md", "runs", load.runs(), "systems",
+          String.join(", ", load.systems().stream().map(EchoSystem::id).toList()), "cases",
+          String.join(", ", load.cases().stream().map(Point::id).toList()), "host", load.setup().host(), "pass",
+          Fmt.seconds(load.warmUpPass()), "warmup", Fmt.seconds(load.setup().warmup()), "measure",
+          Fmt.seconds(load.setup().measure()), "threshold", Fmt.percent(load.setup().quiet().thresholdPercent()),
+          "repeats", load.setup().quiet().maxRepeats(), "flags", String.join(" ", load.setup().jvmFlags()), "more",
+          (load.serverJvmArgs().isEmpty() ? "" : "; servers also `" + String.join(" ", load.serverJvmArgs()) + "`")
+              + (load.clientJvmArgs().isEmpty() ? "" : "; clients also `" + String.join(" ", load.clientJvmArgs())
+              + "`")));
     }
     CodecBench.Settings jmh = plan.jmh();
     if (jmh != null) {
@@ -85,21 +79,12 @@ public final class BenchmarksPage {
     String partial = Markdown.partial(plan.caveats());
     if (result.loadReport() != null) {
       String targets = result.loadReport().targetsMarkdown();
-      md.append("## Targets\n\n").append(partial);
-      md.append("boltgen in its default configuration against the best peer configuration (the SOFABolt or gRPC"
-          + " configuration with the highest median throughput on that case) and against raw Netty, the ceiling."
-          + " Every ratio here is the median of the per-run paired ratios (boltgen's throughput, or p99, in run r"
-          + " divided by the other system's in the same run r, the two having run minutes apart), with their range over"
-          + " runs in brackets; a target is met when that median meets it. The CPU row is boltgen's own median and"
-          + " range.\n\n");
+      md.append(Markdown.fill("benchmarks-targets.md", "partial", partial));
       md.append(targets.isEmpty() ? "_boltgen, or every comparator, was not part of this run._\n" : targets).append('\n');
       String warm = result.loadReport().warmupMarkdown();
       md.append(warm.isEmpty() ? "" : "### Warm-up check: first case against its repeat\n\n" + warm + "\n");
       md.append("What limits the targets marked NO, from profiles: [performance.md](performance.md) (by hand).\n\n");
-      md.append("## Load: throughput, latency and CPU per call\n\n").append(partial);
-      md.append("Each cell: the median of the runs, with the range over runs in brackets when there was more than one"
-          + " run. Latency is per call, from issue to outcome, in the client; CPU is the CPU time (user + system, all"
-          + " threads) both processes spent in the measured window divided by the calls completed in it.\n\n");
+      md.append(Markdown.fill("benchmarks-load.md", "partial", partial));
       md.append(result.loadReport().markdown());
     }
     if (result.scalingReport() != null && plan.scalingDocs() != null && plan.docs() != null) {
@@ -111,11 +96,7 @@ public final class BenchmarksPage {
           .append("](").append(link).append("), written by the same command.\n\n");
     }
     if (result.codecs() != null) {
-      md.append("## Codecs (JMH)\n\n").append(partial);
-      md.append("One order (a record with longs, strings (one non-ASCII), a nested record, a list of 8 records, a map of"
-          + " 4 String→Long entries and an enum; the same values in each format), encoded and decoded once per"
-          + " operation. ns/op: the median of the forks' scores, range over forks in brackets; B/op: bytes allocated per"
-          + " operation (`gc.alloc.rate.norm`).\n\n");
+      md.append(Markdown.fill("benchmarks-codecs.md", "partial", partial));
       md.append(result.codecs().markdown()).append('\n');
     }
     md.append("## Other reports\n\nEach from its own command of `java -jar bolt-benchmarks/target/bolt-benchmarks.jar`:\n\n");
