@@ -153,13 +153,7 @@ public final class HttpReport {
   }
 
   private static void codecs(StringBuilder md, HttpBench.Result r) {
-    md.append("## Codecs (JMH): JSON against protobuf\n\n");
-    md.append("One order (codec/OrderFixtures: longs, strings (one non-ASCII), a nested record, a list of 8 records, a"
-        + " map of 4 entries, an enum) as the result message of the generated `OrderServiceBolt.METHOD_ECHO_ORDER` (the"
-        + " order as field 1), through its generated protobuf marshaller (exact size, then a write into a reused pooled"
-        + " direct buffer; a read from it) and its generated JSON marshaller (`ProtoJson.write` into a reused byte"
-        + " stream, `ProtoJson.read` from a stream over the encoded bytes). ns/op: the median of the forks' scores,"
-        + " range in brackets; B/op: bytes allocated per operation.\n\n");
+    md.append(Markdown.resource("http-codecs.md"));
     if (r.codecs() == null) {
       md.append("Not measured.\n");
       return;

@@ -93,11 +93,7 @@ public final class MeshReport {
     StringBuilder md = new StringBuilder();
     md.append(Markdown.head("Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)", MeshReport.class,
         r.caveats(), r.failures(), started, took, s.command()));
-    md.append("The 2018 Alibaba mesh-agent contest, rebuilt on one machine: HTTP clients call a service through an"
-        + " agent (here boltgen's gateway), which finds the service's providers in etcd and balances the calls over"
-        + " them; each call takes the provider 50 ms, so the most a closed loop of N connections can make is N ÷"
-        + " 50 ms. The contest's published Netty agent ran on 8 cores; this machine has " + machine.get("cores")
-        + ".\n\n");
+    md.append(Markdown.fill("mesh-intro.md", "cores", machine.get("cores")));
     md.append(Markdown.machine(machine, loadAverageEnd));
     quiet(md, s, r);
     settings(md, s, r);

@@ -57,13 +57,10 @@ public final class ClusterReport {
         .append(machine.get("load average at start")).append(" at the start, ").append(loadAverageEnd)
         .append(" at the end. Command:\n\n```\n").append(command).append("\n```\n\n");
     md.append(Markdown.warnings(caveats, List.of()));
-    md.append(String.format(Locale.ROOT, "%d boltgen echo servers (defaults) in one server JVM, one of them answering"
-            + " %d ms late; %d async callers in one client JVM, each keeping one call of %d B in flight, through"
-            + " `BoltClient.channel(\"static:///…\", policy)`; per window %s s of warm-up, then %s s measured; %d"
-            + " round(s), the policies alternating within each. Each cell: the median over rounds, the range over"
-            + " rounds in brackets when there was more than one.%n%n", ClusterBalancing.INSTANCES, cluster.slowMillis(),
-        cluster.concurrency(), ClusterBalancing.PAYLOAD_BYTES, Fmt.seconds(cluster.setup().warmup()),
-        Fmt.seconds(cluster.setup().measure()), cluster.rounds()));
+    md.append(Markdown.fill("cluster-setup.md", "instances", ClusterBalancing.INSTANCES, "slow", cluster.slowMillis(),
+        "concurrency", cluster.concurrency(), "payload", ClusterBalancing.PAYLOAD_BYTES, "warmup",
+        Fmt.seconds(cluster.setup().warmup()), "measure", Fmt.seconds(cluster.setup().measure()), "rounds",
+        cluster.rounds()));
     Table t = new Table("lrrrrrrrr", "policy", "calls/s", "p50", "p99", "p99.9", "share to the slow instance",
         "p50 of the slow instance's calls", "shares, all rounds (slow first)", "errors");
     for (Row r : rows.values()) {

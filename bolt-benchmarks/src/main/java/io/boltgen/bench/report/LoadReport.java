@@ -290,10 +290,7 @@ public final class LoadReport {
     String first = cases.get(0).id();
     int lastRun = ratios.values().stream().flatMap(m -> m.keySet().stream()).mapToInt(r -> r).max().orElse(0);
     StringBuilder sb = new StringBuilder();
-    sb.append("Each client measured its first case (").append(first).append(") again after all its cases, with the"
-        + " same warm-up and window. The ratio is the first measurement's throughput over the repeat's: at ")
-        .append(Fmt.ratio(WARM_RATIO)).append(" or more the first case was already warm (the warm-up was long"
-        + " enough); below, the first case still paid for the JVMs' way to their steady state.\n\n");
+    sb.append(Markdown.fill("load-warmup.md", "first", first, "warm", Fmt.ratio(WARM_RATIO)));
     List<String> headers = new ArrayList<>(List.of("system"));
     for (int run = 1; run <= lastRun; run++) {
       headers.add("run " + run);
