@@ -2,6 +2,7 @@ package io.boltgen.bench;
 
 import io.boltgen.bench.codec.OrderCodecs;
 import io.boltgen.bench.jmh.CodecBench;
+import io.boltgen.bench.report.CodecReport;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
 import io.boltgen.bench.report.Table;
@@ -28,8 +29,8 @@ public final class BenchmarksPage {
           "`cluster`"),
       List.of("benchmarks-tls.md", "plain boltgen against TLS 1.3, with the JDK's provider and with OpenSSL",
           "`load`, its numbers pasted by hand"),
-      List.of("benchmarks-http.md", "boltgen over HTTP on its Bolt port (JSON and protobuf bodies, loaded by wrk) beside"
-          + " its Bolt client and a raw Netty HTTP echo; its JSON codec beside its protobuf codec", "`http`"),
+      List.of("benchmarks-http.md", "boltgen over HTTP on its Bolt port (JSON and protobuf bodies, loaded by wrk)"
+          + " beside its Bolt client and a raw Netty HTTP echo; its JSON codec beside its protobuf codec", "`http`"),
       List.of("benchmarks-sofarpc.md", "a generated boltgen client beside SOFARPC 5.13.2's own consumer, both calling a"
           + " real SOFARPC provider (protobuf and Hessian2)", "`sofarpc`"),
       List.of("benchmarks-mesh.md", "the 2018 mesh-agent contest on loopback: the gateway, three providers in etcd,"
@@ -44,8 +45,8 @@ public final class BenchmarksPage {
   public static String render(Bench.Plan plan, Bench.Result result, Map<String, String> machine, String loadAverageEnd,
       Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append(Markdown.head("Benchmarks: boltgen beside SOFABolt, gRPC-java and raw Netty", BenchmarksPage.class, plan.caveats(),
-        result.failures(), started, took, plan.command()));
+    md.append(Markdown.head("Benchmarks: boltgen beside SOFABolt, gRPC-java and raw Netty", BenchmarksPage.class,
+        plan.caveats(), result.failures(), started, took, plan.command()));
 
     md.append(Markdown.machine(machine, loadAverageEnd));
     LoadMatrix load = plan.load();
@@ -68,10 +69,7 @@ public final class BenchmarksPage {
     }
     CodecBench.Settings jmh = plan.jmh();
     if (jmh != null) {
-      md.append("- JMH 1.37: ").append(jmh.forks()).append(" fork(s) per benchmark, ").append(jmh.warmupIterations())
-          .append(" warm-up and ").append(jmh.iterations()).append(" measured iterations of ").append(jmh.iterationMillis())
-          .append(" ms, one thread, `-prof gc`; forked JVMs run with `").append(String.join(" ", jmh.jvmFlags()))
-          .append("`.\n");
+      md.append(CodecReport.settings(jmh, true));
     }
     md.append("- boltgen rows: the stub and skeleton bolt-processor generated for `EchoService`; codec rows: ")
         .append(OrderCodecs.describe()).append(".\n\n");
@@ -80,7 +78,8 @@ public final class BenchmarksPage {
     if (result.loadReport() != null) {
       String targets = result.loadReport().targetsMarkdown();
       md.append(Markdown.fill("benchmarks-targets.md", "partial", partial));
-      md.append(targets.isEmpty() ? "_boltgen, or every comparator, was not part of this run._\n" : targets).append('\n');
+      md.append(targets.isEmpty() ? "_boltgen, or every comparator, was not part of this run._\n" : targets)
+          .append('\n');
       String warm = result.loadReport().warmupMarkdown();
       md.append(warm.isEmpty() ? "" : "### Warm-up check: first case against its repeat\n\n" + warm + "\n");
       md.append("What limits the targets marked NO, from profiles: [performance.md](performance.md) (by hand).\n\n");
@@ -99,7 +98,8 @@ public final class BenchmarksPage {
       md.append(Markdown.fill("benchmarks-codecs.md", "partial", partial));
       md.append(result.codecs().markdown()).append('\n');
     }
-    md.append("## Other reports\n\nEach from its own command of `java -jar bolt-benchmarks/target/bolt-benchmarks.jar`:\n\n");
+    md.append("## Other reports\n\nEach from its own command of `java -jar"
+        + " bolt-benchmarks/target/bolt-benchmarks.jar`:\n\n");
     Table reports = new Table("lll", "report", "what it measures", "command");
     REPORTS.forEach(r -> reports.row("[" + r.get(0) + "](" + r.get(0) + ")", r.get(1), r.get(2)));
     return md.append(reports.markdown()).append('\n').append(Markdown.resource("benchmarks-method.md"))

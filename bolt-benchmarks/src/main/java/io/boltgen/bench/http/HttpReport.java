@@ -2,6 +2,7 @@ package io.boltgen.bench.http;
 
 import io.boltgen.bench.http.HttpBench.Case;
 import io.boltgen.bench.jmh.CodecBench;
+import io.boltgen.bench.report.CodecReport;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
 import io.boltgen.bench.report.Quiet;
@@ -36,8 +37,8 @@ public final class HttpReport {
   public static String markdown(HttpBench.Settings s, HttpBench.Result r, Map<String, String> machine,
       String loadAverageEnd, Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append(Markdown.head("Benchmarks: boltgen over HTTP (JSON and protobuf) beside Bolt and raw Netty HTTP", HttpReport.class, r.caveats(),
-        r.failures(), started, took, s.command()));
+    md.append(Markdown.head("Benchmarks: boltgen over HTTP (JSON and protobuf) beside Bolt and raw Netty HTTP",
+        HttpReport.class, r.caveats(), r.failures(), started, took, s.command()));
     md.append(Markdown.machine(machine, loadAverageEnd));
     quiet(md, s, r);
     settings(md, s, r);
@@ -76,9 +77,7 @@ public final class HttpReport {
         s.payloadBytes(), "boltgenHttp", Systems.byId("boltgen-http").description(), "nettyHttp",
         Systems.byId("netty-http").description(), "bodies", String.join("; ", r.bodies().entrySet().stream()
             .map(e -> e.getKey().label + ": " + e.getValue()).toList()), "jvmFlags", String.join(" ", s.jvmFlags()),
-        "jmh", j == null ? "" : "- JMH 1.37: " + j.forks() + " fork(s) per benchmark, " + j.warmupIterations()
-            + " warm-up and " + j.iterations() + " measured iterations of " + j.iterationMillis() + " ms, one thread,"
-            + " `-prof gc`.\n"));
+        "jmh", j == null ? "" : CodecReport.settings(j, false)));
   }
 
   private static void results(StringBuilder md, HttpBench.Result r) {
@@ -93,7 +92,8 @@ public final class HttpReport {
         t.row(c.label, "failed (see above)", "", "", "", "", "");
       } else if (!ws.isEmpty()) {
         t.row(c.label, Spread.over(ws, HttpWindow::callsPerSecond).format(Fmt::rate),
-            Spread.over(ws, HttpWindow::p50Us).format(Fmt::micros), Spread.over(ws, HttpWindow::p99Us).format(Fmt::micros),
+            Spread.over(ws, HttpWindow::p50Us).format(Fmt::micros),
+            Spread.over(ws, HttpWindow::p99Us).format(Fmt::micros),
             Spread.over(ws, HttpWindow::serverCpuUs).format(v -> Fmt.num(v, 1)),
             Spread.over(ws, HttpWindow::machineCpuUs).format(v -> Fmt.num(v, 1)),
             Markdown.errors(ws.stream().mapToLong(HttpWindow::errors).sum(), ws.stream().map(HttpWindow::errorText)
@@ -118,15 +118,18 @@ public final class HttpReport {
   static Spread httpVsNetty(HttpBench.Result r) {
     List<Double> ratios = new ArrayList<>();
     for (HttpBench.Round round : r.rounds()) {
-      HttpWindow json = r.windows().stream().filter(w -> w.round() == round.round() && w.caseId().equals(Case.HTTP_JSON.id))
-          .findFirst().orElse(null);
-      HttpWindow netty = r.windows().stream().filter(w -> w.round() == round.round()
-          && w.caseId().equals(Case.NETTY_HTTP.id)).findFirst().orElse(null);
+      HttpWindow json = window(r, round, Case.HTTP_JSON);
+      HttpWindow netty = window(r, round, Case.NETTY_HTTP);
       if (json != null && netty != null && netty.callsPerSecond() > 0) {
         ratios.add(json.callsPerSecond() / netty.callsPerSecond());
       }
     }
     return Spread.of(ratios);
+  }
+
+  private static HttpWindow window(HttpBench.Result r, HttpBench.Round round, Case c) {
+    return r.windows().stream().filter(w -> w.round() == round.round() && w.caseId().equals(c.id)).findFirst()
+        .orElse(null);
   }
 
   /** JSON's round trip time over protobuf's (medians over forks); NaN without both. */

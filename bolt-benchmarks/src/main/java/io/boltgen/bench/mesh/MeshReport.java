@@ -52,8 +52,9 @@ public final class MeshReport {
   public static String describe(FreezeResult f) {
     return String.format(Locale.ROOT, "freeze: %s req/s by wrk, errors %d%s; providers' calls/s before %s, while"
             + " stopped %s (lowest second %s), back within 5%% %s after SIGCONT; fewest registered %d",
-        qps(f.wrk().requestsPerSecond()), f.wrk().errors(), f.wrk().errors() == 0 ? "" : " (" + f.wrk().errorText() + ")",
-        qps(f.before()), qps(f.during()), qps(f.duringMin()), recovery(f), f.minRegistered());
+        qps(f.wrk().requestsPerSecond()), f.wrk().errors(),
+        f.wrk().errors() == 0 ? "" : " (" + f.wrk().errorText() + ")", qps(f.before()), qps(f.during()),
+        qps(f.duringMin()), recovery(f), f.minRegistered());
   }
 
   /** The policies' ids, then {@link MeshBench#DIRECT} when the direct client ran. */
@@ -82,7 +83,8 @@ public final class MeshReport {
     lines.put("ceiling (connections ÷ 50 ms)", ceiling);
     Charts.write(file, "mesh-agent contest on loopback: requests/s against connections", List.of(
         "3 providers (50 ms per call, 200 threads each, weights 100/200/300), the gateway in its own JVM, wrk"
-            + " -t" + s.wrkThreads() + " with random JSON texts; " + Fmt.seconds(s.duration()) + " s measured per point"),
+            + " -t" + s.wrkThreads() + " with random JSON texts; " + Fmt.seconds(s.duration())
+            + " s measured per point"),
         "connections (wrk's; the direct client's calls in flight)",
         List.of(new Charts.Panel("requests/s", false, lines)));
   }
@@ -91,8 +93,8 @@ public final class MeshReport {
   public static String markdown(MeshBench.Settings s, MeshBench.Result r, Map<String, String> machine,
       String loadAverageEnd, Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append(Markdown.head("Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)", MeshReport.class,
-        r.caveats(), r.failures(), started, took, s.command()));
+    md.append(Markdown.head("Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)",
+        MeshReport.class, r.caveats(), r.failures(), started, took, s.command()));
     md.append(Markdown.fill("mesh-intro.md", "cores", machine.get("cores")));
     md.append(Markdown.machine(machine, loadAverageEnd));
     quiet(md, s, r);
@@ -118,8 +120,9 @@ public final class MeshReport {
   private static void quiet(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
     md.append("### How quiet it was\n\n");
     md.append(Quiet.method(", sampled over every measured window during the run", true, "the benchmark's processes"
-        + " (`/proc/<pid>/stat`: etcd, the three providers, the gateway, and the harness JVM with the wrk runs it reaped;"
-        + " the direct client runs in the harness JVM)", s.quiet(), ". The freeze run is one window of its own."));
+        + " (`/proc/<pid>/stat`: etcd, the three providers, the gateway, and the harness JVM with the wrk runs it"
+        + " reaped; the direct client runs in the harness JVM)", s.quiet(),
+        ". The freeze run is one window of its own."));
     Table t = new Table("lrrrl", "window", "other CPU", "machine busy", "measured again", "noisy");
     List<Quiet> all = new ArrayList<>();
     for (Point p : r.points()) {
@@ -161,9 +164,10 @@ public final class MeshReport {
           "share small / medium / large", "most at once", direct ? "client CPU µs/call" : "gateway CPU µs/request",
           "machine busy").spaced();
       List<Point> ps = r.points().stream().filter(p -> p.mode().equals(mode)).toList();
-      ps.forEach(p -> t.row(p.connections(), qps(p.qps()) + (p.noisy() ? " NOISY" : ""), percent(p.qps() / p.ceiling()),
-          Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()), Markdown.errors(p.errors(), p.errorText()),
-          shares(p), p.mostAtOnce() > MeshBench.THREADS ? "**" + p.mostAtOnce() + " (over " + MeshBench.THREADS + ")**"
+      ps.forEach(p -> t.row(p.connections(), qps(p.qps()) + (p.noisy() ? " NOISY" : ""),
+          percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()),
+          Markdown.errors(p.errors(), p.errorText()), shares(p),
+          p.mostAtOnce() > MeshBench.THREADS ? "**" + p.mostAtOnce() + " (over " + MeshBench.THREADS + ")**"
               : p.mostAtOnce(), Fmt.num(p.cpuUsPerRequest(), 1), Fmt.percent(p.machineBusyPercent())));
       md.append(t.markdown()).append(ps.isEmpty() ? "\nNot measured (see the failures above).\n" : "").append('\n');
     }

@@ -50,7 +50,8 @@ public final class Charts {
 
   private static final Shape[] SHAPES = {
       new Ellipse2D.Double(-4, -4, 8, 8), new Rectangle2D.Double(-4, -4, 8, 8),
-      new Polygon(new int[] {0, 5, -5}, new int[] {-5, 4, 4}, 3), new Polygon(new int[] {0, 5, 0, -5}, new int[] {-5, 0, 5, 0}, 4)};
+      new Polygon(new int[] {0, 5, -5}, new int[] {-5, 4, 4}, 3),
+      new Polygon(new int[] {0, 5, 0, -5}, new int[] {-5, 0, 5, 0}, 4)};
 
   /**
    * One panel.

@@ -22,6 +22,13 @@ public final class CodecReport {
     this.sizes = sizes;
   }
 
+  /** The JMH settings as a bullet: forks, iterations, and with {@code flags} the forked JVMs' flags. */
+  public static String settings(CodecBench.Settings j, boolean flags) {
+    return "- JMH 1.37: " + j.forks() + " fork(s) per benchmark, " + j.warmupIterations() + " warm-up and "
+        + j.iterations() + " measured iterations of " + j.iterationMillis() + " ms, one thread, `-prof gc`"
+        + (flags ? "; forked JVMs run with `" + String.join(" ", j.jvmFlags()) + "`" : "") + ".\n";
+  }
+
   private Score score(String codec, String op) {
     Map<String, Score> ops = scores.get(codec);
     return ops == null ? null : ops.get(op);
@@ -77,7 +84,8 @@ public final class CodecReport {
     }
     if (best != null) {
       double t = boltgen.nanos().median() / best.nanos().median();
-      out.row("time vs the faster protobuf-java (" + bestName + ")", Fmt.ratio(t), "≤ 0.80×", t <= 0.8 ? "yes" : "NO");
+      out.row("time vs the faster protobuf-java (" + bestName + ")", Fmt.ratio(t), "≤ 0.80×",
+          t <= 0.8 ? "yes" : "NO");
       double leastBytes = Double.MAX_VALUE;
       for (String p : List.of("protobufBytes", "protobufDirect")) {
         Score s = score(p, "roundTrip");

@@ -44,7 +44,8 @@ public final class LoadReport {
     this.systems = systems;
     this.windows = List.copyOf(windows);
     this.runs = List.copyOf(runs);
-    this.rows = Row.fold(windows, cases.stream().map(Point::id).toList(), systems.stream().map(EchoSystem::id).toList());
+    this.rows = Row.fold(windows, cases.stream().map(Point::id).toList(),
+        systems.stream().map(EchoSystem::id).toList());
   }
 
   /** The rows of case {@code point}, by system id, in system order. */
@@ -64,8 +65,9 @@ public final class LoadReport {
     Measured m = w.m();
     return String.format(Locale.ROOT, "%9s/s  p50 %8s  p99 %8s  p99.9 %8s  cpu %6s µs/call  others %s%s%s%s%s",
         Fmt.rate(m.throughput()), Fmt.micros(m.p50Us()), Fmt.micros(m.p99Us()), Fmt.micros(m.p999Us()),
-        Fmt.num(m.cpuUs(), 1), Fmt.percent(m.otherCpuPercent()), m.attempts() > 1 ? "  [" + m.attempts() + " attempts]" : "",
-        m.noisy() ? "  [NOISY]" : "", m.clientJitPercent() > JIT_WARNING_PERCENT
+        Fmt.num(m.cpuUs(), 1), Fmt.percent(m.otherCpuPercent()),
+        m.attempts() > 1 ? "  [" + m.attempts() + " attempts]" : "", m.noisy() ? "  [NOISY]" : "",
+        m.clientJitPercent() > JIT_WARNING_PERCENT
             ? String.format(Locale.ROOT, "  [client JIT %.0f%% of window]", m.clientJitPercent()) : "",
         m.errors() > 0 ? "  ERRORS " + m.errors() + " (" + m.firstError() + ")" : "");
   }
@@ -149,7 +151,8 @@ public final class LoadReport {
       if (worst > JIT_WARNING_PERCENT) {
         jit.add(r.system() + " " + Fmt.num(worst, 0) + "%");
       }
-      List<String> noisyRuns = r.windows().stream().filter(w -> w.m().noisy()).map(w -> Integer.toString(w.run())).toList();
+      List<String> noisyRuns = r.windows().stream().filter(w -> w.m().noisy()).map(w -> Integer.toString(w.run()))
+          .toList();
       if (!noisyRuns.isEmpty()) {
         noisy.add(r.system() + " (run " + String.join(", ", noisyRuns) + ")");
       }
@@ -157,7 +160,8 @@ public final class LoadReport {
     List<String> notes = new ArrayList<>();
     if (!jit.isEmpty()) {
       notes.add("clients still JIT-compiling during the measured window (compiler time as a share of the window; above "
-          + Fmt.num(JIT_WARNING_PERCENT, 0) + "% the warm-up was too short for this machine): " + String.join(", ", jit));
+          + Fmt.num(JIT_WARNING_PERCENT, 0) + "% the warm-up was too short for this machine): "
+          + String.join(", ", jit));
     }
     if (!noisy.isEmpty()) {
       notes.add(Markdown.noisy("used", " (see Machine)", noisy));
@@ -204,7 +208,8 @@ public final class LoadReport {
       }
       if (!c.sync() && c.payloadBytes() == 100) {
         Spread cpu = boltgen.spread(Measured::cpuUs);
-        target(out, c, "CPU µs per call, client + server", cpu.format(v -> Fmt.num(v, 1)), "≤ 1.5", cpu.median() <= 1.5);
+        target(out, c, "CPU µs per call, client + server", cpu.format(v -> Fmt.num(v, 1)), "≤ 1.5",
+            cpu.median() <= 1.5);
       }
     });
     return out;

@@ -71,7 +71,7 @@ public final class Markdown {
     return errors == 0 ? "0" : "**" + errors + "** (" + text.replace('|', '/') + ")";
   }
 
-  /** {@code NOISY: windows kept although other processes <verb> more CPU than the quiet threshold in every attempt…}. */
+  /** {@code NOISY: windows kept although other processes <verb> more CPU than the quiet threshold …: <windows>}. */
   public static String noisy(String verb, String where, List<String> windows) {
     return "NOISY: windows kept although other processes " + verb + " more CPU than the quiet threshold in every"
         + " attempt" + where + ": " + String.join(", ", windows);

@@ -83,8 +83,8 @@ public final class ScalingReport {
           lines(sweep, payload ? ScalingReport::megabytesPerSecondEachWay : (w, p) -> w.m().throughput()));
       Charts.Panel p99 = new Charts.Panel("p99 latency (µs, log)", true, lines(sweep, (w, p) -> w.m().p99Us()));
       Path file = chartFile(imageDir, sweep);
-      Charts.write(file, "Scaling: " + describe(sweep), caption, payload ? "payload bytes (log)" : sweep.axis() + " (log)",
-          List.of(rate, p99));
+      Charts.write(file, "Scaling: " + describe(sweep), caption,
+          payload ? "payload bytes (log)" : sweep.axis() + " (log)", List.of(rate, p99));
       files.add(file);
     }
     return files;

@@ -35,11 +35,13 @@ public record Spread(double median, double min, double max, int n) {
 
   /** {@code median (min–max)} in {@code format}; the median alone for fewer than two values. */
   public String format(DoubleFunction<String> format) {
-    return n < 2 ? format.apply(median) : format.apply(median) + " (" + format.apply(min) + "–" + format.apply(max) + ")";
+    return n < 2 ? format.apply(median)
+        : format.apply(median) + " (" + format.apply(min) + "–" + format.apply(max) + ")";
   }
 
   /** {@code 1.36× (1.30–1.41×)}: a ratio's median and range; {@code n/a} for none. */
   public String ratio() {
-    return n == 0 ? "n/a" : n < 2 ? Fmt.ratio(median) : Fmt.ratio(median) + " (" + Fmt.num(min, 2) + "–" + Fmt.ratio(max) + ")";
+    return n == 0 ? "n/a" : n < 2 ? Fmt.ratio(median)
+        : Fmt.ratio(median) + " (" + Fmt.num(min, 2) + "–" + Fmt.ratio(max) + ")";
   }
 }

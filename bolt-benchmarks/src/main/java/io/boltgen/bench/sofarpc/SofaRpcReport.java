@@ -97,8 +97,8 @@ public final class SofaRpcReport {
   public static String markdown(Settings s, Result r, Map<String, String> machine, String loadAverageEnd,
       Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append(Markdown.head("SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider", SofaRpcReport.class,
-        r.caveats(), r.failures(), started, took, s.command()));
+    md.append(Markdown.head("SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider",
+        SofaRpcReport.class, r.caveats(), r.failures(), started, took, s.command()));
     md.append(Markdown.machine(machine, loadAverageEnd));
     md.append("### How quiet it was\n\n").append(Quiet.method(" per measured window", false, "the benchmark JVM, the"
         + " provider's and the consumer's", s.quiet(), " under its table."));
