@@ -22,6 +22,7 @@ public final class ClusterReport {
   private final ClusterBalancing cluster;
   private final Map<String, Row> rows = new LinkedHashMap<>();
 
+  /** The report of the cluster load's {@code windows}, one per policy and round. */
   public ClusterReport(ClusterBalancing cluster, List<Window> windows) {
     this.cluster = cluster;
     Row.fold(windows, cluster.policies().stream().map(BalancingPolicy::name).toList(), List.of("cluster"))

@@ -17,6 +17,7 @@ public final class CodecReport {
   private final Map<String, Map<String, Score>> scores;
   private final Map<String, Integer> sizes;
 
+  /** The report of JMH {@code scores} by codec and operation, and each codec's encoded {@code sizes}. */
   public CodecReport(Map<String, Map<String, Score>> scores, Map<String, Integer> sizes) {
     this.scores = scores;
     this.sizes = sizes;

@@ -25,6 +25,7 @@ public final class ScalingReport {
   private final ScalingCurves curves;
   private final List<Window> windows;
 
+  /** The report of the curves' {@code windows}, one per system and point. */
   public ScalingReport(ScalingCurves curves, List<Window> windows) {
     this.curves = curves;
     this.windows = List.copyOf(windows);
