@@ -11,7 +11,6 @@ import io.boltgen.bench.sofarpc.SofaRpcBench.Settings;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Window;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -81,16 +80,8 @@ public final class SofaRpcReport {
 
   /** The median (and range) of boltgen's value over SOFARPC's in the same round. */
   private static String ratio(List<Window> b, List<Window> o, ToDoubleFunction<Window> f) {
-    List<Double> ratios = new ArrayList<>();
-    for (Window x : b) {
-      for (Window y : o) {
-        double v = f.applyAsDouble(x) / f.applyAsDouble(y);
-        if (x.round() == y.round() && Double.isFinite(v)) {
-          ratios.add(v);
-        }
-      }
-    }
-    return Spread.of(ratios).ratio();
+    return Spread.of(b.stream().flatMap(x -> o.stream().filter(y -> x.round() == y.round())
+        .map(y -> f.applyAsDouble(x) / f.applyAsDouble(y))).filter(Double::isFinite).toList()).ratio();
   }
 
   /** The whole of docs/benchmarks-sofarpc.md. */
