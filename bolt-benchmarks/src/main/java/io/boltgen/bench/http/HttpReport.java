@@ -2,18 +2,20 @@ package io.boltgen.bench.http;
 
 import io.boltgen.bench.http.HttpBench.Case;
 import io.boltgen.bench.jmh.CodecBench;
+import io.boltgen.bench.report.CodecReport;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Quiet;
 import io.boltgen.bench.report.Spread;
+import io.boltgen.bench.report.Table;
 import io.boltgen.bench.run.HttpWindow;
+import io.boltgen.bench.service.EchoServiceBolt;
 import io.boltgen.bench.system.Systems;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.DoubleFunction;
-import java.util.function.ToDoubleFunction;
 
 /**
  * The {@code http} command's report, docs/benchmarks-http.md: machine, how quiet it was, settings, one row per case
@@ -35,8 +37,8 @@ public final class HttpReport {
   public static String markdown(HttpBench.Settings s, HttpBench.Result r, Map<String, String> machine,
       String loadAverageEnd, Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append(Markdown.head("Benchmarks: boltgen over HTTP (JSON and protobuf) beside Bolt and raw Netty HTTP", HttpReport.class, r.caveats(),
-        r.failures(), started, took, s.command()));
+    md.append(Markdown.head("Benchmarks: boltgen over HTTP (JSON and protobuf) beside Bolt and raw Netty HTTP",
+        HttpReport.class, r.caveats(), r.failures(), started, took, s.command()));
     md.append(Markdown.machine(machine, loadAverageEnd));
     quiet(md, s, r);
     settings(md, s, r);
@@ -48,95 +50,57 @@ public final class HttpReport {
 
   private static void quiet(StringBuilder md, HttpBench.Settings s, HttpBench.Result r) {
     md.append("### How quiet it was\n\n");
-    md.append("Other processes' CPU per measured window: the machine's busy time (`/proc/stat`: user + nice + system +"
-        + " irq + softirq + steal, all CPUs) minus the CPU time of the benchmark's processes (`/proc/<pid>/stat`: the"
-        + " server JVM, and wrk or the Bolt client JVM), in % of one core. A window above ")
-        .append(Fmt.num(s.quiet().thresholdPercent(), 1)).append("% was measured again (up to ")
-        .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and"
-            + " is marked NOISY.\n\n");
-    md.append("| round | order | windows | other CPU mean | other CPU max | kept noisy | measured again | load average at"
-        + " start | load average at end |\n|--:|---|--:|--:|--:|--:|--:|---|---|\n");
+    md.append(Quiet.method(" per measured window", true, "the benchmark's processes (`/proc/<pid>/stat`: the server"
+        + " JVM, and wrk or the Bolt client JVM)", s.quiet(), "."));
+    Table t = Quiet.byRun("round");
     for (HttpBench.Round round : r.rounds()) {
-      List<HttpWindow> ws = r.windows().stream().filter(w -> w.round() == round.round()).toList();
-      md.append(quietRow(Integer.toString(round.round()), String.join(", ", round.order().stream().map(c -> c.id)
-          .toList()), ws, round.loadAverageStart(), round.loadAverageEnd()));
+      Quiet.row(t, Integer.toString(round.round()), String.join(", ", round.order().stream().map(c -> c.id).toList()),
+          quiet(r.windows().stream().filter(w -> w.round() == round.round()).toList()), round.loadAverageStart(),
+          round.loadAverageEnd());
     }
     if (!r.rounds().isEmpty()) {
-      md.append(quietRow("all", "", r.windows(), r.rounds().get(0).loadAverageStart(),
-          r.rounds().get(r.rounds().size() - 1).loadAverageEnd()));
+      Quiet.row(t, "all", "", quiet(r.windows()), r.rounds().get(0).loadAverageStart(),
+          r.rounds().get(r.rounds().size() - 1).loadAverageEnd());
     }
-    md.append('\n');
+    md.append(t.markdown()).append('\n');
   }
 
-  private static String quietRow(String round, String order, List<HttpWindow> ws, String start, String end) {
-    double mean = ws.stream().mapToDouble(HttpWindow::otherCpuPercent).filter(d -> !Double.isNaN(d)).average()
-        .orElse(Double.NaN);
-    double max = ws.stream().mapToDouble(HttpWindow::otherCpuPercent).filter(d -> !Double.isNaN(d)).max()
-        .orElse(Double.NaN);
-    return Markdown.row(round, order, Integer.toString(ws.size()), Fmt.percent(mean), Fmt.percent(max),
-        Long.toString(ws.stream().filter(HttpWindow::noisy).count()),
-        Long.toString(ws.stream().filter(w -> w.attempts() > 1).count()), start, end);
+  private static List<Quiet> quiet(List<HttpWindow> ws) {
+    return ws.stream().map(w -> new Quiet(w.otherCpuPercent(), w.noisy(), w.attempts())).toList();
   }
 
   private static void settings(StringBuilder md, HttpBench.Settings s, HttpBench.Result r) {
-    md.append("## Settings\n\n");
-    md.append("- ").append(s.rounds()).append(" round(s); in each, every case in turn, in a fresh server JVM over ")
-        .append(s.host()).append("; the order rotates (round r starts with the case at index (r - 1) mod n). Per case: ")
-        .append(Fmt.seconds(s.warmup())).append(" s of load unmeasured (warm-up), then ")
-        .append(Fmt.seconds(s.measure())).append(" s measured. Each cell below: the median over rounds, the range in"
-            + " brackets when there was more than one.\n");
-    md.append("- HTTP cases: Debian's `wrk -t").append(s.threads()).append(" -c").append(s.connections())
-        .append(" -d<seconds>s --latency -s <case>.lua <url>` (").append(s.connections())
-        .append(" keep-alive connections, ").append(s.threads()).append(" threads, each connection sending its next"
-            + " request when its answer came: closed loop); the script POSTs one fixed body (below) to `")
-        .append(io.boltgen.bench.service.EchoServiceBolt.METHOD_ECHO.httpPath()).append("`. Calls/s is wrk's Requests/sec, p50 and"
-            + " p99 its latency distribution. Before the warm-up one request is sent and its answer checked (status 200,"
-            + " the payload echoed).\n");
-    md.append("- Bolt case: the load matrix's Bolt client JVM (`").append(s.boltPoint().id()).append("`: ")
-        .append(s.connections()).append(" calls in flight on one connection, each completion issuing the next, ")
-        .append(s.payloadBytes()).append(" B payload), after 200 sequential calls; p50/p99 from its HdrHistogram.\n");
-    md.append("- Servers: `boltgen-http` (").append(Systems.byId("boltgen-http").description())
-        .append(") serving the generated `EchoService` for the three boltgen cases; `netty-http` (")
-        .append(Systems.byId("netty-http").description()).append(").\n");
-    md.append("- Bodies: ");
-    List<String> bodies = new ArrayList<>();
-    r.bodies().forEach((c, b) -> bodies.add(c.label + ": " + b));
-    md.append(String.join("; ", bodies)).append(".\n");
-    md.append("- CPU per call: the server JVM's CPU time (user + system, all threads) in the measured window ÷ the calls"
-        + " completed in it; the machine's: its busy time (`/proc/stat`, all CPUs) in the window ÷ calls, which holds"
-        + " the load generator (wrk or the Bolt client JVM) and the kernel's network work on loopback too.\n");
-    md.append("- JVM flags of every server and client JVM: `").append(String.join(" ", s.jvmFlags())).append("`.\n");
-    if (s.jmh() != null) {
-      md.append("- JMH 1.37: ").append(s.jmh().forks()).append(" fork(s) per benchmark, ")
-          .append(s.jmh().warmupIterations()).append(" warm-up and ").append(s.jmh().iterations())
-          .append(" measured iterations of ").append(s.jmh().iterationMillis()).append(" ms, one thread, `-prof gc`.\n");
-    }
-    md.append('\n');
+    CodecBench.Settings j = s.jmh();
+    md.append(Markdown.fill("http-settings.md", "rounds", s.rounds(), "host", s.host(), "warmup",
+        Fmt.seconds(s.warmup()), "measure", Fmt.seconds(s.measure()), "threads", s.threads(), "connections",
+        s.connections(), "path", EchoServiceBolt.METHOD_ECHO.httpPath(), "boltPoint", s.boltPoint().id(), "payload",
+        s.payloadBytes(), "boltgenHttp", Systems.byId("boltgen-http").description(), "nettyHttp",
+        Systems.byId("netty-http").description(), "bodies", String.join("; ", r.bodies().entrySet().stream()
+            .map(e -> e.getKey().label + ": " + e.getValue()).toList()), "jvmFlags", String.join(" ", s.jvmFlags()),
+        "jmh", j == null ? "" : CodecReport.settings(j, false)));
   }
 
   private static void results(StringBuilder md, HttpBench.Result r) {
     md.append("## Results\n\n");
-    md.append(Markdown.row("system/case", "calls/s", "p50", "p99", "server CPU µs/call", "machine CPU µs/call", "errors"));
-    md.append(Markdown.row("---", "--:", "--:", "--:", "--:", "--:", "--:"));
+    Table t = new Table("lrrrrrr", "system/case", "calls/s", "p50", "p99", "server CPU µs/call", "machine CPU µs/call",
+        "errors").spaced();
     for (Case c : Case.values()) {
-      List<HttpWindow> ws = windows(r, c);
+      List<HttpWindow> ws = r.windows().stream().filter(w -> w.caseId().equals(c.id)).toList();
       if (r.notMeasured().containsKey(c)) {
-        md.append(Markdown.row(c.label, "not measured: " + r.notMeasured().get(c), "", "", "", "", ""));
-        continue;
+        t.row(c.label, "not measured: " + r.notMeasured().get(c), "", "", "", "", "");
+      } else if (ws.isEmpty() && r.bodies().containsKey(c)) {
+        t.row(c.label, "failed (see above)", "", "", "", "", "");
+      } else if (!ws.isEmpty()) {
+        t.row(c.label, Spread.over(ws, HttpWindow::callsPerSecond).format(Fmt::rate),
+            Spread.over(ws, HttpWindow::p50Us).format(Fmt::micros),
+            Spread.over(ws, HttpWindow::p99Us).format(Fmt::micros),
+            Spread.over(ws, HttpWindow::serverCpuUs).format(v -> Fmt.num(v, 1)),
+            Spread.over(ws, HttpWindow::machineCpuUs).format(v -> Fmt.num(v, 1)),
+            Markdown.errors(ws.stream().mapToLong(HttpWindow::errors).sum(), ws.stream().map(HttpWindow::errorText)
+                .filter(e -> !e.isEmpty()).findFirst().orElse("")));
       }
-      if (ws.isEmpty()) {
-        if (r.bodies().containsKey(c)) {
-          md.append(Markdown.row(c.label, "failed (see above)", "", "", "", "", ""));
-        }
-        continue;
-      }
-      long errors = ws.stream().mapToLong(HttpWindow::errors).sum();
-      String first = ws.stream().map(HttpWindow::errorText).filter(t -> !t.isEmpty()).findFirst().orElse("");
-      md.append(Markdown.row(c.label, cell(ws, HttpWindow::callsPerSecond, Fmt::rate),
-          cell(ws, HttpWindow::p50Us, Fmt::micros), cell(ws, HttpWindow::p99Us, Fmt::micros),
-          cell(ws, HttpWindow::serverCpuUs, v -> Fmt.num(v, 1)), cell(ws, HttpWindow::machineCpuUs, v -> Fmt.num(v, 1)),
-          errors == 0 ? "0" : "**" + errors + "** (" + first.replace('|', '/') + ")"));
     }
+    md.append(t.markdown());
     md.append('\n');
     for (HttpWindow w : r.windows()) {
       if (w.noisy()) {
@@ -150,27 +114,22 @@ public final class HttpReport {
     }
   }
 
-  private static List<HttpWindow> windows(HttpBench.Result r, Case c) {
-    return r.windows().stream().filter(w -> w.caseId().equals(c.id)).toList();
-  }
-
-  private static String cell(List<HttpWindow> ws, ToDoubleFunction<HttpWindow> f, DoubleFunction<String> format) {
-    return Spread.of(ws.stream().map(w -> f.applyAsDouble(w)).toList()).format(format);
-  }
-
   /** The per-round ratios of boltgen HTTP/JSON's calls/s to raw Netty HTTP's. */
   static Spread httpVsNetty(HttpBench.Result r) {
     List<Double> ratios = new ArrayList<>();
     for (HttpBench.Round round : r.rounds()) {
-      HttpWindow json = r.windows().stream().filter(w -> w.round() == round.round() && w.caseId().equals(Case.HTTP_JSON.id))
-          .findFirst().orElse(null);
-      HttpWindow netty = r.windows().stream().filter(w -> w.round() == round.round()
-          && w.caseId().equals(Case.NETTY_HTTP.id)).findFirst().orElse(null);
+      HttpWindow json = window(r, round, Case.HTTP_JSON);
+      HttpWindow netty = window(r, round, Case.NETTY_HTTP);
       if (json != null && netty != null && netty.callsPerSecond() > 0) {
         ratios.add(json.callsPerSecond() / netty.callsPerSecond());
       }
     }
     return Spread.of(ratios);
+  }
+
+  private static HttpWindow window(HttpBench.Result r, HttpBench.Round round, Case c) {
+    return r.windows().stream().filter(w -> w.round() == round.round() && w.caseId().equals(c.id)).findFirst()
+        .orElse(null);
   }
 
   /** JSON's round trip time over protobuf's (medians over forks); NaN without both. */
@@ -184,45 +143,38 @@ public final class HttpReport {
   }
 
   private static void targets(StringBuilder md, HttpBench.Result r) {
-    md.append("## Targets\n\n| measure | value | target | met |\n|---|--:|--:|---|\n");
     Spread http = httpVsNetty(r);
-    md.append(Markdown.row("boltgen HTTP/JSON calls/s ÷ raw Netty HTTP calls/s (median of per-round ratios, range)",
-        http.ratio(), "≥ " + Fmt.ratio(HttpBench.TARGET_HTTP_VS_NETTY),
-        http.n() == 0 ? "not measured" : http.median() >= HttpBench.TARGET_HTTP_VS_NETTY ? "met" : "NOT met"));
     double codec = jsonVsProtobuf(r);
-    md.append(Markdown.row("JSON codec time ÷ protobuf codec time (encode + decode of the Order, round trip)",
-        Fmt.ratio(codec), "≤ " + Fmt.ratio(HttpBench.TARGET_JSON_VS_PROTOBUF),
-        Double.isNaN(codec) ? "not measured" : codec <= HttpBench.TARGET_JSON_VS_PROTOBUF ? "met" : "NOT met"));
-    md.append('\n');
+    md.append("## Targets\n\n").append(new Table("lrrl", "measure", "value", "target", "met")
+        .row("boltgen HTTP/JSON calls/s ÷ raw Netty HTTP calls/s (median of per-round ratios, range)", http.ratio(),
+            "≥ " + Fmt.ratio(HttpBench.TARGET_HTTP_VS_NETTY),
+            http.n() == 0 ? "not measured" : http.median() >= HttpBench.TARGET_HTTP_VS_NETTY ? "met" : "NOT met")
+        .row("JSON codec time ÷ protobuf codec time (encode + decode of the Order, round trip)", Fmt.ratio(codec),
+            "≤ " + Fmt.ratio(HttpBench.TARGET_JSON_VS_PROTOBUF),
+            Double.isNaN(codec) ? "not measured" : codec <= HttpBench.TARGET_JSON_VS_PROTOBUF ? "met" : "NOT met")
+        .markdown()).append('\n');
   }
 
   private static void codecs(StringBuilder md, HttpBench.Result r) {
-    md.append("## Codecs (JMH): JSON against protobuf\n\n");
-    md.append("One order (codec/OrderFixtures: longs, strings (one non-ASCII), a nested record, a list of 8 records, a"
-        + " map of 4 entries, an enum) as the result message of the generated `OrderServiceBolt.METHOD_ECHO_ORDER` (the"
-        + " order as field 1), through its generated protobuf marshaller (exact size, then a write into a reused pooled"
-        + " direct buffer; a read from it) and its generated JSON marshaller (`ProtoJson.write` into a reused byte"
-        + " stream, `ProtoJson.read` from a stream over the encoded bytes). ns/op: the median of the forks' scores,"
-        + " range in brackets; B/op: bytes allocated per operation.\n\n");
+    md.append(Markdown.resource("http-codecs.md"));
     if (r.codecs() == null) {
       md.append("Not measured.\n");
       return;
     }
-    md.append(Markdown.row("codec", "encode ns/op", "decode ns/op", "round trip ns/op", "round trip B/op",
-        "encoded bytes"));
-    md.append(Markdown.row("---", "--:", "--:", "--:", "--:", "--:"));
+    Table t = new Table("lrrrrr", "codec", "encode ns/op", "decode ns/op", "round trip ns/op", "round trip B/op",
+        "encoded bytes").spaced();
     for (String codec : List.of("protobuf", "json")) {
       Map<String, CodecBench.Score> ops = r.codecs().get(codec);
       if (ops == null) {
-        md.append(Markdown.row(codec, "not measured", "", "", "", ""));
+        t.row(codec, "not measured", "", "", "", "");
         continue;
       }
       Integer size = r.codecSizes().get(codec);
-      md.append(Markdown.row(codec, nanos(ops.get("encode")), nanos(ops.get("decode")), nanos(ops.get("roundTrip")),
+      t.row(codec, nanos(ops.get("encode")), nanos(ops.get("decode")), nanos(ops.get("roundTrip")),
           ops.get("roundTrip") == null ? "" : Fmt.num(ops.get("roundTrip").bytes().median(), 0),
-          size == null ? "" : size.toString()));
+          size == null ? "" : size);
     }
-    md.append('\n');
+    md.append(t.markdown()).append('\n');
   }
 
   private static String nanos(CodecBench.Score score) {

@@ -6,6 +6,8 @@ import io.boltgen.bench.mesh.MeshBench.Sample;
 import io.boltgen.bench.report.Charts;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Quiet;
+import io.boltgen.bench.report.Table;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -50,19 +52,24 @@ public final class MeshReport {
   public static String describe(FreezeResult f) {
     return String.format(Locale.ROOT, "freeze: %s req/s by wrk, errors %d%s; providers' calls/s before %s, while"
             + " stopped %s (lowest second %s), back within 5%% %s after SIGCONT; fewest registered %d",
-        qps(f.wrk().requestsPerSecond()), f.wrk().errors(), f.wrk().errors() == 0 ? "" : " (" + f.wrk().errorText() + ")",
-        qps(f.before()), qps(f.during()), qps(f.duringMin()), recovery(f), f.minRegistered());
+        qps(f.wrk().requestsPerSecond()), f.wrk().errors(),
+        f.wrk().errors() == 0 ? "" : " (" + f.wrk().errorText() + ")", qps(f.before()), qps(f.during()),
+        qps(f.duringMin()), recovery(f), f.minRegistered());
+  }
+
+  /** The policies' ids, then {@link MeshBench#DIRECT} when the direct client ran. */
+  private static List<String> modes(MeshBench.Settings s) {
+    List<String> modes = new ArrayList<>(s.policies().stream().map(MeshBench::id).toList());
+    if (s.direct()) {
+      modes.add(MeshBench.DIRECT);
+    }
+    return modes;
   }
 
   /** The chart: QPS against connections, one line per policy, the direct client, and the ceiling. */
   public static void chart(Path file, MeshBench.Settings s, MeshBench.Result r) throws IOException {
     Map<String, List<double[]>> lines = new LinkedHashMap<>();
-    List<String> modes = new ArrayList<>();
-    s.policies().forEach(p -> modes.add(MeshBench.id(p)));
-    if (s.direct()) {
-      modes.add(MeshBench.DIRECT);
-    }
-    for (String mode : modes) {
+    for (String mode : modes(s)) {
       List<double[]> line = new ArrayList<>();
       for (Point p : r.points()) {
         if (p.mode().equals(mode)) {
@@ -76,7 +83,8 @@ public final class MeshReport {
     lines.put("ceiling (connections ÷ 50 ms)", ceiling);
     Charts.write(file, "mesh-agent contest on loopback: requests/s against connections", List.of(
         "3 providers (50 ms per call, 200 threads each, weights 100/200/300), the gateway in its own JVM, wrk"
-            + " -t" + s.wrkThreads() + " with random JSON texts; " + Fmt.seconds(s.duration()) + " s measured per point"),
+            + " -t" + s.wrkThreads() + " with random JSON texts; " + Fmt.seconds(s.duration())
+            + " s measured per point"),
         "connections (wrk's; the direct client's calls in flight)",
         List.of(new Charts.Panel("requests/s", false, lines)));
   }
@@ -85,13 +93,9 @@ public final class MeshReport {
   public static String markdown(MeshBench.Settings s, MeshBench.Result r, Map<String, String> machine,
       String loadAverageEnd, Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append(Markdown.head("Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)", MeshReport.class,
-        r.caveats(), r.failures(), started, took, s.command()));
-    md.append("The 2018 Alibaba mesh-agent contest, rebuilt on one machine: HTTP clients call a service through an"
-        + " agent (here boltgen's gateway), which finds the service's providers in etcd and balances the calls over"
-        + " them; each call takes the provider 50 ms, so the most a closed loop of N connections can make is N ÷"
-        + " 50 ms. The contest's published Netty agent ran on 8 cores; this machine has " + machine.get("cores")
-        + ".\n\n");
+    md.append(Markdown.head("Benchmarks: the mesh-agent contest on loopback (gateway, three providers in etcd, wrk)",
+        MeshReport.class, r.caveats(), r.failures(), started, took, s.command()));
+    md.append(Markdown.fill("mesh-intro.md", "cores", machine.get("cores")));
     md.append(Markdown.machine(machine, loadAverageEnd));
     quiet(md, s, r);
     settings(md, s, r);
@@ -115,133 +119,75 @@ public final class MeshReport {
 
   private static void quiet(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
     md.append("### How quiet it was\n\n");
-    md.append("Other processes' CPU, sampled over every measured window during the run: the machine's busy time"
-        + " (`/proc/stat`: user + nice + system + irq + softirq + steal, all CPUs) minus the CPU time of the"
-        + " benchmark's processes (`/proc/<pid>/stat`: etcd, the three providers, the gateway, and the harness JVM with"
-        + " the wrk runs it reaped; the direct client runs in the harness JVM), in % of one core. A window above ")
-        .append(Fmt.num(s.quiet().thresholdPercent(), 1)).append("% was measured again (up to ")
-        .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and"
-            + " is marked NOISY. The freeze run is one window of its own.\n\n");
-    md.append("| window | other CPU | machine busy | measured again | noisy |\n|---|--:|--:|--:|---|\n");
-    List<Double> all = new ArrayList<>();
+    md.append(Quiet.method(", sampled over every measured window during the run", true, "the benchmark's processes"
+        + " (`/proc/<pid>/stat`: etcd, the three providers, the gateway, and the harness JVM with the wrk runs it"
+        + " reaped; the direct client runs in the harness JVM)", s.quiet(),
+        ". The freeze run is one window of its own."));
+    Table t = new Table("lrrrl", "window", "other CPU", "machine busy", "measured again", "noisy");
+    List<Quiet> all = new ArrayList<>();
     for (Point p : r.points()) {
-      md.append(Markdown.row(label(p.mode()) + ", " + p.connections() + " connections", Fmt.percent(p.otherCpuPercent()),
-          Fmt.percent(p.machineBusyPercent()), Integer.toString(p.attempts() - 1), p.noisy() ? "NOISY" : ""));
-      all.add(p.otherCpuPercent());
+      t.row(label(p.mode()) + ", " + p.connections() + " connections", Fmt.percent(p.otherCpuPercent()),
+          Fmt.percent(p.machineBusyPercent()), p.attempts() - 1, p.noisy() ? "NOISY" : "");
+      all.add(new Quiet(p.otherCpuPercent(), p.noisy(), p.attempts()));
     }
     if (r.freeze() != null) {
-      md.append(Markdown.row("freeze run", Fmt.percent(r.freeze().otherCpuPercent()), "", "", ""));
-      all.add(r.freeze().otherCpuPercent());
+      t.row("freeze run", Fmt.percent(r.freeze().otherCpuPercent()), "", "", "");
+      all.add(new Quiet(r.freeze().otherCpuPercent(), false, 1));
     }
-    double mean = all.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).average()
-        .orElse(Double.NaN);
-    double max = all.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
-    md.append(Markdown.row("all windows: mean / max", Fmt.percent(mean) + " / " + Fmt.percent(max), "", "", ""));
-    md.append('\n');
+    t.row("all windows: mean / max", Fmt.percent(Quiet.mean(all)) + " / " + Fmt.percent(Quiet.max(all)), "", "", "");
+    md.append(t.markdown()).append('\n');
   }
 
   private static void settings(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
-    md.append("## Settings\n\n");
-    md.append("- etcd: one member of Debian's `etcd` on loopback, free ports, a fresh data directory; the providers"
-        + " register under `/boltgen/services/mesh.Hash:1.0/` with a lease of ").append(s.leaseSeconds())
-        .append(" s (a provider that stops renewing it is listed until the lease expires).\n");
-    md.append("- Providers: three JVMs, each serving `@BoltService(name = \"mesh.Hash\", version = \"1.0\") interface"
-        + " HashService { int hash(String text); }`, whose implementation sleeps ").append(MeshBench.DELAY_MILLIS)
-        .append(" ms and answers `text.hashCode()`, on a pool of ").append(MeshBench.THREADS).append(" threads that"
-            + " refuses a call beyond them (`new ThreadPoolExecutor(").append(MeshBench.THREADS).append(", ")
-        .append(MeshBench.THREADS).append(", …, new SynchronousQueue<>())`, answered SERVER_THREADPOOL_BUSY), stating"
-            + " `maxConcurrentCalls(").append(MeshBench.THREADS).append(")` in the registry. Each counts the calls it"
-            + " answered and the most it ran at once; the harness asks for them over the provider's standard input.\n");
-    md.append("- Capacities 1:2:3, as in the contest (whose providers had 7.5%, 15% and 22.5% of the CPU): registry"
-        + " weights 100 (small), 200 (medium) and 300 (large); ")
-        .append(r.pinned() ? "the small provider pinned to CPU 0 with `taskset -c 0` (the others run on every CPU)"
-            : "the small provider NOT pinned: there was no `taskset` on the PATH")
-        .append(". A sleeping call takes no CPU, so each provider can answer up to ").append(MeshBench.THREADS)
-        .append(" ÷ 50 ms = ").append(String.format(Locale.ROOT, "%,d", MeshBench.THREADS * 1000 / MeshBench.DELAY_MILLIS))
-        .append(" calls/s whatever its CPU; the weights decide how calls are spread.\n");
-    md.append("- Gateway: `java -cp bolt-benchmarks.jar io.boltgen.gateway.GatewayMain --registry etcd://127.0.0.1:PORT"
-        + " --port 0 --host 127.0.0.1 --service mesh.Hash:1.0 --policy <policy>`, a fresh JVM per policy (")
-        .append(String.join(", ", s.policies().stream().map(MeshBench::id).toList()))
-        .append("), serving `POST ").append(r.route()).append("` with JSON bodies. One request is checked first"
-            + " (status 200, the hash of its text in the answer).\n");
-    md.append("- Load: Debian's `wrk -t").append(s.wrkThreads()).append(" -c<connections> -d<seconds>s --latency -s"
-        + " mesh.lua <url>` (closed loop: each connection sends its next request when its answer came; wrk's default"
-        + " 2 s timeout). The script POSTs `{\"text\": \"<random>\"}`, a string of 1 to 64 letters and digits drawn"
-        + " anew for each request, wrk thread n seeded `math.randomseed(").append(s.seed()).append(" + n)`. Per point: ")
-        .append(Fmt.seconds(s.warmup())).append(" s of wrk unmeasured (warm-up), then ").append(Fmt.seconds(s.duration()))
-        .append(" s measured. QPS is wrk's Requests/sec, p50/p99/max its latency; errors are non-2xx answers and"
-            + " socket errors (timeouts included).\n");
-    if (s.direct()) {
-      md.append("- Direct client: the same closed loop without HTTP or the gateway: a boltgen client in the harness"
-          + " JVM resolving `etcd:///mesh.Hash:1.0` (least-pending) keeps <connections> async `hash` calls in flight,"
-          + " each caller issuing its next call when the answer came, with random texts as above (caller i seeded ")
-          .append(s.seed()).append(" + i); latency of the answered calls in an HdrHistogram; the same warm-up and"
-              + " window; its callers keep running from warm-up through the window.\n");
-    }
-    md.append("- Ceiling: connections ÷ 50 ms (").append(String.join(", ", s.connections().stream()
-        .map(c -> String.format(Locale.ROOT, "%,.0f", MeshBench.ceiling(c))).toList()))
-        .append(" requests/s): no agent can do more, however fast.\n");
-    md.append("- Shares: each provider's answered calls over the window (its counters' deltas). Most at once: the most"
-        + " calls any provider ran at the same time during the window (the bound is ").append(MeshBench.THREADS)
-        .append("). Gateway CPU µs/request: the gateway JVM's utime + stime (`/proc/<pid>/stat`) over the window ÷"
-            + " requests (for the direct client, the harness JVM's own). Machine busy: all CPUs' busy time over the"
-            + " window, in % of all of them.\n");
-    md.append("- JVM flags of the providers and the gateway: `").append(String.join(" ", s.jvmFlags())).append("`; the"
-        + " harness JVM (and with it the direct client) runs with the flags of the command above.\n\n");
+    md.append(Markdown.fill("mesh-settings.md", "lease", s.leaseSeconds(), "delay", MeshBench.DELAY_MILLIS, "threads",
+        MeshBench.THREADS, "pinned", r.pinned() ? "the small provider pinned to CPU 0 with `taskset -c 0` (the others"
+            + " run on every CPU)" : "the small provider NOT pinned: there was no `taskset` on the PATH",
+        "perProvider", String.format(Locale.ROOT, "%,d", MeshBench.THREADS * 1000 / MeshBench.DELAY_MILLIS),
+        "policies", String.join(", ", s.policies().stream().map(MeshBench::id).toList()), "route", r.route(),
+        "wrkThreads", s.wrkThreads(), "seed", s.seed(), "warmup", Fmt.seconds(s.warmup()), "duration",
+        Fmt.seconds(s.duration()), "direct", !s.direct() ? "" : "- Direct client: the same closed loop without HTTP or"
+            + " the gateway: a boltgen client in the harness JVM resolving `etcd:///mesh.Hash:1.0` (least-pending)"
+            + " keeps <connections> async `hash` calls in flight, each caller issuing its next call when the answer"
+            + " came, with random texts as above (caller i seeded " + s.seed() + " + i); latency of the answered calls"
+            + " in an HdrHistogram; the same warm-up and window; its callers keep running from warm-up through the"
+            + " window.\n", "ceilings", String.join(", ", s.connections().stream()
+            .map(c -> String.format(Locale.ROOT, "%,.0f", MeshBench.ceiling(c))).toList()),
+        "jvmFlags", String.join(" ", s.jvmFlags())));
   }
 
   private static void results(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
-    List<String> modes = new ArrayList<>();
-    s.policies().forEach(p -> modes.add(MeshBench.id(p)));
-    if (s.direct()) {
-      modes.add(MeshBench.DIRECT);
-    }
-    for (String mode : modes) {
+    for (String mode : modes(s)) {
       boolean direct = mode.equals(MeshBench.DIRECT);
       md.append("### ").append(direct ? "Direct boltgen client (no HTTP, no gateway)" : "Through the gateway, "
           + mode + (mode.equals(MeshBench.id(BalancingPolicy.LEAST_PENDING)) ? " (the default)" : "")).append("\n\n");
-      md.append(Markdown.row("connections", "QPS", "of ceiling", "p50", "p99", "max", "errors",
+      Table t = new Table("rrrrrrrrrrr", "connections", "QPS", "of ceiling", "p50", "p99", "max", "errors",
           "share small / medium / large", "most at once", direct ? "client CPU µs/call" : "gateway CPU µs/request",
-          "machine busy"));
-      md.append(Markdown.row("--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:"));
+          "machine busy").spaced();
       List<Point> ps = r.points().stream().filter(p -> p.mode().equals(mode)).toList();
-      if (ps.isEmpty()) {
-        md.append("\nNot measured (see the failures above).\n");
-      }
-      for (Point p : ps) {
-        md.append(Markdown.row(Integer.toString(p.connections()), qps(p.qps()) + (p.noisy() ? " NOISY" : ""),
-            percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()),
-            p.errors() == 0 ? "0" : "**" + p.errors() + "** (" + p.errorText().replace('|', '/') + ")", shares(p),
-            p.mostAtOnce() > MeshBench.THREADS ? "**" + p.mostAtOnce() + " (over " + MeshBench.THREADS + ")**"
-                : Integer.toString(p.mostAtOnce()), Fmt.num(p.cpuUsPerRequest(), 1),
-            Fmt.percent(p.machineBusyPercent())));
-      }
-      md.append('\n');
+      ps.forEach(p -> t.row(p.connections(), qps(p.qps()) + (p.noisy() ? " NOISY" : ""),
+          percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()),
+          Markdown.errors(p.errors(), p.errorText()), shares(p),
+          p.mostAtOnce() > MeshBench.THREADS ? "**" + p.mostAtOnce() + " (over " + MeshBench.THREADS + ")**"
+              : p.mostAtOnce(), Fmt.num(p.cpuUsPerRequest(), 1), Fmt.percent(p.machineBusyPercent())));
+      md.append(t.markdown()).append(ps.isEmpty() ? "\nNot measured (see the failures above).\n" : "").append('\n');
     }
   }
 
   private static void contest(StringBuilder md, MeshBench.Result r) {
     md.append("### Beside the contest's published figures (512 connections, ceiling 10,240 requests/s)\n\n");
-    md.append(Markdown.row("agent", "where", "QPS", "of ceiling"));
-    md.append(Markdown.row("---", "---", "--:", "--:"));
+    Table t = new Table("llrr", "agent", "where", "QPS", "of ceiling").spaced();
     double ceiling = MeshBench.ceiling(512);
-    md.append(Markdown.row("Netty agent (contest, published)", "8 cores", qps(NETTY_AGENT_QPS),
-        percent(NETTY_AGENT_QPS / ceiling)));
-    md.append(Markdown.row("C agent with SIMD (contest, published)", "the contest's machine", qps(C_AGENT_QPS),
-        percent(C_AGENT_QPS / ceiling)));
-    boolean any = false;
-    for (Point p : r.points()) {
-      if (p.connections() == 512) {
-        md.append(Markdown.row((p.mode().equals(MeshBench.DIRECT) ? "boltgen client, direct (no agent)"
-            : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + MeshBench.onlineCpus()
-            + " CPUs", qps(p.qps()), percent(p.qps() / ceiling)));
-        any = true;
-      }
+    t.row("Netty agent (contest, published)", "8 cores", qps(NETTY_AGENT_QPS), percent(NETTY_AGENT_QPS / ceiling));
+    t.row("C agent with SIMD (contest, published)", "the contest's machine", qps(C_AGENT_QPS),
+        percent(C_AGENT_QPS / ceiling));
+    List<Point> at512 = r.points().stream().filter(p -> p.connections() == 512).toList();
+    at512.forEach(p -> t.row((p.mode().equals(MeshBench.DIRECT) ? "boltgen client, direct (no agent)"
+        : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + MeshBench.onlineCpus() + " CPUs",
+        qps(p.qps()), percent(p.qps() / ceiling)));
+    if (at512.isEmpty()) {
+      t.row("boltgen (this run)", "not measured at 512 connections", "", "");
     }
-    if (!any) {
-      md.append(Markdown.row("boltgen (this run)", "not measured at 512 connections", "", ""));
-    }
-    md.append('\n');
+    md.append(t.markdown()).append('\n');
   }
 
   private static void freeze(StringBuilder md, MeshBench.Settings s, MeshBench.Result r) {
@@ -251,43 +197,28 @@ public final class MeshReport {
       md.append("Not run (--no-freeze).\n");
       return;
     }
-    md.append("Through a fresh gateway with the default policy (least-pending), ").append(f.connections())
-        .append(" wrk connections for ").append(Fmt.seconds(f.run())).append(" s after a ")
-        .append(Fmt.seconds(s.warmup())).append(" s warm-up; ").append(Fmt.seconds(f.at()))
-        .append(" s in, the large provider (weight 300) is stopped with SIGSTOP (`kill -STOP`: its sockets stay open,"
-            + " nothing is answered), and ").append(Fmt.seconds(f.length())).append(" s later continued with SIGCONT."
-            + " Throughput: the providers' answered calls summed, sampled every ")
-        .append(MeshBench.SAMPLE.toMillis()).append(" ms (the stopped provider counts what it had answered when it"
-            + " stopped). The providers' etcd lease is ").append(s.leaseSeconds()).append(" s, so a stopped provider"
-            + " stays registered for up to that long; the client sees no difference between slow and stopped, and"
-            + " holds an instance that owes answers for more than 1 s while others answer to one probe at a time (none"
-            + " while calls given up on are still unanswered: they keep their places until answered late). A call"
-            + " still unanswered after its timeout fails (the gateway answers it 504; wrk counts requests unanswered"
-            + " after 2 s as timeouts as well, so each such call is counted twice). Calls its pool refuses are counted"
-            + " below: at the edge of a provider's 200 threads, a call can arrive before the thread that sent the"
-            + " previous answer is back in the pool.\n\n");
+    md.append(Markdown.fill("mesh-freeze.md", "connections", f.connections(), "run", Fmt.seconds(f.run()), "warmup",
+        Fmt.seconds(s.warmup()), "at", Fmt.seconds(f.at()), "length", Fmt.seconds(f.length()), "sample",
+        MeshBench.SAMPLE.toMillis(), "lease", s.leaseSeconds()));
     FreezeResult fr = r.freeze();
     if (fr == null) {
       md.append("Failed (see above).\n");
       return;
     }
-    md.append("| measure | value |\n|---|--:|\n");
-    md.append(Markdown.row("wrk's requests/s over the whole run", qps(fr.wrk().requestsPerSecond())));
-    md.append(Markdown.row("errors (non-2xx + socket errors, whole run)", fr.wrk().errors() == 0 ? "0"
-        : fr.wrk().errors() + " (" + fr.wrk().errorText() + ")"));
-    md.append(Markdown.row("p99 / max latency (whole run)", Fmt.micros(fr.wrk().p99Us()) + " / "
-        + Fmt.micros(fr.wrk().maxUs())));
-    md.append(Markdown.row("calls/s before the freeze (second half of the time before it)", qps(fr.before())));
-    md.append(Markdown.row("calls/s while stopped (mean / lowest second)", qps(fr.during()) + " / "
-        + qps(fr.duringMin())));
-    md.append(Markdown.row("back within 5% of the level before, after SIGCONT", recovery(fr)));
-    md.append(Markdown.row("fewest instances registered in etcd during the run (lease " + s.leaseSeconds() + " s)",
-        Integer.toString(fr.minRegistered())));
-    md.append(Markdown.row("most calls at once on any provider", Integer.toString(fr.mostAtOnce())));
-    md.append(Markdown.row("calls refused by a provider's pool", Long.toString(fr.refused())));
-    md.append('\n');
-    md.append("Timeline, per second (calls/s from the samples nearest each second):\n\n");
-    md.append("| second | calls/s | registered | large provider |\n|--:|--:|--:|---|\n");
+    Table t = new Table("lr", "measure", "value")
+        .row("wrk's requests/s over the whole run", qps(fr.wrk().requestsPerSecond()))
+        .row("errors (non-2xx + socket errors, whole run)", fr.wrk().errors() == 0 ? "0"
+            : fr.wrk().errors() + " (" + fr.wrk().errorText() + ")")
+        .row("p99 / max latency (whole run)", Fmt.micros(fr.wrk().p99Us()) + " / " + Fmt.micros(fr.wrk().maxUs()))
+        .row("calls/s before the freeze (second half of the time before it)", qps(fr.before()))
+        .row("calls/s while stopped (mean / lowest second)", qps(fr.during()) + " / " + qps(fr.duringMin()))
+        .row("back within 5% of the level before, after SIGCONT", recovery(fr))
+        .row("fewest instances registered in etcd during the run (lease " + s.leaseSeconds() + " s)",
+            fr.minRegistered())
+        .row("most calls at once on any provider", fr.mostAtOnce())
+        .row("calls refused by a provider's pool", fr.refused());
+    md.append(t.markdown()).append("\nTimeline, per second (calls/s from the samples nearest each second):\n\n");
+    Table timeline = new Table("rrrl", "second", "calls/s", "registered", "large provider");
     List<Sample> samples = fr.samples();
     double end = samples.isEmpty() ? 0 : samples.get(samples.size() - 1).seconds();
     for (int k = 0; k + 1 <= end + 1e-9; k++) {
@@ -295,10 +226,10 @@ public final class MeshReport {
       int registered = samples.stream().filter(x -> x.seconds() >= second - 1e-9 && x.registered() >= 0).findFirst()
           .map(Sample::registered).orElse(-1);
       boolean frozen = samples.stream().anyMatch(x -> x.seconds() >= second && x.seconds() < second + 1 && x.frozen());
-      md.append(Markdown.row(k + "–" + (k + 1), qps(MeshBench.rate(samples, k, k + 1)),
-          registered < 0 ? "" : Integer.toString(registered), frozen ? "stopped" : ""));
+      timeline.row(k + "–" + (k + 1), qps(MeshBench.rate(samples, k, k + 1)), registered < 0 ? "" : registered,
+          frozen ? "stopped" : "");
     }
-    md.append('\n');
+    md.append(timeline.markdown()).append('\n');
   }
 
   private static String recovery(FreezeResult f) {

@@ -39,8 +39,9 @@ public final class Charts {
     System.setProperty("java.awt.headless", "true");
   }
 
-  /** Chart size in pixels. */
+  /** Chart width in pixels. */
   public static final int WIDTH = 1000;
+  /** Chart height in pixels. */
   public static final int HEIGHT = 760;
 
   private static final Color[] COLORS = {
@@ -50,7 +51,8 @@ public final class Charts {
 
   private static final Shape[] SHAPES = {
       new Ellipse2D.Double(-4, -4, 8, 8), new Rectangle2D.Double(-4, -4, 8, 8),
-      new Polygon(new int[] {0, 5, -5}, new int[] {-5, 4, 4}, 3), new Polygon(new int[] {0, 5, 0, -5}, new int[] {-5, 0, 5, 0}, 4)};
+      new Polygon(new int[] {0, 5, -5}, new int[] {-5, 4, 4}, 3),
+      new Polygon(new int[] {0, 5, 0, -5}, new int[] {-5, 0, 5, 0}, 4)};
 
   /**
    * One panel.
@@ -71,14 +73,8 @@ public final class Charts {
     x.setSmallestValue(1);
     x.setNumberFormatOverride(new DecimalFormat("#,##0"));
     // a tick at every power of two, or of four when the axis spans more than 2^14
-    double span = 0;
-    for (Panel p : panels) {
-      for (List<double[]> line : p.lines().values()) {
-        for (double[] point : line) {
-          span = Math.max(span, point[0]);
-        }
-      }
-    }
+    double span = panels.stream().flatMap(p -> p.lines().values().stream()).flatMap(List::stream)
+        .mapToDouble(point -> point[0]).reduce(0, Math::max);
     x.setTickUnit(new NumberTickUnit(span > (1 << 14) ? 2 : 1), false, true);
     CombinedDomainXYPlot plot = new CombinedDomainXYPlot(x);
     plot.setGap(12);

@@ -6,8 +6,6 @@ import io.boltgen.bench.scenario.ClusterBalancing;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +22,7 @@ public final class ClusterReport {
   private final ClusterBalancing cluster;
   private final Map<String, Row> rows = new LinkedHashMap<>();
 
+  /** The report of the cluster load's {@code windows}, one per policy and round. */
   public ClusterReport(ClusterBalancing cluster, List<Window> windows) {
     this.cluster = cluster;
     Row.fold(windows, cluster.policies().stream().map(BalancingPolicy::name).toList(), List.of("cluster"))
@@ -54,37 +53,30 @@ public final class ClusterReport {
   public String markdown(Instant started, Duration took, Map<String, String> machine, String loadAverageEnd,
       String command, List<String> caveats) {
     StringBuilder md = new StringBuilder();
-    md.append("Measured ").append(DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0)))
-        .append(" UTC in ").append(Fmt.duration(took)).append(" on ").append(machine.get("CPU")).append(", ")
+    md.append(Markdown.measured(started, took)).append(" on ").append(machine.get("CPU")).append(", ")
         .append(machine.get("cores")).append(", ").append(machine.get("JDK")).append("; load average ")
         .append(machine.get("load average at start")).append(" at the start, ").append(loadAverageEnd)
         .append(" at the end. Command:\n\n```\n").append(command).append("\n```\n\n");
     md.append(Markdown.warnings(caveats, List.of()));
-    md.append(String.format(Locale.ROOT, "%d boltgen echo servers (defaults) in one server JVM, one of them answering"
-            + " %d ms late; %d async callers in one client JVM, each keeping one call of %d B in flight, through"
-            + " `BoltClient.channel(\"static:///…\", policy)`; per window %s s of warm-up, then %s s measured; %d"
-            + " round(s), the policies alternating within each. Each cell: the median over rounds, the range over"
-            + " rounds in brackets when there was more than one.%n%n", ClusterBalancing.INSTANCES, cluster.slowMillis(),
-        cluster.concurrency(), ClusterBalancing.PAYLOAD_BYTES, Fmt.seconds(cluster.setup().warmup()),
-        Fmt.seconds(cluster.setup().measure()), cluster.rounds()));
-    md.append("| policy | calls/s | p50 | p99 | p99.9 | share to the slow instance | p50 of the slow instance's calls"
-        + " | shares, all rounds (slow first) | errors |\n");
-    md.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    md.append(Markdown.fill("cluster-setup.md", "instances", ClusterBalancing.INSTANCES, "slow", cluster.slowMillis(),
+        "concurrency", cluster.concurrency(), "payload", ClusterBalancing.PAYLOAD_BYTES, "warmup",
+        Fmt.seconds(cluster.setup().warmup()), "measure", Fmt.seconds(cluster.setup().measure()), "rounds",
+        cluster.rounds()));
+    Table t = new Table("lrrrrrrrr", "policy", "calls/s", "p50", "p99", "p99.9", "share to the slow instance",
+        "p50 of the slow instance's calls", "shares, all rounds (slow first)", "errors");
     for (Row r : rows.values()) {
-      md.append(Markdown.row(r.point(), r.spread(Measured::throughput).format(Fmt::rate),
-          r.spread(Measured::p50Us).format(Fmt::micros), r.spread(Measured::p99Us).format(Fmt::micros),
-          r.spread(Measured::p999Us).format(Fmt::micros), r.spread(m -> m.share(0)).format(ClusterReport::percent),
-          r.spread(m -> m.instanceP50Us().get(0)).format(Fmt::micros), shares(r), Long.toString(r.errors())));
+      t.row(r.point(), r.spread(Measured::throughput).format(Fmt::rate), r.spread(Measured::p50Us).format(Fmt::micros),
+          r.spread(Measured::p99Us).format(Fmt::micros), r.spread(Measured::p999Us).format(Fmt::micros),
+          r.spread(m -> m.share(0)).format(ClusterReport::percent),
+          r.spread(m -> m.instanceP50Us().get(0)).format(Fmt::micros), shares(r), r.errors());
     }
-    StringBuilder notes = new StringBuilder();
-    rows.values().forEach(r -> notes.append(r.errorNote(r.point())));
+    List<String> notes = new ArrayList<>();
+    rows.values().forEach(r -> notes.add(r.errorNote(r.point())));
     List<String> noisy = rows.values().stream().flatMap(r -> r.windows().stream()).filter(w -> w.m().noisy())
         .map(w -> w.point() + " (round " + w.run() + ")").toList();
-    if (!noisy.isEmpty()) {
-      notes.append("- NOISY: windows kept although other processes used more CPU than the quiet threshold in every"
-          + " attempt: ").append(String.join(", ", noisy)).append('\n');
-    }
-    return md.append(notes.length() > 0 ? "\n" : "").append(notes).toString();
+    notes.add(noisy.isEmpty() ? "" : Markdown.noisy("used", "", noisy));
+    String list = Markdown.list(notes);
+    return md.append(t.markdown()).append(list.isEmpty() ? "" : "\n" + list).toString();
   }
 
   /**
@@ -93,8 +85,7 @@ public final class ClusterReport {
    */
   public String page(Instant started, Duration took, Map<String, String> machine, String loadAverageEnd,
       String command, List<String> caveats) {
-    return "# Benchmarks: balancing around a slow instance\n\n<!-- Written by bolt-benchmarks ("
-        + ClusterReport.class.getName() + "). Do not edit the numbers by hand: rerun the command below. -->\n\n"
+    return Markdown.title("Benchmarks: balancing around a slow instance", ClusterReport.class, List.of(), List.of())
         + "[benchmarks.md](benchmarks.md) lists every report.\n\n" + Markdown.resource("cluster-method.md")
         + "## Results\n\n" + markdown(started, took, machine, loadAverageEnd, command, caveats);
   }

@@ -2,9 +2,7 @@ package io.boltgen.bench.report;
 
 import io.boltgen.bench.jmh.CodecBench;
 import io.boltgen.bench.jmh.CodecBench.Score;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** The JMH codec results as console and Markdown tables, with the codec targets. */
@@ -19,9 +17,17 @@ public final class CodecReport {
   private final Map<String, Map<String, Score>> scores;
   private final Map<String, Integer> sizes;
 
+  /** The report of JMH {@code scores} by codec and operation, and each codec's encoded {@code sizes}. */
   public CodecReport(Map<String, Map<String, Score>> scores, Map<String, Integer> sizes) {
     this.scores = scores;
     this.sizes = sizes;
+  }
+
+  /** The JMH settings as a bullet: forks, iterations, and with {@code flags} the forked JVMs' flags. */
+  public static String settings(CodecBench.Settings j, boolean flags) {
+    return "- JMH 1.37: " + j.forks() + " fork(s) per benchmark, " + j.warmupIterations() + " warm-up and "
+        + j.iterations() + " measured iterations of " + j.iterationMillis() + " ms, one thread, `-prof gc`"
+        + (flags ? "; forked JVMs run with `" + String.join(" ", j.jvmFlags()) + "`" : "") + ".\n";
   }
 
   private Score score(String codec, String op) {
@@ -30,11 +36,7 @@ public final class CodecReport {
   }
 
   private static String ns(Score s) {
-    if (s == null) {
-      return "–";
-    }
-    Spread t = s.nanos();
-    return t.n() < 2 ? Fmt.num(t.median(), 0) : Fmt.num(t.median(), 0) + " (" + Fmt.num(t.min(), 0) + "–" + Fmt.num(t.max(), 0) + ")";
+    return s == null ? "–" : s.nanos().format(v -> Fmt.num(v, 0));
   }
 
   private static String bytes(Score s) {
@@ -43,49 +45,31 @@ public final class CodecReport {
 
   /** The console table. */
   public String console() {
-    StringBuilder sb = new StringBuilder("\nCodecs (JMH, one Order: ns/op median over forks (min–max), B/op allocated)\n");
-    sb.append(String.format(Locale.ROOT, "  %-30s %20s %20s %20s %10s %10s %8s%n", "codec", "encode ns", "decode ns",
-        "round trip ns", "enc B/op", "rt B/op", "bytes"));
-    for (String codec : CodecBench.CODECS) {
-      if (!scores.containsKey(codec)) {
-        continue;
-      }
-      sb.append(String.format(Locale.ROOT, "  %-30s %20s %20s %20s %10s %10s %8s%n", NAMES.get(codec),
-          ns(score(codec, "encode")), ns(score(codec, "decode")), ns(score(codec, "roundTrip")),
-          bytes(score(codec, "encode")), bytes(score(codec, "roundTrip")), sizes.getOrDefault(codec, 0)));
-    }
-    for (String[] t : targets()) {
-      sb.append(String.format(Locale.ROOT, "  target: %-52s %-10s %-10s %s%n", t[0], t[1], t[2], t[3]));
-    }
-    return sb.toString();
+    Table t = new Table("lrrrrrr", "codec", "encode ns", "decode ns", "round trip ns", "enc B/op", "rt B/op", "bytes");
+    measured().forEach(codec -> t.row(NAMES.get(codec), ns(score(codec, "encode")), ns(score(codec, "decode")),
+        ns(score(codec, "roundTrip")), bytes(score(codec, "encode")), bytes(score(codec, "roundTrip")),
+        sizes.getOrDefault(codec, 0)));
+    return "\nCodecs (JMH, one Order: ns/op median over forks (min–max), B/op allocated)\n"
+        + t.console("  %-30s %20s %20s %20s %10s %10s %8s%n") + targets().lines("  target: %-52s %-10s %-10s %s%n");
   }
 
   /** The Markdown table and targets. */
   public String markdown() {
-    StringBuilder sb = new StringBuilder();
-    sb.append("| codec | encode ns/op | decode ns/op | round trip ns/op | encode B/op | decode B/op | round trip B/op | encoded bytes |\n");
-    sb.append("|---|--:|--:|--:|--:|--:|--:|--:|\n");
-    for (String codec : CodecBench.CODECS) {
-      if (!scores.containsKey(codec)) {
-        continue;
-      }
-      sb.append("| ").append(NAMES.get(codec)).append(" | ").append(ns(score(codec, "encode"))).append(" | ")
-          .append(ns(score(codec, "decode"))).append(" | ").append(ns(score(codec, "roundTrip"))).append(" | ")
-          .append(bytes(score(codec, "encode"))).append(" | ").append(bytes(score(codec, "decode"))).append(" | ")
-          .append(bytes(score(codec, "roundTrip"))).append(" | ").append(sizes.getOrDefault(codec, 0)).append(" |\n");
-    }
-    List<String[]> targets = targets();
-    if (!targets.isEmpty()) {
-      sb.append("\n| codec target (round trip) | boltgen | target | met |\n|---|--:|--:|---|\n");
-      for (String[] t : targets) {
-        sb.append("| ").append(String.join(" | ", t)).append(" |\n");
-      }
-    }
-    return sb.toString();
+    Table t = new Table("lrrrrrrr", "codec", "encode ns/op", "decode ns/op", "round trip ns/op", "encode B/op",
+        "decode B/op", "round trip B/op", "encoded bytes");
+    measured().forEach(codec -> t.row(NAMES.get(codec), ns(score(codec, "encode")), ns(score(codec, "decode")),
+        ns(score(codec, "roundTrip")), bytes(score(codec, "encode")), bytes(score(codec, "decode")),
+        bytes(score(codec, "roundTrip")), sizes.getOrDefault(codec, 0)));
+    Table targets = targets();
+    return t.markdown() + (targets.isEmpty() ? "" : "\n" + targets.markdown());
   }
 
-  private List<String[]> targets() {
-    List<String[]> out = new ArrayList<>();
+  private List<String> measured() {
+    return CodecBench.CODECS.stream().filter(scores::containsKey).toList();
+  }
+
+  private Table targets() {
+    Table out = new Table("lrrl", "codec target (round trip)", "boltgen", "target", "met");
     Score boltgen = score("boltgen", "roundTrip");
     if (boltgen == null) {
       return out;
@@ -101,7 +85,8 @@ public final class CodecReport {
     }
     if (best != null) {
       double t = boltgen.nanos().median() / best.nanos().median();
-      out.add(new String[] {"time vs the faster protobuf-java (" + bestName + ")", Fmt.ratio(t), "≤ 0.80×", t <= 0.8 ? "yes" : "NO"});
+      out.row("time vs the faster protobuf-java (" + bestName + ")", Fmt.ratio(t), "≤ 0.80×",
+          t <= 0.8 ? "yes" : "NO");
       double leastBytes = Double.MAX_VALUE;
       for (String p : List.of("protobufBytes", "protobufDirect")) {
         Score s = score(p, "roundTrip");
@@ -111,14 +96,14 @@ public final class CodecReport {
       }
       if (boltgen.bytes().n() > 0 && leastBytes != Double.MAX_VALUE) {
         double a = boltgen.bytes().median() / leastBytes;
-        out.add(new String[] {"allocation vs the leaner protobuf-java (" + Fmt.num(leastBytes, 0) + " B)", Fmt.ratio(a),
-            "≤ 0.50×", a <= 0.5 ? "yes" : "NO"});
+        out.row("allocation vs the leaner protobuf-java (" + Fmt.num(leastBytes, 0) + " B)", Fmt.ratio(a), "≤ 0.50×",
+            a <= 0.5 ? "yes" : "NO");
       }
     }
     Score hessian = score("hessian2", "roundTrip");
     if (hessian != null) {
       double speedup = hessian.nanos().median() / boltgen.nanos().median();
-      out.add(new String[] {"speed-up over Hessian2", Fmt.ratio(speedup), "≥ 5.00×", speedup >= 5 ? "yes" : "NO"});
+      out.row("speed-up over Hessian2", Fmt.ratio(speedup), "≥ 5.00×", speedup >= 5 ? "yes" : "NO");
     }
     return out;
   }

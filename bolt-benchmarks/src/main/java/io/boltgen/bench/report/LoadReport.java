@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -43,7 +44,8 @@ public final class LoadReport {
     this.systems = systems;
     this.windows = List.copyOf(windows);
     this.runs = List.copyOf(runs);
-    this.rows = Row.fold(windows, cases.stream().map(Point::id).toList(), systems.stream().map(EchoSystem::id).toList());
+    this.rows = Row.fold(windows, cases.stream().map(Point::id).toList(),
+        systems.stream().map(EchoSystem::id).toList());
   }
 
   /** The rows of case {@code point}, by system id, in system order. */
@@ -63,8 +65,9 @@ public final class LoadReport {
     Measured m = w.m();
     return String.format(Locale.ROOT, "%9s/s  p50 %8s  p99 %8s  p99.9 %8s  cpu %6s µs/call  others %s%s%s%s%s",
         Fmt.rate(m.throughput()), Fmt.micros(m.p50Us()), Fmt.micros(m.p99Us()), Fmt.micros(m.p999Us()),
-        Fmt.num(m.cpuUs(), 1), Fmt.percent(m.otherCpuPercent()), m.attempts() > 1 ? "  [" + m.attempts() + " attempts]" : "",
-        m.noisy() ? "  [NOISY]" : "", m.clientJitPercent() > JIT_WARNING_PERCENT
+        Fmt.num(m.cpuUs(), 1), Fmt.percent(m.otherCpuPercent()),
+        m.attempts() > 1 ? "  [" + m.attempts() + " attempts]" : "", m.noisy() ? "  [NOISY]" : "",
+        m.clientJitPercent() > JIT_WARNING_PERCENT
             ? String.format(Locale.ROOT, "  [client JIT %.0f%% of window]", m.clientJitPercent()) : "",
         m.errors() > 0 ? "  ERRORS " + m.errors() + " (" + m.firstError() + ")" : "");
   }
@@ -72,28 +75,20 @@ public final class LoadReport {
   /** The tables, the targets and the warm-up check as console text. */
   public String console() {
     StringBuilder sb = new StringBuilder();
-    String columns = "  %-12s %22s %10s %10s %10s %22s %8s%n";
-    for (Point c : cases) {
-      Map<String, Row> bySystem = rows(c.id());
-      if (bySystem.isEmpty()) {
-        continue;
-      }
+    forEachCase((c, bySystem) -> {
       sb.append(String.format(Locale.ROOT, "%n%s, payload %s%n", describe(c), Point.bytes(c.payloadBytes())));
-      sb.append(String.format(Locale.ROOT, columns, "system", "calls/s (min–max)", "p50", "p99", "p99.9",
-          "CPU µs/call cli+srv", "errors"));
-      for (Row r : bySystem.values()) {
-        sb.append(String.format(Locale.ROOT, columns, r.system(), r.spread(Measured::throughput).format(Fmt::rate),
-            median(r, Measured::p50Us), median(r, Measured::p99Us), median(r, Measured::p999Us),
-            Fmt.num(r.spread(Measured::cpuUs).median(), 1) + " (" + Fmt.num(r.spread(Measured::clientCpuUs).median(), 1)
-                + "+" + Fmt.num(r.spread(Measured::serverCpuUs).median(), 1) + ")", r.errors()));
-      }
+      Table t = new Table("lrrrrrr", "system", "calls/s (min–max)", "p50", "p99", "p99.9", "CPU µs/call cli+srv",
+          "errors");
+      bySystem.values().forEach(r -> t.row(r.system(), r.spread(Measured::throughput).format(Fmt::rate),
+          median(r, Measured::p50Us), median(r, Measured::p99Us), median(r, Measured::p999Us),
+          Fmt.num(r.spread(Measured::cpuUs).median(), 1) + " (" + cpu(r, "+"), r.errors()));
+      sb.append(t.console("  %-12s %22s %10s %10s %10s %22s %8s%n"));
       notes(bySystem).forEach(n -> sb.append("  note: ").append(n).append('\n'));
-    }
-    List<String[]> targets = targets();
+    });
+    Table targets = targets();
     if (!targets.isEmpty()) {
       sb.append("\nTargets: boltgen defaults vs the best peer configuration and raw Netty (ratios: median of per-run"
-          + " paired ratios, range over runs)\n");
-      targets.forEach(t -> sb.append(String.format(Locale.ROOT, "  %-16s %-44s %-22s %-10s %s%n", (Object[]) t)));
+          + " paired ratios, range over runs)\n").append(targets.console("  %-16s %-44s %-22s %-10s %s%n"));
     }
     Map<String, Map<Integer, Double>> ratios = warmupRatios();
     if (!ratios.isEmpty()) {
@@ -101,8 +96,8 @@ public final class LoadReport {
           + " cases, per run\n");
       ratios.forEach((system, byRun) -> {
         Spread sp = Spread.of(new ArrayList<>(byRun.values()));
-        List<String> each = byRun.values().stream().map(Fmt::ratio).toList();
-        sb.append(String.format(Locale.ROOT, "  %-20s %-30s median %s%s%n", system, String.join(" ", each), sp.ratio(),
+        sb.append(String.format(Locale.ROOT, "  %-20s %-30s median %s%s%n", system,
+            String.join(" ", byRun.values().stream().map(Fmt::ratio).toList()), sp.ratio(),
             sp.median() >= WARM_RATIO ? "" : "  COLD: first case slower than its repeat"));
       });
     }
@@ -113,29 +108,34 @@ public final class LoadReport {
     return Fmt.micros(r.spread(metric).median());
   }
 
+  /** The medians of client and server CPU per call, {@code 1.2 + 0.8)} (the opening bracket is the caller's). */
+  private static String cpu(Row r, String plus) {
+    return Fmt.num(r.spread(Measured::clientCpuUs).median(), 1) + plus
+        + Fmt.num(r.spread(Measured::serverCpuUs).median(), 1) + ")";
+  }
+
+  /** Each case with rows, in case order. */
+  private void forEachCase(BiConsumer<Point, Map<String, Row>> each) {
+    cases.stream().filter(c -> !rows(c.id()).isEmpty()).forEach(c -> each.accept(c, rows(c.id())));
+  }
+
   /** One Markdown table per case, with its notes. */
   public String markdown() {
     StringBuilder sb = new StringBuilder();
-    for (Point c : cases) {
-      Map<String, Row> bySystem = rows(c.id());
-      if (bySystem.isEmpty()) {
-        continue;
-      }
+    forEachCase((c, bySystem) -> {
       sb.append("### ").append(describe(c)).append(", payload ").append(Point.bytes(c.payloadBytes())).append("\n\n");
-      sb.append("| system | configuration | calls/s | p50 | p99 | p99.9 | CPU µs/call (client + server) | errors |\n");
-      sb.append("|---|---|--:|--:|--:|--:|--:|--:|\n");
-      for (Row r : bySystem.values()) {
-        sb.append(Markdown.row(bold(r.system()), Systems.byId(r.system()).description(),
-            r.spread(Measured::throughput).format(Fmt::rate), r.spread(Measured::p50Us).format(Fmt::micros),
-            r.spread(Measured::p99Us).format(Fmt::micros), r.spread(Measured::p999Us).format(Fmt::micros),
-            r.spread(Measured::cpuUs).format(v -> Fmt.num(v, 1)) + " (" + Fmt.num(r.spread(Measured::clientCpuUs).median(), 1)
-                + " + " + Fmt.num(r.spread(Measured::serverCpuUs).median(), 1) + ")", Long.toString(r.errors())));
-      }
-      StringBuilder notes = new StringBuilder();
-      bySystem.values().forEach(r -> notes.append(r.errorNote(r.system())));
-      notes(bySystem).forEach(n -> notes.append("- ").append(n).append('\n'));
-      sb.append('\n').append(notes).append(notes.length() > 0 ? "\n" : "");
-    }
+      Table t = new Table("llrrrrrr", "system", "configuration", "calls/s", "p50", "p99", "p99.9",
+          "CPU µs/call (client + server)", "errors");
+      bySystem.values().forEach(r -> t.row(bold(r.system()), Systems.byId(r.system()).description(),
+          r.spread(Measured::throughput).format(Fmt::rate), r.spread(Measured::p50Us).format(Fmt::micros),
+          r.spread(Measured::p99Us).format(Fmt::micros), r.spread(Measured::p999Us).format(Fmt::micros),
+          r.spread(Measured::cpuUs).format(v -> Fmt.num(v, 1)) + " (" + cpu(r, " + "), r.errors()));
+      List<String> notes = new ArrayList<>();
+      bySystem.values().forEach(r -> notes.add(r.errorNote(r.system())));
+      notes.addAll(notes(bySystem));
+      String list = Markdown.list(notes);
+      sb.append(t.markdown()).append('\n').append(list).append(list.isEmpty() ? "" : "\n");
+    });
     return sb.toString();
   }
 
@@ -151,7 +151,8 @@ public final class LoadReport {
       if (worst > JIT_WARNING_PERCENT) {
         jit.add(r.system() + " " + Fmt.num(worst, 0) + "%");
       }
-      List<String> noisyRuns = r.windows().stream().filter(w -> w.m().noisy()).map(w -> Integer.toString(w.run())).toList();
+      List<String> noisyRuns = r.windows().stream().filter(w -> w.m().noisy()).map(w -> Integer.toString(w.run()))
+          .toList();
       if (!noisyRuns.isEmpty()) {
         noisy.add(r.system() + " (run " + String.join(", ", noisyRuns) + ")");
       }
@@ -159,11 +160,11 @@ public final class LoadReport {
     List<String> notes = new ArrayList<>();
     if (!jit.isEmpty()) {
       notes.add("clients still JIT-compiling during the measured window (compiler time as a share of the window; above "
-          + Fmt.num(JIT_WARNING_PERCENT, 0) + "% the warm-up was too short for this machine): " + String.join(", ", jit));
+          + Fmt.num(JIT_WARNING_PERCENT, 0) + "% the warm-up was too short for this machine): "
+          + String.join(", ", jit));
     }
     if (!noisy.isEmpty()) {
-      notes.add("NOISY: windows kept although other processes used more CPU than the quiet threshold in every attempt"
-          + " (see Machine): " + String.join(", ", noisy));
+      notes.add(Markdown.noisy("used", " (see Machine)", noisy));
     }
     return notes;
   }
@@ -174,55 +175,53 @@ public final class LoadReport {
 
   /** The targets as a Markdown table, or empty when boltgen or its comparators were not run. */
   public String targetsMarkdown() {
-    List<String[]> table = targets();
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < table.size(); i++) {
-      sb.append(Markdown.row(table.get(i))).append(i == 0 ? "|---|---|--:|--:|---|\n" : "");
-    }
-    return sb.toString();
+    Table table = targets();
+    return table.isEmpty() ? "" : table.markdown();
   }
 
-  /** The targets with a header row, or none. */
-  private List<String[]> targets() {
-    List<String[]> out = new ArrayList<>();
+  /** The targets: per case, boltgen against the best peer and raw Netty, and its CPU per call. */
+  private Table targets() {
+    Table out = new Table("llrrl", "case", "measure", "boltgen", "target", "met");
     String me = Systems.BOLTGEN_DEFAULT;
-    for (Point c : cases) {
-      Map<String, Row> bySystem = rows(c.id());
+    forEachCase((c, bySystem) -> {
       Row boltgen = bySystem.get(me);
       if (boltgen == null) {
-        continue;
+        return;
       }
       Row peer = bestPeer(bySystem);
       Row netty = bySystem.get("netty");
       if (peer != null) {
-        Spread ratio = Spread.of(new ArrayList<>(pairedRatios(c.id(), me, peer.system(), Measured::throughput).values()));
+        Spread ratio = paired(c, peer.system(), Measured::throughput);
         double target = c.sync() ? 1.3 : 3.0;
-        out.add(target(c, "calls/s vs best peer (" + peer.system() + ", "
+        target(out, c, "calls/s vs best peer (" + peer.system() + ", "
             + Fmt.rate(peer.spread(Measured::throughput).median()) + "/s)", ratio.ratio(), "≥ " + Fmt.ratio(target),
-            ratio.median() >= target));
-        Spread p99 = Spread.of(new ArrayList<>(pairedRatios(c.id(), me, peer.system(), Measured::p99Us).values()));
-        out.add(target(c, "p99 vs best peer's (" + Fmt.micros(peer.spread(Measured::p99Us).median()) + ")", p99.ratio(),
-            "≤ 0.80×", p99.median() <= 0.8));
+            ratio.median() >= target);
+        Spread p99 = paired(c, peer.system(), Measured::p99Us);
+        target(out, c, "p99 vs best peer's (" + Fmt.micros(peer.spread(Measured::p99Us).median()) + ")", p99.ratio(),
+            "≤ 0.80×", p99.median() <= 0.8);
       }
       if (netty != null) {
-        Spread ratio = Spread.of(new ArrayList<>(pairedRatios(c.id(), me, "netty", Measured::throughput).values()));
+        Spread ratio = paired(c, "netty", Measured::throughput);
         double target = c.sync() ? 0.9 : 0.7;
-        out.add(target(c, "calls/s vs raw Netty (" + Fmt.rate(netty.spread(Measured::throughput).median()) + "/s)",
-            ratio.ratio(), "≥ " + Fmt.ratio(target), ratio.median() >= target));
+        target(out, c, "calls/s vs raw Netty (" + Fmt.rate(netty.spread(Measured::throughput).median()) + "/s)",
+            ratio.ratio(), "≥ " + Fmt.ratio(target), ratio.median() >= target);
       }
       if (!c.sync() && c.payloadBytes() == 100) {
         Spread cpu = boltgen.spread(Measured::cpuUs);
-        out.add(target(c, "CPU µs per call, client + server", cpu.format(v -> Fmt.num(v, 1)), "≤ 1.5", cpu.median() <= 1.5));
+        target(out, c, "CPU µs per call, client + server", cpu.format(v -> Fmt.num(v, 1)), "≤ 1.5",
+            cpu.median() <= 1.5);
       }
-    }
-    if (!out.isEmpty()) {
-      out.add(0, new String[] {"case", "measure", "boltgen", "target", "met"});
-    }
+    });
     return out;
   }
 
-  private static String[] target(Point c, String measure, String value, String target, boolean met) {
-    return new String[] {c.id(), measure, value, target, met ? "yes" : "NO"};
+  private static void target(Table t, Point c, String measure, String value, String target, boolean met) {
+    t.row(c.id(), measure, value, target, met ? "yes" : "NO");
+  }
+
+  /** boltgen's {@code metric} over {@code other}'s on case {@code c}: the spread of the per-run paired ratios. */
+  private Spread paired(Point c, String other, ToDoubleFunction<Measured> metric) {
+    return Spread.of(new ArrayList<>(pairedRatios(c.id(), Systems.BOLTGEN_DEFAULT, other, metric).values()));
   }
 
   /**
@@ -296,15 +295,13 @@ public final class LoadReport {
     String first = cases.get(0).id();
     int lastRun = ratios.values().stream().flatMap(m -> m.keySet().stream()).mapToInt(r -> r).max().orElse(0);
     StringBuilder sb = new StringBuilder();
-    sb.append("Each client measured its first case (").append(first).append(") again after all its cases, with the"
-        + " same warm-up and window. The ratio is the first measurement's throughput over the repeat's: at ")
-        .append(Fmt.ratio(WARM_RATIO)).append(" or more the first case was already warm (the warm-up was long"
-        + " enough); below, the first case still paid for the JVMs' way to their steady state.\n\n");
-    sb.append("| system |");
+    sb.append(Markdown.fill("load-warmup.md", "first", first, "warm", Fmt.ratio(WARM_RATIO)));
+    List<String> headers = new ArrayList<>(List.of("system"));
     for (int run = 1; run <= lastRun; run++) {
-      sb.append(" run ").append(run).append(" |");
+      headers.add("run " + run);
     }
-    sb.append(" median (range) | first case warm |\n|---|").append("--:|".repeat(lastRun)).append("--:|---|\n");
+    headers.addAll(List.of("median (range)", "first case warm"));
+    Table t = new Table("l" + "r".repeat(lastRun) + "rl", headers.toArray(String[]::new));
     ratios.forEach((system, byRun) -> {
       List<String> cells = new ArrayList<>(List.of(bold(system)));
       for (int run = 1; run <= lastRun; run++) {
@@ -313,8 +310,9 @@ public final class LoadReport {
       Spread sp = Spread.of(new ArrayList<>(byRun.values()));
       cells.add(sp.ratio());
       cells.add(sp.median() >= WARM_RATIO ? "yes" : "**NO**");
-      sb.append(Markdown.row(cells.toArray(String[]::new)));
+      t.row(cells.toArray());
     });
+    sb.append(t.markdown());
     List<String> cold = coldSystems();
     sb.append('\n').append(cold.isEmpty()
         ? "The first case was no slower than its repeat (≥ " + Fmt.ratio(WARM_RATIO) + ", median over runs) for every"
@@ -335,33 +333,21 @@ public final class LoadReport {
       return "";
     }
     StringBuilder sb = new StringBuilder();
-    sb.append("Other processes' CPU per measured window: the machine's busy time (`/proc/stat`: user + nice + system"
-        + " + irq + softirq + steal, all CPUs) minus the CPU time of the two benchmark JVMs (`/proc/<pid>/stat`), in %"
-        + " of one core. A window above ").append(Fmt.percent(quiet.thresholdPercent())).append(" was measured again"
-        + " (up to ").append(quiet.maxRepeats()).append(" more times); if every attempt stayed above, the quietest was"
-        + " kept and is marked NOISY under its table.\n\n");
-    sb.append("| run | order | windows | other CPU mean | other CPU max | kept noisy | measured again | load average at"
-        + " start | load average at end |\n|--:|---|--:|--:|--:|--:|--:|---|---|\n");
+    sb.append(Quiet.method(" per measured window", true, "the two benchmark JVMs (`/proc/<pid>/stat`)", quiet,
+        " under its table."));
+    Table t = Quiet.byRun("run");
     for (RunInfo info : runs) {
-      sb.append(quietRow(Integer.toString(info.run()), String.join(", ", info.order()),
-          known.stream().filter(w -> w.run() == info.run()).toList(), info.loadAverageStart(), info.loadAverageEnd()));
+      Quiet.row(t, Integer.toString(info.run()), String.join(", ", info.order()),
+          quiet(known.stream().filter(w -> w.run() == info.run()).toList()), info.loadAverageStart(),
+          info.loadAverageEnd());
     }
     String start = runs.isEmpty() ? "" : runs.get(0).loadAverageStart();
     String end = runs.isEmpty() ? "" : runs.get(runs.size() - 1).loadAverageEnd();
-    return sb.append(quietRow("all", "", known, start, end)).toString();
+    Quiet.row(t, "all", "", quiet(known), start, end);
+    return sb.append(t.markdown()).toString();
   }
 
-  private static String quietRow(String run, String order, List<Window> windows, String loadStart, String loadEnd) {
-    double sum = 0;
-    double max = 0;
-    for (Window w : windows) {
-      sum += w.m().otherCpuPercent();
-      max = Math.max(max, w.m().otherCpuPercent());
-    }
-    double mean = windows.isEmpty() ? Double.NaN : sum / windows.size();
-    max = windows.isEmpty() ? Double.NaN : max;
-    return Markdown.row(run, order, Integer.toString(windows.size()), Fmt.percent(mean), Fmt.percent(max),
-        Long.toString(windows.stream().filter(w -> w.m().noisy()).count()),
-        Long.toString(windows.stream().filter(w -> w.m().attempts() > 1).count()), loadStart, loadEnd);
+  private static List<Quiet> quiet(List<Window> windows) {
+    return windows.stream().map(w -> new Quiet(w.m().otherCpuPercent(), w.m().noisy(), w.m().attempts())).toList();
   }
 }

@@ -19,7 +19,8 @@ public final class MachineInfo {
     m.put("CPU", cpuModel());
     m.put("cores", Runtime.getRuntime().availableProcessors() + " available to the JVM (" + onlineCpus() + " online)");
     m.put("memory", memory());
-    m.put("kernel", System.getProperty("os.name") + " " + firstLine("/proc/sys/kernel/osrelease", System.getProperty("os.version")));
+    m.put("kernel", System.getProperty("os.name") + " "
+        + firstLine("/proc/sys/kernel/osrelease", System.getProperty("os.version")));
     m.put("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " ("
         + System.getProperty("java.vendor") + ")");
     m.put("load average at start", loadAverage());

@@ -7,11 +7,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Markdown pieces every report uses. */
 public final class Markdown {
+
+  private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(\\w+)}");
 
   private Markdown() {}
 
@@ -24,9 +29,57 @@ public final class Markdown {
     }
   }
 
+  /**
+   * Resource {@code name} (beside this class) with each {@code ${key}} in it replaced by the value after that key in
+   * {@code keysAndValues} (key, value, key, value, …), as {@link String#valueOf(Object)} writes it.
+   */
+  public static String fill(String name, Object... keysAndValues) {
+    Map<String, String> values = new HashMap<>();
+    for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+      values.put(String.valueOf(keysAndValues[i]), String.valueOf(keysAndValues[i + 1]));
+    }
+    Matcher m = PLACEHOLDER.matcher(resource(name));
+    StringBuilder md = new StringBuilder();
+    while (m.find()) {
+      if (!values.containsKey(m.group(1))) {
+        throw new IllegalArgumentException("no value for ${" + m.group(1) + "} in " + name);
+      }
+      m.appendReplacement(md, Matcher.quoteReplacement(values.get(m.group(1))));
+    }
+    return m.appendTail(md).toString();
+  }
+
   /** {@code | a | b |} and a newline. */
   public static String row(String... cells) {
     return "| " + String.join(" | ", cells) + " |\n";
+  }
+
+  /** {@code - item} a line each, the empty items left out; empty for none. */
+  public static String list(List<String> items) {
+    StringBuilder md = new StringBuilder();
+    items.stream().filter(i -> !i.isEmpty()).forEach(i -> md.append("- ").append(i).append('\n'));
+    return md.toString();
+  }
+
+  /** {@code <who>: N failed calls, e.g. `<error>`}. */
+  public static String failedCalls(String who, long errors, String error) {
+    return who + ": " + errors + " failed calls, e.g. `" + error.replace("`", "'") + "`";
+  }
+
+  /** An errors cell: {@code 0}, or the count in bold and what failed ({@code |} made {@code /}). */
+  public static String errors(long errors, String text) {
+    return errors == 0 ? "0" : "**" + errors + "** (" + text.replace('|', '/') + ")";
+  }
+
+  /** {@code NOISY: windows kept although other processes <verb> more CPU than the quiet threshold …: <windows>}. */
+  public static String noisy(String verb, String where, List<String> windows) {
+    return "NOISY: windows kept although other processes " + verb + " more CPU than the quiet threshold in every"
+        + " attempt" + where + ": " + String.join(", ", windows);
+  }
+
+  /** The line under a section's heading when the run is not a full measurement; empty when it is. */
+  public static String partial(List<String> caveats) {
+    return caveats.isEmpty() ? "" : "_Not a full measurement: see the note at the top._\n\n";
   }
 
   /** The note of a run that is not a full measurement, or of parts that failed; empty when neither. */
@@ -50,10 +103,20 @@ public final class Markdown {
    */
   public static String head(String title, Class<?> writer, List<String> caveats, List<String> failures,
       Instant started, Duration took, String command) {
+    return title(title, writer, caveats, failures) + measured(started, took) + " with:\n\n```\n" + command
+        + "\n```\n\n";
+  }
+
+  /** A report's {@code # title}, the note that {@code writer} wrote it, and the {@link #warnings}. */
+  public static String title(String title, Class<?> writer, List<String> caveats, List<String> failures) {
     return "# " + title + "\n\n<!-- Written by bolt-benchmarks (" + writer.getName() + "). Do not edit the numbers by"
-        + " hand: rerun the command below. -->\n\n" + warnings(caveats, failures) + "Measured "
-        + DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0)) + " UTC in "
-        + Fmt.duration(took) + " with:\n\n```\n" + command + "\n```\n\n";
+        + " hand: rerun the command below. -->\n\n" + warnings(caveats, failures);
+  }
+
+  /** {@code Measured <start, UTC> UTC in <took>}. */
+  public static String measured(Instant started, Duration took) {
+    return "Measured " + DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(started.atOffset(ZoneOffset.UTC).withNano(0))
+        + " UTC in " + Fmt.duration(took);
   }
 
   /** The {@code ## Machine} section: the machine as {@link MachineInfo#read} found it, and the load at the end. */

@@ -2,7 +2,6 @@ package io.boltgen.bench.report;
 
 import io.boltgen.bench.run.Measured;
 import io.boltgen.bench.run.Window;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +32,7 @@ public record Row(String system, String point, List<Window> windows) {
 
   /** {@code metric}'s median and range over the windows. */
   public Spread spread(ToDoubleFunction<Measured> metric) {
-    List<Double> values = new ArrayList<>();
-    windows.forEach(w -> values.add(metric.applyAsDouble(w.m())));
-    return Spread.of(values);
+    return Spread.over(windows, w -> metric.applyAsDouble(w.m()));
   }
 
   /** Failed calls in all the windows. */
@@ -48,8 +45,8 @@ public record Row(String system, String point, List<Window> windows) {
     return windows.stream().map(w -> w.m().firstError()).filter(e -> !e.isEmpty()).findFirst().orElse("");
   }
 
-  /** {@code - <who>: N failed calls, e.g. `…`} when there were some, else empty. */
+  /** {@code <who>: N failed calls, e.g. `…`} when there were some, else empty. */
   String errorNote(String who) {
-    return errors() == 0 ? "" : "- " + who + ": " + errors() + " failed calls, e.g. `" + firstError().replace("`", "'") + "`\n";
+    return errors() == 0 ? "" : Markdown.failedCalls(who, errors(), firstError());
   }
 }

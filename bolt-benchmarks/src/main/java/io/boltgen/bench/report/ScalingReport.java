@@ -25,6 +25,7 @@ public final class ScalingReport {
   private final ScalingCurves curves;
   private final List<Window> windows;
 
+  /** The report of the curves' {@code windows}, one per system and point. */
   public ScalingReport(ScalingCurves curves, List<Window> windows) {
     this.curves = curves;
     this.windows = List.copyOf(windows);
@@ -83,8 +84,8 @@ public final class ScalingReport {
           lines(sweep, payload ? ScalingReport::megabytesPerSecondEachWay : (w, p) -> w.m().throughput()));
       Charts.Panel p99 = new Charts.Panel("p99 latency (µs, log)", true, lines(sweep, (w, p) -> w.m().p99Us()));
       Path file = chartFile(imageDir, sweep);
-      Charts.write(file, "Scaling: " + describe(sweep), caption, payload ? "payload bytes (log)" : sweep.axis() + " (log)",
-          List.of(rate, p99));
+      Charts.write(file, "Scaling: " + describe(sweep), caption,
+          payload ? "payload bytes (log)" : sweep.axis() + " (log)", List.of(rate, p99));
       files.add(file);
     }
     return files;
@@ -108,18 +109,18 @@ public final class ScalingReport {
   /** The tables as console text. */
   public String console() {
     StringBuilder sb = new StringBuilder();
-    String columns = "  %-10s %-14s %10s %10s %10s %10s %14s %22s %6s %8s %7s%s%n";
     for (Sweep sweep : curves.sweeps()) {
-      sb.append(String.format(Locale.ROOT, "%nScaling: %s%n", describe(sweep)));
-      sb.append(String.format(Locale.ROOT, columns, sweep.id(), "system", "calls/s", "MB/s/way", "p50", "p99",
-          "CPU µs/call", "alloc B/call cli+srv", "conns", "others", "errors", ""));
+      Table t = new Table("llrrrrrrrrrl", sweep.id(), "system", "calls/s", "MB/s/way", "p50", "p99", "CPU µs/call",
+          "alloc B/call cli+srv", "conns", "others", "errors", "");
       forEach(sweep, (p, s, w) -> {
         Measured m = w.m();
-        sb.append(String.format(Locale.ROOT, columns, x(sweep, p), s, Fmt.rate(m.throughput()),
-            Fmt.num(megabytesPerSecondEachWay(w, p), 1), Fmt.micros(m.p50Us()), Fmt.micros(m.p99Us()),
-            Fmt.num(m.cpuUs(), 1), Fmt.bytes(m.clientAllocBytes()) + " + " + Fmt.bytes(m.serverAllocBytes()),
-            m.serverConnections(), Fmt.percent(m.otherCpuPercent()), m.errors(), m.noisy() ? "  NOISY" : ""));
+        t.row(x(sweep, p), s, Fmt.rate(m.throughput()), Fmt.num(megabytesPerSecondEachWay(w, p), 1),
+            Fmt.micros(m.p50Us()), Fmt.micros(m.p99Us()), Fmt.num(m.cpuUs(), 1),
+            Fmt.bytes(m.clientAllocBytes()) + " + " + Fmt.bytes(m.serverAllocBytes()), m.serverConnections(),
+            Fmt.percent(m.otherCpuPercent()), m.errors(), m.noisy() ? "  NOISY" : "");
       });
+      sb.append(String.format(Locale.ROOT, "%nScaling: %s%n", describe(sweep)))
+          .append(t.console("  %-10s %-14s %10s %10s %10s %10s %14s %22s %6s %8s %7s%s%n"));
     }
     return sb.toString();
   }
@@ -150,11 +151,7 @@ public final class ScalingReport {
    */
   public String markdown(String heading, List<String> caption, Map<Sweep, String> imageLinks, List<String> caveats,
       List<String> failures) {
-    StringBuilder md = new StringBuilder();
-    md.append("# ").append(heading).append("\n\n");
-    md.append("<!-- Written by bolt-benchmarks (io.boltgen.bench.report.ScalingReport). Do not edit the numbers by"
-        + " hand: rerun the command below. -->\n\n");
-    md.append(Markdown.warnings(caveats, failures));
+    StringBuilder md = new StringBuilder(Markdown.title(heading, ScalingReport.class, caveats, failures));
     caption.forEach(c -> md.append(c).append("  \n"));
     md.append('\n');
     md.append(String.format(Locale.ROOT, Markdown.resource("scaling-method.md"),
@@ -175,35 +172,32 @@ public final class ScalingReport {
 
   private String table(Sweep sweep) {
     boolean payload = sweep == Sweep.PAYLOAD;
-    StringBuilder sb = new StringBuilder();
-    sb.append("| ").append(sweep.axis()).append(" | system | calls/s |").append(payload ? " MB/s each way |" : "")
-        .append(" p50 | p99 | CPU µs/call (client + server) | heap B/call client | heap B/call server |"
-            + " server connections | other CPU | errors |\n");
-    sb.append("|--:|---|--:|").append(payload ? "--:|" : "").append("--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    List<String> headers = new ArrayList<>(List.of(sweep.axis(), "system", "calls/s", "MB/s each way", "p50", "p99",
+        "CPU µs/call (client + server)", "heap B/call client", "heap B/call server", "server connections", "other CPU",
+        "errors"));
+    if (!payload) {
+      headers.remove(3);
+    }
+    Table t = new Table("rl" + "r".repeat(headers.size() - 2), headers.toArray(String[]::new));
     List<String> notes = new ArrayList<>();
     forEach(sweep, (p, s, w) -> {
       Measured m = w.m();
-      List<String> cells = new ArrayList<>(List.of(x(sweep, p), s, Fmt.rate(m.throughput())));
-      if (payload) {
-        cells.add(Fmt.num(megabytesPerSecondEachWay(w, p), 1));
+      List<Object> cells = new ArrayList<>(List.of(x(sweep, p), s, Fmt.rate(m.throughput()),
+          Fmt.num(megabytesPerSecondEachWay(w, p), 1), Fmt.micros(m.p50Us()), Fmt.micros(m.p99Us()),
+          Fmt.num(m.cpuUs(), 1) + " (" + Fmt.num(m.clientCpuUs(), 1) + " + " + Fmt.num(m.serverCpuUs(), 1) + ")",
+          Fmt.bytes(m.clientAllocBytes()), Fmt.bytes(m.serverAllocBytes()),
+          m.serverConnections() < 0 ? "n/a" : m.serverConnections(),
+          Fmt.percent(m.otherCpuPercent()) + (m.noisy() ? " NOISY" : ""), m.errors()));
+      if (!payload) {
+        cells.remove(3);
       }
-      cells.addAll(List.of(Fmt.micros(m.p50Us()), Fmt.micros(m.p99Us()), Fmt.num(m.cpuUs(), 1) + " ("
-          + Fmt.num(m.clientCpuUs(), 1) + " + " + Fmt.num(m.serverCpuUs(), 1) + ")", Fmt.bytes(m.clientAllocBytes()),
-          Fmt.bytes(m.serverAllocBytes()), m.serverConnections() < 0 ? "n/a" : Integer.toString(m.serverConnections()),
-          Fmt.percent(m.otherCpuPercent()) + (m.noisy() ? " NOISY" : ""), Long.toString(m.errors())));
-      sb.append(Markdown.row(cells.toArray(String[]::new)));
-      if (m.errors() > 0) {
-        notes.add(s + " at " + p.id() + ": " + m.errors() + " failed calls, e.g. `" + m.firstError().replace("`", "'") + "`");
-      }
-      if (m.serverConnections() >= 0 && m.serverConnections() != p.connections()) {
-        notes.add(s + " at " + p.id() + ": the server had " + m.serverConnections()
-            + " established connections on its port, not " + p.connections());
-      }
+      t.row(cells.toArray());
+      notes.add(m.errors() > 0 ? Markdown.failedCalls(s + " at " + p.id(), m.errors(), m.firstError()) : "");
+      notes.add(m.serverConnections() >= 0 && m.serverConnections() != p.connections() ? s + " at " + p.id()
+          + ": the server had " + m.serverConnections() + " established connections on its port, not "
+          + p.connections() : "");
     });
-    if (!notes.isEmpty()) {
-      sb.append('\n');
-      notes.forEach(n -> sb.append("- ").append(n).append('\n'));
-    }
-    return sb.toString();
+    String list = Markdown.list(notes);
+    return t.markdown() + (list.isEmpty() ? "" : "\n" + list);
   }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.DoubleFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The median of several runs' values and their range.
@@ -27,13 +28,20 @@ public record Spread(double median, double min, double max, int n) {
     return new Spread(median, sorted.get(0), sorted.get(n - 1), n);
   }
 
+  /** The spread of {@code f} over {@code items} (a metric over rounds, runs or forks). */
+  public static <T> Spread over(List<T> items, ToDoubleFunction<T> f) {
+    return of(items.stream().map(t -> f.applyAsDouble(t)).toList());
+  }
+
   /** {@code median (min–max)} in {@code format}; the median alone for fewer than two values. */
   public String format(DoubleFunction<String> format) {
-    return n < 2 ? format.apply(median) : format.apply(median) + " (" + format.apply(min) + "–" + format.apply(max) + ")";
+    return n < 2 ? format.apply(median)
+        : format.apply(median) + " (" + format.apply(min) + "–" + format.apply(max) + ")";
   }
 
   /** {@code 1.36× (1.30–1.41×)}: a ratio's median and range; {@code n/a} for none. */
   public String ratio() {
-    return n == 0 ? "n/a" : n < 2 ? Fmt.ratio(median) : Fmt.ratio(median) + " (" + Fmt.num(min, 2) + "–" + Fmt.ratio(max) + ")";
+    return n == 0 ? "n/a" : n < 2 ? Fmt.ratio(median)
+        : Fmt.ratio(median) + " (" + Fmt.num(min, 2) + "–" + Fmt.ratio(max) + ")";
   }
 }

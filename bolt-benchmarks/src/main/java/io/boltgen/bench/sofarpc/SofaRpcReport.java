@@ -2,14 +2,15 @@ package io.boltgen.bench.sofarpc;
 
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
+import io.boltgen.bench.report.Quiet;
 import io.boltgen.bench.report.Spread;
+import io.boltgen.bench.report.Table;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Case;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Result;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Settings;
 import io.boltgen.bench.sofarpc.SofaRpcBench.Window;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,9 +22,6 @@ import java.util.function.ToDoubleFunction;
  * per-round paired ratios.
  */
 public final class SofaRpcReport {
-
-  private static final String HEADER = Markdown.row("client", "calls/s", "p50", "p99", "client CPU µs/call",
-      "errors") + Markdown.row("---", "---", "---", "---", "---", "---").replace(" ", "");
 
   private SofaRpcReport() {}
 
@@ -43,21 +41,17 @@ public final class SofaRpcReport {
   private static String tables(Settings s, Result r, String headingPrefix) {
     StringBuilder md = new StringBuilder();
     for (Case c : s.cases()) {
-      md.append(headingPrefix).append(title(c)).append("\n\n").append(HEADER);
+      Table t = new Table("llllll", "client", "calls/s", "p50", "p99", "client CPU µs/call", "errors");
       List<Window> b = of(r, c, SofaRpcBench.BOLTGEN);
       List<Window> o = of(r, c, SofaRpcBench.SOFARPC);
-      md.append(row("boltgen client", b)).append(row("SOFARPC consumer", o));
-      md.append(Markdown.row("boltgen ÷ SOFARPC", ratio(b, o, Window::rate), ratio(b, o, Window::p50Us),
-          ratio(b, o, Window::p99Us), ratio(b, o, Window::cpuUsPerCall), ""));
-      List<String> noisy = new ArrayList<>();
-      for (Window w : r.windows()) {
-        if (w.c().equals(c) && w.noisy()) {
-          noisy.add(w.side() + " (round " + w.round() + ")");
-        }
-      }
-      md.append(noisy.isEmpty() ? "" : "\n- NOISY: windows kept although other processes took more CPU than the quiet"
-          + " threshold in every attempt: " + String.join(", ", noisy) + "\n");
-      md.append('\n');
+      row(t, "boltgen client", b);
+      row(t, "SOFARPC consumer", o);
+      t.row("boltgen ÷ SOFARPC", ratio(b, o, Window::rate), ratio(b, o, Window::p50Us), ratio(b, o, Window::p99Us),
+          ratio(b, o, Window::cpuUsPerCall), "");
+      List<String> noisy = r.windows().stream().filter(w -> w.c().equals(c) && w.noisy())
+          .map(w -> w.side() + " (round " + w.round() + ")").toList();
+      md.append(headingPrefix).append(title(c)).append("\n\n").append(t.markdown())
+          .append(noisy.isEmpty() ? "" : "\n" + Markdown.list(List.of(Markdown.noisy("took", "", noisy)))).append('\n');
     }
     return md.toString();
   }
@@ -74,86 +68,44 @@ public final class SofaRpcReport {
     return r.windows().stream().filter(w -> w.c().equals(c) && w.side().equals(side)).toList();
   }
 
-  private static String row(String label, List<Window> ws) {
+  private static void row(Table t, String label, List<Window> ws) {
     if (ws.isEmpty()) {
-      return Markdown.row(label, "not measured", "", "", "", "");
+      t.row(label, "not measured", "", "", "", "");
+      return;
     }
-    long errors = ws.stream().mapToLong(Window::errors).sum();
-    return Markdown.row(label, spread(ws, Window::rate).format(Fmt::rate), spread(ws, Window::p50Us).format(Fmt::micros),
-        spread(ws, Window::p99Us).format(Fmt::micros), spread(ws, Window::cpuUsPerCall).format(v -> Fmt.num(v, 1)),
-        Long.toString(errors));
-  }
-
-  private static Spread spread(List<Window> ws, ToDoubleFunction<Window> f) {
-    return Spread.of(ws.stream().map(w -> f.applyAsDouble(w)).toList());
+    t.row(label, Spread.over(ws, Window::rate).format(Fmt::rate), Spread.over(ws, Window::p50Us).format(Fmt::micros),
+        Spread.over(ws, Window::p99Us).format(Fmt::micros),
+        Spread.over(ws, Window::cpuUsPerCall).format(v -> Fmt.num(v, 1)), ws.stream().mapToLong(Window::errors).sum());
   }
 
   /** The median (and range) of boltgen's value over SOFARPC's in the same round. */
   private static String ratio(List<Window> b, List<Window> o, ToDoubleFunction<Window> f) {
-    List<Double> ratios = new ArrayList<>();
-    for (Window x : b) {
-      for (Window y : o) {
-        double v = f.applyAsDouble(x) / f.applyAsDouble(y);
-        if (x.round() == y.round() && Double.isFinite(v)) {
-          ratios.add(v);
-        }
-      }
-    }
-    return Spread.of(ratios).ratio();
+    return Spread.of(b.stream().flatMap(x -> o.stream().filter(y -> x.round() == y.round())
+        .map(y -> f.applyAsDouble(x) / f.applyAsDouble(y))).filter(Double::isFinite).toList()).ratio();
   }
 
   /** The whole of docs/benchmarks-sofarpc.md. */
   public static String markdown(Settings s, Result r, Map<String, String> machine, String loadAverageEnd,
       Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append(Markdown.head("SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider", SofaRpcReport.class,
-        r.caveats(), r.failures(), started, took, s.command()));
+    md.append(Markdown.head("SOFARPC: a boltgen client beside a SOFARPC consumer, against one SOFARPC provider",
+        SofaRpcReport.class, r.caveats(), r.failures(), started, took, s.command()));
     md.append(Markdown.machine(machine, loadAverageEnd));
-    md.append("### How quiet it was\n\nOther processes' CPU per measured window: the machine's busy time (`/proc/stat`)"
-        + " minus the CPU time of the benchmark JVM, the provider's and the consumer's, in % of one core. A window above ")
-        .append(Fmt.percent(s.quiet().thresholdPercent())).append(" was measured again (up to ")
-        .append(s.quiet().maxRepeats()).append(" more times); if every attempt stayed above, the quietest was kept and is"
-            + " marked NOISY under its table.\n\n| side | windows | other CPU mean | other CPU max | kept noisy |"
-            + " measured again |\n|---|---|---|---|---|---|\n");
+    md.append("### How quiet it was\n\n").append(Quiet.method(" per measured window", false, "the benchmark JVM, the"
+        + " provider's and the consumer's", s.quiet(), " under its table."));
+    Table quiet = new Table("llllll", "side", "windows", "other CPU mean", "other CPU max", "kept noisy",
+        "measured again");
     for (String side : List.of(SofaRpcBench.BOLTGEN, SofaRpcBench.SOFARPC)) {
-      List<Window> ws = r.windows().stream().filter(w -> w.side().equals(side)).toList();
-      md.append(Markdown.row(side, Integer.toString(ws.size()),
-          Fmt.percent(ws.stream().mapToDouble(Window::otherCpuPercent).filter(Double::isFinite).average().orElse(Double.NaN)),
-          Fmt.percent(ws.stream().mapToDouble(Window::otherCpuPercent).filter(Double::isFinite).max().orElse(Double.NaN)),
-          Long.toString(ws.stream().filter(Window::noisy).count()),
-          Long.toString(ws.stream().filter(w -> w.attempts() > 1).count())));
+      String[] c = Quiet.cells(r.windows().stream().filter(w -> w.side().equals(side))
+          .map(w -> new Quiet(w.otherCpuPercent(), w.noisy(), w.attempts())).toList());
+      quiet.row(side, c[0], c[1], c[2], c[3], c[4]);
     }
-    md.append("\n## Settings\n\n");
-    md.append("- One SOFARPC 5.13.2 provider (bolt-sofarpc-peer's `PeerMain provider`, bolt over 127.0.0.1) serving"
-        + " `EchoService` with serialization protobuf and `GreetService` with hessian2, in a JVM of its own.\n");
-    md.append("- boltgen: the stubs bolt-processor generated for `@SofaRpcService` interfaces of those services"
-        + " (`SofaEchoService`, `SofaGreetService` and their future-returning twins), one `BoltClient` in the benchmark's"
-        + " JVM for the whole run. SOFARPC: `PeerMain bench`, consumers (`ConsumerConfig`, direct URL, invoke types sync"
-        + " and callback) referred once in a JVM of their own, kept for the whole run.\n");
-    md.append("- Loads, the same on both sides: sync, ").append(s.threads()).append(" threads calling back to back;"
-        + " async, ").append(s.inFlight()).append(" calls in flight, each completion issuing the next (boltgen: the"
-        + " stub's CompletableFuture; SOFARPC: a per-call SofaResponseCallback). A call counts when its answer is"
-        + " correct.\n");
-    md.append("- ").append(s.rounds()).append(" round(s); in each, every case on both sides, one after the other: the"
-        + " order of the cases rotates from round to round and the side going first alternates. Each window: ")
-        .append(Fmt.seconds(s.warmup())).append(" s of warm-up under the load, then ").append(Fmt.seconds(s.measure()))
-        .append(" s measured.\n");
-    md.append("- JVM flags of the provider and the consumer: `").append(String.join(" ", s.jvmFlags()))
-        .append(" --add-opens java.base/java.lang=ALL-UNNAMED`; the boltgen client runs in the benchmark's own JVM, as"
-            + " started.\n\n");
-    md.append("## Results\n\n");
-    md.append(r.caveats().isEmpty() ? "" : "_Not a full measurement: see the note at the top._\n\n");
-    md.append("Each cell: the median over rounds, with the range in brackets when there was more than one round. Latency"
-        + " is per call, from issue to answer, in the client. Client CPU: the CPU time (user + system, all threads) of"
-        + " the client's process in the measured window divided by the calls answered in it (the provider's CPU is not"
-        + " in it). The ratio row: the median of the per-round ratios, boltgen's value over SOFARPC's (above 1 is more"
-        + " calls/s, or more µs).\n\n");
+    md.append(quiet.markdown());
+    md.append('\n').append(Markdown.fill("sofarpc-settings.md", "threads", s.threads(), "inFlight", s.inFlight(),
+        "rounds", s.rounds(), "warmup", Fmt.seconds(s.warmup()), "measure", Fmt.seconds(s.measure()), "jvmFlags",
+        String.join(" ", s.jvmFlags()), "partial", Markdown.partial(r.caveats())));
     md.append(tables(s, r, "### "));
-    md.append("## Running it\n\n```\njava -jar bolt-benchmarks/target/bolt-benchmarks.jar sofarpc\n```\n\n"
-        + "It needs bolt-sofarpc-peer built (`mvn -pl bolt-sofarpc-peer,bolt-benchmarks -am package`), and runs from"
-        + " the repository root (or pass `--peer-classpath bolt-sofarpc-peer/target/peer.classpath`). Without options"
-        + " it writes this file; with shorter windows, fewer rounds or other loads it prints its tables only (`--out"
-        + " FILE` writes them anyway).\n");
+    md.append(Markdown.resource("sofarpc-running.md"));
     return md.toString();
   }
 }
