@@ -1,6 +1,5 @@
 package io.boltgen.bench.mesh;
 
-import io.boltgen.bench.run.ProcStat;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.runtime.cluster.BalancingPolicy;
@@ -208,10 +207,5 @@ public final class MeshBench {
 
   static double secs(Duration d) {
     return d.toMillis() / 1000.0;
-  }
-
-  /** CPUs in /proc/stat (cpu0, cpu1, …), else the JVM's count. */
-  public static int onlineCpus() {
-    return ProcStat.onlineCpus();
   }
 }

@@ -8,6 +8,7 @@ import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.Markdown;
 import io.boltgen.bench.report.Quiet;
 import io.boltgen.bench.report.Table;
+import io.boltgen.bench.run.ProcStat;
 import io.boltgen.runtime.cluster.BalancingPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -182,7 +183,7 @@ public final class MeshReport {
         percent(C_AGENT_QPS / ceiling));
     List<Point> at512 = r.points().stream().filter(p -> p.connections() == 512).toList();
     at512.forEach(p -> t.row((p.mode().equals(MeshBench.DIRECT) ? "boltgen client, direct (no agent)"
-        : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + MeshBench.onlineCpus() + " CPUs",
+        : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + ProcStat.onlineCpus() + " CPUs",
         qps(p.qps()), percent(p.qps() / ceiling)));
     if (at512.isEmpty()) {
       t.row("boltgen (this run)", "not measured at 512 connections", "", "");
