@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.bench.report.Charts;
 import io.boltgen.bench.report.Golden;
+import io.boltgen.bench.run.ProcStat;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.runtime.cluster.BalancingPolicy;
@@ -93,7 +94,7 @@ class MeshReportGoldenTest {
 
   /** The machine's CPU count, which the contest table names, as a fixed word. */
   private static String fixed(String text) {
-    return text.replace("this machine, " + MeshBench.onlineCpus() + " CPUs", "this machine, N CPUs");
+    return text.replace("this machine, " + ProcStat.onlineCpus() + " CPUs", "this machine, N CPUs");
   }
 
   @Test
