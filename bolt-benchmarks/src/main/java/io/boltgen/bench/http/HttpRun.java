@@ -78,7 +78,7 @@ public final class HttpRun {
         ? pairs.start(boltPair(part.round(), s.boltPoint()), stage)
             .map((slot, w) -> HttpWindow.of(Case.BOLT.id, slot.run(), w.m()))
         : WrkLoad.start(targets.get(part.c()), part.round(), load, setup, out);
-    Runner.Outcome<HttpWindow> outcome = Runner.run(new Rounds(s, setup, runnable), starter, out,
+    Runner.Outcome<HttpWindow> outcome = Runner.run(new Rounds(s, runnable), starter, out,
         w -> HttpReport.describe(Case.parse(w.caseId()).label, w));
     outcome.failures().forEach(session::recordFailure);
     List<Round> rounds = outcome.runs().stream().map(r -> new Round(r.run(), r.order().stream().map(Case::parse)
@@ -172,7 +172,7 @@ public final class HttpRun {
    * per case and round: the Bolt case's load is {@link Settings#boltPoint()}; wrk's, its connections, one request
    * in flight on each.
    */
-  record Rounds(Settings s, Scenario.Setup setup, List<Case> cases) implements Scenario<CaseRound> {
+  record Rounds(Settings s, List<Case> cases) implements Scenario<CaseRound> {
     @Override
     public List<Stage<CaseRound>> stages() {
       List<Stage<CaseRound>> stages = new ArrayList<>();
@@ -195,7 +195,7 @@ public final class HttpRun {
 
     @Override
     public Duration estimate() {
-      return setup.warmup().plus(setup.measure()).plusSeconds(4).multipliedBy((long) s.rounds() * cases.size());
+      return s.warmup().plus(s.measure()).plusSeconds(4).multipliedBy((long) s.rounds() * cases.size());
     }
   }
 }

@@ -117,11 +117,6 @@ public final class MeshRun {
   /** A stage per mode, a fresh gateway per policy, then the direct client; in each a window per connection count. */
   record Modes(Settings s) implements Scenario<Mode> {
     @Override
-    public Setup setup() {
-      return new Setup(s.warmup(), s.duration(), s.quiet(), s.jvmFlags(), s.logDir(), "127.0.0.1");
-    }
-
-    @Override
     public List<Stage<Mode>> stages() {
       List<Mode> modes = new ArrayList<>(s.policies().stream().map(Mode::new).toList());
       if (s.direct()) {

@@ -116,7 +116,7 @@ public final class Runner {
   private Runner() {}
 
   /** Runs a scenario of JVM pairs, whose clients measure the windows; each result as {@code describe} says. */
-  public static Outcome<Window> run(Scenario<Pair> scenario, PrintStream progress, Function<Window, String> describe)
+  public static Outcome<Window> run(Scenario.OfPairs scenario, PrintStream progress, Function<Window, String> describe)
       throws InterruptedException {
     return run(scenario, jvmPairs(scenario.setup(), progress), progress, describe);
   }

@@ -19,7 +19,7 @@ import java.util.Locale;
  * @param concurrency async callers, each keeping one call in flight
  */
 public record ClusterBalancing(List<BalancingPolicy> policies, int rounds, long slowMillis, int concurrency, Setup setup)
-    implements Scenario<Scenario.Pair> {
+    implements Scenario.OfPairs {
 
   /** Instances in the cluster; the first is the slow one (every policy treats instances alike). */
   public static final int INSTANCES = 3;

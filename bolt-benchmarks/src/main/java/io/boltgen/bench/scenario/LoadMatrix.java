@@ -22,7 +22,7 @@ import java.util.Locale;
  * @param keepServer after each system's cases, keep its server running until Enter is pressed
  */
 public record LoadMatrix(List<EchoSystem> systems, List<Point> cases, int runs, Duration warmUpPass, Setup setup,
-    List<String> serverJvmArgs, List<String> clientJvmArgs, boolean keepServer) implements Scenario<Scenario.Pair> {
+    List<String> serverJvmArgs, List<String> clientJvmArgs, boolean keepServer) implements Scenario.OfPairs {
 
   /** The ~40 s a JVM pair took under load on a 2-core machine to reach its steady state. */
   public static final Duration DEFAULT_WARM_UP_PASS = Duration.ofSeconds(40);

@@ -18,7 +18,7 @@ import java.util.Locale;
  */
 public record ScalingCurves(List<EchoSystem> systems, List<Sweep> sweeps, List<Integer> inflights, List<Integer> payloads,
     List<Integer> connections, int payloadInflight, int perConnection, Duration jvmWarmup, Setup setup)
-    implements Scenario<Scenario.Pair> {
+    implements Scenario.OfPairs {
 
   public static final String DEFAULT_SYSTEMS = "boltgen,sofabolt-io,netty";
   public static final List<Integer> DEFAULT_INFLIGHTS = List.of(1, 4, 16, 64, 256, 1024, 4096);

@@ -14,9 +14,6 @@ import java.util.List;
  */
 public interface Scenario<P extends Scenario.Part> {
 
-  /** What every window of the scenario shares. */
-  Setup setup();
-
   /** The stages, in order. */
   List<Stage<P>> stages();
 
@@ -64,6 +61,12 @@ public interface Scenario<P extends Scenario.Part> {
       return warmup.plus(measure.multipliedBy(1 + quiet.maxRepeats())).plusMillis(20L * point.connections())
           .plusSeconds(90);
     }
+  }
+
+  /** A scenario of JVM pairs, whose client JVMs measure the windows as {@link #setup} says. */
+  interface OfPairs extends Scenario<Pair> {
+    /** What every window of the scenario shares. */
+    Setup setup();
   }
 
   /** What a stage starts, named by the system whose slots are measured on it. */

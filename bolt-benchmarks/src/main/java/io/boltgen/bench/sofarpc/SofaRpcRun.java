@@ -83,11 +83,6 @@ public final class SofaRpcRun {
    */
   record Rounds(Settings s) implements Scenario<Peers> {
     @Override
-    public Setup setup() {
-      return new Setup(s.warmup(), s.measure(), s.quiet(), s.jvmFlags(), s.logDir(), "127.0.0.1");
-    }
-
-    @Override
     public List<Stage<Peers>> stages() {
       List<Slot> slots = new ArrayList<>();
       for (int round = 1; round <= s.rounds(); round++) {
