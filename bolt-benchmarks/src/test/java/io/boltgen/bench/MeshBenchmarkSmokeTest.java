@@ -44,7 +44,7 @@ class MeshBenchmarkSmokeTest {
     assertThat(result.failures()).isEmpty();
     assertThat(result.points()).extracting(p -> p.mode() + "-c" + p.connections())
         .containsExactly("least-pending-c8", "least-pending-c16", "direct-c8", "direct-c16");
-    for (MeshBench.Point p : result.points()) {
+    for (MeshBench.Window p : result.points()) {
       String point = p.mode() + "-c" + p.connections();
       assertThat(p.qps()).as(point + " QPS").isPositive();
       assertThat(p.qps()).as(point + " QPS within the ceiling, 5% for timing").isLessThan(p.ceiling() * 1.05);

@@ -83,7 +83,7 @@ public final class MeshBench {
   }
 
   /**
-   * One measured point.
+   * One measured window: a mode at a connection count.
    *
    * @param mode the policy's id ({@code least-pending}) through the gateway, or {@link #DIRECT}
    * @param requests answered in the window (wrk's requests, whatever their status; the direct client's answers)
@@ -94,11 +94,11 @@ public final class MeshBench {
    * @param machineBusyPercent all CPUs' busy time in the window, % of all of them
    * @param otherCpuPercent processes other than the benchmark's, % of one core
    */
-  public record Point(String mode, int connections, long requests, double seconds, double qps, double p50Us,
+  public record Window(String mode, int connections, long requests, double seconds, double qps, double p50Us,
       double p99Us, double maxUs, long errors, String errorText, List<Long> providerCalls, int mostAtOnce, long refused,
       double cpuUsPerRequest, double machineBusyPercent, double otherCpuPercent, int attempts, boolean noisy) {
 
-    public Point {
+    public Window {
       providerCalls = List.copyOf(providerCalls);
     }
 
@@ -113,8 +113,8 @@ public final class MeshBench {
       return all == 0 ? Double.NaN : providerCalls.get(i) / (double) all;
     }
 
-    Point attempts(int n, boolean isNoisy) {
-      return new Point(mode, connections, requests, seconds, qps, p50Us, p99Us, maxUs, errors, errorText, providerCalls,
+    Window attempts(int n, boolean isNoisy) {
+      return new Window(mode, connections, requests, seconds, qps, p50Us, p99Us, maxUs, errors, errorText, providerCalls,
           mostAtOnce, refused, cpuUsPerRequest, machineBusyPercent, otherCpuPercent, n, isNoisy);
     }
   }
@@ -158,7 +158,7 @@ public final class MeshBench {
    * @param pinned whether the small provider ran under {@code taskset -c 0}
    * @param route the gateway's route of {@code hash}
    */
-  public record Result(List<Point> points, FreezeResult freeze, boolean pinned, String route, List<String> failures,
+  public record Result(List<Window> points, FreezeResult freeze, boolean pinned, String route, List<String> failures,
       List<String> caveats) {}
 
   private MeshBench() {}

@@ -1,7 +1,7 @@
 package io.boltgen.bench.mesh;
 
 import io.boltgen.bench.mesh.MeshBench.FreezeResult;
-import io.boltgen.bench.mesh.MeshBench.Point;
+import io.boltgen.bench.mesh.MeshBench.Window;
 import io.boltgen.bench.mesh.MeshBench.Sample;
 import io.boltgen.bench.report.Charts;
 import io.boltgen.bench.report.Fmt;
@@ -39,7 +39,7 @@ public final class MeshReport {
   }
 
   /** One progress line for a point. */
-  public static String describe(Point p) {
+  public static String describe(Window p) {
     return String.format(Locale.ROOT, "%s-c%d: %s req/s (%s of ceiling)  p50 %s  p99 %s  max %s  errors %d%s  shares"
             + " %s  most at once %d  %s %s µs/req  machine busy %s  other CPU %s%s", p.mode(), p.connections(),
         qps(p.qps()), percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()),
@@ -72,7 +72,7 @@ public final class MeshReport {
     Map<String, List<double[]>> lines = new LinkedHashMap<>();
     for (String mode : modes(s)) {
       List<double[]> line = new ArrayList<>();
-      for (Point p : r.points()) {
+      for (Window p : r.points()) {
         if (p.mode().equals(mode)) {
           line.add(new double[] {p.connections(), p.qps()});
         }
@@ -126,7 +126,7 @@ public final class MeshReport {
         ". The freeze run is one window of its own."));
     Table t = new Table("lrrrl", "window", "other CPU", "machine busy", "measured again", "noisy");
     List<Quiet> all = new ArrayList<>();
-    for (Point p : r.points()) {
+    for (Window p : r.points()) {
       t.row(label(p.mode()) + ", " + p.connections() + " connections", Fmt.percent(p.otherCpuPercent()),
           Fmt.percent(p.machineBusyPercent()), p.attempts() - 1, p.noisy() ? "NOISY" : "");
       all.add(new Quiet(p.otherCpuPercent(), p.noisy(), p.attempts()));
@@ -164,7 +164,7 @@ public final class MeshReport {
       Table t = new Table("rrrrrrrrrrr", "connections", "QPS", "of ceiling", "p50", "p99", "max", "errors",
           "share small / medium / large", "most at once", direct ? "client CPU µs/call" : "gateway CPU µs/request",
           "machine busy").spaced();
-      List<Point> ps = r.points().stream().filter(p -> p.mode().equals(mode)).toList();
+      List<Window> ps = r.points().stream().filter(p -> p.mode().equals(mode)).toList();
       ps.forEach(p -> t.row(p.connections(), qps(p.qps()) + (p.noisy() ? " NOISY" : ""),
           percent(p.qps() / p.ceiling()), Fmt.micros(p.p50Us()), Fmt.micros(p.p99Us()), Fmt.micros(p.maxUs()),
           Markdown.errors(p.errors(), p.errorText()), shares(p),
@@ -181,7 +181,7 @@ public final class MeshReport {
     t.row("Netty agent (contest, published)", "8 cores", qps(NETTY_AGENT_QPS), percent(NETTY_AGENT_QPS / ceiling));
     t.row("C agent with SIMD (contest, published)", "the contest's machine", qps(C_AGENT_QPS),
         percent(C_AGENT_QPS / ceiling));
-    List<Point> at512 = r.points().stream().filter(p -> p.connections() == 512).toList();
+    List<Window> at512 = r.points().stream().filter(p -> p.connections() == 512).toList();
     at512.forEach(p -> t.row((p.mode().equals(MeshBench.DIRECT) ? "boltgen client, direct (no agent)"
         : "boltgen " + label(p.mode())) + " (this run)", "this machine, " + ProcStat.onlineCpus() + " CPUs",
         qps(p.qps()), percent(p.qps() / ceiling)));
@@ -238,7 +238,7 @@ public final class MeshReport {
         : String.format(Locale.ROOT, "%.2f s", f.recoverySeconds());
   }
 
-  private static String shares(Point p) {
+  private static String shares(Window p) {
     List<String> cells = new ArrayList<>();
     for (int i = 0; i < p.providerCalls().size(); i++) {
       cells.add(Fmt.percent(p.share(i) * 100));

@@ -11,6 +11,7 @@ import io.boltgen.bench.run.Runner;
 import io.boltgen.bench.run.Session;
 import io.boltgen.bench.run.Wrk;
 import io.boltgen.bench.run.WrkLoad;
+import io.boltgen.bench.scenario.Point;
 import io.boltgen.bench.scenario.QuietPolicy;
 import io.boltgen.bench.scenario.Scenario;
 import io.boltgen.bench.scenario.Scenario.Slot;
@@ -52,7 +53,7 @@ public final class MeshRun {
     Session session = Session.begin("boltgen mesh benchmark", "; about " + Fmt.duration(estimate(s))
         + " unless windows are measured again; child logs: " + s.logDir(), s.caveats(), out);
     Files.createDirectories(s.logDir());
-    List<Point> points = new ArrayList<>();
+    List<Window> points = new ArrayList<>();
     FreezeResult freeze = null;
     boolean pinned;
     try (EtcdProcess etcd = EtcdProcess.start().keepLogAt(s.logDir().resolve("etcd.log"));
@@ -66,7 +67,7 @@ public final class MeshRun {
       awaitRegistered(etcd, providers.all().size(), Duration.ofSeconds(30));
       MeshRun run = new MeshRun(s, etcd, providers, Wrk.writeScript(s.logDir().resolve("mesh.lua"),
           Wrk.randomTextScript(s.seed(), DirectClient.MAX_TEXT)), out);
-      Runner.Outcome<Point> outcome = Runner.run(new Modes(s), run::start, out, MeshReport::describe);
+      Runner.Outcome<Window> outcome = Runner.run(new Modes(s), run::start, out, MeshReport::describe);
       outcome.failures().forEach(session::recordFailure);
       points.addAll(outcome.windows());
       if (s.freeze() != null) {
@@ -123,8 +124,7 @@ public final class MeshRun {
         modes.add(new Mode(null));
       }
       return modes.stream().map(m -> new Stage<>(m.policy() == null ? "direct" : "gateway", 1, List.of(m),
-          s.connections().stream().map(c -> new Slot(m.system(),
-              new io.boltgen.bench.scenario.Point("c" + c, false, c, 1, 0, ""), 1, false))
+          s.connections().stream().map(c -> new Slot(m.system(), new Point("c" + c, false, c, 1, 0, ""), 1, false))
               .toList())).toList();
     }
 
@@ -141,7 +141,7 @@ public final class MeshRun {
   }
 
   /** Starts {@code mode}: a fresh gateway, or the direct client. */
-  Runner.Started<Point> start(Mode mode, String stage) throws Runner.Failed, InterruptedException {
+  Runner.Started<Window> start(Mode mode, String stage) throws Runner.Failed, InterruptedException {
     try {
       return mode.policy() == null ? new Direct() : new Gateway(mode.policy());
     } catch (InterruptedException e) {
@@ -153,7 +153,7 @@ public final class MeshRun {
   }
 
   /** A gateway of one policy, loaded by wrk. */
-  final class Gateway implements Runner.Started<Point> {
+  final class Gateway implements Runner.Started<Window> {
     final BalancingPolicy policy;
     final ReadyProcess process;
     final String url;
@@ -165,7 +165,7 @@ public final class MeshRun {
     }
 
     @Override
-    public Point measure(Slot slot) throws Runner.Failed, InterruptedException {
+    public Window measure(Slot slot) throws Runner.Failed, InterruptedException {
       int c = slot.point().connections();
       try {
         warmUp(url, c, "gateway-" + id(policy) + "-c" + c);
@@ -239,7 +239,7 @@ public final class MeshRun {
     }
   }
 
-  Point gatewayWindow(String mode, int connections, String url, long gatewayPid) throws Exception {
+  Window gatewayWindow(String mode, int connections, String url, long gatewayPid) throws Exception {
     List<MeshProviders.Stats> s0 = providers.stats();
     CpuWindow cpu = CpuWindow.start(bench(gatewayPid), gatewayPid);
     Wrk.Report r = wrk(connections, s.duration(), url, "gateway-" + mode + "-c" + connections);
@@ -250,7 +250,7 @@ public final class MeshRun {
   }
 
   /** The direct client in this JVM: a load per connection count, warmed up, then its window. */
-  final class Direct implements Runner.Started<Point> {
+  final class Direct implements Runner.Started<Window> {
     final DirectClient client = new DirectClient(etcd.clientUrl(), BalancingPolicy.LEAST_PENDING, s.seed());
     final long self = ProcessHandle.current().pid();
 
@@ -269,10 +269,10 @@ public final class MeshRun {
     }
 
     @Override
-    public Point measure(Slot slot) throws Runner.Failed, InterruptedException {
+    public Window measure(Slot slot) throws Runner.Failed, InterruptedException {
       int c = slot.point().connections();
       Loads.Load load = Loads.start(client.callers(c), false, c, 1);
-      Point point;
+      Window point;
       try {
         TimeUnit.NANOSECONDS.sleep(s.warmup().toNanos()); // the warm-up: the callers run meanwhile
         out.printf("  direct-c%d: warmed up for %s s%n", c, Fmt.seconds(s.warmup()));
@@ -292,7 +292,7 @@ public final class MeshRun {
       return point;
     }
 
-    private Point window(Loads.Load load, int c) throws Exception {
+    private Window window(Loads.Load load, int c) throws Exception {
       List<MeshProviders.Stats> s0 = providers.stats();
       Loads.Taken w = load.window(s.duration(), bench(-1), self);
       List<MeshProviders.Stats> s1 = providers.stats();
@@ -419,12 +419,12 @@ public final class MeshRun {
   }
 
   /** A window by the one quiet rule ({@link QuietPolicy#quietest}). */
-  Point quietest(QuietPolicy.Attempt<Point, Exception> window) throws Exception {
-    return s.quiet().quietest(window, Point::otherCpuPercent, Point::attempts, p -> p.mode() + "-c" + p.connections(),
+  Window quietest(QuietPolicy.Attempt<Window, Exception> window) throws Exception {
+    return s.quiet().quietest(window, Window::otherCpuPercent, Window::attempts, p -> p.mode() + "-c" + p.connections(),
         line -> out.println("  " + line));
   }
 
-  Point point(String mode, int connections, long requests, double qps, double p50, double p99, double max,
+  Window point(String mode, int connections, long requests, double qps, double p50, double p99, double max,
       long errors, String errorText, List<MeshProviders.Stats> s0, List<MeshProviders.Stats> s1, CpuWindow.Cost cost) {
     List<Long> calls = new ArrayList<>();
     int most = 0;
@@ -434,7 +434,7 @@ public final class MeshRun {
       most = Math.max(most, s1.get(i).mostAtOnce());
       refused += s1.get(i).refused() - s0.get(i).refused();
     }
-    return new Point(mode, connections, requests, cost.seconds(), qps, p50, p99, max, errors, errorText, calls, most,
+    return new Window(mode, connections, requests, cost.seconds(), qps, p50, p99, max, errors, errorText, calls, most,
         refused, cost.subjectUs().get(0), cost.machineBusyPercent(), cost.otherPercent(), 1, false);
   }
 

@@ -49,11 +49,11 @@ class MeshReportGoldenTest {
         Path.of("logs"), Path.of("docs"), "java -jar bolt-benchmarks/target/bolt-benchmarks.jar mesh", caveats);
   }
 
-  private static MeshBench.Point point(String mode, int connections, int k) {
+  private static MeshBench.Window point(String mode, int connections, int k) {
     double qps = MeshBench.ceiling(connections) * (0.55 + 0.07 * k);
     boolean noisy = k == 2;
     long errors = mode.equals("round-robin") && connections == 256 ? 17 : 0;
-    return new MeshBench.Point(mode, connections, Math.round(qps * 7.5), 7.5, qps, 51_000 + 1_300 * k,
+    return new MeshBench.Window(mode, connections, Math.round(qps * 7.5), 7.5, qps, 51_000 + 1_300 * k,
         88_000 + 9_100 * k, 130_000 + 45_000 * k, errors, errors == 0 ? "" : "non-2xx 12 | timeouts 5",
         List.of(100L + k, 205L + 3L * k, 298L + 7L * k), mode.equals("round-robin") && connections == 512 ? 201 : 140 + k,
         0, 61.5 + k, 88.0 - k, k == 2 ? 9.75 : 0.4 * k, noisy ? 3 : 1 + k % 2, noisy);
@@ -70,7 +70,7 @@ class MeshReportGoldenTest {
   }
 
   private static MeshBench.Result full() {
-    List<MeshBench.Point> points = new ArrayList<>();
+    List<MeshBench.Window> points = new ArrayList<>();
     int k = 0;
     for (String mode : List.of("least-pending", "round-robin", MeshBench.DIRECT)) {
       for (int c : List.of(128, 256, 512)) {

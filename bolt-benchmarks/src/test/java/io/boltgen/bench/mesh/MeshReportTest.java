@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
  */
 class MeshReportTest {
 
-  private static MeshBench.Point point(String mode, int connections, double qps, int mostAtOnce) {
-    return new MeshBench.Point(mode, connections, Math.round(qps * 30), 30, qps, 52_000, 90_000, 120_000, 0, "",
+  private static MeshBench.Window point(String mode, int connections, double qps, int mostAtOnce) {
+    return new MeshBench.Window(mode, connections, Math.round(qps * 30), 30, qps, 52_000, 90_000, 120_000, 0, "",
         List.of(100L, 200L, 300L), mostAtOnce, 0, 61.5, 88.0, 1.2, 1, false);
   }
 
@@ -31,7 +31,7 @@ class MeshReportTest {
         MeshBench.DEFAULT_DURATION, MeshBench.DEFAULT_POLICIES, true, MeshBench.DEFAULT_FREEZE, 10, 2, 42,
         Path.of("/usr/bin/wrk"), QuietPolicy.DEFAULT, List.of("-Xmx1g"), Path.of("logs"), Path.of("docs"),
         "java -jar bolt-benchmarks/target/bolt-benchmarks.jar mesh", List.of());
-    List<MeshBench.Point> points = new ArrayList<>();
+    List<MeshBench.Window> points = new ArrayList<>();
     for (String mode : List.of("least-pending", "round-robin", "weighted-random", MeshBench.DIRECT)) {
       for (int c : MeshBench.DEFAULT_CONNECTIONS) {
         points.add(point(mode, c, MeshBench.ceiling(c) * 0.5, mode.equals("round-robin") && c == 512 ? 201 : 150));
