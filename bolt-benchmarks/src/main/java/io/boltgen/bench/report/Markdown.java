@@ -8,8 +8,10 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,17 +36,25 @@ public final class Markdown {
    * {@code keysAndValues} (key, value, key, value, …), as {@link String#valueOf(Object)} writes it.
    */
   public static String fill(String name, Object... keysAndValues) {
+    if (keysAndValues.length % 2 != 0) {
+      throw new IllegalArgumentException("a key without a value for " + name);
+    }
     Map<String, String> values = new HashMap<>();
-    for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+    for (int i = 0; i < keysAndValues.length; i += 2) {
       values.put(String.valueOf(keysAndValues[i]), String.valueOf(keysAndValues[i + 1]));
     }
+    Set<String> unused = new HashSet<>(values.keySet());
     Matcher m = PLACEHOLDER.matcher(resource(name));
     StringBuilder md = new StringBuilder();
     while (m.find()) {
       if (!values.containsKey(m.group(1))) {
         throw new IllegalArgumentException("no value for ${" + m.group(1) + "} in " + name);
       }
+      unused.remove(m.group(1));
       m.appendReplacement(md, Matcher.quoteReplacement(values.get(m.group(1))));
+    }
+    if (!unused.isEmpty()) {
+      throw new IllegalArgumentException(name + " has no place for " + unused);
     }
     return m.appendTail(md).toString();
   }

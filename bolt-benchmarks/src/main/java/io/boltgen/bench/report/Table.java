@@ -4,12 +4,17 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A table every report writes: columns with a header and an alignment, rows of cells added as values, rendered as
  * Markdown ({@link #markdown}) or as console text in fixed-width columns ({@link #console}).
  */
 public final class Table {
+
+  /** A conversion of a format string: {@code %%} and {@code %n} take no argument. */
+  private static final Pattern CONVERSION = Pattern.compile("%(%|n|[-#+ 0,(<]*\\d*(?:\\.\\d+)?[a-zA-Z])");
 
   private final String align;
   private final List<String> headers;
@@ -21,8 +26,8 @@ public final class Table {
    * {@code r} for right ({@code --:}).
    */
   public Table(String align, String... headers) {
-    if (align.length() != headers.length) {
-      throw new IllegalArgumentException(align + " does not align " + headers.length + " columns");
+    if (align.length() != headers.length || !align.matches("[lr]*")) {
+      throw new IllegalArgumentException(align + " does not align " + headers.length + " columns by l and r");
     }
     this.align = align;
     this.headers = List.of(headers);
@@ -36,6 +41,9 @@ public final class Table {
 
   /** Adds a row of {@code cells}, each as {@link String#valueOf(Object)} writes it. */
   public Table row(Object... cells) {
+    if (cells.length != headers.size()) {
+      throw new IllegalArgumentException(cells.length + " cells for the " + headers.size() + " columns " + headers);
+    }
     rows.add(Arrays.stream(cells).map(String::valueOf).toList());
     return this;
   }
@@ -61,6 +69,15 @@ public final class Table {
 
   /** The rows alone, each formatted by {@code format}. */
   public String lines(String format) {
+    Matcher m = CONVERSION.matcher(format);
+    int conversions = 0;
+    while (m.find()) {
+      conversions += m.group(1).equals("%") || m.group(1).equals("n") ? 0 : 1;
+    }
+    if (conversions != headers.size()) {
+      throw new IllegalArgumentException(format + " formats " + conversions + " of the " + headers.size() + " columns "
+          + headers);
+    }
     StringBuilder sb = new StringBuilder();
     rows.forEach(r -> sb.append(String.format(Locale.ROOT, format, r.toArray())));
     return sb.toString();

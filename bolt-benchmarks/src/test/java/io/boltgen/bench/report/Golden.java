@@ -11,7 +11,8 @@ import java.nio.file.Path;
 
 /**
  * The golden files under {@code src/test/resources/golden}: a report's output must equal its file to the character.
- * With {@code -Dgolden.write=true} a missing file is written from the output instead (once, when a test is added).
+ * With {@code -Dgolden.write=true} a missing file is written from the output instead (once, when a test is added),
+ * and the test fails saying so, to be reviewed and run again.
  */
 public final class Golden {
 
@@ -19,14 +20,14 @@ public final class Golden {
 
   /** Asserts that {@code actual} is the text of golden file {@code name}. */
   public static void check(String name, String actual) {
-    Path source = Path.of("src/test/resources/golden", name);
+    Path source = Path.of(System.getProperty("basedir", "."), "src/test/resources/golden", name);
     if (Boolean.getBoolean("golden.write") && !Files.exists(source)) {
       try {
         Files.writeString(source, actual, StandardCharsets.UTF_8);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      return;
+      throw new AssertionError("golden file " + source + " written: review it, then run the test again");
     }
     try (InputStream in = Golden.class.getResourceAsStream("/golden/" + name)) {
       assertThat(in).as("golden file " + name).isNotNull();
