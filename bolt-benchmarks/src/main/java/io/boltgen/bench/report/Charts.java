@@ -65,6 +65,13 @@ public final class Charts {
 
   private Charts() {}
 
+  /** The x axis's tick unit in powers of two: a tick at every power of two, or of four when x goes past 2^14. */
+  static int tickPowers(List<Panel> panels) {
+    double span = panels.stream().flatMap(p -> p.lines().values().stream()).flatMap(List::stream)
+        .mapToDouble(point -> point[0]).reduce(0, Math::max);
+    return span > (1 << 14) ? 2 : 1;
+  }
+
   /** Draws {@code panels} over an x axis labelled {@code xLabel} into the PNG {@code file}. */
   public static void write(Path file, String title, List<String> subtitles, String xLabel, List<Panel> panels)
       throws IOException {
@@ -72,10 +79,7 @@ public final class Charts {
     x.setBase(2);
     x.setSmallestValue(1);
     x.setNumberFormatOverride(new DecimalFormat("#,##0"));
-    // a tick at every power of two, or of four when the axis spans more than 2^14
-    double span = panels.stream().flatMap(p -> p.lines().values().stream()).flatMap(List::stream)
-        .mapToDouble(point -> point[0]).reduce(0, Math::max);
-    x.setTickUnit(new NumberTickUnit(span > (1 << 14) ? 2 : 1), false, true);
+    x.setTickUnit(new NumberTickUnit(tickPowers(panels)), false, true);
     CombinedDomainXYPlot plot = new CombinedDomainXYPlot(x);
     plot.setGap(12);
     XYPlot firstPanel = null;

@@ -154,11 +154,11 @@ public final class ScalingReport {
     StringBuilder md = new StringBuilder(Markdown.title(heading, ScalingReport.class, caveats, failures));
     caption.forEach(c -> md.append(c).append("  \n"));
     md.append('\n');
-    md.append(String.format(Locale.ROOT, Markdown.resource("scaling-method.md"),
-        String.join(", ", curves.systems().stream().map(EchoSystem::id).toList()), curves.setup().host(),
-        Fmt.seconds(curves.jvmWarmup()), ScalingCurves.WARMUP_INFLIGHT, Fmt.seconds(curves.setup().warmup()),
-        Fmt.seconds(curves.setup().measure()), Fmt.percent(curves.setup().quiet().thresholdPercent()),
-        curves.setup().quiet().maxRepeats()));
+    md.append(Markdown.fill("scaling-method.md",
+        "systems", String.join(", ", curves.systems().stream().map(EchoSystem::id).toList()), "host",
+        curves.setup().host(), "jvmWarmup", Fmt.seconds(curves.jvmWarmup()), "inflight", ScalingCurves.WARMUP_INFLIGHT,
+        "warmup", Fmt.seconds(curves.setup().warmup()), "measure", Fmt.seconds(curves.setup().measure()), "threshold",
+        Fmt.percent(curves.setup().quiet().thresholdPercent()), "repeats", curves.setup().quiet().maxRepeats()));
     for (Sweep sweep : curves.sweeps()) {
       md.append("## ").append(Character.toUpperCase(describe(sweep).charAt(0))).append(describe(sweep).substring(1))
           .append("\n\n");
