@@ -23,14 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 class HttpReportGoldenTest {
 
-  private static final Map<String, String> MACHINE = new LinkedHashMap<>();
-
-  static {
-    MACHINE.put("CPU", "AMD EPYC");
-    MACHINE.put("cores", "2 available to the JVM (0-1 online)");
-    MACHINE.put("JDK", "OpenJDK 64-Bit Server VM 17.0.15+6-Debian-1deb12u1 (Debian)");
-    MACHINE.put("load average at start", "2.81 4.99 4.57");
-  }
+  private static final Map<String, String> MACHINE = Golden.machine("memory", "kernel");
 
   private static final Instant STARTED = Instant.parse("2026-12-03T01:02:03Z");
 

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
@@ -29,16 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MeshReportGoldenTest {
 
-  private static final Map<String, String> MACHINE = new LinkedHashMap<>();
-
-  static {
-    MACHINE.put("CPU", "AMD EPYC");
-    MACHINE.put("cores", "2 available to the JVM (0-1 online)");
-    MACHINE.put("memory", "23.5 GiB");
-    MACHINE.put("kernel", "Linux 6.18.44-fc-v857");
-    MACHINE.put("JDK", "OpenJDK 64-Bit Server VM 17.0.15+6-Debian-1deb12u1 (Debian)");
-    MACHINE.put("load average at start", "2.81 4.99 4.57");
-  }
+  private static final Map<String, String> MACHINE = Golden.machine();
 
   private static final Instant STARTED = Instant.parse("2026-12-02T10:11:12Z");
 

@@ -8,6 +8,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The golden files under {@code src/test/resources/golden}: a report's output must equal its file to the character.
@@ -17,6 +20,19 @@ import java.nio.file.Path;
 public final class Golden {
 
   private Golden() {}
+
+  /** The machine every golden report was measured on, {@code without} some of its entries. */
+  public static Map<String, String> machine(String... without) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("CPU", "AMD EPYC");
+    m.put("cores", "2 available to the JVM (0-1 online)");
+    m.put("memory", "23.5 GiB");
+    m.put("kernel", "Linux 6.18.44-fc-v857");
+    m.put("JDK", "OpenJDK 64-Bit Server VM 17.0.15+6-Debian-1deb12u1 (Debian)");
+    m.put("load average at start", "2.81 4.99 4.57");
+    List.of(without).forEach(m::remove);
+    return m;
+  }
 
   /** Asserts that {@code actual} is the text of golden file {@code name}. */
   public static void check(String name, String actual) {

@@ -46,16 +46,7 @@ class GoldenOutputTest {
   private static final String COMMAND = "java -jar bolt-benchmarks/target/bolt-benchmarks.jar all --systems"
       + " boltgen,boltgen-io,sofabolt-fc,sofabolt-io,grpc-direct,netty --warmup 5 --measure 5 --scaling-warmup 2"
       + " --scaling-measure 4";
-  private static final Map<String, String> MACHINE = new LinkedHashMap<>();
-
-  static {
-    MACHINE.put("CPU", "AMD EPYC");
-    MACHINE.put("cores", "2 available to the JVM (0-1 online)");
-    MACHINE.put("memory", "23.5 GiB");
-    MACHINE.put("kernel", "Linux 6.18.44-fc-v857");
-    MACHINE.put("JDK", "OpenJDK 64-Bit Server VM 17.0.15+6-Debian-1deb12u1 (Debian)");
-    MACHINE.put("load average at start", "2.81 4.99 4.57");
-  }
+  private static final Map<String, String> MACHINE = Golden.machine();
 
   private static final Setup SETUP = new Setup(Duration.ofSeconds(5), Duration.ofSeconds(5), QuietPolicy.DEFAULT,
       Setup.DEFAULT_JVM_FLAGS, Path.of("logs"), "127.0.0.1");
