@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
  * The {@code http} command: boltgen serving the generated {@code EchoService} over HTTP (JSON and binary protobuf
@@ -123,13 +122,6 @@ public final class HttpBench {
       List<String> failures, List<String> caveats) {}
 
   private HttpBench() {}
-
-  /** The echoed payload: {@code bytes} random bytes, the same every run. */
-  static byte[] payload(int bytes) {
-    byte[] payload = new byte[bytes];
-    new SplittableRandom(42).nextBytes(payload);
-    return payload;
-  }
 
   /** The protobuf body of the echo request: the generated request marshaller's bytes. */
   static byte[] protoBody(byte[] payload) {

@@ -3,7 +3,6 @@ package io.boltgen.bench.http;
 import static io.boltgen.bench.http.HttpBench.jsonBody;
 import static io.boltgen.bench.http.HttpBench.nettyBody;
 import static io.boltgen.bench.http.HttpBench.noJson;
-import static io.boltgen.bench.http.HttpBench.payload;
 import static io.boltgen.bench.http.HttpBench.protoBody;
 
 import io.boltgen.bench.http.HttpBench.Case;
@@ -15,6 +14,7 @@ import io.boltgen.bench.jmh.JsonCodecBenchmark;
 import io.boltgen.bench.report.Fmt;
 import io.boltgen.bench.report.MachineInfo;
 import io.boltgen.bench.run.HttpWindow;
+import io.boltgen.bench.run.Loads;
 import io.boltgen.bench.run.Runner;
 import io.boltgen.bench.run.Session;
 import io.boltgen.bench.run.Window;
@@ -49,7 +49,7 @@ public final class HttpRun {
   /** Runs {@code s}, printing progress and the report's tables to {@code out}. */
   public static Result execute(Settings s, PrintStream out) throws Exception {
     Session session = Session.begin("boltgen HTTP benchmark", "; child logs: " + s.logDir(), s.caveats(), out);
-    byte[] payload = payload(s.payloadBytes());
+    byte[] payload = Loads.payload(s.payloadBytes(), 42);
     Map<Case, WrkLoad.Target> targets = new LinkedHashMap<>();
     Map<Case, String> notMeasured = new LinkedHashMap<>();
     Map<Case, String> bodies = new LinkedHashMap<>();

@@ -103,8 +103,8 @@ public final class Loads {
     return length == payload.length ? null : "echo of " + length + " bytes for " + payload.length;
   }
 
-  /** {@code bytes} random bytes from {@code seed}. */
-  static byte[] payload(int bytes, long seed) {
+  /** {@code bytes} random bytes from {@code seed}: the same every run. */
+  public static byte[] payload(int bytes, long seed) {
     byte[] payload = new byte[bytes];
     new SplittableRandom(seed).nextBytes(payload);
     return payload;
