@@ -174,6 +174,7 @@ public final class BoltClient implements AutoCloseable {
     private long frameTimeoutMillis = Limits.FRAME_TIMEOUT_MILLIS;
     private Executor callbackExecutor;
     private int callbackThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+    private boolean virtualThreads;
     private boolean reconnect = true;
     private long minBackoffMillis = 100;
     private long maxBackoffMillis = 1_000;
@@ -280,10 +281,34 @@ public final class BoltClient implements AutoCloseable {
 
     /**
      * Where callbacks, {@code *Async} future stages and duplex handlers run; the client does not own it.
-     * Unless set, the client owns a pool of max(4, 2 × cores) daemon threads.
+     * Unless set, the client owns a pool of {@link #callbackThreads} daemon threads (or
+     * {@linkplain #virtualThreads virtual threads}).
      */
     public Builder callbackExecutor(Executor executor) {
       this.callbackExecutor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /**
+     * How many callbacks, future stages and duplex handlers run at once on the client's own executor (its
+     * threads, or its virtual threads), the rest waiting in call order: max(4, 2 × cores) unless set.
+     */
+    public Builder callbackThreads(int threads) {
+      this.callbackThreads = Checks.positive(threads, "callbackThreads");
+      return this;
+    }
+
+    /**
+     * Runs callbacks, {@code *Async} future stages and duplex handlers on virtual threads (Java 21+) instead of
+     * the client's own pool, with the same bound: at most {@link #callbackThreads} at once (raise it for
+     * callbacks that block), each on a virtual thread of its own, the rest queued in call order as with the
+     * pool. Not with {@link #callbackExecutor}.
+     *
+     * @throws UnsupportedOperationException on a JVM older than Java 21 (the runtime runs on 17)
+     */
+    public Builder virtualThreads() {
+      Checks.virtualThreadsAvailable();
+      this.virtualThreads = true;
       return this;
     }
 
@@ -425,11 +450,15 @@ public final class BoltClient implements AutoCloseable {
 
     /** The client, with a copy of this builder's settings. */
     public BoltClient build() {
+      if (virtualThreads && callbackExecutor != null) {
+        throw new IllegalStateException("virtualThreads() makes the client's own executor: not with callbackExecutor(...)");
+      }
       ClientConfig config = new ClientConfig(protocol, connectTimeoutMillis, connectionsPerAddress,
           heartbeatIntervalMillis, heartbeatTimeoutMillis, heartbeatMaxMisses,
           new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
               frameTimeoutMillis),
-          callbackExecutor, callbackThreads, reconnect, minBackoffMillis, maxBackoffMillis, shutdownTimeoutMillis,
+          callbackExecutor, callbackThreads, virtualThreads, reconnect, minBackoffMillis, maxBackoffMillis,
+          shutdownTimeoutMillis,
           services, listeners, new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           new Balancing(resolvers, balancingPolicy, maxAttempts, retryBudget, retryRefill, failuresToEject,
               minEjectionMillis, maxEjectionMillis, stallMillis, capacityQueue), tls);

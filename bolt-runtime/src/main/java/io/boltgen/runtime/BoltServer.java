@@ -32,7 +32,8 @@ import java.util.concurrent.Executor;
  *
  * <p>Threads: IO threads are shared by the process; handlers run on the server's executor (by default its
  * own pool of 20 to 400 threads, which grows before it queues, with a queue of 600; a full executor answers
- * SERVER_THREADPOOL_BUSY at once), or on a service's own executor. A request that waited on the server
+ * SERVER_THREADPOOL_BUSY at once; on Java 21+, {@linkplain Builder#virtualThreads() virtual threads} within
+ * the same bounds), or on a service's own executor. A request that waited on the server
  * longer than the caller's timeout, or whose connection closed, is dropped unanswered (nobody waits for it).
  *
  * <p>Limits (see the builder): connections open at once, requests open per connection (reads pause beyond
@@ -137,6 +138,7 @@ public final class BoltServer implements AutoCloseable {
     private int minThreads = 20;
     private int maxThreads = 400;
     private int queueSize = 600;
+    private boolean virtualThreads;
     private WireProtocol protocol = WireProtocol.V2_CRC;
     private int maxFrameLength = Limits.MAX_FRAME_LENGTH;
     private int peerMaxFrameLength = Limits.MAX_FRAME_LENGTH;
@@ -208,6 +210,21 @@ public final class BoltServer implements AutoCloseable {
       this.minThreads = min;
       this.maxThreads = max;
       this.queueSize = queueSize;
+      return this;
+    }
+
+    /**
+     * Runs handlers on virtual threads (Java 21+) instead of the server's own pool of platform threads,
+     * with the same bounds: at most the maximum of {@link #threads} run at once, each on a virtual thread
+     * of its own, and up to its queue wait; beyond that, requests are answered SERVER_THREADPOOL_BUSY at
+     * once, so ten thousand parked handlers need {@code threads(0, 10_000, queue)} and are never more. For
+     * handlers that block (on a database, another call); quick ones gain nothing. Not with {@link #executor}.
+     *
+     * @throws UnsupportedOperationException on a JVM older than Java 21 (the runtime runs on 17)
+     */
+    public Builder virtualThreads() {
+      Checks.virtualThreadsAvailable();
+      this.virtualThreads = true;
       return this;
     }
 
@@ -440,8 +457,11 @@ public final class BoltServer implements AutoCloseable {
       if (console && !http) {
         throw new IllegalStateException("the console is served over HTTP: call http(true) too");
       }
+      if (virtualThreads && executor != null) {
+        throw new IllegalStateException("virtualThreads() makes the server's own executor: not with executor(...)");
+      }
       ServerConfig config = new ServerConfig(host, port, backlog, services, executor, selector, minThreads,
-          maxThreads, queueSize, protocol,
+          maxThreads, queueSize, virtualThreads, protocol,
           new FrameLimits(maxFrameLength, peerMaxFrameLength, lowWaterMark, highWaterMark, maxQueuedBytes,
               frameTimeoutMillis),
           maxRequestsPerConnection, maxConnections, idleTimeoutMillis, shutdownTimeoutMillis, listeners,

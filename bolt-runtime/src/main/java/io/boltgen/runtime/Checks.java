@@ -8,6 +8,14 @@ final class Checks {
 
   private Checks() {}
 
+  /** Fails, saying why, unless this JVM has virtual threads (Java 21+): the runtime is compiled for 17. */
+  static void virtualThreadsAvailable() {
+    if (Runtime.version().feature() < 21) {
+      throw new UnsupportedOperationException("virtual threads need Java 21 or later; this JVM is Java "
+          + Runtime.version() + ": leave virtualThreads() off or run on Java 21+");
+    }
+  }
+
   static long positiveMillis(Duration d, String what) {
     Objects.requireNonNull(d, what);
     long millis = d.toMillis();

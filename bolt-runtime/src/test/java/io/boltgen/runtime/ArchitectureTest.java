@@ -259,6 +259,29 @@ class ArchitectureTest {
     assertThat(lengths.get(lengths.size() / 2)).as("median lines of a main source file").isLessThanOrEqualTo(150);
   }
 
+  /**
+   * A virtual thread that waits while it holds a monitor, or blocks entering one, pins its carrier on JDK 21 to
+   * 23: the code a call runs through holds locks ({@code ReentrantLock}), never monitors. The runtime's only
+   * {@code synchronized} blocks run once per client, server or certificate reload, never during a call.
+   */
+  @Test
+  void noMonitorOnTheCallPath() throws IOException {
+    Path main = docs().getParent().getParent().resolve("bolt-runtime/src/main/java");
+    Pattern monitor = Pattern.compile("^[^*/]*\\bsynchronized\\b", Pattern.MULTILINE); // not in comments
+    Set<String> withMonitors = new TreeSet<>();
+    try (Stream<Path> files = Files.walk(main)) {
+      for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".java"))::iterator) {
+        if (monitor.matcher(Files.readString(file)).find()) {
+          withMonitors.add(file.getFileName().toString());
+        }
+      }
+    }
+    assertThat(withMonitors).as("main sources of bolt-runtime with synchronized").containsExactlyInAnyOrder(
+        "NettyVersion.java", // the Netty check, once per process
+        "SharedResources.java", // the shared event loops, acquired and released with a client or server
+        "TlsMaterial.java"); // a certificate reload
+  }
+
   private static Set<String> publicTypes(String pkg) {
     return runtime.stream()
         .filter(c -> c.getPackageName().equals(pkg))

@@ -5,6 +5,7 @@ import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,8 +23,9 @@ final class Cancellation {
   private static final Logger log = LoggerFactory.getLogger(Cancellation.class);
   private static final RateLimitedLog listenerFailures = RateLimitedLog.of(log);
 
+  private final ReentrantLock lock = new ReentrantLock();
   private volatile boolean cancelled;
-  @GuardedBy("this")
+  @GuardedBy("lock")
   private List<Runnable> listeners;
 
   /** Whether {@link #cancel} was called. */
@@ -33,7 +35,8 @@ final class Cancellation {
 
   /** Runs {@code listener} when the call is cancelled: at once if it is already. */
   void listen(Runnable listener) {
-    synchronized (this) {
+    lock.lock();
+    try {
       if (!cancelled) {
         if (listeners == null) {
           listeners = new ArrayList<>(2);
@@ -41,6 +44,8 @@ final class Cancellation {
         listeners.add(listener);
         return;
       }
+    } finally {
+      lock.unlock();
     }
     run(listener);
   }
@@ -48,13 +53,16 @@ final class Cancellation {
   /** Cancels, running the listeners; true the first time only. */
   boolean cancel() {
     List<Runnable> toRun;
-    synchronized (this) {
+    lock.lock();
+    try {
       if (cancelled) {
         return false;
       }
       cancelled = true;
       toRun = listeners;
       listeners = null;
+    } finally {
+      lock.unlock();
     }
     if (toRun != null) {
       for (Runnable listener : toRun) {

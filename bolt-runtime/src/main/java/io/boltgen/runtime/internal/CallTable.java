@@ -14,6 +14,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,9 +61,10 @@ final class CallTable {
   private final Ticker ticker;
   private final Sweep sweep = new Sweep();
   private volatile Supplier<BoltException> closedError;
-  // the deadline (ticker nanos) the sweep is armed for, NOT_ARMED when it is not; changed under `sweep`
+  private final ReentrantLock armLock = new ReentrantLock(); // arms and disarms the sweep
+  // the deadline (ticker nanos) the sweep is armed for, NOT_ARMED when it is not; changed under armLock
   private volatile long armedFor = NOT_ARMED;
-  @GuardedBy("sweep")
+  @GuardedBy("armLock")
   private Timeout armed;
 
   /** A table whose deadlines are measured on {@code ticker} and swept on {@code timer}. */
@@ -115,7 +117,8 @@ final class CallTable {
   }
 
   private void arm(long deadlineNanos) {
-    synchronized (sweep) {
+    armLock.lock();
+    try {
       if (deadlineNanos >= armedFor || closedError != null) {
         return;
       }
@@ -131,6 +134,8 @@ final class CallTable {
         armed = null;
         armedFor = NOT_ARMED;
       }
+    } finally {
+      armLock.unlock();
     }
   }
 
@@ -138,12 +143,15 @@ final class CallTable {
   private final class Sweep implements TimerTask {
     @Override
     public void run(Timeout timeout) {
-      synchronized (sweep) { // this very object: the lock of `armed`
+      armLock.lock();
+      try { // this very object: the lock of `armed`
         if (armed != timeout) {
           return; // replaced by an earlier deadline
         }
         armed = null;
         armedFor = NOT_ARMED; // from here on, a new call arms for itself: it is not missed by this scan
+      } finally {
+        armLock.unlock();
       }
       long earliest = NOT_ARMED;
       try {
@@ -216,12 +224,15 @@ final class CallTable {
     if (closedError == null) {
       closedError = error;
     }
-    synchronized (sweep) {
+    armLock.lock();
+    try {
       if (armed != null) {
         armed.cancel();
         armed = null;
       }
       armedFor = NOT_ARMED;
+    } finally {
+      armLock.unlock();
     }
     for (PendingCall<?> call : snapshot()) {
       if (remove(call.requestId(), call)) {

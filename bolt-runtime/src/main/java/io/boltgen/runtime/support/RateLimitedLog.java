@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -30,15 +31,16 @@ public final class RateLimitedLog {
 
   private final Logger log;
   private final int lines;
+  private final ReentrantLock lock = new ReentrantLock();
   private final long periodNanos;
   private final LongSupplier nanoClock;
-  @GuardedBy("this")
+  @GuardedBy("lock")
   private long periodStart;
-  @GuardedBy("this")
+  @GuardedBy("lock")
   private int used;
-  @GuardedBy("this")
+  @GuardedBy("lock")
   private long suppressed;
-  @GuardedBy("this")
+  @GuardedBy("lock")
   private boolean started;
 
   /**
@@ -94,8 +96,13 @@ public final class RateLimitedLog {
   }
 
   /** Lines left out so far in this period and not yet reported (for tests and metrics). */
-  public synchronized long suppressed() {
-    return suppressed;
+  public long suppressed() {
+    lock.lock();
+    try {
+      return suppressed;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**
@@ -104,7 +111,8 @@ public final class RateLimitedLog {
    */
   private long acquire() {
     long now = nanoClock.getAsLong();
-    synchronized (this) {
+    lock.lock();
+    try {
       if (!started || now - periodStart >= periodNanos) {
         started = true;
         periodStart = now;
@@ -118,6 +126,8 @@ public final class RateLimitedLog {
       }
       suppressed++;
       return -1;
+    } finally {
+      lock.unlock();
     }
   }
 

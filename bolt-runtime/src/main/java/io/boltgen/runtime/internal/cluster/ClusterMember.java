@@ -6,6 +6,7 @@ import io.boltgen.runtime.internal.ConnectionPool;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -34,8 +35,9 @@ public final class ClusterMember {
   private volatile long lastSentNanos = Long.MIN_VALUE / 2; // when an attempt last took a place
   private final ConnectionPool pool;
   private final Ejection rules;
+  private final ReentrantLock lock = new ReentrantLock(); // counts failures and ejections
   private volatile int failuresInARow; // read without the lock by succeeded()
-  @GuardedBy("this")
+  @GuardedBy("lock")
   private int ejectionsInARow;
   private volatile long ejectedUntilNanos;
   private volatile boolean ejected;
@@ -135,10 +137,13 @@ public final class ClusterMember {
   /** A call was answered (whatever the answer): the instance works. */
   void succeeded() {
     if (ejected || failuresInARow != 0) {
-      synchronized (this) {
+      lock.lock();
+      try {
         failuresInARow = 0;
         ejectionsInARow = 0;
         ejected = false;
+      } finally {
+        lock.unlock();
       }
     }
   }
@@ -147,9 +152,11 @@ public final class ClusterMember {
    * A connect or call failed for a reason of the instance or the network ({@code why}): counts towards
    * ejection. {@code service} names the cluster in the one log line an ejection leaves.
    */
+  @SuppressWarnings("NonAtomicVolatileUpdate") // written under lock only; volatile for succeeded()'s look
   void failed(long nowNanos, String service, String why) {
     long backoff;
-    synchronized (this) {
+    lock.lock();
+    try {
       boolean probing = ejectionsInARow > 0;
       failuresInARow++;
       if (!probing && failuresInARow < rules.failuresToEject()) {
@@ -166,6 +173,8 @@ public final class ClusterMember {
       }
       ejectedUntilNanos = nowNanos + backoff;
       ejected = true;
+    } finally {
+      lock.unlock();
     }
     ejections.warn("{} of {} ejected for {} ms: {}", instance.hostAndPort(), service,
         TimeUnit.NANOSECONDS.toMillis(backoff), why);

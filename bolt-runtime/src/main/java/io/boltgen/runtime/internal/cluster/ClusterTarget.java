@@ -29,6 +29,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,11 +85,13 @@ public final class ClusterTarget {
   private final Map<BalancingPolicy, CallChannel> channels = new EnumMap<>(BalancingPolicy.class);
   private final CompletableFuture<Void> resolved = new CompletableFuture<>();
   private final ConcurrentLinkedQueue<Waiting> unresolved = new ConcurrentLinkedQueue<>();
-  @GuardedBy("full")
+  private final ReentrantLock fullLock = new ReentrantLock(); // guards the calls waiting for a place
+  private final ReentrantLock membersLock = new ReentrantLock(); // changes the members, closes
+  @GuardedBy("fullLock")
   private final ArrayDeque<Held> full = new ArrayDeque<>(); // calls waiting for a place, oldest first
   private final NameResolver.Watch watch;
-  private volatile ClusterMember[] members = new ClusterMember[0]; // written under this, read without a lock
-  @GuardedBy("this")
+  private volatile ClusterMember[] members = new ClusterMember[0]; // written under membersLock, read without it
+  @GuardedBy("membersLock")
   private boolean closed;
 
   public ClusterTarget(String target, NameResolver resolver, String service, Pools pools, CallEnvironment env,
@@ -256,11 +259,14 @@ public final class ClusterTarget {
   private void hold(Held held) {
     PendingCall<?> call = held.call();
     int waiting;
-    synchronized (full) {
+    fullLock.lock();
+    try {
       waiting = full.size();
       if (waiting < failover.capacityQueue()) {
         full.add(held);
       }
+    } finally {
+      fullLock.unlock();
     }
     if (waiting >= failover.capacityQueue()) {
       call.fail(new BoltException(ResponseStatus.SERVER_THREADPOOL_BUSY, "every instance of " + target
@@ -268,8 +274,11 @@ public final class ClusterTarget {
       return;
     }
     call.whenComplete((value, error) -> {
-      synchronized (full) {
+      fullLock.lock();
+      try {
         full.remove(held);
+      } finally {
+        fullLock.unlock();
       }
     });
     sendHeld(); // a place may have come free while we queued
@@ -280,7 +289,8 @@ public final class ClusterTarget {
     while (true) {
       Held held;
       ClusterMember member;
-      synchronized (full) {
+      fullLock.lock();
+      try {
         held = full.peek();
         if (held == null) {
           return;
@@ -300,6 +310,8 @@ public final class ClusterTarget {
           }
           full.poll();
         }
+      } finally {
+        fullLock.unlock();
       }
       if (member == null) {
         attempt(held.call(), held.policy(), held.avoid(), held.number()); // fails saying why
@@ -387,7 +399,8 @@ public final class ClusterTarget {
   /** The resolver's new set: members join (connecting lazily) or leave (closing once idle). */
   private void update(List<ServiceInstance> instances) {
     List<InetSocketAddress> released = new ArrayList<>();
-    synchronized (this) {
+    membersLock.lock();
+    try {
       if (closed) {
         return;
       }
@@ -411,6 +424,8 @@ public final class ClusterTarget {
       }
       members = next.values().toArray(new ClusterMember[0]);
       released.addAll(old.keySet());
+    } finally {
+      membersLock.unlock();
     }
     for (InetSocketAddress address : released) {
       pools.release(address);
@@ -424,13 +439,16 @@ public final class ClusterTarget {
   /** Stops watching and releases every instance's connections (they close once their calls are answered). */
   public void close() {
     ClusterMember[] last;
-    synchronized (this) {
+    membersLock.lock();
+    try {
       if (closed) {
         return;
       }
       closed = true;
       last = members;
       members = new ClusterMember[0];
+    } finally {
+      membersLock.unlock();
     }
     try {
       watch.close();

@@ -27,6 +27,7 @@ import io.boltgen.runtime.internal.cluster.ClusterMember;
 import io.boltgen.runtime.internal.cluster.ClusterTarget;
 import io.boltgen.runtime.internal.cluster.StaticResolver;
 import io.boltgen.runtime.internal.cluster.Targets;
+import io.boltgen.runtime.internal.server.VirtualThreadPool;
 import io.boltgen.runtime.internal.server.MethodTable;
 import io.boltgen.runtime.internal.server.RequestDispatcher;
 import io.boltgen.runtime.service.GeneratedService;
@@ -117,11 +118,10 @@ final class ClientRuntime implements RuntimeProvider.Client {
     MethodTable.check(config.services()); // before any thread starts
     Executor executor = config.callbackExecutor();
     if (executor == null) {
-      ThreadPoolExecutor pool = new ThreadPoolExecutor(config.callbackThreads(), config.callbackThreads(), 60,
-          TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new DefaultThreadFactory("boltgen-callback", true));
-      pool.allowCoreThreadTimeOut(true);
-      this.ownedExecutor = pool;
-      executor = pool;
+      this.ownedExecutor = config.virtualThreads()
+          ? VirtualThreadPool.create("boltgen-callback-virtual", config.callbackThreads(), Integer.MAX_VALUE)
+          : callbackPool(config.callbackThreads());
+      executor = ownedExecutor;
     } else {
       this.ownedExecutor = null;
     }
@@ -151,6 +151,14 @@ final class ClientRuntime implements RuntimeProvider.Client {
     for (EventExecutor loop : shared.ioGroup()) {
       ioLoops.add((EventLoop) loop);
     }
+  }
+
+  /** The client's own callback pool: {@code threads} daemon threads that end after a minute without work. */
+  private static ExecutorService callbackPool(int threads) {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        new DefaultThreadFactory("boltgen-callback", true));
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   @Override

@@ -21,6 +21,7 @@ import io.boltgen.runtime.internal.Shutdown;
 import io.boltgen.runtime.internal.TlsMaterial;
 import io.boltgen.runtime.internal.server.MethodTable;
 import io.boltgen.runtime.internal.server.RequestDispatcher;
+import io.boltgen.runtime.internal.server.VirtualThreadPool;
 import io.boltgen.runtime.internal.server.WorkerPool;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -78,8 +79,9 @@ final class ServerRuntime implements RuntimeProvider.Server {
     PortProtocol.Factory http = config.http() ? portProtocol() : null; // likewise: a missing module fails here
     Executor executor = config.executor();
     if (executor == null) {
-      WorkerPool pool = WorkerPool.create("boltgen-worker", config.minThreads(), config.maxThreads(),
-          config.queueSize());
+      ExecutorService pool = config.virtualThreads()
+          ? VirtualThreadPool.create("boltgen-worker-virtual", config.maxThreads(), config.queueSize())
+          : WorkerPool.create("boltgen-worker", config.minThreads(), config.maxThreads(), config.queueSize());
       this.ownedExecutor = pool;
       executor = pool;
     } else {

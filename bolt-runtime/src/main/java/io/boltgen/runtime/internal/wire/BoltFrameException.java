@@ -17,7 +17,7 @@ public final class BoltFrameException extends CorruptedFrameException {
   }
 
   @Override
-  public synchronized Throwable fillInStackTrace() {
+  public Throwable fillInStackTrace() {
     return this; // the reason is the whole story; a stack trace per bad frame is noise
   }
 }
