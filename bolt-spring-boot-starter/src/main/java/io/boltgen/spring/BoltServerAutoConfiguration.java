@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -22,7 +23,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * A {@link BoltServer} on {@code boltgen.server.port}, exporting the beans annotated {@link BoltExport} and
  * the services listed in {@code boltgen.server.services}, started and stopped by a {@link BoltServerLifecycle}.
  * No port, no server; a server the application defines itself is left alone (not started or stopped here).
- * Every {@link ServerInterceptor} and {@link ClientInterceptor} bean is added to it, in their order.
+ * Every {@link ServerInterceptor} and {@link ClientInterceptor} bean is added to it, in their order. With
+ * {@code spring.threads.virtual.enabled=true} on Java 21+ (Spring's own rule), its handlers run on virtual
+ * threads ({@code BoltServer.Builder.virtualThreads}), within the same bounds as its pool.
  */
 @AutoConfiguration(after = BoltClientAutoConfiguration.class)
 @ConditionalOnClass(BoltServer.class)
@@ -44,6 +47,9 @@ public class BoltServerAutoConfiguration {
           .bind(properties.getHost(), properties.getPort())
           .shutdownTimeout(properties.getShutdownTimeout())
           .idleTimeout(properties.getIdleTimeout());
+      if (Threading.VIRTUAL.isActive(environment)) {
+        builder.virtualThreads();
+      }
       exports.values().forEach(builder::service);
       serverInterceptors.orderedStream().forEach(builder::serverInterceptor);
       clientInterceptors.orderedStream().forEach(builder::clientInterceptor);
