@@ -33,6 +33,8 @@ public final class BenchmarksPage {
           + " beside its Bolt client and a raw Netty HTTP echo; its JSON codec beside its protobuf codec", "`http`"),
       List.of("benchmarks-sofarpc.md", "a generated boltgen client beside SOFARPC 5.13.2's own consumer, both calling a"
           + " real SOFARPC provider (protobuf and Hessian2)", "`sofarpc`"),
+      List.of("benchmarks-virtual-threads.md", "boltgen's handlers on virtual threads against its default pool, both"
+          + " on JDK 25 (sync-32, async-256; calls/s and CPU per call)", "`load --systems boltgen-jdk25,boltgen-virtual`"),
       List.of("benchmarks-mesh.md", "the 2018 mesh-agent contest on loopback: the gateway, three providers in etcd,"
           + " wrk, each balancing policy, and a provider frozen under load", "`mesh`"));
 
@@ -45,11 +47,14 @@ public final class BenchmarksPage {
   public static String render(Bench.Plan plan, Bench.Result result, Map<String, String> machine, String loadAverageEnd,
       Instant started, Duration took) {
     StringBuilder md = new StringBuilder();
-    md.append(Markdown.head("Benchmarks: boltgen beside SOFABolt, gRPC-java and raw Netty", BenchmarksPage.class,
+    LoadMatrix load = plan.load();
+    String title = load != null && !load.complete()
+        ? "Benchmarks: " + String.join(", ", load.systems().stream().map(EchoSystem::id).toList())
+        : "Benchmarks: boltgen beside SOFABolt, gRPC-java and raw Netty";
+    md.append(Markdown.head(title, BenchmarksPage.class,
         plan.caveats(), result.failures(), started, took, plan.command()));
 
     md.append(Markdown.machine(machine, loadAverageEnd));
-    LoadMatrix load = plan.load();
     if (result.loadReport() != null && load != null) {
       String quiet = result.loadReport().quietMarkdown(load.setup().quiet());
       md.append(quiet.isEmpty() ? "" : "### How quiet it was\n\n" + quiet + "\n");

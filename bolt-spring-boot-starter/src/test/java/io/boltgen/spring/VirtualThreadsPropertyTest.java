@@ -9,7 +9,13 @@ import io.boltgen.spring.sample.Greeter;
 import io.boltgen.spring.sample.GreeterBolt;
 import io.boltgen.spring.sample.Greeting;
 import io.boltgen.spring.sample.Name;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -40,10 +46,20 @@ class VirtualThreadsPropertyTest {
     }
   }
 
+  /** The properties block of docs/spring.md's "Virtual threads", as pasted: one key=value per line. */
+  private static String[] snippet() throws IOException {
+    String doc = Files.readString(Path.of("..", "docs", "spring.md"), StandardCharsets.UTF_8);
+    Matcher m = Pattern.compile("## Virtual threads\\n.*?```properties\\n(.*?)```", Pattern.DOTALL).matcher(doc);
+    assertThat(m.find()).as("a properties block under ## Virtual threads in docs/spring.md").isTrue();
+    return m.group(1).strip().split("\\n");
+  }
+
   @Test
-  void handlersAndCallbacksRunOnVirtualThreadsWhereSpringSaysSo() {
-    runner.withPropertyValues("spring.threads.virtual.enabled=true", "boltgen.server.host=127.0.0.1",
-            "boltgen.server.port=0", "boltgen.server.services=sample.Greeter")
+  void handlersAndCallbacksRunOnVirtualThreadsWhereSpringSaysSo() throws IOException {
+    assertThat(snippet()).containsExactly("spring.threads.virtual.enabled=true");
+    runner.withPropertyValues(snippet())
+        .withPropertyValues("boltgen.server.host=127.0.0.1", "boltgen.server.port=0",
+            "boltgen.server.services=sample.Greeter")
         .withBean(ThreadNamingGreeter.class)
         .run(context -> {
           assertThat(context).hasNotFailed();

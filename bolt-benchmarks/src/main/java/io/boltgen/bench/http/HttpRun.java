@@ -156,7 +156,7 @@ public final class HttpRun {
     String system = Case.BOLT.system;
     return new Scenario.Pair(system, "round" + round + "-" + Case.BOLT.id, Systems.byId(system).description(),
         List.of("server", "--system", system), List.of("client", "--system", system, "--warmup-points", point.token(),
-            "--warmup-pass-ms", "0"), Duration.ZERO, List.of(), List.of());
+            "--warmup-pass-ms", "0"), Duration.ZERO, List.of(), List.of(), null);
   }
 
   /** A case in a round: a part of the http scenario, measured by slots named by the case's id. */

@@ -71,7 +71,11 @@ final class JvmPair implements Runner.Started<Window> {
     jvm.add("-D" + BenchTls.DIR_PROPERTY + "=" + setup.logDir().resolve("tls").toAbsolutePath());
     jvm.addAll(jvmArgs);
     try {
-      return ReadyProcess.launcher(ReadyProcess.java(jvm, MAIN, args)).log(log).marker(Protocol.PREFIX)
+      List<String> command = new ArrayList<>(ReadyProcess.java(jvm, MAIN, args));
+      if (pair.java() != null) {
+        command.set(0, pair.java().toString()); // a system measured on another JDK than this one
+      }
+      return ReadyProcess.launcher(command).log(log).marker(Protocol.PREFIX)
           .stopLine(Protocol.STOP).readyTimeout(ready).start();
     } catch (InterruptedException e) {
       throw e;

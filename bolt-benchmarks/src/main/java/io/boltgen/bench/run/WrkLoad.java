@@ -92,7 +92,7 @@ public final class WrkLoad implements Runner.Started<HttpWindow> {
     }
     Path serverLog = setup.logDir().resolve(tag + "-server.log");
     Pair pair = new Pair(target.caseId(), tag, target.description(), List.of(), List.of(), Duration.ZERO, List.of(),
-        List.of());
+        List.of(), null);
     ReadyProcess server = JvmPair.launch(List.of("server", "--system", target.system(), "--host", setup.host(),
         "--port", "0"), List.of(), setup, serverLog, Duration.ofSeconds(90), pair, "round " + round, progress,
         "server did not start");

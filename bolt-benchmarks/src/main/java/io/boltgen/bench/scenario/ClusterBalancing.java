@@ -49,7 +49,7 @@ public record ClusterBalancing(List<BalancingPolicy> policies, int rounds, long 
     client.addAll(Scenario.warmUp(points, setup.warmup().multipliedBy(points.size())));
     Pair pair = new Pair("cluster", "cluster", "3 boltgen servers, one slow", List.of("server", "--system", "cluster",
         "--instances", Integer.toString(INSTANCES), "--slow-ms", Long.toString(slowMillis)), client,
-        setup.warmup().multipliedBy(points.size()), List.of(), List.of());
+        setup.warmup().multipliedBy(points.size()), List.of(), List.of(), null);
     List<Slot> slots = new ArrayList<>();
     for (int round = 1; round <= rounds; round++) {
       for (Point p : points) {

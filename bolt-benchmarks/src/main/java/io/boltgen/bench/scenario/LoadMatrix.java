@@ -69,7 +69,7 @@ public record LoadMatrix(List<EchoSystem> systems, List<Point> cases, int runs, 
         List<String> client = new ArrayList<>(List.of("client", "--system", s.id()));
         client.addAll(Scenario.warmUp(cases, warmUpPass));
         Pair pair = new Pair(s.id(), "run" + run + "-" + s.id(), s.description(),
-            List.of("server", "--system", s.id()), client, warmUpPass, serverJvmArgs, clientJvmArgs);
+            List.of("server", "--system", s.id()), client, warmUpPass, serverJvmArgs, clientJvmArgs, s.java());
         List<Slot> slots = new ArrayList<>();
         for (Point c : cases) {
           slots.add(new Slot(s.id(), c, run, false));

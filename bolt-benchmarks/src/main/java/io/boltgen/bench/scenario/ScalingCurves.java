@@ -62,7 +62,7 @@ public record ScalingCurves(List<EchoSystem> systems, List<Sweep> sweeps, List<I
           client.add("--close-first"); // every point opens its own connections, so the server has exactly those
         }
         pairs.add(new Pair(s.id(), "scaling-" + sweep.id() + "-" + s.id(), s.description(),
-            List.of("server", "--system", s.id()), client, jvmWarmup, List.of(), List.of()));
+            List.of("server", "--system", s.id()), client, jvmWarmup, List.of(), List.of(), s.java()));
       }
       List<Slot> slots = new ArrayList<>();
       List<Point> points = points(sweep);

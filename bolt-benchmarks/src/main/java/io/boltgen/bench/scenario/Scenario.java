@@ -97,7 +97,7 @@ public interface Scenario<P extends Scenario.Part> {
    * @param warmUp how long the client warms up before it is ready
    */
   record Pair(String system, String tag, String description, List<String> serverArgs, List<String> clientArgs,
-      Duration warmUp, List<String> serverJvmArgs, List<String> clientJvmArgs) implements Part {}
+      Duration warmUp, List<String> serverJvmArgs, List<String> clientJvmArgs, Path java) implements Part {}
 
   /** A window: {@code system}'s pair at {@code point}, in run {@code run}; {@code repeat}: the warm-up check's. */
   record Slot(String system, Point point, int run, boolean repeat) {}

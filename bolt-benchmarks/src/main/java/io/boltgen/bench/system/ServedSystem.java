@@ -1,5 +1,7 @@
 package io.boltgen.bench.system;
 
+import java.nio.file.Path;
+
 /**
  * A server the benchmarks load, in one configuration: started in a JVM of its own, loaded by a client of its
  * {@link EchoSystem} or, for a server alone such as the HTTP ceiling, by wrk.
@@ -20,6 +22,11 @@ public interface ServedSystem {
    * can; checked before a run starts, so that a missing piece fails the command at once, not minutes in.
    */
   default String unavailable() {
+    return null;
+  }
+
+  /** The java executable of its server and client JVMs; null (the default): this JVM's. */
+  default Path java() {
     return null;
   }
 

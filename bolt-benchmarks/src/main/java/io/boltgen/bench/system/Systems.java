@@ -18,6 +18,8 @@ public final class Systems {
       new BoltgenSystem(BoltgenSystem.Mode.MICROMETER),
       new BoltgenSystem(BoltgenSystem.Mode.TLS_JDK),
       new BoltgenSystem(BoltgenSystem.Mode.TLS_OPENSSL),
+      new BoltgenSystem(BoltgenSystem.Mode.JDK25),
+      new BoltgenSystem(BoltgenSystem.Mode.VIRTUAL),
       new SofaBoltSystem(false, false),
       new SofaBoltSystem(true, false),
       new SofaBoltSystem(true, true),

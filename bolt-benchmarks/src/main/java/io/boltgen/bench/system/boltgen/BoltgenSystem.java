@@ -14,6 +14,8 @@ import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.Tls;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -34,6 +36,9 @@ import java.util.concurrent.TimeUnit;
  * starts, the client trusts its CA and checks its host name, no client certificate ({@link BenchTls}).
  * {@code boltgen-http} is {@code boltgen} with {@code http(true)}: the server of the {@code http} command, loaded by
  * wrk over HTTP and by this Bolt client on the same port; not in the load matrix's default systems.
+ * {@code boltgen-jdk25} is {@code boltgen} with both JVMs on JDK 25, and {@code boltgen-virtual} that again with the
+ * server's handlers on virtual threads ({@code virtualThreads()}, within the pool's bounds): the pair that tells what
+ * virtual threads cost or gain on one JDK. Their JDK is {@value #JDK25_PROPERTY}'s, else {@value #JDK25_HOME}.
  */
 public final class BoltgenSystem implements EchoSystem {
 
@@ -45,7 +50,9 @@ public final class BoltgenSystem implements EchoSystem {
     MICROMETER("boltgen-micrometer"),
     TLS_JDK("boltgen-tls"),
     TLS_OPENSSL("boltgen-tls-openssl"),
-    HTTP("boltgen-http");
+    HTTP("boltgen-http"),
+    JDK25("boltgen-jdk25"),
+    VIRTUAL("boltgen-virtual");
 
     final String id;
 
@@ -53,6 +60,12 @@ public final class BoltgenSystem implements EchoSystem {
       this.id = id;
     }
   }
+
+  /** The system property that names the JDK 25 of {@code boltgen-jdk25} and {@code boltgen-virtual}. */
+  public static final String JDK25_PROPERTY = "boltgen.jdk25.home";
+
+  /** Where that JDK is unless the property says otherwise: Temurin 25's Debian directory. */
+  public static final String JDK25_HOME = "/usr/lib/jvm/temurin-25-jdk-amd64";
 
   private final Mode mode;
   private final boolean ioThread;
@@ -89,6 +102,11 @@ public final class BoltgenSystem implements EchoSystem {
       case TLS_OPENSSL:
         return "defaults, plus TLS 1.3 on both sides, OpenSSL (BoringSSL) provider; EC P-256 server certificate,"
             + " no client certificate";
+      case JDK25:
+        return "defaults, both JVMs on JDK 25";
+      case VIRTUAL:
+        return "defaults, both JVMs on JDK 25, the server's handlers on virtual threads (virtualThreads(): at most 400"
+            + " at once, 600 queued, as the pool)";
       case HTTP:
         return "defaults, plus http(true): the server also answers HTTP/1.1 and HTTP/2 (Connect unary, JSON or"
             + " protobuf) on its Bolt port";
@@ -99,7 +117,16 @@ public final class BoltgenSystem implements EchoSystem {
 
   @Override
   public String unavailable() {
+    if (java() != null && !Files.isExecutable(java())) {
+      return "no JDK 25 at " + java() + " (set -D" + JDK25_PROPERTY + "=<a JDK 25's directory>)";
+    }
     return tls == null ? null : BenchTls.unavailable(tls);
+  }
+
+  @Override
+  public Path java() {
+    return mode == Mode.JDK25 || mode == Mode.VIRTUAL
+        ? Path.of(System.getProperty(JDK25_PROPERTY, JDK25_HOME), "bin", "java") : null;
   }
 
   /** An observation registry recording timers into a meter registry of its own, as an application's would. */
@@ -123,6 +150,8 @@ public final class BoltgenSystem implements EchoSystem {
     }
     if (mode == Mode.HTTP) {
       builder.http(true);
+    } else if (mode == Mode.VIRTUAL) {
+      builder.virtualThreads();
     }
     if (ioThread) {
       builder.service(definition, Runnable::run);
