@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A few seconds of the real thing, as CI runs it: each system's server in its own JVM, driven from another over
+ * A few seconds of the real thing, as CI runs it: each system's server in its own JVM (boltgen's handlers on
+ * virtual threads among them, its JVMs on JDK 25), driven from another over
  * loopback through both workloads at 100 B, a tiny in-process JMH pass over every codec, the tables printed and the
  * report written. It checks that something real was measured, never how fast.
  */
@@ -36,7 +37,7 @@ class BenchmarkSmokeTest {
   @Timeout(180)
   void startsEachSystemMeasuresAndReports(@TempDir Path dir) throws Exception {
     List<Point> cases = LoadMatrix.cases(LoadMatrix.DEFAULT_WORKLOADS, List.of(100));
-    LoadMatrix load = new LoadMatrix(Systems.parse("boltgen,sofabolt,grpc,netty"), cases, 1, Duration.ofMillis(1400),
+    LoadMatrix load = new LoadMatrix(Systems.parse("boltgen,boltgen-virtual,sofabolt,grpc,netty"), cases, 1, Duration.ofMillis(1400),
         new Setup(Duration.ofMillis(700), Duration.ofMillis(800), new QuietPolicy(5, 0), SMALL_JVMS, dir.resolve("logs"),
             "127.0.0.1"), List.of(), List.of(), false);
     CodecBench.Settings jmh = new CodecBench.Settings(0, 1, 1, 100, List.of(), null);
@@ -64,9 +65,9 @@ class BenchmarkSmokeTest {
     }
 
     assertThat(result.failures()).isEmpty();
-    assertThat(result.load().windows()).hasSize(load.windows()).hasSize(4 * 3);
+    assertThat(result.load().windows()).hasSize(load.windows()).hasSize(5 * 3);
     // every client measured its first case again at the end, for the warm-up check
-    assertThat(result.load().windows()).filteredOn(Window::repeat).extracting(Window::point).hasSize(4)
+    assertThat(result.load().windows()).filteredOn(Window::repeat).extracting(Window::point).hasSize(5)
         .containsOnly(cases.get(0).id());
     assertThat(result.load().runs()).hasSize(1);
     for (Window w : result.load().windows()) {
@@ -81,9 +82,11 @@ class BenchmarkSmokeTest {
       assertThat(w.m().serverConnections()).as(what + " server connections").isEqualTo(1);
     }
     for (Point c : cases) {
-      assertThat(result.loadReport().rows(c.id())).containsOnlyKeys("boltgen", "sofabolt", "grpc", "netty");
+      assertThat(result.loadReport().rows(c.id())).containsOnlyKeys("boltgen", "boltgen-virtual", "sofabolt", "grpc", "netty");
       assertThat(result.loadReport().rows(c.id()).values()).extracting(Row::errors).containsOnly(0L);
     }
+    assertThat(dir.resolve("logs/run1-boltgen-virtual-server.log")).as("the virtual-thread server's JVM")
+        .content().contains("boltgen-virtual on 127.0.0.1").contains(", Java 25");
     String md = Files.readString(docs);
     assertThat(md).contains("Not a full measurement").contains("## Machine").contains("### How quiet it was")
         .contains("### Warm-up check").contains("median of the per-run paired ratios").contains("## Targets")

@@ -60,8 +60,8 @@ class CommandLineTest {
         {"docs/performance.md", null}, {"bolt-benchmarks/run.sh", null}, {"benchmarks-running.md", running},
         {"docs/observability.md", null}, {"docs/generated-code.md", null}, {"docs/benchmarks-http.md", null},
         {"docs/benchmarks-mesh.md", null}, {"docs/benchmarks-sofarpc.md", null}, {"docs/benchmarks-cluster.md", null},
-        {"docs/benchmarks-tls.md", null}};
-    int[] least = {0, 13, 1, 4, 4, 11, 1, 1, 1, 1, 1, 1, 1};
+        {"docs/benchmarks-tls.md", null}, {"docs/benchmarks-virtual-threads.md", null}};
+    int[] least = {0, 14, 1, 4, 4, 12, 1, 1, 1, 1, 1, 1, 1, 1};
     for (int i = 0; i < sources.length; i++) {
       String text = sources[i][1] != null ? sources[i][1] : read(sources[i][0]);
       List<List<String>> commands = commands(text);
@@ -88,7 +88,7 @@ class CommandLineTest {
     assertThat(full.docs().toString()).endsWith("docs/benchmarks.md");
     assertThat(full.scalingDocs().toString()).endsWith("docs/scaling.md");
     assertThat(full.scaling().windows()).isEqualTo(3 * 19);
-    assertThat(full.load().windows()).isEqualTo(3 * 12 * 5);
+    assertThat(full.load().windows()).isEqualTo(3 * 14 * 5);
 
     // a selection holding every Targets comparator: a full report, with the scaling curves
     Bench.Plan chosen = Main.plan("all", "--systems", "boltgen,boltgen-io,sofabolt-fc,sofabolt-io,grpc-direct,netty",
