@@ -63,7 +63,7 @@ public final class SofaRpcJdkTypes {
   static final List<String> BIG_INTEGER_JAVA_17 = List.of("signum", "bitCountPlusOne", "bitLengthPlusOne",
       "lowestSetBitPlusTwo", "firstNonzeroIntNumPlusTwo", "mag");
 
-  /** The same on Java 25, whose BigInteger renamed two of the caches (and changed what they hold). */
+  /** The same on Java 25, whose BigInteger names two of the caches otherwise. */
   static final List<String> BIG_INTEGER_JAVA_25 = List.of("signum", "bitCountPlusOne", "magBitLengthPlusOne",
       "lowestSetBitPlusTwo", "numberOfTrailingZeroIntsPlusTwo", "mag");
 

@@ -137,7 +137,8 @@ class JdkValuesInteropTest {
 
   @Test
   void aBigIntegerCarriesTheFieldNamesOfThisJdkAndEitherJdksAreReadRightOnEither() {
-    // Java 25 renamed two of BigInteger's caches: sofa-hessian writes the names of the JDK it runs on, and so do we
+    // Java 25 names two of BigInteger's caches otherwise than Java 17: sofa-hessian writes the names of the JDK it
+    // runs on, and so do we
     int java = Runtime.version().feature();
     if (java == 17) {
       assertThat(SofaRpcJdkTypes.BIG_INTEGER_FIELDS).isEqualTo(SofaRpcJdkTypes.BIG_INTEGER_JAVA_17);
