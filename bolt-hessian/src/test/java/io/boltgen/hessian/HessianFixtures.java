@@ -35,6 +35,9 @@ public final class HessianFixtures {
     public long id;
     public double score;
     public String name;
+    // javac 18 and newer warn on a List field of a Serializable class; a peer's class has one, and sofa-hessian
+    // writes what it holds (an ArrayList), not its declared type
+    @SuppressWarnings("serial")
     public List<String> tags;
     public Point child;
 

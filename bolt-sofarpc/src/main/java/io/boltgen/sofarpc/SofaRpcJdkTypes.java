@@ -6,6 +6,8 @@ import io.boltgen.hessian.HessianReader;
 import io.boltgen.hessian.HessianType;
 import io.boltgen.hessian.HessianWriter;
 import io.boltgen.runtime.codec.ArrayValues;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Timestamp;
@@ -16,6 +18,9 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.util.Date;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -52,16 +57,56 @@ public final class SofaRpcJdkTypes {
   };
 
   /**
+   * The fields of {@code java.math.BigInteger} as sofa-hessian writes them on Java 17 (by reflection, the ints in
+   * declaration order, then {@code mag}): {@code signum}, four caches, {@code mag}.
+   */
+  static final List<String> BIG_INTEGER_JAVA_17 = List.of("signum", "bitCountPlusOne", "bitLengthPlusOne",
+      "lowestSetBitPlusTwo", "firstNonzeroIntNumPlusTwo", "mag");
+
+  /** The same on Java 25, whose BigInteger names two of the caches otherwise. */
+  static final List<String> BIG_INTEGER_JAVA_25 = List.of("signum", "bitCountPlusOne", "magBitLengthPlusOne",
+      "lowestSetBitPlusTwo", "numberOfTrailingZeroIntsPlusTwo", "mag");
+
+  /**
+   * {@link #BIG_INTEGER_JAVA_17} or {@link #BIG_INTEGER_JAVA_25}: the one whose names are those of this JDK's
+   * BigInteger instance fields, as a SOFARPC peer on this JDK writes them; empty when neither is.
+   */
+  static final List<String> BIG_INTEGER_FIELDS = bigIntegerFields(instanceFields(BigInteger.class));
+
+  static List<String> bigIntegerFields(Set<String> jdkFields) {
+    for (List<String> known : List.of(BIG_INTEGER_JAVA_17, BIG_INTEGER_JAVA_25)) {
+      if (jdkFields.equals(Set.copyOf(known))) {
+        return known;
+      }
+    }
+    return List.of();
+  }
+
+  /** The names of {@code type}'s own fields that sofa-hessian writes: those neither static nor transient. */
+  static Set<String> instanceFields(Class<?> type) {
+    Set<String> names = new TreeSet<>();
+    for (Field field : type.getDeclaredFields()) { // the names only: nothing is made accessible
+      if (!Modifier.isStatic(field.getModifiers()) && !Modifier.isTransient(field.getModifiers())) {
+        names.add(field.getName());
+      }
+    }
+    return names;
+  }
+
+  /**
    * {@code java.math.BigInteger} as sofa-hessian writes it, by reflection: an object of that class with its fields
-   * under Java 17's names, {@code signum}, four caches written as 0 ("not computed yet") and {@code mag}, the
-   * magnitude as big-endian ints (a list typed {@code [int}). Read by {@code signum} and {@code mag} alone, so that
-   * a Java 8 peer's caches (named otherwise) are skipped; a signum that is not -1, 0 or 1, or that disagrees with the
-   * magnitude, is refused. A SOFARPC peer on Java 17 writes and reads one only with
-   * {@code --add-opens java.base/java.math=ALL-UNNAMED}, as between SOFARPC peers.
+   * under the names of the JDK this runs on ({@link #BIG_INTEGER_JAVA_17} on Java 17, {@link #BIG_INTEGER_JAVA_25}
+   * on Java 25), {@code signum}, four caches written as 0 ("not computed yet") and {@code mag}, the magnitude as
+   * big-endian ints (a list typed {@code [int}). A peer reads the caches it does not know as absent, so either
+   * set of names is read right on either JDK. On a JDK whose BigInteger has other fields, writing one fails
+   * naming them, rather than sending fields a peer on that JDK would misread. Read by {@code signum} and
+   * {@code mag} alone, so that the caches of any JDK (Java 8's, 17's, 25's) are skipped; a signum that is not
+   * -1, 0 or 1, or that disagrees with the magnitude, is refused. A SOFARPC peer on Java 17 or newer writes and
+   * reads one only with {@code --add-opens java.base/java.math=ALL-UNNAMED}, as between SOFARPC peers.
    */
   public static final HessianType<BigInteger> BIG_INTEGER = new HessianType<>() {
-    private final HessianClass hessianClass = HessianClass.of("java.math.BigInteger", "signum", "bitCountPlusOne",
-        "bitLengthPlusOne", "lowestSetBitPlusTwo", "firstNonzeroIntNumPlusTwo", "mag");
+    private final HessianClass hessianClass = HessianClass.of("java.math.BigInteger",
+        (BIG_INTEGER_FIELDS.isEmpty() ? BIG_INTEGER_JAVA_17 : BIG_INTEGER_FIELDS).toArray(String[]::new));
 
     @Override
     public HessianClass hessianClass() {
@@ -70,6 +115,11 @@ public final class SofaRpcJdkTypes {
 
     @Override
     public void writeFields(HessianWriter out, BigInteger value) {
+      if (BIG_INTEGER_FIELDS.isEmpty()) {
+        throw new HessianException("java.math.BigInteger: this JDK's has the fields "
+            + instanceFields(BigInteger.class) + ", neither Java 17's nor Java 25's, so how sofa-hessian writes"
+            + " one here is not known");
+      }
       out.writeInt(value.signum());
       for (int i = 0; i < 4; i++) {
         out.writeInt(0);

@@ -136,6 +136,57 @@ class JdkValuesInteropTest {
   }
 
   @Test
+  void aBigIntegerCarriesTheFieldNamesOfThisJdkAndEitherJdksAreReadRightOnEither() {
+    // Java 25 names two of BigInteger's caches otherwise than Java 17: sofa-hessian writes the names of the JDK it
+    // runs on, and so do we
+    int java = Runtime.version().feature();
+    if (java == 17) {
+      assertThat(SofaRpcJdkTypes.BIG_INTEGER_FIELDS).isEqualTo(SofaRpcJdkTypes.BIG_INTEGER_JAVA_17);
+    } else if (java >= 25) {
+      assertThat(SofaRpcJdkTypes.BIG_INTEGER_FIELDS).isEqualTo(SofaRpcJdkTypes.BIG_INTEGER_JAVA_25);
+    }
+    assertThat(Set.copyOf(SofaRpcJdkTypes.BIG_INTEGER_FIELDS))
+        .isEqualTo(SofaRpcJdkTypes.instanceFields(BigInteger.class));
+    // a JDK whose BigInteger has other fields has no known layout: writing one there fails instead of guessing
+    assertThat(SofaRpcJdkTypes.bigIntegerFields(Set.of("signum", "mag", "bitCountPlusOne"))).isEmpty();
+
+    List<BigInteger> values = List.of(BigInteger.ZERO, BigInteger.TWO.pow(32).negate(),
+        new BigInteger("123456789012345678901234567890"));
+    for (List<String> layout : List.of(SofaRpcJdkTypes.BIG_INTEGER_JAVA_17, SofaRpcJdkTypes.BIG_INTEGER_JAVA_25)) {
+      HessianType<BigInteger> peer = new HessianType<>() {
+        @Override
+        public HessianClass hessianClass() {
+          return HessianClass.of("java.math.BigInteger", layout.toArray(String[]::new));
+        }
+
+        @Override
+        public void writeFields(HessianWriter out, BigInteger value) {
+          SofaRpcJdkTypes.BIG_INTEGER.writeFields(out, value);
+        }
+
+        @Override
+        public BigInteger readFields(HessianReader in, HessianClass sent) {
+          throw new UnsupportedOperationException();
+        }
+      };
+      for (BigInteger v : values) {
+        // sofa-hessian on this JDK reads the names of the other JDK (the caches it does not know stay "not computed")
+        assertThat(HessianFixtures.sofaReadsObject(HessianFixtures.ours(out -> out.writeObject(peer, v))))
+            .as("%s in %s", v, layout).isEqualTo(v);
+      }
+      // and we read by signum and mag, whatever a peer's caches hold
+      BigInteger read = readHandle("java.math.BigInteger", layout, out -> {
+        out.writeInt(-1);
+        for (int i = 0; i < 4; i++) {
+          out.writeInt(7);
+        }
+        out.writeList("[int", List.of(1, 0), HessianWriter::writeInt);
+      }, SofaRpcJdkTypes.BIG_INTEGER);
+      assertThat(read).isEqualTo(BigInteger.TWO.pow(32).negate());
+    }
+  }
+
+  @Test
   void aJava8PeersBigIntegerReadsByItsSignumAndMagnitudeAlone() {
     // Java 8 names its caches bitCount, bitLength, lowestSetBit, firstNonzeroIntNum, and writes mag first
     BigInteger read = readHandle("java.math.BigInteger", List.of("mag", "signum", "bitCount", "bitLength"), out -> {

@@ -39,9 +39,12 @@ final class MainProcess implements AutoCloseable {
 
   /** Starts {@code ExampleMain args…} on this test's class path; it runs while the caller goes on. */
   static MainProcess start(String... args) throws IOException {
-    List<String> command = ReadyProcess.java(ExampleMain.class.getName(), args);
-    command.add(1, "-Dio.netty.leakDetection.level=paranoid");
-    command.set(3, exampleClassPath(command.get(3)));
+    // native access as the jar's manifest grants it (Enable-Native-Access): without it, JDK 24 and newer warn on
+    // standard error when Netty loads its epoll library
+    List<String> command = ReadyProcess.java(List.of("-Dio.netty.leakDetection.level=paranoid",
+        "--enable-native-access=ALL-UNNAMED"), ExampleMain.class.getName(), List.of(args));
+    int classPath = command.indexOf("-cp") + 1;
+    command.set(classPath, exampleClassPath(command.get(classPath)));
     Path out = Files.createTempFile("example-main", ".out");
     Path err = Files.createTempFile("example-main", ".err");
     Process process;

@@ -19,7 +19,8 @@ import org.slf4j.helpers.MessageFormatter;
  */
 class RateLimitedLogTest {
 
-  /** A logger that keeps what it is given. */
+  /** A logger that keeps what it is given. Never serialized: javac 18 and newer would warn on its lists. */
+  @SuppressWarnings("serial")
   static final class RecordingLogger extends LegacyAbstractLogger {
     private static final long serialVersionUID = 1L;
     final List<String> lines = new ArrayList<>();

@@ -277,6 +277,12 @@ public final class ProtoTypes {
   /** Parses {@code text} as written by {@link #decimalText}, or any other form {@link BigDecimal} reads. */
   public static BigDecimal parseBigDecimal(String text) {
     tooLong("BigDecimal", text);
+    // An exponent beyond int's range is refused by Java 17's parser as malformed and read by Java 25's
+    // ("1E+2147483648", scale Integer.MIN_VALUE): one that puts the scale out of range whatever the digits is
+    // refused here first, so that every JDK gives the same error
+    if (exponentOutOfRange(text)) {
+      throw outsideScale(text);
+    }
     BigDecimal value;
     try {
       value = new BigDecimal(text);
@@ -284,9 +290,43 @@ public final class ProtoTypes {
       throw malformed("BigDecimal", text, e);
     }
     if (value.scale() > MAX_DECIMAL_SCALE || value.scale() < -MAX_DECIMAL_SCALE) {
-      throw new ProtoDecodeException("a BigDecimal with scale " + value.scale() + ", outside ±" + MAX_DECIMAL_SCALE);
+      throw outsideScale(text);
     }
     return value;
+  }
+
+  /**
+   * Whether {@code text} ends in an exponent (digits as {@link BigDecimal} reads them, after {@code e} or
+   * {@code E} and a sign) so large that the scale is outside {@link #MAX_DECIMAL_SCALE} whatever precedes it:
+   * the scale is the digits after the point (fewer than {@link #MAX_NUMBER_TEXT}) less the exponent.
+   */
+  private static boolean exponentOutOfRange(String text) {
+    int e = Math.max(text.lastIndexOf('e'), text.lastIndexOf('E'));
+    if (e < 0) {
+      return false;
+    }
+    int at = e + 1;
+    boolean negative = at < text.length() && text.charAt(at) == '-';
+    if (at < text.length() && (text.charAt(at) == '-' || text.charAt(at) == '+')) {
+      at++;
+    }
+    if (at == text.length()) {
+      return false;
+    }
+    long exponent = 0;
+    for (int i = at; i < text.length(); i++) {
+      int digit = Character.digit(text.charAt(i), 10);
+      if (digit < 0) {
+        return false; // malformed: BigDecimal says why
+      }
+      exponent = Math.min(exponent * 10 + digit, Integer.MAX_VALUE + 1L);
+    }
+    return negative ? exponent > MAX_DECIMAL_SCALE : exponent > MAX_DECIMAL_SCALE + (long) MAX_NUMBER_TEXT;
+  }
+
+  private static ProtoDecodeException outsideScale(String text) {
+    return new ProtoDecodeException("a BigDecimal text \"" + shorten(text, 64) + "\" whose scale is outside ±"
+        + MAX_DECIMAL_SCALE);
   }
 
   /** Parses the decimal {@code text} of a {@link BigInteger} (an optional sign and digits). */
