@@ -36,15 +36,20 @@ class ReadmeTest {
 
   private static final Path README = Path.of("..", "README.md");
 
-  /** The code lines of the {@code java} block under {@code heading}: trimmed, without trailing comments. */
+  /** The code lines of the {@code java} block under {@code heading} in README: trimmed, without trailing comments. */
   private static List<String> codeLines(String heading) throws IOException {
-    String readme = Files.readString(README, StandardCharsets.UTF_8);
-    int section = readme.indexOf(heading + "\n");
-    assertThat(section).as("a section %s in README.md", heading).isNotNegative();
-    int next = readme.indexOf("\n## ", section + heading.length());
+    return codeLines(README, heading);
+  }
+
+  /** The same of the first {@code java} block under {@code heading} in {@code doc} (any Markdown file). */
+  static List<String> codeLines(Path doc, String heading) throws IOException {
+    String text = Files.readString(doc, StandardCharsets.UTF_8);
+    int section = text.indexOf(heading + "\n");
+    assertThat(section).as("a section %s in %s", heading, doc).isNotNegative();
+    int next = text.indexOf("\n## ", section + heading.length());
     Matcher m = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL)
-        .matcher(readme.substring(section, next < 0 ? readme.length() : next));
-    assertThat(m.find()).as("a java block under %s in README.md", heading).isTrue();
+        .matcher(text.substring(section, next < 0 ? text.length() : next));
+    assertThat(m.find()).as("a java block under %s in %s", heading, doc).isTrue();
     List<String> lines = new ArrayList<>();
     for (String line : m.group(1).split("\n")) {
       String code = line.replaceAll("\\s*//.*$", "").strip();

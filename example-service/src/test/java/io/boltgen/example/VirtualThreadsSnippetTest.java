@@ -7,12 +7,9 @@ import io.boltgen.runtime.BoltServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -23,27 +20,13 @@ import org.junit.jupiter.api.Test;
 @Tag("jdk21")
 class VirtualThreadsSnippetTest {
 
-  /** The code lines of the java block under "### Virtual threads": trimmed, without trailing comments. */
-  private static List<String> snippet() throws Exception {
-    String doc = Files.readString(Path.of("..", "docs", "runtime.md"), StandardCharsets.UTF_8);
-    Matcher m = Pattern.compile("### Virtual threads[^\\n]*\\n.*?```java\\n(.*?)```", Pattern.DOTALL).matcher(doc);
-    assertThat(m.find()).as("a java block under ### Virtual threads in docs/runtime.md").isTrue();
-    List<String> lines = new ArrayList<>();
-    for (String line : m.group(1).split("\n")) {
-      String code = line.replaceAll("\\s*//.*$", "").strip();
-      if (!code.isEmpty()) {
-        lines.add(code);
-      }
-    }
-    return lines;
-  }
-
   @Test
   void theSnippetRunsAsWritten() throws Exception {
     List<String> mine = Files.readAllLines(
         Path.of("src/test/java/io/boltgen/example/VirtualThreadsSnippetTest.java"), StandardCharsets.UTF_8).stream()
         .map(line -> line.replaceAll("\\s*//.*$", "").strip()).toList();
-    assertThat(mine).containsAll(snippet());
+    assertThat(mine).containsAll(ReadmeTest.codeLines(Path.of("..", "docs", "runtime.md"),
+        "### Virtual threads (Java 21+)"));
     ExecutorService reservationWork = Executors.newSingleThreadExecutor();
     InventoryService service = new InventoryService(reservationWork, 1_500);
     String host = "127.0.0.1";

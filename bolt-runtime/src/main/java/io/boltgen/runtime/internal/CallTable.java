@@ -144,7 +144,7 @@ final class CallTable {
     @Override
     public void run(Timeout timeout) {
       armLock.lock();
-      try { // this very object: the lock of `armed`
+      try {
         if (armed != timeout) {
           return; // replaced by an earlier deadline
         }
