@@ -72,8 +72,9 @@ final class JvmPair implements Runner.Started<Window> {
     jvm.addAll(jvmArgs);
     try {
       List<String> command = new ArrayList<>(ReadyProcess.java(jvm, MAIN, args));
-      if (pair.java() != null) {
-        command.set(0, pair.java().toString()); // a system measured on another JDK than this one
+      if (pair.java() != null) { // a system measured on another JDK (25) than this one
+        command.set(0, pair.java().toString());
+        command.add(1, "--enable-native-access=ALL-UNNAMED"); // Netty's epoll library, without JDK 24+'s warning
       }
       return ReadyProcess.launcher(command).log(log).marker(Protocol.PREFIX)
           .stopLine(Protocol.STOP).readyTimeout(ready).start();
