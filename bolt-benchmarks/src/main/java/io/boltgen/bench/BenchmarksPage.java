@@ -34,7 +34,8 @@ public final class BenchmarksPage {
       List.of("benchmarks-sofarpc.md", "a generated boltgen client beside SOFARPC 5.13.2's own consumer, both calling a"
           + " real SOFARPC provider (protobuf and Hessian2)", "`sofarpc`"),
       List.of("benchmarks-virtual-threads.md", "boltgen's handlers on virtual threads against its default pool, both"
-          + " on JDK 25 (sync-32, async-256; calls/s and CPU per call)", "`load --systems boltgen-jdk25,boltgen-virtual`"),
+          + " on JDK 25 (sync-32, async-256; calls/s and CPU per call)",
+          "`load --systems boltgen-jdk25,boltgen-virtual`"),
       List.of("benchmarks-mesh.md", "the 2018 mesh-agent contest on loopback: the gateway, three providers in etcd,"
           + " wrk, each balancing policy, and a provider frozen under load", "`mesh`"));
 

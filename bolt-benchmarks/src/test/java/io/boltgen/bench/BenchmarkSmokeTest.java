@@ -37,7 +37,8 @@ class BenchmarkSmokeTest {
   @Timeout(180)
   void startsEachSystemMeasuresAndReports(@TempDir Path dir) throws Exception {
     List<Point> cases = LoadMatrix.cases(LoadMatrix.DEFAULT_WORKLOADS, List.of(100));
-    LoadMatrix load = new LoadMatrix(Systems.parse("boltgen,boltgen-virtual,sofabolt,grpc,netty"), cases, 1, Duration.ofMillis(1400),
+    LoadMatrix load = new LoadMatrix(Systems.parse("boltgen,boltgen-virtual,sofabolt,grpc,netty"), cases, 1,
+        Duration.ofMillis(1400),
         new Setup(Duration.ofMillis(700), Duration.ofMillis(800), new QuietPolicy(5, 0), SMALL_JVMS, dir.resolve("logs"),
             "127.0.0.1"), List.of(), List.of(), false);
     CodecBench.Settings jmh = new CodecBench.Settings(0, 1, 1, 100, List.of(), null);
@@ -82,7 +83,8 @@ class BenchmarkSmokeTest {
       assertThat(w.m().serverConnections()).as(what + " server connections").isEqualTo(1);
     }
     for (Point c : cases) {
-      assertThat(result.loadReport().rows(c.id())).containsOnlyKeys("boltgen", "boltgen-virtual", "sofabolt", "grpc", "netty");
+      assertThat(result.loadReport().rows(c.id()))
+          .containsOnlyKeys("boltgen", "boltgen-virtual", "sofabolt", "grpc", "netty");
       assertThat(result.loadReport().rows(c.id()).values()).extracting(Row::errors).containsOnly(0L);
     }
     assertThat(dir.resolve("logs/run1-boltgen-virtual-server.log")).as("the virtual-thread server's JVM")

@@ -451,7 +451,8 @@ public final class BoltClient implements AutoCloseable {
     /** The client, with a copy of this builder's settings. */
     public BoltClient build() {
       if (virtualThreads && callbackExecutor != null) {
-        throw new IllegalStateException("virtualThreads() makes the client's own executor: not with callbackExecutor(...)");
+        throw new IllegalStateException(
+            "virtualThreads() makes the client's own executor: not with callbackExecutor(...)");
       }
       ClientConfig config = new ClientConfig(protocol, connectTimeoutMillis, connectionsPerAddress,
           heartbeatIntervalMillis, heartbeatTimeoutMillis, heartbeatMaxMisses,

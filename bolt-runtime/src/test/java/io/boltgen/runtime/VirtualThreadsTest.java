@@ -133,7 +133,8 @@ class VirtualThreadsTest {
     BoltChannel channel = client.channel("127.0.0.1:" + server.port());
     CallOptions patient = CallOptions.DEFAULT.withTimeout(Duration.ofSeconds(60));
     ExecutorService virtualThreads = (ExecutorService) MethodHandles.publicLookup()
-        .findStatic(Executors.class, "newVirtualThreadPerTaskExecutor", java.lang.invoke.MethodType.methodType(ExecutorService.class))
+        .findStatic(Executors.class, "newVirtualThreadPerTaskExecutor",
+            java.lang.invoke.MethodType.methodType(ExecutorService.class))
         .invoke();
     closer.track(virtualThreads::shutdownNow);
     List<Future<String>> answers = new ArrayList<>();

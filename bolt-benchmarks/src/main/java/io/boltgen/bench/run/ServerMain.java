@@ -55,8 +55,8 @@ public final class ServerMain {
         ports.add(Integer.toString(server.port()));
       }
       long pid = ProcessHandle.current().pid();
-      log.info("{} on {}:{} (pid {}, Java {}): type 'stop' or close standard input to stop it", system, host, ports, pid,
-          Runtime.version());
+      log.info("{} on {}:{} (pid {}, Java {}): type 'stop' or close standard input to stop it", system, host, ports,
+          pid, Runtime.version());
       Protocol.send(Protocol.READY, "port=" + ports.get(0) + " ports=" + String.join(",", ports) + " pid=" + pid
           + " stats=" + stats.port());
       BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -155,8 +155,8 @@ final class ClientRuntime implements RuntimeProvider.Client {
 
   /** The client's own callback pool: {@code threads} daemon threads that end after a minute without work. */
   private static ExecutorService callbackPool(int threads) {
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-        new DefaultThreadFactory("boltgen-callback", true));
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), new DefaultThreadFactory("boltgen-callback", true));
     pool.allowCoreThreadTimeOut(true);
     return pool;
   }
