@@ -114,14 +114,22 @@ public final class VirtualThreadPool extends AbstractExecutorService {
 
   /** Starts a virtual thread with {@code first} if fewer than the maximum run; false if none may start. */
   private boolean startWith(Runnable first) {
+    if (!takePlace()) {
+      return false;
+    }
+    try {
+      threads.newThread(() -> work(first)).start();
+    } catch (RuntimeException | Error e) {
+      end();
+      throw e;
+    }
+    return true;
+  }
+
+  /** Counts one more running thread if fewer than the maximum run; false if none may. */
+  private boolean takePlace() {
     for (int now = running.get(); now < maxRunning; now = running.get()) {
       if (running.compareAndSet(now, now + 1)) {
-        try {
-          threads.newThread(() -> work(first)).start();
-        } catch (RuntimeException | Error e) {
-          end();
-          throw e;
-        }
         return true;
       }
     }
@@ -139,7 +147,7 @@ public final class VirtualThreadPool extends AbstractExecutorService {
         if (task == null) {
           end();
           // a task queued after our poll and before our end may find no thread: take it back if still there
-          if (queue.isEmpty() || !startAgain()) {
+          if (queue.isEmpty() || !takePlace()) {
             return;
           }
           task = poll();
@@ -152,15 +160,6 @@ public final class VirtualThreadPool extends AbstractExecutorService {
     } finally {
       alive.remove(self);
     }
-  }
-
-  private boolean startAgain() {
-    for (int now = running.get(); now < maxRunning; now = running.get()) {
-      if (running.compareAndSet(now, now + 1)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static void run(Runnable task) {
