@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal.http;
 
-import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.call.CallStatus;
+import io.boltgen.runtime.call.StatusCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufOutputStream;
@@ -17,8 +18,8 @@ import tools.jackson.core.json.JsonFactory;
 
 /**
  * Connect's errors: a code, its HTTP status (the Connect protocol's table), and the JSON body
- * {@code {"code": ..., "message": ..., "details": [...]}}. Also where each Bolt {@link ResponseStatus} gets its
- * code, so that a call fails the same way over HTTP as over Bolt.
+ * {@code {"code": ..., "message": ..., "details": [...]}}. The code of a call's end is the runtime's one table
+ * ({@link StatusCode}), so that a call fails the same way over Connect as over gRPC and Bolt.
  */
 final class ConnectRpcErrors {
 
@@ -44,16 +45,9 @@ final class ConnectRpcErrors {
 
   private ConnectRpcErrors() {}
 
-  /** The Connect code of a Bolt status that is not {@code SUCCESS}. */
-  static String code(ResponseStatus status) {
-    return switch (status) {
-      case SERVER_DESERIAL_EXCEPTION, CODEC_EXCEPTION -> INVALID_ARGUMENT;
-      case TIMEOUT -> DEADLINE_EXCEEDED;
-      case NO_PROCESSOR -> UNIMPLEMENTED;
-      case SERVER_THREADPOOL_BUSY, CONNECTION_CLOSED, CLIENT_SEND_ERROR, ERROR_COMM -> UNAVAILABLE;
-      case SERVER_SERIAL_EXCEPTION, SERVER_EXCEPTION, ERROR -> INTERNAL;
-      default -> UNKNOWN;
-    };
+  /** The Connect code of a served call's end (the one table every protocol shares, {@link StatusCode#of(CallStatus)}). */
+  static String code(CallStatus status) {
+    return StatusCode.of(status).connectName();
   }
 
   /** The HTTP status of a Connect code (the protocol's table). */

@@ -6,9 +6,9 @@ import io.boltgen.json.ProtoJson;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.PeerNotAuthorizedException;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.call.CallStatus;
+import io.boltgen.runtime.call.StatusCode;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.internal.PortConnection;
@@ -29,7 +29,7 @@ import java.util.Map;
  * the answer is one HTTP response, written by {@link HttpExchanges} in request order: the result (200, the
  * request's content type), or a Connect error: a handler's declared exception as {@code failed_precondition}
  * with a detail naming its class, another as {@code internal}, a Bolt status by Connect's table
- * ({@link ConnectRpcErrors#code}), a refused peer as {@code permission_denied}. The HTTP headers are the call's
+ * ({@link ConnectRpcErrors#code}: the runtime's one table), a refused peer as {@code permission_denied}. The HTTP headers are the call's
  * headers (lower-case names). If the client resets the stream or closes the connection first, the call is
  * cancelled ({@link #cancel}) and nothing is answered.
  *
@@ -203,35 +203,27 @@ final class ConnectRpcStream implements ServerStream, ServerStream.Message {
           answer.release();
         }
       }
-      case FAILED -> exchanges.answer(exchange, failure(status.cause()));
       case DEADLINE_EXCEEDED -> exchanges.answer(exchange, ConnectRpcErrors.response(exchanges.alloc(),
           ConnectRpcErrors.DEADLINE_EXCEEDED, method.httpPath() + " did not answer within " + timeoutMillis + " ms"));
       default -> {
         if (answer != null) {
           answer.release();
         }
-        String code = status.cause() instanceof PeerNotAuthorizedException ? ConnectRpcErrors.PERMISSION_DENIED
-            : ConnectRpcErrors.code(status.code());
-        exchanges.answer(exchange, ConnectRpcErrors.response(exchanges.alloc(), code, status.message()));
+        exchanges.answer(exchange, failure(status));
       }
     }
   }
 
-  /** A handler's failure as a Connect error. */
-  private FullHttpResponse failure(Throwable cause) {
-    String detail = null;
-    String code;
-    if (cause instanceof BoltException bolt) {
-      code = bolt instanceof PeerNotAuthorizedException ? ConnectRpcErrors.PERMISSION_DENIED
-          : ConnectRpcErrors.code(bolt.status());
-    } else if (cause instanceof RuntimeException || cause instanceof Error) {
-      code = ConnectRpcErrors.INTERNAL;
-    } else {
-      code = ConnectRpcErrors.FAILED_PRECONDITION; // a declared exception: an answer
-      detail = cause.getClass().getName();
+  /** A call's failure as a Connect error; a declared exception's has a detail naming its class. */
+  private FullHttpResponse failure(CallStatus status) {
+    String code = ConnectRpcErrors.code(status);
+    if (status.kind() != CallStatus.Kind.FAILED) {
+      return ConnectRpcErrors.response(exchanges.alloc(), code, status.message());
     }
-    return ConnectRpcErrors.response(exchanges.alloc(), ConnectRpcErrors.httpStatus(code), code, cause.getMessage(), detail,
-        cause.getMessage());
+    Throwable cause = status.cause();
+    String detail = StatusCode.isDeclared(status) ? cause.getClass().getName() : null;
+    return ConnectRpcErrors.response(exchanges.alloc(), ConnectRpcErrors.httpStatus(code), code, cause.getMessage(),
+        detail, cause.getMessage());
   }
 
   @Override

@@ -21,16 +21,19 @@ import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.flow.FlowControlHandler;
 import io.netty.util.ReferenceCountUtil;
+import java.util.List;
 
 /**
  * Turns a server connection that {@link ProtocolSniffer} found to speak HTTP into an HTTP/1.1 or HTTP/2
- * one: Netty's HTTP codecs with boltgen's limits, then {@link HttpExchanges}. The Bolt pipeline's last
+ * one: Netty's HTTP codecs with boltgen's limits, then {@link HttpExchanges} (on HTTP/2, each stream goes to
+ * the protocol its headers name: an {@link Http2StreamProtocol} such as gRPC, else Connect). The Bolt pipeline's last
  * handler stays behind them (it keeps the connection's lifecycle: open and close events, TLS identity,
  * idle timeout), and a sink in front of it takes whatever the HTTP/2 codec passes on.
  *
@@ -51,11 +54,14 @@ final class HttpPipelines {
   static final int MAX_CONCURRENT_STREAMS = 100;
 
   private final ConnectRpcCalls service;
+  private final List<Http2StreamProtocol> streamProtocols;
   private final int maxBodyBytes;
   private final long requestTimeoutMillis;
 
-  HttpPipelines(ConnectRpcCalls service, int maxBodyBytes, long requestTimeoutMillis) {
+  HttpPipelines(ConnectRpcCalls service, List<Http2StreamProtocol> streamProtocols, int maxBodyBytes,
+      long requestTimeoutMillis) {
     this.service = service;
+    this.streamProtocols = List.copyOf(streamProtocols);
     this.maxBodyBytes = maxBodyBytes;
     this.requestTimeoutMillis = requestTimeoutMillis;
   }
@@ -93,13 +99,44 @@ final class HttpPipelines {
     pipeline.addAfter("h2-codec", "h2-streams", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
       @Override
       protected void initChannel(Http2StreamChannel stream) {
-        stream.pipeline().addLast(
-            new Http2StreamFrameToHttpObjectCodec(true),
-            new BoundedAggregator(maxBodyBytes),
-            new HttpExchanges(service, connection, null, true));
+        stream.pipeline().addLast(new StreamRouter(connection));
       }
     }));
     pipeline.addAfter("h2-streams", "http-sink", new Sink());
+  }
+
+  /**
+   * Hands an HTTP/2 stream to the protocol its request headers name: the first {@link Http2StreamProtocol} that
+   * serves it, else Connect (Netty's HTTP/1.1 objects over the stream, the body limit, {@link HttpExchanges}).
+   */
+  private final class StreamRouter extends ChannelInboundHandlerAdapter {
+    private final PortConnection connection;
+
+    StreamRouter(PortConnection connection) {
+      this.connection = connection;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ChannelPipeline pipeline = ctx.pipeline();
+      Http2StreamProtocol chosen = null;
+      if (msg instanceof Http2HeadersFrame headers) {
+        for (Http2StreamProtocol protocol : streamProtocols) {
+          if (protocol.serves(headers.headers())) {
+            chosen = protocol;
+            break;
+          }
+        }
+      }
+      if (chosen != null) {
+        pipeline.addLast(chosen.newStream(connection));
+      } else {
+        pipeline.addLast(new Http2StreamFrameToHttpObjectCodec(true), new BoundedAggregator(maxBodyBytes),
+            new HttpExchanges(service, connection, null, true));
+      }
+      pipeline.remove(this);
+      pipeline.fireChannelRead(msg);
+    }
   }
 
   /**

@@ -11,7 +11,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Exception;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +38,13 @@ public final class HttpProtocol implements PortProtocol.Factory {
   @Override
   public PortProtocol create(ServerCalls calls, List<ServiceDescriptor> services, boolean console, int maxBodyBytes,
       long frameTimeoutMillis) {
-    return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console)), maxBodyBytes,
-        frameTimeoutMillis), frameTimeoutMillis);
+    List<Http2StreamProtocol> streamProtocols = new ArrayList<>();
+    for (Http2StreamProtocol.Factory factory
+        : ServiceLoader.load(Http2StreamProtocol.Factory.class, HttpProtocol.class.getClassLoader())) {
+      streamProtocols.add(factory.create(calls, maxBodyBytes));
+    }
+    return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console)),
+        streamProtocols, maxBodyBytes, frameTimeoutMillis), frameTimeoutMillis);
   }
 
   /** One server's HTTP. */

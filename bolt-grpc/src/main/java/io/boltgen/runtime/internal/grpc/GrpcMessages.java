@@ -1,0 +1,164 @@
+package io.boltgen.runtime.internal.grpc;
+
+import io.boltgen.runtime.call.StatusCode;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The length-prefixed messages of one gRPC request, as its DATA frames bring them: a flag byte (0, or 1 for a
+ * message compressed with the request's {@code grpc-encoding}), a four-byte big-endian length, the message. A
+ * length over the limit is refused as soon as its prefix arrives, before its bytes are held; a compressed message
+ * is inflated to at most the limit. A unary request holds one message; a second is refused.
+ *
+ * <p>Not thread-safe: confined to the stream's IO thread.
+ */
+final class GrpcMessages {
+
+  /** The bytes before each message: its flag and its length. */
+  static final int PREFIX_BYTES = 5;
+
+  private final ByteBufAllocator alloc;
+  private final int maxMessageBytes;
+  private final boolean gzip;
+  // the bytes of the message being read, its prefix first; null between messages
+  private ByteBuf pending;
+  private ByteBuf message;
+
+  GrpcMessages(ByteBufAllocator alloc, int maxMessageBytes, boolean gzip) {
+    this.alloc = alloc;
+    this.maxMessageBytes = maxMessageBytes;
+    this.gzip = gzip;
+  }
+
+  /** Why a request is refused, and with which code. */
+  record Refusal(StatusCode code, String why) {}
+
+  /** Reads {@code data} (not released here): the refusal, or {@code null} while all is well. */
+  Refusal add(ByteBuf data) {
+    while (data.isReadable()) {
+      if (pending == null) {
+        pending = alloc.buffer(PREFIX_BYTES);
+      }
+      if (pending.readableBytes() < PREFIX_BYTES) {
+        pending.writeBytes(data, Math.min(PREFIX_BYTES - pending.readableBytes(), data.readableBytes()));
+        if (pending.readableBytes() < PREFIX_BYTES) {
+          return null;
+        }
+        Refusal refusal = checkPrefix();
+        if (refusal != null) {
+          return refusal;
+        }
+      }
+      int length = pending.getInt(1);
+      int missing = PREFIX_BYTES + length - pending.readableBytes();
+      int take = Math.min(missing, data.readableBytes());
+      pending.ensureWritable(take);
+      pending.writeBytes(data, take);
+      if (take == missing) {
+        Refusal refusal = complete();
+        if (refusal != null) {
+          return refusal;
+        }
+      }
+    }
+    return null;
+  }
+
+  private Refusal checkPrefix() {
+    int flag = pending.getUnsignedByte(0);
+    long length = pending.getUnsignedInt(1);
+    if (flag > 1) {
+      return new Refusal(StatusCode.INTERNAL, "a message's flag byte is " + flag + ": gRPC's are 0 and 1");
+    }
+    if (flag == 1 && !gzip) {
+      return new Refusal(StatusCode.INTERNAL, "a message is flagged compressed, but the request names no"
+          + " grpc-encoding to read it with");
+    }
+    if (length > maxMessageBytes) {
+      return new Refusal(StatusCode.RESOURCE_EXHAUSTED, "a message of " + length
+          + " bytes is over the server's limit of " + maxMessageBytes + " bytes");
+    }
+    if (message != null) {
+      return new Refusal(StatusCode.INTERNAL, "a second request message: the method is unary and takes one");
+    }
+    return null;
+  }
+
+  /** The message in {@code pending} is whole: kept, inflated first if compressed. */
+  private Refusal complete() {
+    ByteBuf whole = pending;
+    pending = null;
+    boolean compressed = whole.getUnsignedByte(0) == 1;
+    whole.skipBytes(PREFIX_BYTES);
+    if (!compressed) {
+      message = whole;
+      return null;
+    }
+    try {
+      message = inflate(whole);
+      return message == null ? new Refusal(StatusCode.RESOURCE_EXHAUSTED, "a message inflates to more than the"
+          + " server's limit of " + maxMessageBytes + " bytes") : null;
+    } catch (IOException e) {
+      return new Refusal(StatusCode.INTERNAL, "a gzip message could not be inflated: " + e.getMessage());
+    } finally {
+      whole.release();
+    }
+  }
+
+  /** {@code compressed} inflated, or {@code null} when it inflates past the limit. */
+  private ByteBuf inflate(ByteBuf compressed) throws IOException {
+    ByteBuf out = alloc.buffer(Math.min(maxMessageBytes, Math.max(256, compressed.readableBytes() * 4)));
+    try (InputStream in = new GZIPInputStream(new ByteBufInputStream(compressed))) {
+      while (true) {
+        int room = maxMessageBytes + 1 - out.readableBytes();
+        out.ensureWritable(Math.min(room, 8192));
+        int read = out.writeBytes(in, Math.min(room, out.writableBytes()));
+        if (read < 0) {
+          return out;
+        }
+        if (out.readableBytes() > maxMessageBytes) {
+          out.release();
+          return null;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      out.release();
+      throw e;
+    }
+  }
+
+  /** The request ended: the refusal if it ended inside a message, else {@code null}. */
+  Refusal end() {
+    if (pending != null) {
+      String why = pending.readableBytes() < PREFIX_BYTES
+          ? "the request ended inside a message's prefix, after " + pending.readableBytes() + " of its 5 bytes"
+          : "the request ended inside a message: its prefix says " + pending.getInt(1) + " bytes, "
+              + (pending.readableBytes() - PREFIX_BYTES) + " arrived";
+      return new Refusal(StatusCode.INTERNAL, why);
+    }
+    return null;
+  }
+
+  /** The request's message, now the caller's to release; {@code null} if it sent none. */
+  ByteBuf take() {
+    ByteBuf taken = message;
+    message = null;
+    return taken;
+  }
+
+  /** Frees whatever is held. */
+  void release() {
+    if (pending != null) {
+      pending.release();
+      pending = null;
+    }
+    if (message != null) {
+      message.release();
+      message = null;
+    }
+  }
+}

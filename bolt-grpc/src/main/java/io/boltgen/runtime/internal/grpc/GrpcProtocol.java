@@ -1,0 +1,21 @@
+package io.boltgen.runtime.internal.grpc;
+
+import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.internal.http.Http2StreamProtocol;
+
+/**
+ * gRPC as a protocol of the HTTP/2 streams on the Bolt port of a server that serves HTTP: found by
+ * {@link java.util.ServiceLoader} (this module's only public type; not API).
+ *
+ * <p>Thread-safe: stateless.
+ */
+public final class GrpcProtocol implements Http2StreamProtocol.Factory {
+
+  /** For {@link java.util.ServiceLoader}. */
+  public GrpcProtocol() {}
+
+  @Override
+  public Http2StreamProtocol create(ServerCalls calls, int maxMessageBytes) {
+    return new GrpcCalls(calls, maxMessageBytes);
+  }
+}

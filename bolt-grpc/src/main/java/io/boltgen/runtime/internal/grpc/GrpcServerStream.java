@@ -1,0 +1,380 @@
+package io.boltgen.runtime.internal.grpc;
+
+import io.boltgen.json.JsonForms;
+import io.boltgen.json.JsonMarshaller;
+import io.boltgen.json.ProtoJson;
+import io.boltgen.runtime.BoltException;
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.call.CallStatus;
+import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.call.ServerStream;
+import io.boltgen.runtime.call.StatusCode;
+import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.internal.PortConnection;
+import io.boltgen.runtime.support.MessageText;
+import io.boltgen.runtime.support.RateLimitedLog;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufOutputStream;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One gRPC call on one HTTP/2 stream, as a stream of the one server call: it reads the request's headers
+ * ({@link GrpcCalls#open}), its length-prefixed message ({@link GrpcMessages}), and its end, then starts the call;
+ * it writes the answer as gRPC does: headers, the message, and trailers with {@code grpc-status}; a failure, and
+ * every refusal before the call, as trailers only. A unary method takes exactly one request message.
+ *
+ * <p>Threads: read on the stream's IO thread; the call decodes, encodes and closes on its own thread (or the
+ * timer's, at the deadline), and the end is written by one task on the IO thread.
+ */
+final class GrpcServerStream extends ChannelInboundHandlerAdapter implements ServerStream, ServerStream.Message {
+
+  private final GrpcCalls protocol;
+  private final PortConnection connection;
+  private final RateLimitedLog refusals;
+  private Http2StreamChannel channel;
+  private int streamId;
+  private GrpcCalls.Opening opening;
+  private Map<String, String> headers = Map.of();
+  private long arrivalNanos;
+  private GrpcMessages messages;
+  // whether this side has ended the stream (a refusal), so that the rest of the request is dropped (IO thread)
+  private boolean ended;
+  private Listener call;
+  private ByteBuf request;
+  // whether the request was told to the call (IO thread)
+  private boolean told;
+  private ByteBuf response;
+  private volatile boolean cancelled;
+
+  GrpcServerStream(GrpcCalls protocol, PortConnection connection) {
+    this.protocol = protocol;
+    this.connection = connection;
+    this.refusals = RateLimitedLog.of(protocol.log());
+  }
+
+  // ------------------------------------------------------------------ reading the request (IO thread)
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    try {
+      if (ended || call != null) {
+        return; // refused or started: the rest of the request is not read
+      }
+      if (msg instanceof Http2HeadersFrame frame) {
+        if (opening == null) {
+          onHeaders(ctx, frame);
+        } else if (frame.isEndStream()) {
+          onEnd(); // the request's trailers: gRPC defines none, so only their end counts
+        }
+      } else if (msg instanceof Http2DataFrame frame && opening != null) {
+        GrpcMessages.Refusal refusal = messages.add(frame.content());
+        if (refusal != null) {
+          refuse(refusal.code(), refusal.why());
+        } else if (frame.isEndStream()) {
+          onEnd();
+        }
+      }
+    } finally {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  private void onHeaders(ChannelHandlerContext ctx, Http2HeadersFrame frame) {
+    channel = (Http2StreamChannel) ctx.channel();
+    streamId = channel.stream().id();
+    arrivalNanos = protocol.calls().nanoTime();
+    opening = protocol.open(frame.headers());
+    if (opening.refusal() != null) {
+      refuse(opening.refusal(), opening.why());
+      return;
+    }
+    headers = headers(frame.headers());
+    messages = new GrpcMessages(ctx.alloc(), protocol.maxMessageBytes(), opening.gzip());
+    if (frame.isEndStream()) {
+      onEnd();
+    }
+  }
+
+  /** The caller sent its last: the one message is taken and the call started, or the request refused. */
+  private void onEnd() {
+    GrpcMessages.Refusal refusal = messages.end();
+    if (refusal != null) {
+      refuse(refusal.code(), refusal.why());
+      return;
+    }
+    request = messages.take();
+    if (request == null) {
+      refuse(StatusCode.INTERNAL, "the request ended without a message: "
+          + opening.method().descriptor().httpPath() + " takes one");
+      return;
+    }
+    ServerCalls calls = protocol.calls();
+    ServerStream.Listener started = calls.newCall(opening.method(), this, arrivalNanos, opening.timeoutMillis(),
+        false, true);
+    ServerCalls.Dispatch dispatch = calls.newDispatch();
+    dispatch.start(started);
+    dispatch.submit();
+  }
+
+  /** The caller went away: a started call is cancelled, and what is still held of the request freed. */
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (messages != null) {
+      messages.release();
+    }
+    if (call != null) {
+      cancelled = true;
+      call.onCancel();
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  @SuppressWarnings("FutureReturnValueIgnored") // closing the stream is all there is left to do
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    refusals.warn("gRPC stream {} from {} failed, closing it: {}", streamId, connection.remoteText(),
+        MessageText.shorten(cause.toString()));
+    ctx.close();
+  }
+
+  /** Answers a refusal before any call, as trailers only, and resets the stream if the caller still sends. */
+  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
+  private void refuse(StatusCode code, String why) {
+    ended = true;
+    if (messages != null) {
+      messages.release();
+    }
+    refusals.warn("gRPC {} for request id {} from {}: {}", code, streamId, connection.remoteText(),
+        MessageText.shorten(why));
+    Http2Headers trailers = trailersOnly(opening != null && opening.httpStatus() != 200 ? opening.httpStatus() : 200,
+        code, why, null);
+    boolean callerDone = !channel.isActive() || !channel.stream().state().remoteSideOpen();
+    channel.write(new DefaultHttp2HeadersFrame(trailers, true), channel.voidPromise());
+    if (!callerDone) {
+      channel.write(new DefaultHttp2ResetFrame(Http2Error.NO_ERROR), channel.voidPromise());
+    }
+    channel.flush();
+  }
+
+  private static Map<String, String> headers(Http2Headers http2) {
+    Map<String, String> out = new HashMap<>();
+    for (Map.Entry<CharSequence, CharSequence> header : http2) {
+      String name = header.getKey().toString();
+      if (!name.startsWith(":")) {
+        out.merge(name, header.getValue().toString(), (a, b) -> a + ", " + b);
+      }
+    }
+    return out;
+  }
+
+  // ------------------------------------------------------------------ the request: the call's one message
+
+  @Override
+  public boolean decodeOnArrival() {
+    return false;
+  }
+
+  @Override
+  public Object decode() {
+    ByteBuf b = request;
+    request = null;
+    MethodDescriptor<?, ?> method = opening.method().descriptor();
+    try {
+      if (opening.json()) {
+        try (ByteBufInputStream in = new ByteBufInputStream(b)) {
+          return ProtoJson.read(JsonForms.request(method), in, false);
+        } catch (IOException e) {
+          throw new IllegalStateException(e); // reading a buffer does not fail
+        }
+      }
+      return method.requestMarshaller().read(b);
+    } catch (RuntimeException | StackOverflowError e) {
+      throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION,
+          "could not decode the request of " + method.httpPath() + ": " + e.getMessage(), e);
+    } finally {
+      b.release();
+    }
+  }
+
+  @Override
+  public void release() {
+    ByteBuf b = request;
+    request = null;
+    if (b != null) {
+      b.release();
+    }
+  }
+
+  // ------------------------------------------------------------------ ServerStream
+
+  @Override
+  public Connection connection() {
+    return connection;
+  }
+
+  @Override
+  public String remoteText() {
+    return connection.remoteText();
+  }
+
+  @Override
+  public int streamId() {
+    return streamId;
+  }
+
+  @Override
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  @Override
+  public void start(Listener listener) {
+    this.call = listener;
+  }
+
+  @Override
+  public void request(int count) {
+    if (count > 0 && !told) {
+      told = true;
+      call.onMessage(this);
+      call.onHalfClose();
+    }
+  }
+
+  @Override
+  public boolean isReady() {
+    return true;
+  }
+
+  /** Encodes the result at once, length-prefixed: a failure to encode closes the call {@code internal}. */
+  @Override
+  public void writeMessage(Object message) {
+    response = encode(message);
+  }
+
+  @SuppressWarnings("unchecked") // the invoker answers with its method's response type
+  private ByteBuf encode(Object result) {
+    MethodDescriptor<?, ?> method = opening.method().descriptor();
+    ByteBuf out;
+    if (opening.json()) {
+      out = channel.alloc().buffer(256);
+      out.writeZero(GrpcMessages.PREFIX_BYTES);
+      try (ByteBufOutputStream stream = new ByteBufOutputStream(out)) {
+        ProtoJson.write((JsonMarshaller<Object>) JsonForms.response(method), result, stream);
+      } catch (IOException e) {
+        out.release();
+        throw new IllegalStateException(e); // writing to a buffer does not fail
+      } catch (RuntimeException | Error e) {
+        out.release();
+        throw e;
+      }
+    } else {
+      Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
+      int size = marshaller.encodedSize(result);
+      out = channel.alloc().buffer(GrpcMessages.PREFIX_BYTES + size);
+      out.writeZero(GrpcMessages.PREFIX_BYTES);
+      try {
+        marshaller.write(result, out);
+      } catch (RuntimeException | Error e) {
+        out.release();
+        throw e;
+      }
+    }
+    out.setInt(1, out.readableBytes() - GrpcMessages.PREFIX_BYTES); // flag 0: not compressed
+    return out;
+  }
+
+  @Override
+  public void close(CallStatus status, boolean flush) {
+    ByteBuf answer = response;
+    response = null;
+    if (status.kind() == CallStatus.Kind.CANCELLED) {
+      ReferenceCountUtil.release(answer);
+      return; // the caller went away: nothing to write
+    }
+    Http2Headers end;
+    if (status.isOk()) {
+      end = new DefaultHttp2Headers().set("grpc-status", "0");
+    } else {
+      ReferenceCountUtil.release(answer);
+      answer = null;
+      StatusCode code = StatusCode.of(status);
+      String message = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
+          ? opening.method().descriptor().httpPath() + " did not answer within " + opening.timeoutMillis() + " ms"
+          : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
+      String details = StatusCode.isDeclared(status)
+          ? GrpcStatus.details(code, status.cause(), opening.method().descriptor().protoService()) : null;
+      end = trailersOnly(200, code, message, details);
+    }
+    ByteBuf message = answer;
+    Http2Headers trailers = end;
+    Channel ch = channel;
+    ch.eventLoop().execute(() -> writeEnd(ch, message, trailers));
+  }
+
+  /** Writes the answer's headers, message and trailers, or the trailers alone (IO thread). */
+  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
+  private void writeEnd(Channel ch, ByteBuf message, Http2Headers trailers) {
+    if (!ch.isActive()) {
+      ReferenceCountUtil.release(message);
+      return;
+    }
+    if (trailers.status() == null) {
+      ch.write(new DefaultHttp2HeadersFrame(responseHeaders(200)), ch.voidPromise());
+      if (message != null) {
+        ch.write(new DefaultHttp2DataFrame(message, false), ch.voidPromise());
+      }
+    } else {
+      ReferenceCountUtil.release(message);
+    }
+    ch.writeAndFlush(new DefaultHttp2HeadersFrame(trailers, true), ch.voidPromise());
+  }
+
+  private Http2Headers responseHeaders(int httpStatus) {
+    Http2Headers headers = new DefaultHttp2Headers().status(Integer.toString(httpStatus));
+    headers.set("content-type", opening != null && opening.json() ? GrpcCalls.CONTENT_TYPE + "+json"
+        : GrpcCalls.CONTENT_TYPE);
+    headers.set("grpc-accept-encoding", GrpcCalls.ACCEPTED_ENCODINGS);
+    return headers;
+  }
+
+  /** The one headers frame of an answer without a message: HTTP status, content type, and the gRPC status. */
+  private Http2Headers trailersOnly(int httpStatus, StatusCode code, String message, String details) {
+    Http2Headers headers = responseHeaders(httpStatus).set("grpc-status", Integer.toString(code.number()));
+    if (message != null && !message.isEmpty()) {
+      headers.set("grpc-message", GrpcStatus.encodeMessage(message));
+    }
+    if (details != null) {
+      headers.set("grpc-status-details-bin", details);
+    }
+    return headers;
+  }
+
+  @Override
+  public void flush() {
+    // each answer is written and flushed by its own task
+  }
+
+  @Override
+  public boolean isOpen() {
+    return !cancelled && channel.isActive();
+  }
+}

@@ -1,0 +1,120 @@
+package io.boltgen.runtime.internal.grpc;
+
+import io.boltgen.runtime.call.CallStatus;
+import io.boltgen.runtime.call.StatusCode;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * gRPC's status in its trailers: {@code grpc-status} (the runtime's one table of codes, {@link StatusCode}),
+ * {@code grpc-message} (percent-encoded UTF-8, as gRPC's HTTP/2 protocol spells it), and for a handler's declared
+ * exception {@code grpc-status-details-bin}: a {@code google.rpc.Status} with one {@code google.rpc.ErrorInfo}
+ * detail, whose reason is the exception's simple name in upper snake case, whose domain is the service's proto
+ * name, and whose metadata holds {@code exception} (its class) and {@code message}.
+ *
+ * <p>Thread-safe: stateless.
+ */
+final class GrpcStatus {
+
+  /** The type URL of the one detail a declared exception carries. */
+  static final String ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
+
+  /** The longest {@code grpc-message} sent, in characters before encoding: a long message is cut there. */
+  static final int MAX_MESSAGE_CHARS = 4096;
+
+  private GrpcStatus() {}
+
+  /** The code of a served call's end. */
+  static StatusCode code(CallStatus status) {
+    return StatusCode.of(status);
+  }
+
+  /**
+   * {@code message} as {@code grpc-message} carries it: UTF-8, every byte outside printable ASCII (and {@code %})
+   * as {@code %XX}; cut to {@value #MAX_MESSAGE_CHARS} characters first.
+   */
+  static String encodeMessage(String message) {
+    String text = message.length() > MAX_MESSAGE_CHARS ? message.substring(0, MAX_MESSAGE_CHARS) + "…" : message;
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    StringBuilder out = new StringBuilder(bytes.length + 16);
+    for (byte b : bytes) {
+      int c = b & 0xff;
+      if (c >= 0x20 && c < 0x7f && c != '%') {
+        out.append((char) c);
+      } else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+            .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * The {@code grpc-status-details-bin} value (base64 without padding) of a declared exception {@code cause}
+   * thrown by a method of the service named {@code domain}.
+   */
+  static String details(StatusCode code, Throwable cause, String domain) {
+    String message = cause.getMessage() == null ? "" : cause.getMessage();
+    ProtoBytes errorInfo = new ProtoBytes()
+        .string(1, reason(cause.getClass().getSimpleName()))
+        .string(2, domain)
+        .bytes(3, new ProtoBytes().string(1, "exception").string(2, cause.getClass().getName()).toByteArray());
+    if (!message.isEmpty()) {
+      errorInfo.bytes(3, new ProtoBytes().string(1, "message").string(2, message).toByteArray());
+    }
+    byte[] any = new ProtoBytes().string(1, ERROR_INFO_TYPE).bytes(2, errorInfo.toByteArray()).toByteArray();
+    byte[] status = new ProtoBytes().varint(1, code.number()).string(2, message).bytes(3, any).toByteArray();
+    return Base64.getEncoder().withoutPadding().encodeToString(status);
+  }
+
+  /** {@code UnknownSkuException} as {@code UNKNOWN_SKU_EXCEPTION}: ErrorInfo's reason is upper snake case. */
+  static String reason(String simpleName) {
+    StringBuilder out = new StringBuilder(simpleName.length() + 8);
+    for (int i = 0; i < simpleName.length(); i++) {
+      char c = simpleName.charAt(i);
+      if (Character.isUpperCase(c) && i > 0 && !Character.isUpperCase(simpleName.charAt(i - 1))) {
+        out.append('_');
+      }
+      out.append(Character.isLetterOrDigit(c) ? Character.toUpperCase(c) : '_');
+    }
+    return out.toString();
+  }
+
+  /** A few protobuf fields, written in order: what a status and its detail need, and no more. */
+  private static final class ProtoBytes {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    ProtoBytes varint(int field, long value) {
+      if (value != 0) {
+        writeVarint((long) field << 3);
+        writeVarint(value);
+      }
+      return this;
+    }
+
+    ProtoBytes string(int field, String value) {
+      return value.isEmpty() ? this : bytes(field, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    ProtoBytes bytes(int field, byte[] value) {
+      writeVarint(((long) field << 3) | 2);
+      writeVarint(value.length);
+      out.write(value, 0, value.length);
+      return this;
+    }
+
+    private void writeVarint(long value) {
+      long v = value;
+      while ((v & ~0x7FL) != 0) {
+        out.write((int) ((v & 0x7F) | 0x80));
+        v >>>= 7;
+      }
+      out.write((int) v);
+    }
+
+    byte[] toByteArray() {
+      return out.toByteArray();
+    }
+  }
+}
