@@ -229,9 +229,11 @@ class ArchitectureTest {
     //     BoltServices; at most 50 from here on
     // 50: ClientCall, the one outgoing call as its caller drives it (shaped for streams), while ErrorMapper became
     //     MethodDescriptor.ErrorMapper, the method's own
+    // 51: StatusCode in the transport tier, the one table by which a call's end becomes gRPC's and Connect's code,
+    //     which each protocol module would otherwise copy
     Set<String> offered = actual.stream().filter(name -> !name.startsWith("support.") && !name.startsWith("internal."))
         .collect(Collectors.toCollection(TreeSet::new));
-    assertThat(offered).as("the public surface stays small").hasSizeLessThanOrEqualTo(50);
+    assertThat(offered).as("the public surface stays small").hasSizeLessThanOrEqualTo(51);
     // 4: the helpers boltgen's modules share (@Internal, not API): a rate-limited log, host:port, quoting for
     //    messages, and the annotation itself
     assertThat(actual.stream().filter(name -> name.startsWith("support."))).as("the shared support stays small")
