@@ -10,11 +10,16 @@ import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.EchoService;
+import io.boltgen.runtime.PeerNotAuthorizedException;
 import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -28,9 +33,20 @@ class GrpcUnaryTest {
   private BoltServer server;
   private ManagedChannel grpc;
 
+  private final java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   @BeforeEach
   void start() {
-    server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).http(true).build().start();
+    server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).http(true)
+        .serverInterceptor(call -> {
+          String who = call.headers().get("x-caller");
+          seen.add(call.method().httpPath() + " " + who);
+          if ("mallory".equals(who)) {
+            throw new PeerNotAuthorizedException("mallory may not call " + call.method().httpPath());
+          }
+          return null;
+        })
+        .build().start();
     grpc = GrpcJava.plaintext(server.port());
   }
 
@@ -54,6 +70,31 @@ class GrpcUnaryTest {
           .isEqualTo("bolt");
     }
     assertThat(echo.echoed.get()).isEqualTo(3);
+  }
+
+  @Test
+  void aOnewayMethodIsAnsweredWithItsEmptyMessageOnceItsHandlerRan() {
+    assertThat(call("sink", bytes("audit"), CallOptions.DEFAULT)).isEmpty();
+    assertThat(echo.sunk).containsExactly("audit");
+  }
+
+  @Test
+  void metadataAreTheCallsHeadersAndInterceptorsSeeTheCall() {
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("x-caller", Metadata.ASCII_STRING_MARSHALLER), "alice");
+    Channel withHeaders = ClientInterceptors.intercept(grpc, MetadataUtils.newAttachHeadersInterceptor(headers));
+    byte[] answer = ClientCalls.blockingUnaryCall(withHeaders, GrpcJava.unary("test.Echo", "echo"), CallOptions.DEFAULT,
+        bytes("hi"));
+    assertThat(string(answer)).isEqualTo("hi");
+    assertThat(seen).containsExactly("/test.Echo/echo alice");
+
+    Metadata mallory = new Metadata();
+    mallory.put(Metadata.Key.of("x-caller", Metadata.ASCII_STRING_MARSHALLER), "mallory");
+    Channel refused = ClientInterceptors.intercept(grpc, MetadataUtils.newAttachHeadersInterceptor(mallory));
+    StatusRuntimeException failed = catchThrowableOfType(StatusRuntimeException.class, () -> ClientCalls
+        .blockingUnaryCall(refused, GrpcJava.unary("test.Echo", "echo"), CallOptions.DEFAULT, bytes("hi")));
+    assertThat(failed.getStatus().getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+    assertThat(failed.getStatus().getDescription()).isEqualTo("mallory may not call /test.Echo/echo");
   }
 
   @Test
