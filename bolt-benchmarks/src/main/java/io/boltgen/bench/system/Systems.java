@@ -23,8 +23,9 @@ public final class Systems {
       new SofaBoltSystem(false, false),
       new SofaBoltSystem(true, false),
       new SofaBoltSystem(true, true),
-      new GrpcSystem(false),
-      new GrpcSystem(true),
+      new GrpcSystem(false, GrpcSystem.Target.GRPC_JAVA),
+      new GrpcSystem(true, GrpcSystem.Target.GRPC_JAVA),
+      new GrpcSystem(false, GrpcSystem.Target.BOLTGEN),
       new RawNettySystem());
 
   /**
