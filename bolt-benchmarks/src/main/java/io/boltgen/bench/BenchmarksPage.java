@@ -36,6 +36,8 @@ public final class BenchmarksPage {
       List.of("benchmarks-virtual-threads.md", "boltgen's handlers on virtual threads against its default pool, both"
           + " on JDK 25 (sync-32, async-256; calls/s and CPU per call)",
           "`load --systems boltgen-jdk25,boltgen-virtual`"),
+      List.of("benchmarks-grpc.md", "the same grpc-java client against grpc-java's server and against boltgen's gRPC on"
+          + " its Bolt port (sync-32, async-256; calls/s and CPU per call)", "`load --systems grpc,grpc-to-boltgen`"),
       List.of("benchmarks-mesh.md", "the 2018 mesh-agent contest on loopback: the gateway, three providers in etcd,"
           + " wrk, each balancing policy, and a provider frozen under load", "`mesh`"));
 
