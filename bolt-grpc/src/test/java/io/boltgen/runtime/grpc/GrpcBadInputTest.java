@@ -13,6 +13,7 @@ import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.EchoService;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.ClientCalls;
@@ -20,7 +21,9 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -347,6 +350,28 @@ class GrpcBadInputTest {
     assertThat(atLimit.grpcStatus()).isEqualTo(OK);
     assertThat(atLimit.messages()).singleElement().extracting(m -> m.length).isEqualTo(4);
     assertThat(echo.echoed.get()).isZero();
+    assertPortStillServes();
+  }
+
+  @Test
+  void refusalsAreLoggedAFewLinesAMinuteNotOnePerStream() throws IOException {
+    int refusals = 3 * RateLimitedLog.DEFAULT_LINES;
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8)); // where slf4j-simple writes
+    try {
+      for (int i = 0; i < refusals; i++) { // each refusal is logged before it is answered
+        assertTrailersOnly(raw.call(request("echo"), message(2, bytes("x"))), 200, INTERNAL,
+            "a message's flag byte is 2: gRPC's are 0 and 1");
+      }
+    } finally {
+      System.setErr(err);
+      err.print(captured.toString(StandardCharsets.UTF_8));
+    }
+    long lines = captured.toString(StandardCharsets.UTF_8).lines()
+        .filter(line -> line.contains("gRPC INTERNAL for request id")).count();
+    assertThat(lines).as("lines logged for %s refused streams of one connection", refusals)
+        .isLessThanOrEqualTo(RateLimitedLog.DEFAULT_LINES);
     assertPortStillServes();
   }
 }
