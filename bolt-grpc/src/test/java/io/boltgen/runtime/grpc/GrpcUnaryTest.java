@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** grpc-java's stock client calls a boltgen server's unary methods over gRPC, on the Bolt port, beside a Bolt client. */
+/** grpc-java's stock client calls a boltgen server's unary methods over gRPC on the Bolt port, beside a Bolt client. */
 class GrpcUnaryTest {
 
   private final EchoService echo = new EchoService();

@@ -1,11 +1,12 @@
 package io.boltgen.runtime.internal.grpc;
 
-import io.boltgen.json.JsonForms;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.StatusCode;
 import io.boltgen.runtime.internal.PortConnection;
 import io.boltgen.runtime.internal.http.Http2StreamProtocol;
+import io.boltgen.runtime.internal.http.MessageForms;
 import io.boltgen.runtime.support.MessageText;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.util.Collections;
@@ -24,6 +25,9 @@ import org.slf4j.LoggerFactory;
 final class GrpcCalls implements Http2StreamProtocol {
 
   private static final Logger log = LoggerFactory.getLogger(GrpcCalls.class);
+
+  /** Refusals and broken streams: one rate-limited log for every stream of the process, by cause. */
+  private static final RateLimitedLog refusals = RateLimitedLog.of(log);
 
   static final String CONTENT_TYPE = "application/grpc";
 
@@ -69,8 +73,8 @@ final class GrpcCalls implements Http2StreamProtocol {
     return maxMessageBytes;
   }
 
-  Logger log() {
-    return log;
+  RateLimitedLog refusals() {
+    return refusals;
   }
 
   /**
@@ -121,7 +125,7 @@ final class GrpcCalls implements Http2StreamProtocol {
       return Opening.refused(200, StatusCode.UNIMPLEMENTED, "Method not found: " + MessageText.shorten(
           path.startsWith("/") ? path.substring(1) : path));
     }
-    if (json && JsonForms.request(method.descriptor()) == null) {
+    if (json && !MessageForms.hasJson(method.descriptor())) {
       return Opening.refused(200, StatusCode.UNIMPLEMENTED, method.descriptor().httpPath()
           + " has no JSON form (io.boltgen:bolt-json was not on the class path where its interface was compiled):"
           + " send application/grpc+proto");

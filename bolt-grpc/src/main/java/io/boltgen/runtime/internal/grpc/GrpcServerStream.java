@@ -1,23 +1,15 @@
 package io.boltgen.runtime.internal.grpc;
 
-import io.boltgen.json.JsonForms;
-import io.boltgen.json.JsonMarshaller;
-import io.boltgen.json.ProtoJson;
-import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
-import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.call.StatusCode;
-import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.internal.PortConnection;
+import io.boltgen.runtime.internal.http.MessageForms;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -31,9 +23,9 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.ReferenceCountUtil;
-import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * One gRPC call on one HTTP/2 stream, as a stream of the one server call: it reads the request's headers
@@ -67,7 +59,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
   GrpcServerStream(GrpcCalls protocol, PortConnection connection) {
     this.protocol = protocol;
     this.connection = connection;
-    this.refusals = RateLimitedLog.of(protocol.log());
+    this.refusals = protocol.refusals();
   }
 
   // ------------------------------------------------------------------ reading the request (IO thread)
@@ -196,22 +188,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
   public Object decode() {
     ByteBuf b = request;
     request = null;
-    MethodDescriptor<?, ?> method = opening.method().descriptor();
-    try {
-      if (opening.json()) {
-        try (ByteBufInputStream in = new ByteBufInputStream(b)) {
-          return ProtoJson.read(JsonForms.request(method), in, false);
-        } catch (IOException e) {
-          throw new IllegalStateException(e); // reading a buffer does not fail
-        }
-      }
-      return method.requestMarshaller().read(b);
-    } catch (RuntimeException | StackOverflowError e) {
-      throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION,
-          "could not decode the request of " + method.httpPath() + ": " + e.getMessage(), e);
-    } finally {
-      b.release();
-    }
+    return MessageForms.decodeRequest(opening.method().descriptor(), opening.json(), b);
   }
 
   @Override
@@ -270,34 +247,9 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     response = encode(message);
   }
 
-  @SuppressWarnings("unchecked") // the invoker answers with its method's response type
   private ByteBuf encode(Object result) {
-    MethodDescriptor<?, ?> method = opening.method().descriptor();
-    ByteBuf out;
-    if (opening.json()) {
-      out = channel.alloc().buffer(256);
-      out.writeZero(GrpcMessages.PREFIX_BYTES);
-      try (ByteBufOutputStream stream = new ByteBufOutputStream(out)) {
-        ProtoJson.write((JsonMarshaller<Object>) JsonForms.response(method), result, stream);
-      } catch (IOException e) {
-        out.release();
-        throw new IllegalStateException(e); // writing to a buffer does not fail
-      } catch (RuntimeException | Error e) {
-        out.release();
-        throw e;
-      }
-    } else {
-      Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
-      int size = marshaller.encodedSize(result);
-      out = channel.alloc().buffer(GrpcMessages.PREFIX_BYTES + size);
-      out.writeZero(GrpcMessages.PREFIX_BYTES);
-      try {
-        marshaller.write(result, out);
-      } catch (RuntimeException | Error e) {
-        out.release();
-        throw e;
-      }
-    }
+    ByteBuf out = MessageForms.encodeResponse(opening.method().descriptor(), opening.json(), result, channel.alloc(),
+        GrpcMessages.PREFIX_BYTES);
     out.setInt(1, out.readableBytes() - GrpcMessages.PREFIX_BYTES); // flag 0: not compressed
     return out;
   }
@@ -327,7 +279,11 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     ByteBuf message = answer;
     Http2Headers trailers = end;
     Channel ch = channel;
-    ch.eventLoop().execute(() -> writeEnd(ch, message, trailers));
+    try {
+      ch.eventLoop().execute(() -> writeEnd(ch, message, trailers));
+    } catch (RejectedExecutionException e) {
+      ReferenceCountUtil.release(message); // the server is shutting down: its connections are closing
+    }
   }
 
   /** Writes the answer's headers, message and trailers, or the trailers alone (IO thread). */

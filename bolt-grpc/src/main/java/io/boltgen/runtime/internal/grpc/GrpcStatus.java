@@ -1,6 +1,5 @@
 package io.boltgen.runtime.internal.grpc;
 
-import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.StatusCode;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,11 +23,6 @@ final class GrpcStatus {
   static final int MAX_MESSAGE_CHARS = 4096;
 
   private GrpcStatus() {}
-
-  /** The code of a served call's end. */
-  static StatusCode code(CallStatus status) {
-    return StatusCode.of(status);
-  }
 
   /**
    * {@code message} as {@code grpc-message} carries it: UTF-8, every byte outside printable ASCII (and {@code %})

@@ -1,6 +1,5 @@
 package io.boltgen.runtime.internal.http;
 
-import io.boltgen.json.JsonForms;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
@@ -151,7 +150,7 @@ final class ConnectRpcCalls {
       exchanges.answer(exchange, response);
       return;
     }
-    if (json && JsonForms.request(method) == null) {
+    if (json && !MessageForms.hasJson(method)) {
       refuse(exchanges, exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ConnectRpcErrors.UNIMPLEMENTED,
           method.httpPath() + " has no JSON form (no JSON codec was generated for it: io.boltgen:bolt-json was not"
               + " on the class path where its interface was compiled, or one of its messages has none): send " + PROTO);

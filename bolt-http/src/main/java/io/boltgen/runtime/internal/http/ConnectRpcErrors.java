@@ -45,7 +45,7 @@ final class ConnectRpcErrors {
 
   private ConnectRpcErrors() {}
 
-  /** The Connect code of a served call's end (the one table every protocol shares, {@link StatusCode#of(CallStatus)}). */
+  /** The Connect code of a served call's end (the one table of every protocol, {@link StatusCode#of(CallStatus)}). */
   static String code(CallStatus status) {
     return StatusCode.of(status).connectName();
   }

@@ -1,26 +1,17 @@
 package io.boltgen.runtime.internal.http;
 
-import io.boltgen.json.JsonForms;
-import io.boltgen.json.JsonMarshaller;
-import io.boltgen.json.ProtoJson;
-import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.StatusCode;
 import io.boltgen.runtime.call.ServerStream;
-import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.internal.PortConnection;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
-import io.netty.buffer.ByteBufOutputStream;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import java.io.IOException;
 import java.util.Map;
 
 /**
@@ -29,7 +20,7 @@ import java.util.Map;
  * the answer is one HTTP response, written by {@link HttpExchanges} in request order: the result (200, the
  * request's content type), or a Connect error: a handler's declared exception as {@code failed_precondition}
  * with a detail naming its class, another as {@code internal}, a Bolt status by Connect's table
- * ({@link ConnectRpcErrors#code}: the runtime's one table), a refused peer as {@code permission_denied}. The HTTP headers are the call's
+ * ({@link ConnectRpcErrors#code}), a refused peer as {@code permission_denied}. The HTTP headers are the call's
  * headers (lower-case names). If the client resets the stream or closes the connection first, the call is
  * cancelled ({@link #cancel}) and nothing is answered.
  *
@@ -90,21 +81,7 @@ final class ConnectRpcStream implements ServerStream, ServerStream.Message {
   public Object decode() {
     ByteBuf b = body;
     body = null;
-    try {
-      if (json) {
-        try (ByteBufInputStream in = new ByteBufInputStream(b)) {
-          return ProtoJson.read(JsonForms.request(method), in, false);
-        } catch (IOException e) {
-          throw new IllegalStateException(e); // reading a buffer does not fail
-        }
-      }
-      return method.requestMarshaller().read(b);
-    } catch (RuntimeException | StackOverflowError e) {
-      throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION,
-          "could not decode the request of " + method.httpPath() + ": " + e.getMessage(), e);
-    } finally {
-      b.release();
-    }
+    return MessageForms.decodeRequest(method, json, b);
   }
 
   @Override
@@ -160,32 +137,7 @@ final class ConnectRpcStream implements ServerStream, ServerStream.Message {
   }
 
   private FullHttpResponse encode(Object result) {
-    ByteBuf out;
-    if (json) {
-      @SuppressWarnings("unchecked") // the invoker answers with its method's response type
-      JsonMarshaller<Object> marshaller = (JsonMarshaller<Object>) JsonForms.response(method);
-      out = exchanges.alloc().buffer(256);
-      try (ByteBufOutputStream stream = new ByteBufOutputStream(out)) {
-        ProtoJson.write(marshaller, result, stream);
-      } catch (IOException e) {
-        out.release();
-        throw new IllegalStateException(e); // writing to a buffer does not fail
-      } catch (RuntimeException | Error e) {
-        out.release();
-        throw e;
-      }
-    } else {
-      @SuppressWarnings("unchecked") // the invoker answers with its method's response type
-      Marshaller<Object> marshaller = (Marshaller<Object>) method.responseMarshaller();
-      int size = marshaller.encodedSize(result);
-      out = exchanges.alloc().buffer(size);
-      try {
-        marshaller.write(result, out);
-      } catch (RuntimeException | Error e) {
-        out.release();
-        throw e;
-      }
-    }
+    ByteBuf out = MessageForms.encodeResponse(method, json, result, exchanges.alloc(), 0);
     FullHttpResponse answer = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out);
     answer.headers().set(HttpHeaderNames.CONTENT_TYPE, json ? ConnectRpcErrors.JSON : ConnectRpcCalls.PROTO);
     answer.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, out.readableBytes());

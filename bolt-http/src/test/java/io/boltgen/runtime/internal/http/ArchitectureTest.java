@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The HTTP module's shape: its public types are exactly those of the table in docs/http.md (the
- * {@code ServiceLoader} entry, and the SPI of the protocols on its HTTP/2 streams), and it uses the runtime's internals only through the port protocol's
- * interfaces ({@code PortProtocol}, {@code PortConnection}, {@code Channels}); everything else it uses of the
- * runtime is the API, the transport tier, the codecs and {@code support}.
+ * {@code ServiceLoader} entry, the SPI of the protocols on its HTTP/2 streams, and the message forms they share),
+ * and it uses the runtime's internals only through the port protocol's interfaces ({@code PortProtocol},
+ * {@code PortConnection}, {@code Channels}); everything else it uses of the runtime is the API, the transport tier,
+ * the codecs and {@code support}.
  */
 class ArchitectureTest {
 
@@ -44,7 +45,8 @@ class ArchitectureTest {
         .map(JavaClass::getName)
         .collect(Collectors.toCollection(TreeSet::new));
     assertThat(actual).as("public types of bolt-http vs the table in docs/http.md").isEqualTo(documented)
-        .containsExactly(INTERNAL + ".http.Http2StreamProtocol", INTERNAL + ".http.HttpProtocol");
+        .containsExactly(INTERNAL + ".http.Http2StreamProtocol", INTERNAL + ".http.HttpProtocol",
+            INTERNAL + ".http.MessageForms");
   }
 
   @Test
