@@ -180,6 +180,23 @@ class GrpcBadInputTest {
   }
 
   @Test
+  void aRequestThatDoesNotArriveWholeInTheFrameTimeIsRefused() throws IOException {
+    try (BoltServer slowToRead = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).http(true)
+        .frameTimeout(Duration.ofMillis(300)).build().start();
+        RawGrpc client = RawGrpc.connect(slowToRead.port())) {
+      int stream = client.newStream();
+      client.headers(stream, request("echo"), false);
+      client.data(stream, prefix(0, 10), false);
+      client.data(stream, bytes("half"), false); // and the rest never comes
+      RawGrpc.Answer answer = client.answer(stream);
+      assertTrailersOnly(answer, 200, RESOURCE_EXHAUSTED,
+          "the request did not arrive whole within the server's frame timeout of 300 ms");
+      RawGrpc.Answer whole = client.call(request("echo"), message(0, bytes("whole")));
+      assertThat(whole.grpcStatus()).isEqualTo(OK);
+    }
+  }
+
+  @Test
   void theLargestLengthIsRefusedToo() throws IOException {
     int stream = raw.newStream();
     raw.headers(stream, request("echo"), false);

@@ -40,10 +40,12 @@ final class GrpcCalls implements Http2StreamProtocol {
   private final ServerCalls calls;
   private final Map<String, ServerCalls.Method> routes;
   private final int maxMessageBytes;
+  private final long requestTimeoutMillis;
 
-  GrpcCalls(ServerCalls calls, int maxMessageBytes) {
+  GrpcCalls(ServerCalls calls, int maxMessageBytes, long requestTimeoutMillis) {
     this.calls = calls;
     this.maxMessageBytes = maxMessageBytes;
+    this.requestTimeoutMillis = requestTimeoutMillis;
     Map<String, ServerCalls.Method> byPath = new LinkedHashMap<>();
     for (ServerCalls.Method method : calls.methods()) {
       String path = method.descriptor().httpPath();
@@ -71,6 +73,11 @@ final class GrpcCalls implements Http2StreamProtocol {
 
   int maxMessageBytes() {
     return maxMessageBytes;
+  }
+
+  /** How long a request has to arrive whole, from its headers (the server's frame timeout); 0 for no limit. */
+  long requestTimeoutMillis() {
+    return requestTimeoutMillis;
   }
 
   RateLimitedLog refusals() {

@@ -15,7 +15,7 @@ public final class GrpcProtocol implements Http2StreamProtocol.Factory {
   public GrpcProtocol() {}
 
   @Override
-  public Http2StreamProtocol create(ServerCalls calls, int maxMessageBytes) {
-    return new GrpcCalls(calls, maxMessageBytes);
+  public Http2StreamProtocol create(ServerCalls calls, int maxMessageBytes, long frameTimeoutMillis) {
+    return new GrpcCalls(calls, maxMessageBytes, frameTimeoutMillis);
   }
 }

@@ -5,6 +5,7 @@ import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.call.StatusCode;
+import io.boltgen.runtime.internal.Channels;
 import io.boltgen.runtime.internal.PortConnection;
 import io.boltgen.runtime.internal.http.MessageForms;
 import io.boltgen.runtime.support.MessageText;
@@ -26,6 +27,8 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One gRPC call on one HTTP/2 stream, as a stream of the one server call: it reads the request's headers
@@ -47,6 +50,8 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
   private Map<String, String> headers = Map.of();
   private long arrivalNanos;
   private GrpcMessages messages;
+  // the request's arrival deadline, until it has arrived whole (IO thread)
+  private ScheduledFuture<?> arrival;
   // whether this side has ended the stream (a refusal), so that the rest of the request is dropped (IO thread)
   private boolean ended;
   private Listener call;
@@ -102,11 +107,38 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     messages = new GrpcMessages(ctx.alloc(), protocol.maxMessageBytes(), opening.gzip());
     if (frame.isEndStream()) {
       onEnd();
+    } else if (protocol.requestTimeoutMillis() > 0) {
+      arrival = ctx.executor().schedule(this::requestTooSlow, protocol.requestTimeoutMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * The request did not arrive whole within the server's frame timeout (timer on the IO thread): refused, so that a
+   * client sending slowly holds neither the stream nor the bytes it sent for longer.
+   */
+  private void requestTooSlow() {
+    try {
+      if (!ended && call == null && channel.isActive()) {
+        refuse(StatusCode.RESOURCE_EXHAUSTED, "the request did not arrive whole within the server's frame timeout of "
+            + protocol.requestTimeoutMillis() + " ms");
+      }
+    } catch (Throwable e) {
+      refusals.warn("gRPC stream {} from {} could not be refused, closing it: {}", streamId, connection.remoteText(),
+          MessageText.shorten(e.toString()));
+      Channels.close(channel);
+    }
+  }
+
+  private void stopArrivalTimer() {
+    if (arrival != null) {
+      arrival.cancel(false);
+      arrival = null;
     }
   }
 
   /** The caller sent its last: the one message is taken and the call started, or the request refused. */
   private void onEnd() {
+    stopArrivalTimer();
     GrpcMessages.Refusal refusal = messages.end();
     if (refusal != null) {
       refuse(refusal.code(), refusal.why());
@@ -129,6 +161,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
   /** The caller went away: a started call is cancelled, and what is still held of the request freed. */
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    stopArrivalTimer();
     if (messages != null) {
       messages.release();
     }
@@ -151,6 +184,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
   @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
   private void refuse(StatusCode code, String why) {
     ended = true;
+    stopArrivalTimer();
     if (messages != null) {
       messages.release();
     }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The gRPC module's shape: its public types are exactly those of the table in docs/grpc.md (the
- * {@code ServiceLoader} entry); it uses the runtime's internals only through {@code PortConnection}, and bolt-http
+ * {@code ServiceLoader} entry); it uses the runtime's internals only through {@code PortConnection} and {@code Channels}, and bolt-http
  * only through its SPI for HTTP/2 stream protocols and the message forms it shares.
  */
 class ArchitectureTest {
@@ -49,10 +49,10 @@ class ArchitectureTest {
   @Test
   void usesTheRuntimesInternalsAndHttpOnlyThroughTheirInterfaces() {
     classes().should().onlyDependOnClassesThat(DescribedPredicate.describe(
-            "outside the runtime's internals and bolt-http, or PortConnection, Http2StreamProtocol, MessageForms",
+            "outside the runtime's internals and bolt-http, or PortConnection, Channels, Http2StreamProtocol, MessageForms",
             (JavaClass c) -> {
               if (c.getPackageName().equals(INTERNAL)) {
-                return c.getName().equals(INTERNAL + ".PortConnection");
+                return c.getName().equals(INTERNAL + ".PortConnection") || c.getName().equals(INTERNAL + ".Channels");
               }
               if (c.getPackageName().equals(INTERNAL + ".http")) {
                 return c.getName().startsWith(INTERNAL + ".http.Http2StreamProtocol")

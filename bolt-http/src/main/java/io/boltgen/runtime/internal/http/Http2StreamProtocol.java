@@ -28,8 +28,9 @@ public interface Http2StreamProtocol {
 
     /**
      * The protocol of a server serving {@code calls}, whose messages may be up to {@code maxMessageBytes} long
-     * (the server's maximum frame length).
+     * (the server's maximum frame length), and whose requests must arrive within {@code frameTimeoutMillis} (the
+     * server's frame timeout; 0 for none).
      */
-    Http2StreamProtocol create(ServerCalls calls, int maxMessageBytes);
+    Http2StreamProtocol create(ServerCalls calls, int maxMessageBytes, long frameTimeoutMillis);
   }
 }

@@ -41,7 +41,7 @@ public final class HttpProtocol implements PortProtocol.Factory {
     List<Http2StreamProtocol> streamProtocols = new ArrayList<>();
     for (Http2StreamProtocol.Factory factory
         : ServiceLoader.load(Http2StreamProtocol.Factory.class, HttpProtocol.class.getClassLoader())) {
-      streamProtocols.add(factory.create(calls, maxBodyBytes));
+      streamProtocols.add(factory.create(calls, maxBodyBytes, frameTimeoutMillis));
     }
     return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console)),
         streamProtocols, maxBodyBytes, frameTimeoutMillis), frameTimeoutMillis);
