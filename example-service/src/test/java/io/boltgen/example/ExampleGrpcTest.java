@@ -74,14 +74,17 @@ class ExampleGrpcTest {
 
   @AfterEach
   void stop() throws InterruptedException {
-    for (ManagedChannel channel : channels) {
-      channel.shutdownNow();
-      assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).as("the gRPC channel terminated").isTrue();
+    try {
+      channels.forEach(ManagedChannel::shutdownNow);
+      for (ManagedChannel channel : channels) {
+        assertThat(channel.awaitTermination(10, TimeUnit.SECONDS)).as("the gRPC channel terminated").isTrue();
+      }
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+      reservationWork.shutdownNow();
     }
-    if (server != null) {
-      server.close();
-    }
-    reservationWork.shutdownNow();
   }
 
   /** The server of {@code serve}, on a free loopback port. */
