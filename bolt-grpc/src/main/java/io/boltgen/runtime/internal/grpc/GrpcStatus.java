@@ -62,13 +62,22 @@ final class GrpcStatus {
     return Base64.getEncoder().withoutPadding().encodeToString(status);
   }
 
-  /** {@code UnknownSkuException} as {@code UNKNOWN_SKU_EXCEPTION}: ErrorInfo's reason is upper snake case. */
+  /**
+   * {@code UnknownSkuException} (or {@code UnknownSKUException}) as {@code UNKNOWN_SKU_EXCEPTION}: ErrorInfo's
+   * reason is upper snake case. A word starts at a capital after a lower-case letter or digit, and at the last
+   * capital of a run that a lower-case letter follows.
+   */
   static String reason(String simpleName) {
     StringBuilder out = new StringBuilder(simpleName.length() + 8);
     for (int i = 0; i < simpleName.length(); i++) {
       char c = simpleName.charAt(i);
-      if (Character.isUpperCase(c) && i > 0 && !Character.isUpperCase(simpleName.charAt(i - 1))) {
-        out.append('_');
+      if (i > 0 && Character.isUpperCase(c)) {
+        char before = simpleName.charAt(i - 1);
+        boolean nextLower = i + 1 < simpleName.length() && Character.isLowerCase(simpleName.charAt(i + 1));
+        if (Character.isLowerCase(before) || Character.isDigit(before)
+            || (Character.isUpperCase(before) && nextLower)) {
+          out.append('_');
+        }
       }
       out.append(Character.isLetterOrDigit(c) ? Character.toUpperCase(c) : '_');
     }
