@@ -1,14 +1,24 @@
 package io.boltgen.example;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import com.google.rpc.ErrorInfo;
+import demo.inventory.InventoryGrpc;
+import demo.inventory.IoBoltgenExampleInventory.GetRequest;
+import demo.inventory.IoBoltgenExampleInventory.SkuId;
 import io.boltgen.gateway.BoltGateway;
 import io.boltgen.registry.etcd.EtcdRegistry;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.testing.Closer;
 import io.boltgen.testing.EtcdProcess;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.protobuf.StatusProto;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The example as a mesh agent: two inventory servers registered in a real etcd, and the gateway of
  * {@code example-service.jar gateway} in front of them. Every method is called through it as a user would: the
- * JDK's client on HTTP/1.1 and curl on HTTP/2 (prior knowledge), JSON and binary protobuf bodies.
+ * JDK's client on HTTP/1.1 and curl on HTTP/2 (prior knowledge), JSON and binary protobuf bodies, and a stock
+ * grpc-java client.
  */
 class ExampleGatewayTest {
 
@@ -70,6 +82,24 @@ class ExampleGatewayTest {
     assertThat(document.body()).contains("\"/demo.inventory.Inventory/get\"").contains("\"/demo.inventory.Inventory/report\"");
     assertThat(gateway.routes()).containsExactly("/demo.inventory.Inventory/get", "/demo.inventory.Inventory/reserve",
         "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit", "/demo.inventory.Inventory/report");
+    assertThat(gateway.callsInFlight()).isZero();
+
+    // a stock gRPC client through the gateway: forwarded as Connect's calls are, a declared exception included
+    ManagedChannel grpc = ManagedChannelBuilder.forAddress("127.0.0.1", gateway.port()).usePlaintext().build();
+    try {
+      InventoryGrpc.InventoryBlockingStub inventory = InventoryGrpc.newBlockingStub(grpc)
+          .withDeadlineAfter(10, TimeUnit.SECONDS);
+      assertThat(inventory.get(GetRequest.newBuilder().setSku(SkuId.newBuilder().setValue("apple")).build())
+          .getValue().getAvailable()).isEqualTo(12);
+      StatusRuntimeException unknown = catchThrowableOfType(StatusRuntimeException.class,
+          () -> inventory.get(GetRequest.newBuilder().setSku(SkuId.newBuilder().setValue("kiwi")).build()));
+      assertThat(unknown.getStatus().getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+      assertThat(unknown.getStatus().getDescription()).isEqualTo("no such SKU: kiwi");
+      assertThat(StatusProto.fromThrowable(unknown).getDetails(0).unpack(ErrorInfo.class).getMetadataMap())
+          .containsEntry("exception", UnknownSkuException.class.getName());
+    } finally {
+      grpc.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    }
     assertThat(gateway.callsInFlight()).isZero();
   }
 }
