@@ -42,6 +42,7 @@ public final class ServerCalls {
   private final ServerInterceptor[] interceptors;
   private final Deadline.Ticker deadlineTicker;
   private final LongAdder cancelled = new LongAdder();
+  private volatile boolean closing;
 
   private ServerCalls(List<Method> methods, Executor defaultExecutor, ExecutorSelector selector, Timer timer,
       Ticker ticker, List<ServerInterceptor> interceptors) {
@@ -81,6 +82,19 @@ public final class ServerCalls {
       }
     }
     return new ServerCalls(methods, defaultExecutor, selector, timer, ticker, interceptors);
+  }
+
+  /**
+   * The server began to close: it drains (left its registry, waits for its clients to move away), then stops. A
+   * protocol that reports a server's health reports it not serving from here on. Once; never undone.
+   */
+  public void closing() {
+    closing = true;
+  }
+
+  /** Whether the server began to close ({@link #closing()}). */
+  public boolean isClosing() {
+    return closing;
   }
 
   /** Every method served, in the order their services were added. */

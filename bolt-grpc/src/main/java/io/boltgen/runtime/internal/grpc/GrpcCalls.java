@@ -41,11 +41,13 @@ final class GrpcCalls implements Http2StreamProtocol {
   private final Map<String, ServerCalls.Method> routes;
   private final int maxMessageBytes;
   private final long requestTimeoutMillis;
+  private final GrpcHealth health;
 
   GrpcCalls(ServerCalls calls, int maxMessageBytes, long requestTimeoutMillis) {
     this.calls = calls;
     this.maxMessageBytes = maxMessageBytes;
     this.requestTimeoutMillis = requestTimeoutMillis;
+    this.health = new GrpcHealth(calls);
     Map<String, ServerCalls.Method> byPath = new LinkedHashMap<>();
     for (ServerCalls.Method method : calls.methods()) {
       String path = method.descriptor().httpPath();
@@ -78,6 +80,10 @@ final class GrpcCalls implements Http2StreamProtocol {
   /** How long a request has to arrive whole, from its headers (the server's frame timeout); 0 for no limit. */
   long requestTimeoutMillis() {
     return requestTimeoutMillis;
+  }
+
+  GrpcHealth health() {
+    return health;
   }
 
   RateLimitedLog refusals() {
@@ -128,14 +134,15 @@ final class GrpcCalls implements Http2StreamProtocol {
     }
     String path = String.valueOf(headers.path());
     ServerCalls.Method method = routes.get(path);
-    if (method == null) {
+    boolean health = method == null && path.equals(GrpcHealth.CHECK);
+    if (method == null && !health) {
       return Opening.refused(200, StatusCode.UNIMPLEMENTED, "Method not found: " + MessageText.shorten(
           path.startsWith("/") ? path.substring(1) : path));
     }
-    if (json && !MessageForms.hasJson(method.descriptor())) {
-      return Opening.refused(200, StatusCode.UNIMPLEMENTED, method.descriptor().httpPath()
-          + " has no JSON form (io.boltgen:bolt-json was not on the class path where its interface was compiled):"
-          + " send application/grpc+proto");
+    if (json && (health || !MessageForms.hasJson(method.descriptor()))) {
+      return Opening.refused(200, StatusCode.UNIMPLEMENTED, (health ? GrpcHealth.CHECK : method.descriptor().httpPath())
+          + " has no JSON form (io.boltgen:bolt-json was not on the class path where its interface was compiled, or"
+          + " it is the health check, answered in protobuf only): send application/grpc+proto");
     }
     CharSequence encoding = headers.get("grpc-encoding");
     boolean gzip = encoding != null && "gzip".contentEquals(encoding);
@@ -143,7 +150,7 @@ final class GrpcCalls implements Http2StreamProtocol {
       return Opening.refused(200, StatusCode.UNIMPLEMENTED, "grpc-encoding " + MessageText.shorten(encoding.toString())
           + " is not supported: this server reads identity and " + ACCEPTED_ENCODINGS);
     }
-    long timeoutMillis = method.descriptor().timeoutMillis();
+    long timeoutMillis = health ? 0 : method.descriptor().timeoutMillis();
     CharSequence timeout = headers.get("grpc-timeout");
     if (timeout != null) {
       timeoutMillis = parseTimeout(timeout);
@@ -152,7 +159,7 @@ final class GrpcCalls implements Http2StreamProtocol {
             + " m, u, n), not " + MessageText.shorten(timeout.toString()));
       }
     }
-    return new Opening(method, json, gzip, (int) Math.min(Integer.MAX_VALUE, timeoutMillis), 200, null, null);
+    return new Opening(method, json, gzip, (int) Math.min(Integer.MAX_VALUE, timeoutMillis), 200, null, null, health);
   }
 
   /**
@@ -190,12 +197,12 @@ final class GrpcCalls implements Http2StreamProtocol {
     return Math.max(1, (value * nanosPerUnit + 999_999L) / 1_000_000L);
   }
 
-  /** A stream's request headers, checked: the method to call, or a refusal. */
+  /** A stream's request headers, checked: the method to call, a health check, or a refusal. */
   record Opening(ServerCalls.Method method, boolean json, boolean gzip, int timeoutMillis, int httpStatus,
-      StatusCode refusal, String why) {
+      StatusCode refusal, String why, boolean health) {
 
     static Opening refused(int httpStatus, StatusCode code, String why) {
-      return new Opening(null, false, false, 0, httpStatus, code, why);
+      return new Opening(null, false, false, 0, httpStatus, code, why, false);
     }
   }
 }

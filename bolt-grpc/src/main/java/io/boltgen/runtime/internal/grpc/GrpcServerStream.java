@@ -147,7 +147,15 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     request = messages.take();
     if (request == null) {
       refuse(StatusCode.INTERNAL, "the request ended without a message: "
-          + opening.method().descriptor().httpPath() + " takes one");
+          + (opening.health() ? GrpcHealth.CHECK : opening.method().descriptor().httpPath()) + " takes one");
+      return;
+    }
+    if (opening.health()) {
+      ByteBuf check = request;
+      request = null;
+      GrpcHealth.Answer answer = protocol.health().check(check, channel.alloc());
+      writeEnd(channel, answer.message(), answer.failure() == null ? new DefaultHttp2Headers().set("grpc-status", "0")
+          : trailersOnly(200, answer.failure(), answer.why(), null));
       return;
     }
     ServerCalls calls = protocol.calls();

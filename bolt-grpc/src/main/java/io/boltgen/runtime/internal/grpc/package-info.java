@@ -9,7 +9,8 @@
  *   <li>which streams are gRPC's, their headers checked and routed: {@code GrpcCalls};
  *   <li>one call: its request read, its answer written: {@code GrpcServerStream};
  *   <li>length-prefixed messages, limits, gzip: {@code GrpcMessages};
- *   <li>status, message and details in trailers: {@code GrpcStatus}.
+ *   <li>status, message and details in trailers: {@code GrpcStatus};
+ *   <li>health checks: {@code GrpcHealth}.
  * </ul>
  *
  * <p>Not API: any of it may change in any release.

@@ -306,6 +306,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
+    served.closing(); // health checks say so while the server drains
     SharedResources.runAwayFromSharedThreads("boltgen-server-close", this::shutDown);
   }
 

@@ -1,0 +1,120 @@
+package io.boltgen.runtime.internal.grpc;
+
+import io.boltgen.runtime.call.ServerCalls;
+import io.boltgen.runtime.call.StatusCode;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * gRPC's health checking protocol ({@code grpc.health.v1.Health/Check}), answered by the module for every server
+ * with gRPC (unless a service of its own has that route): {@code SERVING} for the server ({@code ""}) and for each
+ * service it serves by its proto name, {@code NOT_SERVING} for all of them once the server began to close (while it
+ * drains), and {@code NOT_FOUND} for a service it does not serve. Answered on the IO thread, as {@code /openapi.json}
+ * is: a probe (Kubernetes', a load balancer's) is not a call of the server's methods, and passes no interceptor.
+ *
+ * <p>Thread-safe: immutable.
+ */
+final class GrpcHealth {
+
+  /** The route of the check. */
+  static final String CHECK = "/grpc.health.v1.Health/Check";
+
+  /** {@code HealthCheckResponse.ServingStatus}. */
+  private static final int SERVING = 1;
+  private static final int NOT_SERVING = 2;
+
+  /** The longest service name read, in bytes: no proto name comes near it. */
+  private static final int MAX_NAME_BYTES = 1024;
+
+  private final ServerCalls calls;
+  private final Set<String> services;
+
+  GrpcHealth(ServerCalls calls) {
+    this.calls = calls;
+    Set<String> names = new HashSet<>();
+    names.add("");
+    for (ServerCalls.Method method : calls.methods()) {
+      if (method.descriptor().protoService() != null) {
+        names.add(method.descriptor().protoService());
+      }
+    }
+    this.services = Set.copyOf(names);
+  }
+
+  /** The answer to a check: its message, or the status it fails with. */
+  record Answer(ByteBuf message, StatusCode failure, String why) {}
+
+  /** Answers the {@code HealthCheckRequest} in {@code request} (released here), its message prefixed for gRPC. */
+  Answer check(ByteBuf request, ByteBufAllocator alloc) {
+    String service;
+    try {
+      service = serviceName(request);
+    } catch (IllegalArgumentException e) {
+      return new Answer(null, StatusCode.INVALID_ARGUMENT, "a HealthCheckRequest that does not decode: "
+          + e.getMessage());
+    } finally {
+      request.release();
+    }
+    if (!services.contains(service)) {
+      return new Answer(null, StatusCode.NOT_FOUND, "unknown service " + service);
+    }
+    ByteBuf message = alloc.buffer(GrpcMessages.PREFIX_BYTES + 2);
+    message.writeByte(0).writeInt(2).writeByte(0x08).writeByte(calls.isClosing() ? NOT_SERVING : SERVING);
+    return new Answer(message, null, null);
+  }
+
+  /** Field 1 of the request (a string; the last one wins, as protobuf reads), others skipped. */
+  private static String serviceName(ByteBuf in) {
+    String name = "";
+    while (in.isReadable()) {
+      long tag = varint(in);
+      int wireType = (int) (tag & 7);
+      switch (wireType) {
+        case 0 -> varint(in);
+        case 1 -> skip(in, 8);
+        case 2 -> {
+          long length = varint(in);
+          if (length > in.readableBytes()) {
+            throw new IllegalArgumentException("a field of " + length + " bytes, " + in.readableBytes() + " left");
+          }
+          if (tag >>> 3 == 1) {
+            if (length > MAX_NAME_BYTES) {
+              throw new IllegalArgumentException("a service name of " + length + " bytes");
+            }
+            name = in.readCharSequence((int) length, StandardCharsets.UTF_8).toString();
+          } else {
+            skip(in, (int) length);
+          }
+        }
+        case 5 -> skip(in, 4);
+        default -> throw new IllegalArgumentException("wire type " + wireType);
+      }
+    }
+    return name;
+  }
+
+  private static void skip(ByteBuf in, int bytes) {
+    if (bytes > in.readableBytes()) {
+      throw new IllegalArgumentException("a field of " + bytes + " bytes, " + in.readableBytes() + " left");
+    }
+    in.skipBytes(bytes);
+  }
+
+  private static long varint(ByteBuf in) {
+    long value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (!in.isReadable()) {
+        throw new IllegalArgumentException("a varint cut short");
+      }
+      byte b = in.readByte();
+      value |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        return value;
+      }
+    }
+    throw new IllegalArgumentException("a varint over 10 bytes");
+  }
+}
