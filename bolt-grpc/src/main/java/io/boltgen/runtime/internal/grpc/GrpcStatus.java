@@ -19,18 +19,24 @@ final class GrpcStatus {
   /** The type URL of the one detail a declared exception carries. */
   static final String ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
 
-  /** The longest {@code grpc-message} sent, in characters before encoding: a long message is cut there. */
-  static final int MAX_MESSAGE_CHARS = 4096;
+  /**
+   * The most UTF-8 bytes of a message {@code grpc-message} carries, before percent-encoding (at most three times
+   * as many after): the rest is cut, so that the trailers stay well within the 8 KiB of headers gRPC clients
+   * accept by default.
+   */
+  static final int MAX_MESSAGE_BYTES = 1024;
+
+  /** The most UTF-8 bytes of the message a declared exception's details repeat (twice: status and metadata). */
+  static final int MAX_DETAIL_MESSAGE_BYTES = 512;
 
   private GrpcStatus() {}
 
   /**
    * {@code message} as {@code grpc-message} carries it: UTF-8, every byte outside printable ASCII (and {@code %})
-   * as {@code %XX}; cut to {@value #MAX_MESSAGE_CHARS} characters first.
+   * as {@code %XX}; cut to {@value #MAX_MESSAGE_BYTES} bytes first.
    */
   static String encodeMessage(String message) {
-    String text = message.length() > MAX_MESSAGE_CHARS ? message.substring(0, MAX_MESSAGE_CHARS) + "…" : message;
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    byte[] bytes = cut(message, MAX_MESSAGE_BYTES).getBytes(StandardCharsets.UTF_8);
     StringBuilder out = new StringBuilder(bytes.length + 16);
     for (byte b : bytes) {
       int c = b & 0xff;
@@ -45,11 +51,34 @@ final class GrpcStatus {
   }
 
   /**
+   * {@code text} whole if its UTF-8 form has at most {@code maxBytes} bytes; else its longest start (whole code
+   * points) that leaves room for a closing {@code …}, and the {@code …}.
+   */
+  static String cut(String text, int maxBytes) {
+    if (text.length() * 3 <= maxBytes || text.getBytes(StandardCharsets.UTF_8).length <= maxBytes) {
+      return text;
+    }
+    int room = maxBytes - 3; // "…" is three bytes
+    int bytes = 0;
+    int end = 0;
+    while (end < text.length()) {
+      int cp = text.codePointAt(end);
+      int size = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      if (bytes + size > room) {
+        break;
+      }
+      bytes += size;
+      end += Character.charCount(cp);
+    }
+    return text.substring(0, end) + "…";
+  }
+
+  /**
    * The {@code grpc-status-details-bin} value (base64 without padding) of a declared exception {@code cause}
    * thrown by a method of the service named {@code domain}.
    */
   static String details(StatusCode code, Throwable cause, String domain) {
-    String message = cause.getMessage() == null ? "" : cause.getMessage();
+    String message = cause.getMessage() == null ? "" : cut(cause.getMessage(), MAX_DETAIL_MESSAGE_BYTES);
     ProtoBytes errorInfo = new ProtoBytes()
         .string(1, reason(cause.getClass().getSimpleName()))
         .string(2, domain)

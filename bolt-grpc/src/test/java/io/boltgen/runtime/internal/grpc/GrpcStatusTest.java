@@ -20,7 +20,11 @@ class GrpcStatusTest {
   void aMessageIsPercentEncodedUtf8() {
     assertThat(GrpcStatus.encodeMessage("no such SKU: kiwi")).isEqualTo("no such SKU: kiwi");
     assertThat(GrpcStatus.encodeMessage("100% é\n")).isEqualTo("100%25 %C3%A9%0A");
-    assertThat(GrpcStatus.encodeMessage("x".repeat(5000))).hasSize(GrpcStatus.MAX_MESSAGE_CHARS + 9);
+    assertThat(GrpcStatus.encodeMessage("x".repeat(5000))).isEqualTo("x".repeat(1021) + "%E2%80%A6");
+    // cut at whole code points, however long each one's UTF-8 is
+    assertThat(GrpcStatus.encodeMessage("é".repeat(1000))).isEqualTo("%C3%A9".repeat(510) + "%E2%80%A6");
+    assertThat(GrpcStatus.cut("🌍".repeat(300), 1024)).isEqualTo("🌍".repeat(255) + "…");
+    assertThat(GrpcStatus.cut("short", 1024)).isEqualTo("short");
   }
 
   @Test

@@ -33,9 +33,9 @@ import java.util.List;
 /**
  * Turns a server connection that {@link ProtocolSniffer} found to speak HTTP into an HTTP/1.1 or HTTP/2
  * one: Netty's HTTP codecs with boltgen's limits, then {@link HttpExchanges} (on HTTP/2, each stream goes to
- * the protocol its headers name: an {@link Http2StreamProtocol} such as gRPC, else Connect). The Bolt pipeline's last
- * handler stays behind them (it keeps the connection's lifecycle: open and close events, TLS identity,
- * idle timeout), and a sink in front of it takes whatever the HTTP/2 codec passes on.
+ * the protocol its headers name: an {@link Http2StreamProtocol} such as gRPC, else Connect). The Bolt
+ * pipeline's last handler stays behind them (it keeps the connection's lifecycle: open and close events, TLS
+ * identity, idle timeout), and a sink in front of it takes whatever the HTTP/2 codec passes on.
  *
  * <p>Limits: a request line of {@value #MAX_INITIAL_LINE} bytes, a header block of {@value #MAX_HEADER_BYTES}
  * bytes (431 beyond, with HTTP/2 as its header list size), a body of the server's maximum frame length (413
