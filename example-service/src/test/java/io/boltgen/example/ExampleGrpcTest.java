@@ -257,7 +257,8 @@ class ExampleGrpcTest {
     assertThat(late.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
     assertThat(late.getStatus().getDescription()).as("the server's words, not the client's")
         .isEqualTo("/demo.inventory.Inventory/report did not answer within 500 ms");
-    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isBetween(450L, 1_400L);
+    assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("not before its timeout")
+        .isGreaterThanOrEqualTo(450L);
 
     // the caller's deadline, shorter still
     StatusRuntimeException hurried = catchThrowableOfType(StatusRuntimeException.class,

@@ -322,11 +322,9 @@ class GrpcBadInputTest {
   @Test
   void theCallersTimeoutIsTheServersDeadline() throws IOException {
     echo.release = new CountDownLatch(1); // slow answers only when released (or after 10 s)
-    long start = System.nanoTime();
     RawGrpc.Answer answer = raw.call(request("slow").set("grpc-timeout", "100m"), message(0, bytes("x")));
-    long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    // the server's words: its deadline was the caller's 100 ms, not the method's own 5 s
     assertTrailersOnly(answer, 200, DEADLINE_EXCEEDED, "/test.Echo/slow did not answer within 100 ms");
-    assertThat(tookMillis).as("well before the method's own 5 s timeout").isLessThan(4_000L);
     assertThat(echo.slowStarted.get()).isEqualTo(1);
     echo.release.countDown();
     assertPortStillServes();
