@@ -12,7 +12,10 @@ import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.util.Timer;
 import io.netty.util.concurrent.Ticker;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -35,6 +38,7 @@ public final class ServerCalls {
   private static final RateLimitedLog selectorFailures = RateLimitedLog.of(log);
 
   private final List<Method> methods;
+  private final Map<String, Method> httpRoutes;
   private final Executor defaultExecutor;
   private final ExecutorSelector selector;
   private final Timer timer;
@@ -47,6 +51,14 @@ public final class ServerCalls {
   private ServerCalls(List<Method> methods, Executor defaultExecutor, ExecutorSelector selector, Timer timer,
       Ticker ticker, List<ServerInterceptor> interceptors) {
     this.methods = List.copyOf(methods);
+    Map<String, Method> byPath = new LinkedHashMap<>();
+    for (Method method : this.methods) {
+      String path = method.descriptor().httpPath();
+      if (path != null && byPath.putIfAbsent(path, method) != null) {
+        log.warn("HTTP route {} is served by {} (registered first), not by {}", path, byPath.get(path), method);
+      }
+    }
+    this.httpRoutes = Collections.unmodifiableMap(byPath);
     this.defaultExecutor = defaultExecutor;
     this.selector = selector;
     this.timer = timer;
@@ -95,6 +107,14 @@ public final class ServerCalls {
   /** Whether the server began to close ({@link #closing()}). */
   public boolean isClosing() {
     return closing;
+  }
+
+  /**
+   * The methods with an HTTP route ({@code /<proto package>.<Service>/<rpc>}, which Connect and gRPC share), by
+   * route, in the order their services were added; a route two methods have is the first one's.
+   */
+  public Map<String, Method> httpRoutes() {
+    return httpRoutes;
   }
 
   /** Every method served, in the order their services were added. */

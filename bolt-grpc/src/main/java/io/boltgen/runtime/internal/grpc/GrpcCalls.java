@@ -9,8 +9,6 @@ import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.codec.http2.Http2Headers;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,14 +46,7 @@ final class GrpcCalls implements Http2StreamProtocol {
     this.maxMessageBytes = maxMessageBytes;
     this.requestTimeoutMillis = requestTimeoutMillis;
     this.health = new GrpcHealth(calls);
-    Map<String, ServerCalls.Method> byPath = new LinkedHashMap<>();
-    for (ServerCalls.Method method : calls.methods()) {
-      String path = method.descriptor().httpPath();
-      if (path != null) {
-        byPath.putIfAbsent(path, method); // a second one is named by Connect's routes, which read the same paths
-      }
-    }
-    this.routes = Collections.unmodifiableMap(byPath);
+    this.routes = calls.httpRoutes(); // Connect's too
   }
 
   @Override

@@ -2,6 +2,8 @@ package io.boltgen.runtime.internal.grpc;
 
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.StatusCode;
+import io.boltgen.runtime.codec.protobuf.ProtoDecodeException;
+import io.boltgen.runtime.codec.protobuf.ProtoDecoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +27,9 @@ final class GrpcHealth {
   /** {@code HealthCheckResponse.ServingStatus}. */
   private static final int SERVING = 1;
   private static final int NOT_SERVING = 2;
+
+  /** {@code HealthCheckRequest.service}: field 1, length-delimited. */
+  private static final int SERVICE_TAG = (1 << 3) | 2;
 
   /** The longest service name read, in bytes: no proto name comes near it. */
   private static final int MAX_NAME_BYTES = 1024;
@@ -68,53 +73,23 @@ final class GrpcHealth {
 
   /** Field 1 of the request (a string; the last one wins, as protobuf reads), others skipped. */
   private static String serviceName(ByteBuf in) {
+    ProtoDecoder decoder = ProtoDecoder.of(in);
     String name = "";
-    while (in.isReadable()) {
-      long tag = varint(in);
-      int wireType = (int) (tag & 7);
-      switch (wireType) {
-        case 0 -> varint(in);
-        case 1 -> skip(in, 8);
-        case 2 -> {
-          long length = varint(in);
-          if (length > in.readableBytes()) {
-            throw new IllegalArgumentException("a field of " + length + " bytes, " + in.readableBytes() + " left");
-          }
-          if (tag >>> 3 == 1) {
-            if (length > MAX_NAME_BYTES) {
-              throw new IllegalArgumentException("a service name of " + length + " bytes");
-            }
-            name = in.readCharSequence((int) length, StandardCharsets.UTF_8).toString();
-          } else {
-            skip(in, (int) length);
-          }
+    try {
+      for (int tag = decoder.readTag(); tag != 0; tag = decoder.readTag()) {
+        if (tag == SERVICE_TAG) {
+          name = decoder.readString();
+        } else {
+          decoder.skipField(tag);
         }
-        case 5 -> skip(in, 4);
-        default -> throw new IllegalArgumentException("wire type " + wireType);
       }
+    } catch (ProtoDecodeException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+    if (bytes > MAX_NAME_BYTES) {
+      throw new IllegalArgumentException("a service name of " + bytes + " bytes");
     }
     return name;
-  }
-
-  private static void skip(ByteBuf in, int bytes) {
-    if (bytes > in.readableBytes()) {
-      throw new IllegalArgumentException("a field of " + bytes + " bytes, " + in.readableBytes() + " left");
-    }
-    in.skipBytes(bytes);
-  }
-
-  private static long varint(ByteBuf in) {
-    long value = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (!in.isReadable()) {
-        throw new IllegalArgumentException("a varint cut short");
-      }
-      byte b = in.readByte();
-      value |= (long) (b & 0x7F) << shift;
-      if (b >= 0) {
-        return value;
-      }
-    }
-    throw new IllegalArgumentException("a varint over 10 bytes");
   }
 }

@@ -15,9 +15,7 @@ import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -55,14 +53,7 @@ final class ConnectRpcCalls {
 
   ConnectRpcCalls(ServerCalls calls, HttpResources resources) {
     this.resources = resources;
-    Map<String, ServerCalls.Method> byPath = new LinkedHashMap<>();
-    for (ServerCalls.Method method : calls.methods()) {
-      String path = method.descriptor().httpPath();
-      if (path != null && byPath.putIfAbsent(path, method) != null) {
-        log.warn("HTTP route {} is served by {} (registered first), not by {}", path, byPath.get(path), method);
-      }
-    }
-    this.routes = Collections.unmodifiableMap(byPath);
+    this.routes = calls.httpRoutes();
     this.calls = calls;
   }
 
