@@ -54,6 +54,9 @@ public interface BoltChannel {
    * A new call of {@code method}, for a caller that drives it itself: the call each style above drives too
    * (see {@link ClientCall}). Its deadline starts now, and the client's interceptors see it now (a refusal of
    * theirs closes it once it is started). Nothing is sent before {@link ClientCall#halfClose}.
+   *
+   * @throws IllegalArgumentException if {@code method} is {@link MethodType#SERVER_STREAMING}: a Bolt call carries
+   *     one answer (serve such a method over gRPC)
    */
   <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options);
 

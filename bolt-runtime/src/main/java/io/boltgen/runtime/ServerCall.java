@@ -2,11 +2,13 @@ package io.boltgen.runtime;
 
 import io.boltgen.annotation.BoltCallback;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
 
 /**
- * The server side of one call: where a handler puts its result. The first outcome wins; later ones are
- * ignored. For oneway calls every outcome is ignored (a failure is logged). Thread-safe: a handler may
- * answer from any thread, long after {@link ServiceInvoker#invoke} returned.
+ * The server side of one call: where a handler puts its result, or the stream of its results
+ * ({@link #respondStream}). The first outcome wins; later ones are ignored. For oneway calls every outcome is
+ * ignored (a failure is logged). Thread-safe: a handler may answer from any thread, long after
+ * {@link ServiceInvoker#invoke} returned.
  */
 public interface ServerCall {
 
@@ -49,6 +51,19 @@ public interface ServerCall {
         fail(error);
       }
     };
+  }
+
+  /**
+   * Answers a {@link MethodType#SERVER_STREAMING} method with the messages {@code messages} publishes. The call
+   * subscribes at once, asks for messages as its caller takes them (a caller that reads slowly slows the
+   * publisher down: at most 16 messages are asked for ahead of what the transport can send), writes each, and
+   * closes once the publisher completes, or fails with its error as {@link #fail} does. The caller's deadline
+   * covers the whole stream. When the call ends first (the deadline passed, the caller cancelled, a message could
+   * not be encoded) the subscription is cancelled. For a method of any other type the call fails with an
+   * {@link IllegalStateException}; {@link #respond} on a streaming method answers a stream of that one message.
+   */
+  default void respondStream(Flow.Publisher<?> messages) {
+    fail(new IllegalStateException(context().method() + " does not stream its answer"));
   }
 
   /** Who called, over which connection, with which headers and deadline. */

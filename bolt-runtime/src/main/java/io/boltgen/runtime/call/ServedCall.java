@@ -14,6 +14,7 @@ import io.netty.util.TimerTask;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * ({@link ServerContext#current()}) and the handler's logging context, runs the interceptors and the handler,
  * times it, and closes the stream exactly once with what came first: the handler's result or failure, a
  * refusal, a full executor, the deadline (by its one timer, for a protocol that answers deadlines) or the
- * caller's cancellation. A unary call is one message each way.
+ * caller's cancellation. A unary call is one message each way; a server-streaming call takes one and answers
+ * with the messages of a publisher ({@link StreamedAnswer}).
  *
  * <p>Threads: made and told its message on the IO thread; run once on its executor; answered from any thread;
  * cancelled from the IO thread; timed out on the timer thread. The close is claimed by one compare-and-set.
@@ -45,8 +47,8 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
       AtomicIntegerFieldUpdater.newUpdater(ServedCall.class, "closed");
   private static final AtomicReferenceFieldUpdater<ServedCall, ServerInterceptor.Listener[]> LISTENERS =
       AtomicReferenceFieldUpdater.newUpdater(ServedCall.class, ServerInterceptor.Listener[].class, "listeners");
-  private static final AtomicReferenceFieldUpdater<ServedCall, Cancellation> CANCELLATION =
-      AtomicReferenceFieldUpdater.newUpdater(ServedCall.class, Cancellation.class, "cancellation");
+  private static final AtomicReferenceFieldUpdater<ServedCall, StreamedAnswer> STREAMED =
+      AtomicReferenceFieldUpdater.newUpdater(ServedCall.class, StreamedAnswer.class, "streamed");
 
   private final Executor executor;
 
@@ -58,12 +60,12 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
   private volatile int closed;
   // the call was closed because its caller went away: cancelled, never answered
   private volatile boolean cancelled;
-  // made when the handler first listens for cancellation (most calls never do)
-  private volatile Cancellation cancellation;
   // the interceptors' listeners, told once of the outcome (null without interceptors, and once told)
   private volatile ServerInterceptor.Listener[] listeners;
   // the deadline's timer, for a protocol that answers deadlines
   private volatile Timeout deadline;
+  // the subscriber of a streamed answer, once the handler gave one
+  private volatile StreamedAnswer streamed;
   // the thread running the handler, whether it runs in a shared task (an answer the handler gives on that thread
   // then waits for the task's one flush), and when it answered if it did so before returning (handler thread only)
   private Thread runner;
@@ -91,8 +93,14 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     return executor;
   }
 
+  @Override
   boolean isClosed() {
     return closed != 0;
+  }
+
+  @Override
+  boolean wasCancelled() {
+    return cancelled;
   }
 
   /** Releases the caller's message of a call that will not run (IO or timer thread, never while it runs). */
@@ -131,15 +139,17 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
   /** The caller went away before the call closed (IO thread): it is cancelled, unless it was answered first. */
   @Override
   public void onCancel() {
-    if (!claim()) {
-      return;
+    if (claim()) {
+      cancelNow("the caller went away before the answer");
     }
-    cancelNow("the caller went away before the answer");
   }
 
   @Override
   public void onReady() {
-    // a unary answer is written whole: nothing waits for readiness
+    StreamedAnswer s = streamed;
+    if (s != null) {
+      s.onReady(); // a unary answer is written whole: only a stream waits for readiness
+    }
   }
 
   private void decode(ServerStream.Message m) {
@@ -147,8 +157,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
       request = m.decode();
       decoded = true;
     } catch (BoltException e) {
-      Throwable cause = e.getCause();
-      refuse(e.status(), e.getMessage(), cause);
+      refuse(e.status(), e.getMessage(), e.getCause());
     } catch (RuntimeException | StackOverflowError e) {
       refuse(ResponseStatus.SERVER_DESERIAL_EXCEPTION, "could not decode the request of " + method + ": "
           + e.getMessage(), e);
@@ -308,24 +317,63 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
 
   @Override
   public void respond(Object result) {
-    if (oneway || !claim()) {
-      return;
-    }
-    if (droppedAsCancelled()) {
+    if (oneway || !claim() || droppedAsCancelled()) {
       return;
     }
     try {
       stream.writeMessage(result);
     } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-      String why = "could not encode the response of " + method + ": " + e;
-      badRequests.warn("answered request id {} from {} with {}: {}", stream.streamId(), stream.remoteText(),
-          ResponseStatus.SERVER_SERIAL_EXCEPTION, MessageText.shorten(why));
-      told(ResponseStatus.SERVER_SERIAL_EXCEPTION, e);
-      stream.close(CallStatus.refused(ResponseStatus.SERVER_SERIAL_EXCEPTION, why, e), flushNow());
+      unencodable(e);
       return;
     }
+    answered();
+  }
+
+  @Override
+  public void respondStream(Flow.Publisher<?> messages) {
+    StreamedAnswer answer = new StreamedAnswer(this, executor);
+    if (closed == 0 && STREAMED.compareAndSet(this, null, answer)) { // else answered already: the first outcome wins
+      answer.subscribeTo(messages);
+    }
+  }
+
+  /** Writes one message of a streamed answer (the publisher's thread); false once the call has ended. */
+  boolean writeStreamed(Object message) {
+    try {
+      if (stream.isOpen()) {
+        stream.writeMessage(message);
+        return true;
+      }
+      if (claim()) {
+        cancelNow("the caller went away during the stream");
+      }
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      if (claim()) {
+        unencodable(e);
+      }
+    }
+    return false;
+  }
+
+  /** The publisher of a streamed answer completed: the call ends answered. */
+  void completeStream() {
+    if (claim() && !droppedAsCancelled()) {
+      answered();
+    }
+  }
+
+  private void answered() {
     told(ResponseStatus.SUCCESS, null);
     stream.close(CallStatus.OK, flushNow());
+  }
+
+  /** A message of the claimed call could not be encoded: it ends {@code SERVER_SERIAL_EXCEPTION}. */
+  private void unencodable(Throwable e) {
+    String why = "could not encode the response of " + method + ": " + e;
+    badRequests.warn("answered request id {} from {} with {}: {}", stream.streamId(), stream.remoteText(),
+        ResponseStatus.SERVER_SERIAL_EXCEPTION, MessageText.shorten(why));
+    told(ResponseStatus.SERVER_SERIAL_EXCEPTION, e);
+    stream.close(CallStatus.refused(ResponseStatus.SERVER_SERIAL_EXCEPTION, why, e), flushNow());
   }
 
   @Override
@@ -336,10 +384,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
       told(ResponseStatus.SERVER_EXCEPTION, cause);
       return;
     }
-    if (!claim()) {
-      return;
-    }
-    if (droppedAsCancelled()) {
+    if (!claim() || droppedAsCancelled()) {
       return;
     }
     if (cause instanceof RuntimeException || cause instanceof Error) {
@@ -360,7 +405,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
    * Refuses the call with {@code status}: a request that does not decode, an interceptor's refusal. A oneway
    * call's caller is told nothing, but the stream closes all the same.
    */
-  private void refuse(ResponseStatus status, String why, Throwable cause) {
+  void refuse(ResponseStatus status, String why, Throwable cause) {
     badRequests.warn("{} for request id {} from {}: {}", status, stream.streamId(), stream.remoteText(),
         MessageText.shorten(why));
     told(status, cause instanceof BoltException ? cause : new BoltException(status, why));
@@ -394,6 +439,10 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     if (t != null) {
       t.cancel();
     }
+    StreamedAnswer s = streamed;
+    if (s != null) {
+      s.cancel(); // the publisher stops, whatever ended the call
+    }
     return true;
   }
 
@@ -415,10 +464,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     calls.callCancelled();
     log.debug("{} for request id {} from {} was cancelled: {}", method, stream.streamId(), stream.remoteText(), why);
     told(ResponseStatus.CONNECTION_CLOSED, new CancellationException(why));
-    Cancellation c = cancellation;
-    if (c != null) {
-      c.cancel();
-    }
+    runCancellationListeners();
     stream.close(CallStatus.cancelled(why), true);
   }
 
@@ -442,29 +488,6 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
   @Override
   public ServerContext context() {
     return this;
-  }
-
-  @Override
-  public boolean isCancelled() {
-    return cancelled || (closed == 0 && !stream.isOpen());
-  }
-
-  @Override
-  public void onCancel(Runnable listener) {
-    Cancellation c = cancellation;
-    if (c == null) {
-      Cancellation made = new Cancellation();
-      if (CANCELLATION.compareAndSet(this, null, made)) {
-        c = made;
-        stream.watchCancellation();
-      } else {
-        c = cancellation;
-      }
-    }
-    c.listen(listener);
-    if (isCancelled()) {
-      c.cancel(); // the caller went away before the transport could tell this call
-    }
   }
 
   @Override

@@ -7,15 +7,19 @@ import io.boltgen.runtime.ServerContext;
 import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * What a handler sees of the one server call ({@link ServerContext}): its transport's stream, its method, the
- * caller's timeout and the deadline it makes, measured from the request's arrival on this server's clock. The
- * part of {@link ServedCall} that never changes once the call is made.
+ * caller's timeout and the deadline it makes, measured from the request's arrival on this server's clock, and its
+ * cancellation as the handler listens for it. The part of {@link ServedCall} a handler reads.
  *
- * <p>Immutable but for what the stream reports; thread-safe.
+ * <p>Thread-safe.
  */
 abstract class ServedContext implements ServerContext {
+
+  private static final AtomicReferenceFieldUpdater<ServedContext, Cancellation> CANCELLATION =
+      AtomicReferenceFieldUpdater.newUpdater(ServedContext.class, Cancellation.class, "cancellation");
 
   final ServerCalls calls;
   final ServerCalls.Method method;
@@ -24,6 +28,8 @@ abstract class ServedContext implements ServerContext {
   final int timeoutMillis; // the caller's, as sent; -1 for a oneway call, 0 or less for none
   final long deadlineNanos; // arrivalNanos + the caller's timeout; meaningless without one
   final boolean oneway;
+  // made when the handler first listens for cancellation (most calls never do)
+  private volatile Cancellation cancellation;
 
   ServedContext(ServerCalls calls, ServerCalls.Method method, ServerStream stream, long arrivalNanos,
       int timeoutMillis, boolean oneway) {
@@ -86,6 +92,43 @@ abstract class ServedContext implements ServerContext {
       return null;
     }
     return Deadline.after(deadlineNanos - calls.ticker().nanoTime(), TimeUnit.NANOSECONDS, calls.deadlineTicker());
+  }
+
+  /** Whether the call has closed (answered, refused, timed out or cancelled). */
+  abstract boolean isClosed();
+
+  /** Whether the call was closed because its caller went away. */
+  abstract boolean wasCancelled();
+
+  @Override
+  public boolean isCancelled() {
+    return wasCancelled() || (!isClosed() && !stream.isOpen());
+  }
+
+  @Override
+  public void onCancel(Runnable listener) {
+    Cancellation c = cancellation;
+    if (c == null) {
+      Cancellation made = new Cancellation();
+      if (CANCELLATION.compareAndSet(this, null, made)) {
+        c = made;
+        stream.watchCancellation();
+      } else {
+        c = cancellation;
+      }
+    }
+    c.listen(listener);
+    if (isCancelled()) {
+      c.cancel(); // the caller went away before the transport could tell this call
+    }
+  }
+
+  /** Runs the handler's cancellation listeners, if it registered any (the call was cancelled). */
+  void runCancellationListeners() {
+    Cancellation c = cancellation;
+    if (c != null) {
+      c.cancel();
+    }
   }
 
   /** The deadline on this server's clock, or {@link Long#MAX_VALUE} without one (what calls made here inherit). */

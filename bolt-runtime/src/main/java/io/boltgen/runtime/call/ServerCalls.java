@@ -3,6 +3,8 @@ package io.boltgen.runtime.call;
 import io.boltgen.runtime.Deadline;
 import io.boltgen.runtime.ExecutorSelector;
 import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.RuntimeProvider.ServedService;
 import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.ServerInterceptor;
@@ -140,7 +142,11 @@ public final class ServerCalls {
       call.armDeadline(timer);
     }
     stream.start(call);
-    stream.request(2); // unary: the request, and a second one to refuse if the caller sends it
+    stream.request(2); // one request, and a second one to refuse if the caller sends it
+    if (method.descriptor.type() == MethodType.SERVER_STREAMING && !stream.carriesStreams()) {
+      call.refuse(ResponseStatus.NO_PROCESSOR, method + " streams its answer, which this protocol cannot carry: call it"
+          + " over gRPC", null);
+    }
     return call;
   }
 

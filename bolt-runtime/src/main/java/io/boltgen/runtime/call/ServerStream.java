@@ -14,7 +14,8 @@ import java.util.Map;
  * <p>Messages travel on demand: the transport tells the call nothing before {@link #start}, then at most as many
  * messages as the call asked for ({@link #request}), and half-closes after the caller's last one. A unary call is
  * one message each way: it asks for two (so that a caller that sends a second is refused, not ignored), the
- * transport delivers its request and half-closes, and the call writes at most one message, then closes. A
+ * transport delivers its request and half-closes, and the call writes at most one message, then closes; a
+ * server-streaming call takes one message the same way and writes any number ({@link #carriesStreams}). A
  * transport that carries one message each way holds the message written until {@link #close}, which writes the
  * answer.
  *
@@ -72,6 +73,18 @@ public interface ServerStream {
 
   /** Whether the caller can still be answered (its connection is open, its stream not reset). */
   boolean isOpen();
+
+  /**
+   * Whether this transport carries a streamed answer ({@link io.boltgen.runtime.MethodType#SERVER_STREAMING}):
+   * several {@link #writeMessage} calls before {@link #close}, each written as it comes, with {@link #isReady}
+   * saying when the caller is behind. Such a transport also takes a {@code close} from another thread while a
+   * message is being written (the deadline's timer, the caller's cancellation) and drops what is written after
+   * it. A call of a streaming method over a transport that does not is refused
+   * {@link io.boltgen.runtime.ResponseStatus#NO_PROCESSOR}.
+   */
+  default boolean carriesStreams() {
+    return false;
+  }
 
   /**
    * The call's handler now listens for cancellation: from here on the transport tells {@link Listener#onCancel}

@@ -86,6 +86,9 @@ public final class CallChannel implements BoltChannel {
   @Override
   @SuppressWarnings("unchecked") // the call encodes its request with its own method's marshaller, typed Q there
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+    if (method.type() == MethodType.SERVER_STREAMING) {
+      throw new IllegalArgumentException(method + " streams its answer, which Bolt cannot carry: call it over gRPC");
+    }
     return (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, options, null, true);
   }
 
