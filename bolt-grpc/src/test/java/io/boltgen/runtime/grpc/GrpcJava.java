@@ -40,6 +40,16 @@ final class GrpcJava {
         .build();
   }
 
+  /** The server-streaming method {@code service/name} with raw-bytes messages. */
+  static MethodDescriptor<byte[], byte[]> serverStreaming(String service, String name) {
+    return MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(MethodDescriptor.MethodType.SERVER_STREAMING)
+        .setFullMethodName(MethodDescriptor.generateFullMethodName(service, name))
+        .setRequestMarshaller(BYTES)
+        .setResponseMarshaller(BYTES)
+        .build();
+  }
+
   /** A plaintext HTTP/2 channel (prior knowledge) to {@code port} on loopback. */
   static ManagedChannel plaintext(int port) {
     return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();

@@ -1,6 +1,7 @@
 package io.boltgen.runtime.internal.grpc;
 
 import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
@@ -29,17 +30,25 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One gRPC call on one HTTP/2 stream, as a stream of the one server call: it reads the request's headers
  * ({@link GrpcCalls#open}), its length-prefixed message ({@link GrpcMessages}), and its end, then starts the call;
- * it writes the answer as gRPC does: headers, the message, and trailers with {@code grpc-status}; a failure, and
- * every refusal before the call, as trailers only. A unary method takes exactly one request message.
+ * it writes the answer as gRPC does: headers, the message (or, for a server-streaming method, each message as it
+ * comes), and trailers with {@code grpc-status}; a failure before any message, and every refusal before the call,
+ * as trailers only. A unary or server-streaming method takes exactly one request message. A streamed answer is
+ * ready ({@link #isReady}) while the stream is writable, that is while the caller's HTTP/2 flow-control window
+ * has room: a caller that reads slowly slows the call's publisher down.
  *
  * <p>Threads: read on the stream's IO thread; the call decodes, encodes and closes on its own thread (or the
- * timer's, at the deadline), and the end is written by one task on the IO thread.
+ * timer's, at the deadline), and each streamed message and the end are written by tasks on the IO thread, in
+ * the order they were given; what comes after the end is dropped.
  */
 final class GrpcServerStream extends ChannelInboundHandlerAdapter implements ServerStream, ServerStream.Message {
+
+  /** The most bytes of a streamed answer handed to the IO thread and not yet written while the call is ready. */
+  static final int MAX_QUEUED_BYTES = 64 * 1024;
 
   private final GrpcCalls protocol;
   private final PortConnection connection;
@@ -60,6 +69,13 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
   private boolean told;
   private ByteBuf response;
   private volatile boolean cancelled;
+  // whether the answer is a stream of messages, each written as it comes (set before the call starts)
+  private boolean streaming;
+  // whether the answer's headers went out, and whether its end did (IO thread)
+  private boolean headersSent;
+  private boolean endSent;
+  // bytes of streamed messages encoded and not yet written by the IO thread
+  private final AtomicLong queuedBytes = new AtomicLong();
 
   GrpcServerStream(GrpcCalls protocol, PortConnection connection) {
     this.protocol = protocol;
@@ -154,10 +170,11 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
       ByteBuf check = request;
       request = null;
       GrpcHealth.Answer answer = protocol.health().check(check, channel.alloc());
-      writeEnd(channel, answer.message(), answer.failure() == null ? new DefaultHttp2Headers().set("grpc-status", "0")
-          : trailersOnly(200, answer.failure(), answer.why(), null));
+      writeEnd(channel, answer.message(), answer.failure() == null ? StatusCode.OK : answer.failure(), answer.why(),
+          null);
       return;
     }
+    streaming = opening.method().descriptor().type() == MethodType.SERVER_STREAMING;
     ServerCalls calls = protocol.calls();
     ServerStream.Listener started = calls.newCall(opening.method(), this, arrivalNanos, opening.timeoutMillis(),
         false, true);
@@ -167,6 +184,15 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
   }
 
   /** The caller went away: a started call is cancelled, and what is still held of the request freed. */
+  /** The caller's flow-control window has room again: a streamed answer goes on. */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (call != null && ctx.channel().isWritable()) {
+      call.onReady();
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     stopArrivalTimer();
@@ -278,15 +304,57 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     }
   }
 
+  /**
+   * Ready while the stream is writable and what was handed to the IO thread and not yet written is under
+   * {@value #MAX_QUEUED_BYTES} bytes: a publisher faster than the IO thread is held back as a slow caller is.
+   */
   @Override
   public boolean isReady() {
+    return queuedBytes.get() < MAX_QUEUED_BYTES && channel.isWritable();
+  }
+
+  @Override
+  public boolean carriesStreams() {
     return true;
   }
 
-  /** Encodes the result at once, length-prefixed: a failure to encode closes the call {@code internal}. */
+  /**
+   * Encodes the message at once, length-prefixed (a failure to encode closes the call {@code internal}): a unary
+   * answer is kept for the end, a streamed one written now.
+   */
   @Override
   public void writeMessage(Object message) {
-    response = encode(message);
+    ByteBuf encoded = encode(message);
+    if (!streaming) {
+      response = encoded;
+      return;
+    }
+    Channel ch = channel;
+    int size = encoded.readableBytes();
+    queuedBytes.addAndGet(size);
+    try {
+      ch.eventLoop().execute(() -> writeStreamed(ch, encoded, size));
+    } catch (RejectedExecutionException e) {
+      encoded.release(); // the server is shutting down: its connections are closing
+    }
+  }
+
+  /** Writes one message of a streamed answer, after the headers if it is the first (IO thread). */
+  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
+  private void writeStreamed(Channel ch, ByteBuf message, int size) {
+    long left = queuedBytes.addAndGet(-size);
+    if (endSent || !ch.isActive()) {
+      message.release(); // after the end (the deadline, a cancellation): dropped
+      return;
+    }
+    if (!headersSent) {
+      headersSent = true;
+      ch.write(new DefaultHttp2HeadersFrame(responseHeaders(200)), ch.voidPromise());
+    }
+    ch.writeAndFlush(new DefaultHttp2DataFrame(message, false), ch.voidPromise());
+    if (left < MAX_QUEUED_BYTES && left + size >= MAX_QUEUED_BYTES && ch.isWritable()) {
+      call.onReady(); // the IO thread caught up with the publisher
+    }
   }
 
   private ByteBuf encode(Object result) {
@@ -304,46 +372,55 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
       ReferenceCountUtil.release(answer);
       return; // the caller went away: nothing to write
     }
-    Http2Headers end;
-    if (status.isOk()) {
-      end = new DefaultHttp2Headers().set("grpc-status", "0");
-    } else {
+    StatusCode code = StatusCode.of(status);
+    String text = null;
+    String details = null;
+    if (!status.isOk()) {
       ReferenceCountUtil.release(answer);
       answer = null;
-      StatusCode code = StatusCode.of(status);
-      String message = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
-          ? opening.method().descriptor().httpPath() + " did not answer within " + opening.timeoutMillis() + " ms"
+      text = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
+          ? opening.method().descriptor().httpPath() + (streaming ? " did not end its stream" : " did not answer")
+          + " within " + opening.timeoutMillis() + " ms"
           : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
-      String details = StatusCode.isDeclared(status)
+      details = StatusCode.isDeclared(status)
           ? GrpcStatus.details(code, status.cause(), opening.method().descriptor().protoService()) : null;
-      end = trailersOnly(200, code, message, details);
     }
     ByteBuf message = answer;
-    Http2Headers trailers = end;
+    String grpcMessage = text;
+    String grpcDetails = details;
     Channel ch = channel;
     try {
-      ch.eventLoop().execute(() -> writeEnd(ch, message, trailers));
+      ch.eventLoop().execute(() -> writeEnd(ch, message, code, grpcMessage, grpcDetails));
     } catch (RejectedExecutionException e) {
       ReferenceCountUtil.release(message); // the server is shutting down: its connections are closing
     }
   }
 
-  /** Writes the answer's headers, message and trailers, or the trailers alone (IO thread). */
+  /**
+   * Writes the end of the answer (IO thread): the headers unless a streamed message sent them, the message if any,
+   * and trailers with {@code code}; or, for a failure before any message, the trailers alone.
+   */
   @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
-  private void writeEnd(Channel ch, ByteBuf message, Http2Headers trailers) {
-    if (!ch.isActive()) {
+  private void writeEnd(Channel ch, ByteBuf message, StatusCode code, String text, String details) {
+    if (endSent || !ch.isActive()) {
       ReferenceCountUtil.release(message);
       return;
     }
-    if (trailers.status() == null) {
-      ch.write(new DefaultHttp2HeadersFrame(responseHeaders(200)), ch.voidPromise());
-      if (message != null) {
-        ch.write(new DefaultHttp2DataFrame(message, false), ch.voidPromise());
-      }
-    } else {
+    endSent = true;
+    if (code != StatusCode.OK && !headersSent) {
       ReferenceCountUtil.release(message);
+      ch.writeAndFlush(new DefaultHttp2HeadersFrame(trailersOnly(200, code, text, details), true), ch.voidPromise());
+      return;
     }
-    ch.writeAndFlush(new DefaultHttp2HeadersFrame(trailers, true), ch.voidPromise());
+    if (!headersSent) {
+      headersSent = true;
+      ch.write(new DefaultHttp2HeadersFrame(responseHeaders(200)), ch.voidPromise());
+    }
+    if (message != null) {
+      ch.write(new DefaultHttp2DataFrame(message, false), ch.voidPromise());
+    }
+    ch.writeAndFlush(new DefaultHttp2HeadersFrame(status(new DefaultHttp2Headers(), code, text, details), true),
+        ch.voidPromise());
   }
 
   private Http2Headers responseHeaders(int httpStatus) {
@@ -356,7 +433,12 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
 
   /** The one headers frame of an answer without a message: HTTP status, content type, and the gRPC status. */
   private Http2Headers trailersOnly(int httpStatus, StatusCode code, String message, String details) {
-    Http2Headers headers = responseHeaders(httpStatus).set("grpc-status", Integer.toString(code.number()));
+    return status(responseHeaders(httpStatus), code, message, details);
+  }
+
+  /** {@code headers} with the gRPC status: its code, its message and details if any. */
+  private static Http2Headers status(Http2Headers headers, StatusCode code, String message, String details) {
+    headers.set("grpc-status", Integer.toString(code.number()));
     if (message != null && !message.isEmpty()) {
       headers.set("grpc-message", GrpcStatus.encodeMessage(message));
     }
