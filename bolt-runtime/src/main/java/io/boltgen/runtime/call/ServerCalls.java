@@ -18,6 +18,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -38,6 +39,7 @@ public final class ServerCalls {
 
   private static final Logger log = LoggerFactory.getLogger(ServerCalls.class);
   private static final RateLimitedLog selectorFailures = RateLimitedLog.of(log);
+  private static final RateLimitedLog closingFailures = RateLimitedLog.of(log);
 
   private final List<Method> methods;
   private final Map<String, Method> httpRoutes;
@@ -48,6 +50,7 @@ public final class ServerCalls {
   private final ServerInterceptor[] interceptors;
   private final Deadline.Ticker deadlineTicker;
   private final LongAdder cancelled = new LongAdder();
+  private final List<Runnable> closingListeners = new CopyOnWriteArrayList<>();
   private volatile boolean closing;
 
   private ServerCalls(List<Method> methods, Executor defaultExecutor, ExecutorSelector selector, Timer timer,
@@ -104,6 +107,30 @@ public final class ServerCalls {
    */
   public void closing() {
     closing = true;
+    for (Runnable listener : closingListeners.toArray(new Runnable[0])) {
+      if (closingListeners.remove(listener)) { // each runs once, here or where it was added
+        runClosingListener(listener);
+      }
+    }
+  }
+
+  /**
+   * Runs {@code listener} once when the server begins to close ({@link #closing()}), on the thread that closes it;
+   * at once if it began already. For a protocol that tells watchers of the server's health; it must be quick.
+   */
+  public void onClosing(Runnable listener) {
+    closingListeners.add(listener);
+    if (closing && closingListeners.remove(listener)) {
+      runClosingListener(listener);
+    }
+  }
+
+  private static void runClosingListener(Runnable listener) {
+    try {
+      listener.run();
+    } catch (Throwable e) {
+      closingFailures.warn("a listener of the server's closing failed: {}", MessageText.shorten(e.toString()));
+    }
   }
 
   /** Whether the server began to close ({@link #closing()}). */

@@ -125,13 +125,13 @@ final class GrpcCalls implements Http2StreamProtocol {
     }
     String path = String.valueOf(headers.path());
     ServerCalls.Method method = routes.get(path);
-    boolean health = method == null && path.equals(GrpcHealth.CHECK);
-    if (method == null && !health) {
+    String health = method == null && (path.equals(GrpcHealth.CHECK) || path.equals(GrpcHealth.WATCH)) ? path : null;
+    if (method == null && health == null) {
       return Opening.refused(200, StatusCode.UNIMPLEMENTED, "Method not found: " + MessageText.shorten(
           path.startsWith("/") ? path.substring(1) : path));
     }
-    if (json && (health || !MessageForms.hasJson(method.descriptor()))) {
-      return Opening.refused(200, StatusCode.UNIMPLEMENTED, (health ? GrpcHealth.CHECK : method.descriptor().httpPath())
+    if (json && (health != null || !MessageForms.hasJson(method.descriptor()))) {
+      return Opening.refused(200, StatusCode.UNIMPLEMENTED, (health != null ? health : method.descriptor().httpPath())
           + " has no JSON form (io.boltgen:bolt-json was not on the class path where its interface was compiled, or"
           + " it is the health check, answered in protobuf only): send application/grpc+proto");
     }
@@ -141,7 +141,7 @@ final class GrpcCalls implements Http2StreamProtocol {
       return Opening.refused(200, StatusCode.UNIMPLEMENTED, "grpc-encoding " + MessageText.shorten(encoding.toString())
           + " is not supported: this server reads identity and " + ACCEPTED_ENCODINGS);
     }
-    long timeoutMillis = health ? 0 : method.descriptor().timeoutMillis();
+    long timeoutMillis = health != null ? 0 : method.descriptor().timeoutMillis();
     CharSequence timeout = headers.get("grpc-timeout");
     if (timeout != null) {
       timeoutMillis = parseTimeout(timeout);
@@ -188,12 +188,15 @@ final class GrpcCalls implements Http2StreamProtocol {
     return Math.max(1, (value * nanosPerUnit + 999_999L) / 1_000_000L);
   }
 
-  /** A stream's request headers, checked: the method to call, a health check, or a refusal. */
+  /**
+   * A stream's request headers, checked: the method to call, or the route of a health check or watch
+   * ({@code health}), or a refusal.
+   */
   record Opening(ServerCalls.Method method, boolean json, boolean gzip, int timeoutMillis, int httpStatus,
-      StatusCode refusal, String why, boolean health) {
+      StatusCode refusal, String why, String health) {
 
     static Opening refused(int httpStatus, StatusCode code, String why) {
-      return new Opening(null, false, false, 0, httpStatus, code, why, false);
+      return new Opening(null, false, false, 0, httpStatus, code, why, null);
     }
   }
 }

@@ -9,24 +9,31 @@ import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * gRPC's health checking protocol ({@code grpc.health.v1.Health/Check}), answered by the module for every server
- * with gRPC (unless a service of its own has that route): {@code SERVING} for the server ({@code ""}) and for each
- * service it serves by its proto name, {@code NOT_SERVING} for all of them once the server began to close (while it
- * drains), and {@code NOT_FOUND} for a service it does not serve. Answered on the IO thread, as {@code /openapi.json}
- * is: a probe (Kubernetes', a load balancer's) is not a call of the server's methods, and passes no interceptor.
+ * gRPC's health checking protocol ({@code grpc.health.v1.Health}), answered by the module for every server with
+ * gRPC (unless a service of its own has those routes). {@code Check} answers {@code SERVING} for the server
+ * ({@code ""}) and for each service it serves by its proto name, {@code NOT_SERVING} for all of them once the server
+ * began to close (while it drains), and {@code NOT_FOUND} for a service it does not serve. {@code Watch} streams the
+ * same status ({@code SERVICE_UNKNOWN} for a service it does not serve), then {@code NOT_SERVING} once the server
+ * begins to close: its watchers are told ({@link Watcher}). Answered on the IO thread, as {@code /openapi.json} is:
+ * a probe (Kubernetes', a load balancer's) is not a call of the server's methods, and passes no interceptor.
  *
- * <p>Thread-safe: immutable.
+ * <p>Thread-safe.
  */
 final class GrpcHealth {
 
   /** The route of the check. */
   static final String CHECK = "/grpc.health.v1.Health/Check";
 
+  /** The route of the watch, a server stream. */
+  static final String WATCH = "/grpc.health.v1.Health/Watch";
+
   /** {@code HealthCheckResponse.ServingStatus}. */
   private static final int SERVING = 1;
   private static final int NOT_SERVING = 2;
+  private static final int SERVICE_UNKNOWN = 3;
 
   /** {@code HealthCheckRequest.service}: field 1, length-delimited. */
   private static final int SERVICE_TAG = (1 << 3) | 2;
@@ -36,9 +43,17 @@ final class GrpcHealth {
 
   private final ServerCalls calls;
   private final Set<String> services;
+  // the watches of a serving status, told once when the server begins to close (at most 100 per connection)
+  private final Set<Watcher> watchers = ConcurrentHashMap.newKeySet();
+
+  /** A watch of a serving status: told once that the server is not serving any more (the closing thread). */
+  interface Watcher {
+    void notServing();
+  }
 
   GrpcHealth(ServerCalls calls) {
     this.calls = calls;
+    calls.onClosing(this::closing);
     Set<String> names = new HashSet<>();
     names.add("");
     for (ServerCalls.Method method : calls.methods()) {
@@ -52,8 +67,12 @@ final class GrpcHealth {
   /** The answer to a check: its message, or the status it fails with. */
   record Answer(ByteBuf message, StatusCode failure, String why) {}
 
-  /** Answers the {@code HealthCheckRequest} in {@code request} (released here), its message prefixed for gRPC. */
-  Answer check(ByteBuf request, ByteBufAllocator alloc) {
+  /**
+   * Answers the {@code HealthCheckRequest} in {@code request} (released here), its message prefixed for gRPC: the
+   * check's answer, or with {@code watch} non-null the watch's first message, {@code watch} then told when the
+   * status changes.
+   */
+  Answer check(ByteBuf request, ByteBufAllocator alloc, Watcher watch) {
     String service;
     try {
       service = serviceName(request);
@@ -64,11 +83,44 @@ final class GrpcHealth {
       request.release();
     }
     if (!services.contains(service)) {
-      return new Answer(null, StatusCode.NOT_FOUND, "unknown service " + service);
+      return watch != null ? new Answer(status(alloc, SERVICE_UNKNOWN), null, null)
+          : new Answer(null, StatusCode.NOT_FOUND, "unknown service " + service);
     }
+    if (calls.isClosing()) {
+      return new Answer(status(alloc, NOT_SERVING), null, null);
+    }
+    if (watch != null) {
+      watchers.add(watch);
+      if (calls.isClosing() && watchers.remove(watch)) {
+        return new Answer(status(alloc, NOT_SERVING), null, null); // it began to close meanwhile
+      }
+    }
+    return new Answer(status(alloc, SERVING), null, null);
+  }
+
+  /** A {@code HealthCheckResponse} with {@code status}, prefixed for gRPC. */
+  static ByteBuf status(ByteBufAllocator alloc, int status) {
     ByteBuf message = alloc.buffer(GrpcMessages.PREFIX_BYTES + 2);
-    message.writeByte(0).writeInt(2).writeByte(0x08).writeByte(calls.isClosing() ? NOT_SERVING : SERVING);
-    return new Answer(message, null, null);
+    return message.writeByte(0).writeInt(2).writeByte(0x08).writeByte(status);
+  }
+
+  /** A {@code HealthCheckResponse} of {@code NOT_SERVING}, prefixed for gRPC. */
+  static ByteBuf notServing(ByteBufAllocator alloc) {
+    return status(alloc, NOT_SERVING);
+  }
+
+  /** The watch ended (its caller went away, its deadline passed): it is told nothing more. */
+  void unwatch(Watcher watch) {
+    watchers.remove(watch);
+  }
+
+  /** The server began to close: every watcher is told, once. */
+  private void closing() {
+    for (Watcher watch : watchers.toArray(new Watcher[0])) {
+      if (watchers.remove(watch)) {
+        watch.notServing();
+      }
+    }
   }
 
   /** Field 1 of the request (a string; the last one wins, as protobuf reads), others skipped. */

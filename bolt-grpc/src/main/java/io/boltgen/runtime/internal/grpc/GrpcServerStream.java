@@ -45,7 +45,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * timer's, at the deadline), and each streamed message and the end are written by tasks on the IO thread, in
  * the order they were given; what comes after the end is dropped.
  */
-final class GrpcServerStream extends ChannelInboundHandlerAdapter implements ServerStream, ServerStream.Message {
+final class GrpcServerStream extends ChannelInboundHandlerAdapter
+    implements ServerStream, ServerStream.Message, GrpcHealth.Watcher {
 
   /** The most bytes of a streamed answer handed to the IO thread and not yet written while the call is ready. */
   static final int MAX_QUEUED_BYTES = 64 * 1024;
@@ -71,11 +72,13 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
   private volatile boolean cancelled;
   // whether the answer is a stream of messages, each written as it comes (set before the call starts)
   private boolean streaming;
-  // whether the answer's headers went out, and whether its end did (IO thread)
-  private boolean headersSent;
-  private boolean endSent;
+  // the answer's frames as they went out (IO thread; made with the stream's headers)
+  private GrpcAnswer answer;
   // bytes of streamed messages encoded and not yet written by the IO thread
   private final AtomicLong queuedBytes = new AtomicLong();
+  // whether the stream is a health watch, and when its grpc-timeout passes (IO thread)
+  private boolean watching;
+  private ScheduledFuture<?> watchDeadline;
 
   GrpcServerStream(GrpcCalls protocol, PortConnection connection) {
     this.protocol = protocol;
@@ -120,6 +123,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
       return;
     }
     headers = headers(frame.headers());
+    answer = new GrpcAnswer(opening.json());
     messages = new GrpcMessages(ctx.alloc(), protocol.maxMessageBytes(), opening.gzip());
     if (frame.isEndStream()) {
       onEnd();
@@ -163,15 +167,11 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     request = messages.take();
     if (request == null) {
       refuse(StatusCode.INTERNAL, "the request ended without a message: "
-          + (opening.health() ? GrpcHealth.CHECK : opening.method().descriptor().httpPath()) + " takes one");
+          + (opening.health() != null ? opening.health() : opening.method().descriptor().httpPath()) + " takes one");
       return;
     }
-    if (opening.health()) {
-      ByteBuf check = request;
-      request = null;
-      GrpcHealth.Answer answer = protocol.health().check(check, channel.alloc());
-      writeEnd(channel, answer.message(), answer.failure() == null ? StatusCode.OK : answer.failure(), answer.why(),
-          null);
+    if (opening.health() != null) {
+      health();
       return;
     }
     streaming = opening.method().descriptor().type() == MethodType.SERVER_STREAMING;
@@ -183,7 +183,6 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     dispatch.submit();
   }
 
-  /** The caller went away: a started call is cancelled, and what is still held of the request freed. */
   /** The caller's flow-control window has room again: a streamed answer goes on. */
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
@@ -193,9 +192,62 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     ctx.fireChannelWritabilityChanged();
   }
 
+  /**
+   * Answers a health check with its one message, or starts a health watch (IO thread): its first message now, then
+   * {@code NOT_SERVING} when the server begins to close ({@link #notServing}), until the caller goes away or its
+   * {@code grpc-timeout} passes.
+   */
+  private void health() {
+    ByteBuf check = request;
+    request = null;
+    boolean watch = opening.health().equals(GrpcHealth.WATCH);
+    GrpcHealth.Answer status = protocol.health().check(check, channel.alloc(), watch ? this : null);
+    if (!watch || status.failure() != null) {
+      answer.end(channel, status.message(), status.failure() == null ? StatusCode.OK : status.failure(),
+          status.why(), null);
+      return;
+    }
+    watching = true;
+    writeStreamed(channel, status.message(), 0);
+    if (opening.timeoutMillis() > 0) {
+      watchDeadline = channel.eventLoop().schedule(this::watchTimedOut, opening.timeoutMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** The server began to close (its closing thread): a watch is told {@code NOT_SERVING}. */
+  @Override
+  public void notServing() {
+    Channel ch = channel;
+    try {
+      ch.eventLoop().execute(() -> writeStreamed(ch, GrpcHealth.notServing(ch.alloc()), 0));
+    } catch (RejectedExecutionException e) {
+      // the server is shutting down: its connections are closing, and the watch with them
+    }
+  }
+
+  /** A watch's {@code grpc-timeout} passed (IO thread): it ends {@code DEADLINE_EXCEEDED}. */
+  private void watchTimedOut() {
+    try {
+      protocol.health().unwatch(this);
+      answer.end(channel, null, StatusCode.DEADLINE_EXCEEDED, GrpcHealth.WATCH + " did not end its stream within "
+          + opening.timeoutMillis() + " ms", null);
+    } catch (Throwable e) {
+      refusals.warn("gRPC health watch {} from {} could not be ended, closing it: {}", streamId,
+          connection.remoteText(), MessageText.shorten(e.toString()));
+      Channels.close(channel);
+    }
+  }
+
+  /** The caller went away: a started call is cancelled, a watch forgotten, what is still held of the request freed. */
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     stopArrivalTimer();
+    if (watching) {
+      protocol.health().unwatch(this);
+      if (watchDeadline != null) {
+        watchDeadline.cancel(false);
+      }
+    }
     if (messages != null) {
       messages.release();
     }
@@ -224,8 +276,8 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     }
     refusals.warn("gRPC {} for request id {} from {}: {}", code, streamId, connection.remoteText(),
         MessageText.shorten(why));
-    Http2Headers trailers = trailersOnly(opening != null && opening.httpStatus() != 200 ? opening.httpStatus() : 200,
-        code, why, null);
+    Http2Headers trailers = GrpcAnswer.trailersOnly(opening != null && opening.httpStatus() != 200
+        ? opening.httpStatus() : 200, opening != null && opening.json(), code, why, null);
     boolean callerDone = !channel.isActive() || !channel.stream().state().remoteSideOpen();
     channel.write(new DefaultHttp2HeadersFrame(trailers, true), channel.voidPromise());
     if (!callerDone) {
@@ -339,20 +391,11 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
     }
   }
 
-  /** Writes one message of a streamed answer, after the headers if it is the first (IO thread). */
-  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
+  /** Writes one message of a streamed answer (IO thread); dropped after the end (the deadline, a cancellation). */
   private void writeStreamed(Channel ch, ByteBuf message, int size) {
     long left = queuedBytes.addAndGet(-size);
-    if (endSent || !ch.isActive()) {
-      message.release(); // after the end (the deadline, a cancellation): dropped
-      return;
-    }
-    if (!headersSent) {
-      headersSent = true;
-      ch.write(new DefaultHttp2HeadersFrame(responseHeaders(200)), ch.voidPromise());
-    }
-    ch.writeAndFlush(new DefaultHttp2DataFrame(message, false), ch.voidPromise());
-    if (left < MAX_QUEUED_BYTES && left + size >= MAX_QUEUED_BYTES && ch.isWritable()) {
+    if (answer.message(ch, message) && left < MAX_QUEUED_BYTES && left + size >= MAX_QUEUED_BYTES
+        && ch.isWritable()) {
       call.onReady(); // the IO thread caught up with the publisher
     }
   }
@@ -366,18 +409,18 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
 
   @Override
   public void close(CallStatus status, boolean flush) {
-    ByteBuf answer = response;
+    ByteBuf kept = response;
     response = null;
     if (status.kind() == CallStatus.Kind.CANCELLED) {
-      ReferenceCountUtil.release(answer);
+      ReferenceCountUtil.release(kept);
       return; // the caller went away: nothing to write
     }
     StatusCode code = StatusCode.of(status);
     String text = null;
     String details = null;
     if (!status.isOk()) {
-      ReferenceCountUtil.release(answer);
-      answer = null;
+      ReferenceCountUtil.release(kept);
+      kept = null;
       text = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
           ? opening.method().descriptor().httpPath() + (streaming ? " did not end its stream" : " did not answer")
           + " within " + opening.timeoutMillis() + " ms"
@@ -385,67 +428,15 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter implements Ser
       details = StatusCode.isDeclared(status)
           ? GrpcStatus.details(code, status.cause(), opening.method().descriptor().protoService()) : null;
     }
-    ByteBuf message = answer;
+    ByteBuf message = kept;
     String grpcMessage = text;
     String grpcDetails = details;
     Channel ch = channel;
     try {
-      ch.eventLoop().execute(() -> writeEnd(ch, message, code, grpcMessage, grpcDetails));
+      ch.eventLoop().execute(() -> answer.end(ch, message, code, grpcMessage, grpcDetails));
     } catch (RejectedExecutionException e) {
       ReferenceCountUtil.release(message); // the server is shutting down: its connections are closing
     }
-  }
-
-  /**
-   * Writes the end of the answer (IO thread): the headers unless a streamed message sent them, the message if any,
-   * and trailers with {@code code}; or, for a failure before any message, the trailers alone.
-   */
-  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
-  private void writeEnd(Channel ch, ByteBuf message, StatusCode code, String text, String details) {
-    if (endSent || !ch.isActive()) {
-      ReferenceCountUtil.release(message);
-      return;
-    }
-    endSent = true;
-    if (code != StatusCode.OK && !headersSent) {
-      ReferenceCountUtil.release(message);
-      ch.writeAndFlush(new DefaultHttp2HeadersFrame(trailersOnly(200, code, text, details), true), ch.voidPromise());
-      return;
-    }
-    if (!headersSent) {
-      headersSent = true;
-      ch.write(new DefaultHttp2HeadersFrame(responseHeaders(200)), ch.voidPromise());
-    }
-    if (message != null) {
-      ch.write(new DefaultHttp2DataFrame(message, false), ch.voidPromise());
-    }
-    ch.writeAndFlush(new DefaultHttp2HeadersFrame(status(new DefaultHttp2Headers(), code, text, details), true),
-        ch.voidPromise());
-  }
-
-  private Http2Headers responseHeaders(int httpStatus) {
-    Http2Headers headers = new DefaultHttp2Headers().status(Integer.toString(httpStatus));
-    headers.set("content-type", opening != null && opening.json() ? GrpcCalls.CONTENT_TYPE + "+json"
-        : GrpcCalls.CONTENT_TYPE);
-    headers.set("grpc-accept-encoding", GrpcCalls.ACCEPTED_ENCODINGS);
-    return headers;
-  }
-
-  /** The one headers frame of an answer without a message: HTTP status, content type, and the gRPC status. */
-  private Http2Headers trailersOnly(int httpStatus, StatusCode code, String message, String details) {
-    return status(responseHeaders(httpStatus), code, message, details);
-  }
-
-  /** {@code headers} with the gRPC status: its code, its message and details if any. */
-  private static Http2Headers status(Http2Headers headers, StatusCode code, String message, String details) {
-    headers.set("grpc-status", Integer.toString(code.number()));
-    if (message != null && !message.isEmpty()) {
-      headers.set("grpc-message", GrpcStatus.encodeMessage(message));
-    }
-    if (details != null) {
-      headers.set("grpc-status-details-bin", details);
-    }
-    return headers;
   }
 
   @Override
