@@ -3,6 +3,7 @@ package io.boltgen.runtime;
 import io.boltgen.annotation.BoltCallback;
 import java.net.SocketAddress;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 
 /**
  * Something calls can be sent over: a pool of connections to one address ({@link BoltClient#channel}), or
@@ -59,6 +60,19 @@ public interface BoltChannel {
    *     one answer (serve such a method over gRPC)
    */
   <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options);
+
+  /**
+   * The answers of {@code method} to {@code request}, as a publisher: each subscription makes one call
+   * ({@link #newCall}) and hands its answers on as its subscriber asks for them; cancelling the subscription cancels
+   * the call, and the call's end is the subscriber's {@code onComplete} or {@code onError} (the same failures the
+   * other styles throw). A request-response method publishes its one answer. Generated stubs call it for methods
+   * that return a {@code Flow.Publisher}. A channel that cannot carry {@code method} (a Bolt channel and a
+   * {@link MethodType#SERVER_STREAMING} method: serve it over gRPC) fails each subscriber at once with
+   * {@link #newCall}'s {@link IllegalArgumentException}.
+   */
+  default <Q, R> Flow.Publisher<R> invokeStream(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
+    return new CallPublisher<>(this, method, request, options);
+  }
 
   /** The peer this channel sends to. */
   SocketAddress remoteAddress();

@@ -1,0 +1,146 @@
+package io.boltgen.runtime;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Flow;
+
+/**
+ * The answers of one method as a {@link Flow.Publisher} ({@link BoltChannel#invokeStream}): each subscription
+ * makes one call of its own ({@link BoltChannel#newCall}) once the subscriber's {@code onSubscribe} has returned,
+ * sends the request, and hands the answers on as the subscriber asks for them (its demand is the call's
+ * {@link ClientCall#request}); the call's close is the subscriber's {@code onComplete} or {@code onError}, and
+ * cancelling the subscription cancels the call. A call that cannot be made (a channel that carries no streams, a
+ * closed client) fails the subscriber at once, after an {@code onSubscribe} whose subscription does nothing.
+ *
+ * <p>Immutable; each subscription is thread-safe.
+ */
+final class CallPublisher<Q, R> implements Flow.Publisher<R> {
+
+  private final BoltChannel channel;
+  private final MethodDescriptor<Q, R> method;
+  private final Q request;
+  private final CallOptions options;
+
+  CallPublisher(BoltChannel channel, MethodDescriptor<Q, R> method, Q request, CallOptions options) {
+    this.channel = Objects.requireNonNull(channel, "channel");
+    this.method = Objects.requireNonNull(method, "method");
+    this.request = request;
+    this.options = Objects.requireNonNull(options, "options");
+  }
+
+  @Override
+  public void subscribe(Flow.Subscriber<? super R> subscriber) {
+    Objects.requireNonNull(subscriber, "subscriber");
+    ClientCall<Q, R> call;
+    try {
+      call = channel.newCall(method, options);
+    } catch (RuntimeException e) {
+      subscriber.onSubscribe(new Flow.Subscription() {
+        @Override
+        public void request(long n) {}
+
+        @Override
+        public void cancel() {}
+      });
+      subscriber.onError(e);
+      return;
+    }
+    Relay<Q, R> relay = new Relay<>(call, subscriber);
+    subscriber.onSubscribe(relay);
+    relay.open(request);
+  }
+
+  /** One subscription: the subscriber's demand and cancellation to the call, the call's messages and end back. */
+  private static final class Relay<Q, R> implements Flow.Subscription, ClientCall.Listener<R> {
+    private final ClientCall<Q, R> call;
+    private final Flow.Subscriber<? super R> subscriber;
+    // demand asked for before the call was open, and whether it is; guarded by this
+    private long early;
+    private boolean open;
+    private volatile boolean cancelled;
+    private volatile boolean ended;
+
+    Relay(ClientCall<Q, R> call, Flow.Subscriber<? super R> subscriber) {
+      this.call = call;
+      this.subscriber = subscriber;
+    }
+
+    /** Starts the call, after {@code onSubscribe} returned: nothing reaches the subscriber before. */
+    void open(Q request) {
+      if (cancelled) {
+        return;
+      }
+      call.start(this);
+      try {
+        call.sendMessage(request);
+        call.halfClose();
+      } catch (RuntimeException e) {
+        call.cancel("the request could not be sent", e);
+        return;
+      }
+      long demand;
+      synchronized (this) {
+        open = true;
+        demand = early;
+      }
+      if (demand > 0) {
+        call.request(clamp(demand));
+      }
+    }
+
+    @Override
+    public void request(long n) {
+      if (n <= 0) {
+        cancel();
+        fail(new IllegalArgumentException("demand must be positive, not " + n + " (Reactive Streams, rule 3.9)"));
+        return;
+      }
+      synchronized (this) {
+        if (!open) {
+          early = early + n < 0 ? Long.MAX_VALUE : early + n;
+          return;
+        }
+      }
+      call.request(clamp(n));
+    }
+
+    @Override
+    public void cancel() {
+      if (!cancelled) {
+        cancelled = true;
+        call.cancel("the subscriber cancelled", null);
+      }
+    }
+
+    @Override
+    public void onMessage(R message) {
+      if (!cancelled && !ended) {
+        subscriber.onNext(message);
+      }
+    }
+
+    @Override
+    public void onClose(Throwable error, Map<String, String> trailers) {
+      if (cancelled) {
+        return;
+      }
+      if (error != null) {
+        fail(error);
+      } else if (!ended) {
+        ended = true;
+        subscriber.onComplete();
+      }
+    }
+
+    private void fail(Throwable error) {
+      if (!ended) {
+        ended = true;
+        subscriber.onError(error);
+      }
+    }
+
+    private static int clamp(long n) {
+      return (int) Math.min(n, Integer.MAX_VALUE);
+    }
+  }
+}
