@@ -202,7 +202,11 @@ final class HolderWriter {
           .add(".alias($S)\n", request.reflectionName());
     }
     init.add(".methodCode($L)\n", methodIdName(m))
-        .add(".type($T.$L)\n", Names.METHOD_TYPE, m.style() == Style.ONEWAY ? "ONEWAY" : "REQUEST_RESPONSE")
+        .add(".type($T.$L)\n", Names.METHOD_TYPE, switch (m.style()) {
+          case ONEWAY -> "ONEWAY";
+          case STREAM -> "SERVER_STREAMING";
+          default -> "REQUEST_RESPONSE";
+        })
         .add(".timeoutMillis($LL)\n", m.timeoutMillis());
     if (m.idempotent()) {
       init.add(".idempotent(true)\n"); // false is the builder's default: other methods say nothing

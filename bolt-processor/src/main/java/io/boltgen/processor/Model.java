@@ -272,7 +272,15 @@ final class Model {
     SYNC,
     FUTURE,
     CALLBACK,
-    ONEWAY
+    ONEWAY,
+    /** Server streaming: {@code Flow.Publisher<T>}, one request and a stream of answers. */
+    STREAM
+  }
+
+  /** How a method's response message is described: "The result of ", "One message of the stream of "… */
+  static String resultNoun(Method m) {
+    return m.style() == Style.STREAM ? "One message of the stream of "
+        : m.voidResult() ? "The (empty) result of " : "The result of ";
   }
 
   /** A declared exception rebuilt on the client from its remote class name. */

@@ -271,6 +271,18 @@ final class ModelReader {
         result = voidToNull(args.get(0));
       }
       context = "the result of " + javaName + "()";
+    } else if (TypeReader.isType(returnType, Names.FLOW_PUBLISHER)) {
+      style = Style.STREAM;
+      List<? extends TypeMirror> args = ((DeclaredType) returnType).getTypeArguments();
+      if (args.isEmpty() || args.get(0).getKind() == TypeKind.WILDCARD || voidToNull(args.get(0)) == null) {
+        report.error(method, "UnsupportedReturnType", (args.isEmpty() ? "raw Flow.Publisher"
+            : "Flow." + Annotations.render(returnType)) + ": declare Flow.Publisher<T>, T the type of the stream's messages"
+            + " (not a wildcard, not Void)");
+        scope.failed = true;
+      } else {
+        result = args.get(0);
+      }
+      context = "the messages of " + javaName + "()";
     } else if (typeReader.isSubtypeOfErasure(returnType, futureType) || typeReader.isSubtypeOfErasure(returnType, completionStageType)) {
       style = Style.FUTURE;
       report.error(method, "UnsupportedReturnType", Annotations.render(returnType) + " is not supported: use CompletableFuture<T>");
@@ -283,6 +295,11 @@ final class ModelReader {
     if (oneway != null && style != Style.ONEWAY && style != Style.CALLBACK) {
       report.error(new Site(method, oneway, null), "InvalidOneway",
           "@Oneway methods must return void, not " + Annotations.render(returnType));
+      scope.failed = true;
+    }
+    if (idempotent != null && style == Style.STREAM) {
+      report.error(new Site(method, idempotent, null), "InvalidIdempotent", "a streaming method cannot be @Idempotent:"
+          + " a client never sends a stream again, whose messages it may have taken already; remove @Idempotent");
       scope.failed = true;
     }
     if (idempotent != null && oneway != null) {
@@ -351,7 +368,7 @@ final class ModelReader {
     }
     String callbackName = callbackIndex < 0 ? null : params.get(callbackIndex).getSimpleName().toString();
     return new Model.Method(method, javaName, wireMethod, nameSite, style,
-        idempotent != null && style != Style.ONEWAY, List.copyOf(javaParams),
+        idempotent != null && style != Style.ONEWAY && style != Style.STREAM, List.copyOf(javaParams),
         callbackName, TypeName.get(returnType), resultType, List.copyOf(thrown), List.copyOf(mapped),
         timeout == 0 ? serviceTimeout : timeout, timeoutSite, request, response, Annotations.doc(elements, method), deprecated);
   }

@@ -68,6 +68,7 @@ final class Names {
   static final String BOLT_MESSAGE = ANNOTATIONS + ".BoltMessage";
   static final String BOLT_SCALAR = ANNOTATIONS + ".BoltScalar";
   static final String BOLT_CALLBACK = ANNOTATIONS + ".BoltCallback";
+  static final String FLOW_PUBLISHER = "java.util.concurrent.Flow.Publisher";
   static final String SOFA_RPC_SERVICE = ANNOTATIONS + ".SofaRpcService";
   static final String SOFA_RPC_CLASS = ANNOTATIONS + ".SofaRpcClass";
 

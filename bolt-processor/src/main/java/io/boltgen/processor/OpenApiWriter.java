@@ -65,14 +65,16 @@ final class OpenApiWriter {
     Map<String, Object> paths = new LinkedHashMap<>();
     String protoService = service.protoPackage() + "." + service.protoServiceName();
     for (Method m : service.methods()) {
-      paths.put("/" + protoService + "/" + m.wireMethodName(), Map.of("post", operation(protoService, m)));
+      if (m.style() != Model.Style.STREAM) { // Connect's unary call cannot take a stream: gRPC's can (the .proto)
+        paths.put("/" + protoService + "/" + m.wireMethodName(), Map.of("post", operation(protoService, m)));
+      }
     }
     doc.put("paths", paths);
     Map<String, Object> schemas = new LinkedHashMap<>();
     for (Method m : service.methods()) {
       schemas.put(fullName(m.request().protoName()), messageSchema(m.request(), "The arguments of " + m.javaName() + "."));
       schemas.put(fullName(m.response().protoName()), messageSchema(m.response(),
-          (m.voidResult() ? "The (empty) result of " : "The result of ") + m.javaName() + "."));
+          Model.resultNoun(m) + m.javaName() + "."));
     }
     for (Message message : service.messages()) {
       schemas.put(fullName(message.protoName()), messageSchema(message, message.javadoc()));

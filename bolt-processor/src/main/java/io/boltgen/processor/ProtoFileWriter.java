@@ -54,7 +54,8 @@ final class ProtoFileWriter {
           .append(", ")
           .append(HolderWriter.style(m.style())).append(".\n");
       out.append("  rpc ").append(m.wireMethodName()).append(" (").append(m.request().protoName())
-          .append(") returns (").append(m.response().protoName()).append(");\n");
+          .append(") returns (").append(m.style() == Model.Style.STREAM ? "stream " : "")
+          .append(m.response().protoName()).append(");\n");
     }
     out.append("}\n");
     for (Method m : service.methods()) {
@@ -62,7 +63,7 @@ final class ProtoFileWriter {
       out.append("// The arguments of ").append(m.javaName()).append(".\n");
       message(out, m.request());
       out.append('\n');
-      out.append(m.voidResult() ? "// The (empty) result of " : "// The result of ").append(m.javaName())
+      out.append("// ").append(Model.resultNoun(m)).append(m.javaName())
           .append(".\n");
       message(out, m.response());
     }

@@ -38,7 +38,7 @@ record ProtoSchema(
    *
    * @param className the Bolt className ({@code service:version/method}) from the rpc's comment, or null
    * @param style the call style from that comment ({@code sync}, {@code future}, {@code callback},
-   *     {@code oneway}), or null
+   *     {@code oneway}, {@code stream}), or null
    */
   record Rpc(String name, String request, String response, String className, String style, int line) {
 
@@ -49,6 +49,10 @@ record ProtoSchema(
 
     boolean oneway() {
       return "oneway".equals(style);
+    }
+
+    boolean streams() {
+      return "stream".equals(style);
     }
   }
 

@@ -85,6 +85,12 @@ final class SchemaDiff {
             + " sends, or answers a call nobody waits for. Keep it " + (b.oneway() ? "@Oneway" : "not @Oneway")
             + ACCEPT);
       }
+      if (b.style() != null && c.style() != null && b.streams() != c.streams()) {
+        add("CallStyleChanged", new Target(Kind.METHOD, c.method(), null, null), "method " + c.method() + " was "
+            + b.style() + " in the baseline " + at(b.line()) + " and is " + c.style() + " now: a caller of a stream"
+            + " reads messages until its end, a caller of a unary method one answer, so neither understands the other."
+            + " Keep its return type " + (b.streams() ? "a Flow.Publisher" : "as it was") + ACCEPT);
+      }
       messages(b.request(), c.request());
       messages(b.response(), c.response());
     }

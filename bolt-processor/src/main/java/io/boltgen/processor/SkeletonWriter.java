@@ -66,6 +66,9 @@ final class SkeletonWriter {
           invoke.addStatement("implementation.$L($L)", m.javaName(),
               args.isEmpty() ? "call.asCallback()" : args + ", call.asCallback()");
           break;
+        case STREAM:
+          invoke.addStatement("call.respondStream(implementation.$L($L))", m.javaName(), args);
+          break;
         case ONEWAY:
         default:
           invoke.addStatement("implementation.$L($L)", m.javaName(), args);

@@ -102,6 +102,11 @@ final class SofaRpcReader {
         }
       }
       checkDistinctExceptionNames(m, remoteNames);
+      if (m.style() == Style.STREAM) {
+        report.error(Site.of(m.element()), "UnsupportedSofaRpcMethod", "SOFARPC's bolt protocol carries one answer per"
+            + " call: " + m.javaName() + " cannot return a Flow.Publisher in a @SofaRpcService");
+        continue;
+      }
       if (kind == SofaRpcModel.Serializer.PROTOBUF) {
         checkProtobuf(m);
       } else {

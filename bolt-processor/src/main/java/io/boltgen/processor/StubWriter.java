@@ -123,6 +123,10 @@ final class StubWriter {
         b.addStatement("return this.channel.invokeFuture($T.$L, " + request + ", this.options)", names.holder(),
             descriptor, m.request().javaType());
         break;
+      case STREAM:
+        b.addStatement("return this.channel.invokeStream($T.$L, " + request + ", this.options)", names.holder(),
+            descriptor, m.request().javaType());
+        break;
       case SYNC:
       default:
         // a declared exception, checked or not, leaves invokeSync as itself (the runtime maps it once)

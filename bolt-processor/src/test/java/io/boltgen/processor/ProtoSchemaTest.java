@@ -47,7 +47,10 @@ class ProtoSchemaTest {
     assertThat(s.service()).isEqualTo("demo.Inventory");
     assertThat(s.version()).isEqualTo("1.0");
     assertThat(s.protoService()).isEqualTo("Inventory");
-    assertThat(s.rpcs()).extracting(Rpc::name).containsExactly("get", "reserve", "watch", "audit", "search");
+    assertThat(s.rpcs()).extracting(Rpc::name).containsExactly("get", "reserve", "watch", "audit", "search",
+        "stockOf");
+    assertThat(s.rpc("stockOf").streams()).isTrue();
+    assertThat(s.rpc("stockOf").response()).isEqualTo("StockOfResponse");
     assertThat(s.rpc("get")).isEqualTo(new Rpc("get", "GetRequest", "GetResponse", "demo.Inventory:1.0/get",
         "sync", lineOf(golden, "service", "  rpc get (GetRequest) returns (GetResponse);")));
     assertThat(s.rpc("audit").oneway()).isTrue();

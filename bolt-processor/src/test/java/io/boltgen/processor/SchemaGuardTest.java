@@ -210,6 +210,15 @@ class SchemaGuardTest {
   }
 
   @Test
+  void streamingIsPartOfTheContract() {
+    JavaFileObject[] v2 = sources(svc("  java.util.concurrent.Flow.Publisher<Item> get(String id);",
+        "  @Oneway void fire(String note);"), ITEM, KIND);
+    Compilation c = compile(false, v2);
+    assertThat(c).hadErrorContaining("[Bolt/CallStyleChanged] method get was sync in the baseline");
+    assertThat(c).hadErrorContaining("and is stream now: a caller of a stream reads messages until its end");
+  }
+
+  @Test
   void renamingTheServiceOrChangingItsVersion() {
     JavaFileObject[] renamed = sources(annotated("@BoltService(name = \"demo.Store\", version = \"1.0\")",
         "  Item get(String id);", "  @Oneway void fire(String note);"), ITEM, KIND);

@@ -142,6 +142,14 @@ class SofaRpcDialectTest {
   }
 
   @Test
+  void aStreamingMethodIsRefused() {
+    JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN,
+        "public interface Svc { Flow.Publisher<Reply> replies(Person person); }");
+    assertOnlyError(svc, 10, "UnsupportedSofaRpcMethod", "SOFARPC's bolt protocol carries one answer per call:"
+        + " replies cannot return a Flow.Publisher in a @SofaRpcService", svc, person(), reply());
+  }
+
+  @Test
   void sofaRpcClassMustBeAJavaName() {
     JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc { Person get(int id); }");
     JavaFileObject person = source("test.Person",

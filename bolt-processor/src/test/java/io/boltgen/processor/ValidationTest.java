@@ -281,6 +281,28 @@ class ValidationTest {
   }
 
   @Test
+  void aStreamingMethodReturnsAFlowPublisherOfItsMessages() {
+    JavaFileObject ok = svc("@BoltService", "interface Svc {", "  Flow.Publisher<List<String>> lines(int from)"
+        + " throws java.io.IOException;", "}");
+    assertThat(compile(ok)).succeededWithoutWarnings();
+    JavaFileObject raw = svc("@BoltService", "interface Svc {", "  @SuppressWarnings(\"rawtypes\") Flow.Publisher m();",
+        "}");
+    assertError(compile(raw), raw, 10, "UnsupportedReturnType", "raw Flow.Publisher: declare Flow.Publisher<T>, T the"
+        + " type of the stream's messages (not a wildcard, not Void)");
+    JavaFileObject wildcard = svc("@BoltService", "interface Svc {", "  Flow.Publisher<?> m();", "}");
+    assertError(compile(wildcard), wildcard, 10, "UnsupportedReturnType", "Flow.Publisher<?>: declare Flow.Publisher<T>");
+    JavaFileObject nothing = svc("@BoltService", "interface Svc {", "  Flow.Publisher<Void> m();", "}");
+    assertError(compile(nothing), nothing, 10, "UnsupportedReturnType", "Flow.Publisher<Void>: declare");
+    JavaFileObject oneway = svc("@BoltService", "interface Svc {", "  @Oneway", "  Flow.Publisher<String> m();", "}");
+    assertError(compile(oneway), oneway, 10, "InvalidOneway", "@Oneway methods must return void");
+    JavaFileObject idempotent = svc("@BoltService", "interface Svc {", "  @Idempotent", "  Flow.Publisher<String> m();",
+        "}");
+    assertError(compile(idempotent), idempotent, 10, "InvalidIdempotent", "a streaming method cannot be @Idempotent");
+    JavaFileObject element = svc("@BoltService", "interface Svc {", "  Flow.Publisher<Thread> m();", "}");
+    assertThat(compile(element)).failed();
+  }
+
+  @Test
   void onewayMethodsCannotBeIdempotent() {
     JavaFileObject f = svc("@BoltService", "interface Svc {", "  @Oneway", "  @Idempotent", "  void fire(String note);",
         "  @Idempotent String get(String id);", "}");
