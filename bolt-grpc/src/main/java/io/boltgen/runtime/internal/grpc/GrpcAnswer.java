@@ -8,6 +8,11 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.internal.PlatformDependent;
+import java.util.Queue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The frames of one gRPC answer, as gRPC orders them: the response headers once, before the first message; each
@@ -15,66 +20,139 @@ import io.netty.util.ReferenceCountUtil;
  * trailers only: one HEADERS frame with the HTTP status, the content type and the gRPC status. Whatever comes after
  * the end is dropped (a streamed message that lost the race with the deadline).
  *
- * <p>Confined to the stream's IO thread.
+ * <p>Messages and the end are queued from any thread ({@link #message}, {@link #end}) and written in that order by
+ * one task on the stream's IO thread at a time, which writes all it finds and flushes once: a publisher faster than
+ * the IO thread costs one wake-up and one flush per batch, not per message. What is queued and not yet written is
+ * counted ({@link #queuedBytes()}); when the IO thread brings it back under {@value #CAUGHT_UP_BYTES} bytes, it says so
+ * ({@code caughtUp}).
+ *
+ * <p>Thread-safe: queued from any thread; written on the IO thread.
  */
 final class GrpcAnswer {
 
+  /** Queued message bytes under which the IO thread has caught up with whoever streams the messages. */
+  static final int CAUGHT_UP_BYTES = 64 * 1024;
+
+  private final Channel channel;
   private final boolean json;
+  private final Runnable caughtUp;
+  // messages (ByteBuf) and the end (End), in order, waiting for the IO thread
+  private final Queue<Object> queue = PlatformDependent.newMpscQueue();
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private final AtomicLong queuedBytes = new AtomicLong();
+  // IO thread only
   private boolean headersSent;
   private boolean endSent;
 
-  /** The answer of a call whose messages are JSON ({@code application/grpc+json}) or protobuf. */
-  GrpcAnswer(boolean json) {
+  /** The end of an answer: its last message (a unary answer's one), and its status. */
+  private record End(ByteBuf message, StatusCode code, String text, String details) {}
+
+  /**
+   * The answer on {@code channel}, its messages JSON ({@code application/grpc+json}) or protobuf; {@code caughtUp}
+   * runs on the IO thread when queued messages fall back under {@value #CAUGHT_UP_BYTES} bytes.
+   */
+  GrpcAnswer(Channel channel, boolean json, Runnable caughtUp) {
+    this.channel = channel;
     this.json = json;
+    this.caughtUp = caughtUp;
   }
 
-  /** Whether the end was written: nothing more will be. */
-  boolean ended() {
-    return endSent;
+  /** Bytes of messages queued and not yet written. */
+  long queuedBytes() {
+    return queuedBytes.get();
   }
 
-  /** Writes one message, after the headers if it is the first; false (and the message freed) after the end. */
-  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
-  boolean message(Channel ch, ByteBuf message) {
-    if (endSent || !ch.isActive()) {
-      message.release();
-      return false;
-    }
-    headers(ch);
-    ch.writeAndFlush(new DefaultHttp2DataFrame(message, false), ch.voidPromise());
-    return true;
+  /** Queues one message (any thread; taken over). */
+  void message(ByteBuf message) {
+    queuedBytes.addAndGet(message.readableBytes());
+    enqueue(message);
   }
 
   /**
-   * Writes the end: the headers unless a message sent them, {@code message} if any, and trailers with {@code code};
-   * or, for a failure before any message, the trailers alone.
+   * Queues the end (any thread): {@code message} if any (taken over), then trailers with {@code code}; for a failure
+   * before any message, the trailers alone.
    */
-  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
-  void end(Channel ch, ByteBuf message, StatusCode code, String text, String details) {
-    if (endSent || !ch.isActive()) {
-      ReferenceCountUtil.release(message);
-      return;
+  void end(ByteBuf message, StatusCode code, String text, String details) {
+    enqueue(new End(message, code, text, details));
+  }
+
+  private void enqueue(Object item) {
+    queue.offer(item);
+    if (draining.compareAndSet(false, true)) {
+      try {
+        channel.eventLoop().execute(this::drain);
+      } catch (RejectedExecutionException e) {
+        // the server is shutting down: its connections are closing, and nothing queued will be written
+        for (Object left = queue.poll(); left != null; left = queue.poll()) {
+          release(left);
+        }
+        draining.set(false);
+      }
     }
-    endSent = true;
-    if (code != StatusCode.OK && !headersSent) {
-      ReferenceCountUtil.release(message);
-      ch.writeAndFlush(new DefaultHttp2HeadersFrame(trailersOnly(200, json, code, text, details), true),
-          ch.voidPromise());
-      return;
+  }
+
+  /** Writes everything queued, then flushes once (IO thread). */
+  @SuppressWarnings("FutureReturnValueIgnored") // closing the stream is all there is left to do
+  private void drain() {
+    boolean wasBehind = queuedBytes.get() >= CAUGHT_UP_BYTES;
+    do {
+      for (Object item = queue.poll(); item != null; item = queue.poll()) {
+        try {
+          write(item);
+        } catch (RuntimeException e) {
+          release(item);
+          channel.close();
+        }
+      }
+      channel.flush();
+      draining.set(false);
+    } while (!queue.isEmpty() && draining.compareAndSet(false, true));
+    if (wasBehind && queuedBytes.get() < CAUGHT_UP_BYTES && channel.isWritable()) {
+      caughtUp.run();
     }
-    headers(ch);
-    if (message != null) {
-      ch.write(new DefaultHttp2DataFrame(message, false), ch.voidPromise());
-    }
-    ch.writeAndFlush(new DefaultHttp2HeadersFrame(status(new DefaultHttp2Headers(), code, text, details), true),
-        ch.voidPromise());
   }
 
   @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
-  private void headers(Channel ch) {
+  private void write(Object item) {
+    if (item instanceof ByteBuf message) {
+      queuedBytes.addAndGet(-message.readableBytes());
+      if (endSent || !channel.isActive()) {
+        message.release();
+        return;
+      }
+      headers();
+      channel.write(new DefaultHttp2DataFrame(message, false), channel.voidPromise());
+      return;
+    }
+    End end = (End) item;
+    if (endSent || !channel.isActive()) {
+      ReferenceCountUtil.release(end.message());
+      return;
+    }
+    endSent = true;
+    if (end.code() != StatusCode.OK && !headersSent) {
+      ReferenceCountUtil.release(end.message());
+      channel.write(new DefaultHttp2HeadersFrame(trailersOnly(200, json, end.code(), end.text(), end.details()), true),
+          channel.voidPromise());
+      return;
+    }
+    headers();
+    if (end.message() != null) {
+      channel.write(new DefaultHttp2DataFrame(end.message(), false), channel.voidPromise());
+    }
+    channel.write(new DefaultHttp2HeadersFrame(status(new DefaultHttp2Headers(), end.code(), end.text(),
+        end.details()), true), channel.voidPromise());
+  }
+
+  private static void release(Object item) {
+    ReferenceCountUtil.release(item instanceof End end ? end.message() : item);
+  }
+
+  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
+  private void headers() {
     if (!headersSent) {
       headersSent = true;
-      ch.write(new DefaultHttp2HeadersFrame(responseHeaders(200, json)), ch.voidPromise());
+      channel.write(new DefaultHttp2HeadersFrame(responseHeaders(200, json)), channel.voidPromise());
     }
   }
 

@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One gRPC call on one HTTP/2 stream, as a stream of the one server call: it reads the request's headers
@@ -47,9 +46,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class GrpcServerStream extends ChannelInboundHandlerAdapter
     implements ServerStream, ServerStream.Message, GrpcHealth.Watcher {
-
-  /** The most bytes of a streamed answer handed to the IO thread and not yet written while the call is ready. */
-  static final int MAX_QUEUED_BYTES = 64 * 1024;
 
   private final GrpcCalls protocol;
   private final PortConnection connection;
@@ -74,8 +70,6 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   private boolean streaming;
   // the answer's frames as they went out (IO thread; made with the stream's headers)
   private GrpcAnswer answer;
-  // bytes of streamed messages encoded and not yet written by the IO thread
-  private final AtomicLong queuedBytes = new AtomicLong();
   // whether the stream is a health watch, and when its grpc-timeout passes (IO thread)
   private boolean watching;
   private ScheduledFuture<?> watchDeadline;
@@ -123,7 +117,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       return;
     }
     headers = headers(frame.headers());
-    answer = new GrpcAnswer(opening.json());
+    answer = new GrpcAnswer(channel, opening.json(), this::caughtUp);
     messages = new GrpcMessages(ctx.alloc(), protocol.maxMessageBytes(), opening.gzip());
     if (frame.isEndStream()) {
       onEnd();
@@ -183,6 +177,13 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
     dispatch.submit();
   }
 
+  /** The IO thread caught up with a streamed answer's messages: it goes on, if the stream is writable (IO thread). */
+  private void caughtUp() {
+    if (call != null) {
+      call.onReady();
+    }
+  }
+
   /** The caller's flow-control window has room again: a streamed answer goes on. */
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
@@ -203,12 +204,11 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
     boolean watch = opening.health().equals(GrpcHealth.WATCH);
     GrpcHealth.Answer status = protocol.health().check(check, channel.alloc(), watch ? this : null);
     if (!watch || status.failure() != null) {
-      answer.end(channel, status.message(), status.failure() == null ? StatusCode.OK : status.failure(),
-          status.why(), null);
+      answer.end(status.message(), status.failure() == null ? StatusCode.OK : status.failure(), status.why(), null);
       return;
     }
     watching = true;
-    writeStreamed(channel, status.message(), 0);
+    answer.message(status.message());
     if (opening.timeoutMillis() > 0) {
       watchDeadline = channel.eventLoop().schedule(this::watchTimedOut, opening.timeoutMillis(), TimeUnit.MILLISECONDS);
     }
@@ -217,19 +217,14 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   /** The server began to close (its closing thread): a watch is told {@code NOT_SERVING}. */
   @Override
   public void notServing() {
-    Channel ch = channel;
-    try {
-      ch.eventLoop().execute(() -> writeStreamed(ch, GrpcHealth.notServing(ch.alloc()), 0));
-    } catch (RejectedExecutionException e) {
-      // the server is shutting down: its connections are closing, and the watch with them
-    }
+    answer.message(GrpcHealth.notServing(channel.alloc()));
   }
 
   /** A watch's {@code grpc-timeout} passed (IO thread): it ends {@code DEADLINE_EXCEEDED}. */
   private void watchTimedOut() {
     try {
       protocol.health().unwatch(this);
-      answer.end(channel, null, StatusCode.DEADLINE_EXCEEDED, GrpcHealth.WATCH + " did not end its stream within "
+      answer.end(null, StatusCode.DEADLINE_EXCEEDED, GrpcHealth.WATCH + " did not end its stream within "
           + opening.timeoutMillis() + " ms", null);
     } catch (Throwable e) {
       refusals.warn("gRPC health watch {} from {} could not be ended, closing it: {}", streamId,
@@ -358,11 +353,11 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
 
   /**
    * Ready while the stream is writable and what was handed to the IO thread and not yet written is under
-   * {@value #MAX_QUEUED_BYTES} bytes: a publisher faster than the IO thread is held back as a slow caller is.
+   * {@value GrpcAnswer#CAUGHT_UP_BYTES} bytes: a publisher faster than the IO thread is held back as a slow caller is.
    */
   @Override
   public boolean isReady() {
-    return queuedBytes.get() < MAX_QUEUED_BYTES && channel.isWritable();
+    return answer.queuedBytes() < GrpcAnswer.CAUGHT_UP_BYTES && channel.isWritable();
   }
 
   @Override
@@ -381,23 +376,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       response = encoded;
       return;
     }
-    Channel ch = channel;
-    int size = encoded.readableBytes();
-    queuedBytes.addAndGet(size);
-    try {
-      ch.eventLoop().execute(() -> writeStreamed(ch, encoded, size));
-    } catch (RejectedExecutionException e) {
-      encoded.release(); // the server is shutting down: its connections are closing
-    }
-  }
-
-  /** Writes one message of a streamed answer (IO thread); dropped after the end (the deadline, a cancellation). */
-  private void writeStreamed(Channel ch, ByteBuf message, int size) {
-    long left = queuedBytes.addAndGet(-size);
-    if (answer.message(ch, message) && left < MAX_QUEUED_BYTES && left + size >= MAX_QUEUED_BYTES
-        && ch.isWritable()) {
-      call.onReady(); // the IO thread caught up with the publisher
-    }
+    answer.message(encoded);
   }
 
   private ByteBuf encode(Object result) {
@@ -428,15 +407,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       details = StatusCode.isDeclared(status)
           ? GrpcStatus.details(code, status.cause(), opening.method().descriptor().protoService()) : null;
     }
-    ByteBuf message = kept;
-    String grpcMessage = text;
-    String grpcDetails = details;
-    Channel ch = channel;
-    try {
-      ch.eventLoop().execute(() -> answer.end(ch, message, code, grpcMessage, grpcDetails));
-    } catch (RejectedExecutionException e) {
-      ReferenceCountUtil.release(message); // the server is shutting down: its connections are closing
-    }
+    answer.end(kept, code, text, details);
   }
 
   @Override
