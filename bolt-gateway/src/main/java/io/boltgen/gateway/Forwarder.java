@@ -52,6 +52,11 @@ final class Forwarder implements ServiceInvoker {
     @SuppressWarnings("unchecked") // every method of this service was forwarded as bytes (ForwardedMethods)
     MethodDescriptor<byte[], byte[]> method = (MethodDescriptor<byte[], byte[]>) context.method();
     byte[] body = (byte[]) request;
+    if (method.type() == MethodType.SERVER_STREAMING) {
+      call.fail(new BoltException(ResponseStatus.NO_PROCESSOR, "the gateway does not forward streams: call "
+          + method.httpPath() + " on an instance of " + target + " over gRPC"));
+      return;
+    }
     if (!inFlight.enter()) {
       call.fail(new BoltException(ResponseStatus.SERVER_THREADPOOL_BUSY,
           "the gateway is closing: send " + method.httpPath() + " again"));

@@ -6,6 +6,7 @@ import io.boltgen.annotation.BoltService;
 import io.boltgen.annotation.Idempotent;
 import io.boltgen.annotation.Oneway;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 
 /** An inventory: stock per SKU, reservations, an audit log. Each method shows one call style. */
 @BoltService(name = "demo.Inventory", version = "1.0", timeoutMillis = 3000)
@@ -39,4 +40,10 @@ public interface Inventory {
   /** Builds a report of every SKU; slow, so it has a short timeout of its own. */
   @BoltMethod(timeoutMillis = 500)
   StockReport report(boolean includeEmpty);
+
+  /**
+   * Streams the stock of every SKU, in SKU order, one message each (server streaming: the caller reads them as they
+   * come, and its reading paces the server). Served over gRPC; a Bolt caller cannot call it yet.
+   */
+  Flow.Publisher<Stock> browse(boolean includeEmpty);
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -142,6 +143,18 @@ public final class InventoryService implements Inventory {
       }
     }
     return new StockReport(stocks, total);
+  }
+
+  @Override
+  public Flow.Publisher<Stock> browse(boolean includeEmpty) {
+    List<Stock> stocks = new ArrayList<>();
+    for (Item item : new TreeMap<>(items).values()) {
+      Stock stock = item.snapshot();
+      if (includeEmpty || stock.available() > 0) {
+        stocks.add(stock);
+      }
+    }
+    return new ListPublisher<>(stocks);
   }
 
   private Item item(SkuId sku) throws UnknownSkuException {

@@ -8,12 +8,24 @@ import io.boltgen.gateway.BoltGateway;
 import io.boltgen.registry.etcd.EtcdRegistry;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltServer;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.PeerAllowList;
 import io.boltgen.runtime.PeerNotAuthorizedException;
+import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.Tls;
+import io.boltgen.runtime.codec.Marshaller;
+import io.boltgen.runtime.codec.RawBytesMarshaller;
 import io.boltgen.testing.EtcdProcess;
 import io.boltgen.testing.TestCertificates;
+import io.grpc.CallOptions;
+import io.grpc.ManagedChannel;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.ClientCalls;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +35,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -30,9 +44,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Java snippets of docs/cluster.md, docs/gateway.md and docs/security.md, as written: every code line of them is a line
- * of this module's sources (this file, or the example's own code), and this file runs them, against a real
- * etcd and with certificates made for the run.
+ * The Java snippets of docs/cluster.md, docs/gateway.md, docs/security.md and docs/streaming.md, as written: every
+ * code line of them is a line of this module's sources (this file, or the example's own code), and this file runs
+ * them, against a real etcd and with certificates made for the run, and grpc-java for the stream.
  */
 class DocsSnippetsTest {
 
@@ -185,6 +199,67 @@ class DocsSnippetsTest {
       }
     } finally {
       reservationWork.shutdownNow();
+    }
+  }
+
+  private static final Marshaller<byte[]> RAW = RawBytesMarshaller.withCodecId(Marshaller.PROTOBUF);
+
+  /** The lines of {@code request} as a stream of messages. */
+  private static Flow.Publisher<byte[]> lines(byte[] request) {
+    List<byte[]> out = new ArrayList<>();
+    for (String line : new String(request, StandardCharsets.UTF_8).split("\n")) {
+      out.add(line.getBytes(StandardCharsets.UTF_8));
+    }
+    return new ListPublisher<>(out);
+  }
+
+  private static ServiceDefinition snippet() {
+    MethodDescriptor<byte[], byte[]> tail = MethodDescriptor.newBuilder(RAW, RAW)
+        .serviceName("demo.Log").serviceVersion("1.0").methodName("tail")
+        .type(MethodType.SERVER_STREAMING)
+        .protoService("demo.Log")                  // its route: /demo.Log/tail
+        .build();
+
+    ServiceDefinition log = ServiceDefinition.builder("demo.Log", "1.0")
+        .method(tail, (request, call) -> call.respondStream(lines(request)))   // any Flow.Publisher<byte[]>
+        .build();
+    return log;
+  }
+
+  private static final io.grpc.MethodDescriptor.Marshaller<byte[]> BYTES = new io.grpc.MethodDescriptor.Marshaller<>() {
+    @Override
+    public InputStream stream(byte[] value) {
+      return new ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  };
+
+  /** docs/streaming.md: the example's streaming method, and a hand-built stream served and called with grpc-java. */
+  @Test
+  void streamingSnippetsRunAsWritten() throws Exception {
+    assertThat(sourceLines()).containsAll(codeLines("streaming.md"));
+    try (BoltServer server = BoltServer.builder().bind("127.0.0.1", 0).service(snippet()).http(true).build().start()) {
+      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+      try {
+        io.grpc.MethodDescriptor<byte[], byte[]> tail = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING)
+            .setFullMethodName("demo.Log/tail").setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+        List<String> got = new ArrayList<>();
+        ClientCalls.blockingServerStreamingCall(channel, tail, CallOptions.DEFAULT.withDeadlineAfter(10,
+            TimeUnit.SECONDS), "first\nsecond\nthird".getBytes(StandardCharsets.UTF_8))
+            .forEachRemaining(m -> got.add(new String(m, StandardCharsets.UTF_8)));
+        assertThat(got).containsExactly("first", "second", "third");
+      } finally {
+        channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+      }
     }
   }
 }

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.google.rpc.ErrorInfo;
 import demo.inventory.InventoryGrpc;
+import demo.inventory.IoBoltgenExampleInventory.BrowseRequest;
 import demo.inventory.IoBoltgenExampleInventory.GetRequest;
 import demo.inventory.IoBoltgenExampleInventory.SkuId;
 import io.boltgen.gateway.BoltGateway;
@@ -79,9 +80,11 @@ class ExampleGatewayTest {
     HttpResponse<String> document = http.send(HttpRequest.newBuilder(URI.create(base + "/openapi.json"))
         .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     assertThat(document.statusCode()).isEqualTo(200);
-    assertThat(document.body()).contains("\"/demo.inventory.Inventory/get\"").contains("\"/demo.inventory.Inventory/report\"");
+    assertThat(document.body()).contains("\"/demo.inventory.Inventory/get\"").contains("\"/demo.inventory.Inventory/report\"")
+        .doesNotContain("/demo.inventory.Inventory/browse"); // a stream: not a Connect unary route
     assertThat(gateway.routes()).containsExactly("/demo.inventory.Inventory/get", "/demo.inventory.Inventory/reserve",
-        "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit", "/demo.inventory.Inventory/report");
+        "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit", "/demo.inventory.Inventory/report",
+        "/demo.inventory.Inventory/browse");
     assertThat(gateway.callsInFlight()).isZero();
 
     // a stock gRPC client through the gateway: forwarded as Connect's calls are, a declared exception included
@@ -97,6 +100,12 @@ class ExampleGatewayTest {
       assertThat(unknown.getStatus().getDescription()).isEqualTo("no such SKU: kiwi");
       assertThat(StatusProto.fromThrowable(unknown).getDetails(0).unpack(ErrorInfo.class).getMetadataMap())
           .containsEntry("exception", UnknownSkuException.class.getName());
+      // a stream is not forwarded, and says so
+      StatusRuntimeException stream = catchThrowableOfType(StatusRuntimeException.class,
+          () -> inventory.browse(BrowseRequest.newBuilder().setIncludeEmpty(true).build()).hasNext());
+      assertThat(stream.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+      assertThat(stream.getStatus().getDescription()).startsWith("the gateway does not forward streams: call"
+          + " /demo.inventory.Inventory/browse on an instance of ");
     } finally {
       grpc.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }

@@ -8,6 +8,7 @@ import demo.inventory.InventoryGrpc;
 import demo.inventory.IoBoltgenExampleInventory.AuditEvent;
 import demo.inventory.IoBoltgenExampleInventory.AuditRequest;
 import demo.inventory.IoBoltgenExampleInventory.AuditResponse;
+import demo.inventory.IoBoltgenExampleInventory.BrowseRequest;
 import demo.inventory.IoBoltgenExampleInventory.GetRequest;
 import demo.inventory.IoBoltgenExampleInventory.GetResponse;
 import demo.inventory.IoBoltgenExampleInventory.ReportRequest;
@@ -194,6 +195,15 @@ class ExampleGrpcTest {
     assertThat(InventoryGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
         .report(ReportRequest.getDefaultInstance()).getValue().getStocksList())
         .extracting(stock -> stock.getSku().getValue()).containsExactlyInAnyOrder("apple", "pear");
+
+    // browse (a Flow.Publisher in Java): a server stream, one message per SKU in SKU order, then OK
+    List<Stock> browsed = new ArrayList<>();
+    InventoryGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
+        .browse(BrowseRequest.newBuilder().setIncludeEmpty(true).build())
+        .forEachRemaining(message -> browsed.add(message.getValue()));
+    assertThat(browsed).extracting(stock -> stock.getSku().getValue()).containsExactly("apple", "pear", "plum");
+    assertThat(browsed.get(0)).isEqualTo(apples());
+    assertThat(browsed.get(1).getReservedByCustomerMap()).containsExactly(Map.entry("grpc", 1L));
   }
 
   @Test

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -60,6 +61,35 @@ class InventoryEndToEndTest {
     Stock plum = inventory.get(new SkuId("plum"));
     assertThat(plum.level()).isEqualTo(StockLevel.OUT_OF_STOCK);
     assertThat(plum.warehouses()).isEmpty();
+  }
+
+  @Test
+  void aStreamingMethodFailsItsSubscriberAtOnceOverBolt() throws Exception {
+    CompletableFuture<Throwable> failed = new CompletableFuture<>();
+    inventory.browse(true).subscribe(new Flow.Subscriber<>() {
+      @Override
+      public void onSubscribe(Flow.Subscription subscription) {
+        subscription.request(10);
+      }
+
+      @Override
+      public void onNext(Stock item) {
+        failed.completeExceptionally(new AssertionError("a message over Bolt: " + item));
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        failed.complete(error);
+      }
+
+      @Override
+      public void onComplete() {
+        failed.completeExceptionally(new AssertionError("completed over Bolt"));
+      }
+    });
+    assertThat(failed.get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("demo.Inventory:1.0/browse streams its answer, which Bolt cannot carry: call it over gRPC");
+    assertThat(inventory.get(new SkuId("apple")).available()).isEqualTo(12); // the channel serves on
   }
 
   @Test
