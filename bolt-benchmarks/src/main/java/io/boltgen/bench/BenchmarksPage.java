@@ -38,6 +38,9 @@ public final class BenchmarksPage {
           "`load --systems boltgen-jdk25,boltgen-virtual`"),
       List.of("benchmarks-grpc.md", "the same grpc-java client against grpc-java's server and against boltgen's gRPC on"
           + " its Bolt port (sync-32, async-256; calls/s and CPU per call)", "`load --systems grpc,grpc-to-boltgen`"),
+      List.of("benchmarks-grpc-stream.md", "server streams of 100 messages: the same grpc-java client against grpc-java's"
+          + " server and against boltgen's (messages/s are 100 × the calls/s shown, CPU per message 1/100 of"
+          + " CPU per call)", "`load --systems grpc-stream,grpc-stream-to-boltgen`"),
       List.of("benchmarks-mesh.md", "the 2018 mesh-agent contest on loopback: the gateway, three providers in etcd,"
           + " wrk, each balancing policy, and a provider frozen under load", "`mesh`"));
 

@@ -88,7 +88,7 @@ class CommandLineTest {
     assertThat(full.docs().toString()).endsWith("docs/benchmarks.md");
     assertThat(full.scalingDocs().toString()).endsWith("docs/scaling.md");
     assertThat(full.scaling().windows()).isEqualTo(3 * 19);
-    assertThat(full.load().windows()).isEqualTo(3 * 15 * 5);
+    assertThat(full.load().windows()).isEqualTo(3 * 17 * 5);
 
     // a selection holding every Targets comparator: a full report, with the scaling curves
     Bench.Plan chosen = Main.plan("all", "--systems", "boltgen,boltgen-io,sofabolt-fc,sofabolt-io,grpc-direct,netty",

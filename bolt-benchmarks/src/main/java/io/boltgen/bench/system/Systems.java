@@ -26,6 +26,8 @@ public final class Systems {
       new GrpcSystem(false, GrpcSystem.Target.GRPC_JAVA),
       new GrpcSystem(true, GrpcSystem.Target.GRPC_JAVA),
       new GrpcSystem(false, GrpcSystem.Target.BOLTGEN),
+      new GrpcSystem(false, GrpcSystem.Target.GRPC_JAVA, true),
+      new GrpcSystem(false, GrpcSystem.Target.BOLTGEN, true),
       new RawNettySystem());
 
   /**

@@ -16,6 +16,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
+import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,7 +30,12 @@ import java.util.concurrent.TimeUnit;
  * {@code grpc-direct} ({@code directExecutor()} on both sides: server handlers and client callbacks on the
  * IO threads), and {@code grpc-to-boltgen}: the same client as {@code grpc}, against a boltgen server with
  * {@code http(true)} serving the boltgen echo service ({@code /bench.echo.Echo/echo}, whose messages have the
- * same wire form as {@link EchoMessage}) over gRPC on its Bolt port.
+ * same wire form as {@link EchoMessage}) over gRPC on its Bolt port. {@code grpc-stream} and
+ * {@code grpc-stream-to-boltgen} are the {@code grpc} client and those two servers with server streams: each call
+ * is one {@code Stream} call answered with {@value EchoServiceImpl#STREAM_MESSAGES} messages, each the request's
+ * payload (grpc-java's handler writes them in a loop, as its examples do; boltgen's is the echo service's
+ * {@code stream}, a publisher asked for them as the caller reads), so that messages per second are
+ * {@value EchoServiceImpl#STREAM_MESSAGES} times the calls per second.
  */
 public final class GrpcSystem implements EchoSystem {
 
@@ -44,27 +50,41 @@ public final class GrpcSystem implements EchoSystem {
 
   private final boolean direct;
   private final Target target;
+  private final boolean streams;
   private final MethodDescriptor<EchoMessage, EchoMessage> method;
 
   public GrpcSystem(boolean direct, Target target) {
+    this(direct, target, false);
+  }
+
+  /** With {@code streams}, each call is a server stream of {@value EchoServiceImpl#STREAM_MESSAGES} messages. */
+  public GrpcSystem(boolean direct, Target target, boolean streams) {
     this.direct = direct;
     this.target = target;
-    this.method = target == Target.GRPC_JAVA ? EchoGrpc.getEchoMethod()
-        : EchoGrpc.getEchoMethod().toBuilder().setFullMethodName("bench.echo.Echo/echo").build();
+    this.streams = streams;
+    MethodDescriptor<EchoMessage, EchoMessage> grpcJava = streams ? EchoGrpc.getStreamMethod() : EchoGrpc.getEchoMethod();
+    this.method = target == Target.GRPC_JAVA ? grpcJava
+        : grpcJava.toBuilder().setFullMethodName(streams ? "bench.echo.Echo/stream" : "bench.echo.Echo/echo").build();
   }
 
   @Override
   public String id() {
-    return target == Target.BOLTGEN ? "grpc-to-boltgen" : direct ? "grpc-direct" : "grpc";
+    String id = target == Target.BOLTGEN ? "grpc-to-boltgen" : direct ? "grpc-direct" : "grpc";
+    return streams ? id.replace("grpc", "grpc-stream") : id;
   }
 
   @Override
   public String family() {
-    return target == Target.BOLTGEN ? "boltgen" : "grpc";
+    return streams ? "stream" : target == Target.BOLTGEN ? "boltgen" : "grpc";
   }
 
   @Override
   public String description() {
+    if (streams) {
+      return "each call a server stream of " + EchoServiceImpl.STREAM_MESSAGES + " messages (messages/s = "
+          + EchoServiceImpl.STREAM_MESSAGES + " × calls/s): the grpc client against "
+          + (target == Target.BOLTGEN ? "a boltgen server with defaults and http(true)" : "grpc-java's server");
+    }
     if (target == Target.BOLTGEN) {
       return "the grpc client (default executors; 4 MiB initial flow-control window) against a boltgen server with"
           + " defaults and http(true), over gRPC";
@@ -111,8 +131,13 @@ public final class GrpcSystem implements EchoSystem {
     }
     ManagedChannel channel = builder.build();
     try {
-      ClientCalls.blockingUnaryCall(channel, method, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS),
-          EchoMessage.getDefaultInstance());
+      CallOptions first = CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS);
+      if (streams) {
+        ClientCalls.blockingServerStreamingCall(channel, method, first, EchoMessage.getDefaultInstance())
+            .forEachRemaining(message -> { });
+      } else {
+        ClientCalls.blockingUnaryCall(channel, method, first, EchoMessage.getDefaultInstance());
+      }
     } catch (RuntimeException e) {
       channel.shutdownNow();
       throw e;
@@ -120,18 +145,29 @@ public final class GrpcSystem implements EchoSystem {
     return new EchoClient() {
       @Override
       public int call(byte[] payload) {
+        if (streams) {
+          int count = 0;
+          int length = -1;
+          for (Iterator<EchoMessage> answers = ClientCalls.blockingServerStreamingCall(channel, method, deadline(),
+              message(payload)); answers.hasNext(); count++) {
+            length = answers.next().getPayload().size();
+          }
+          return streamed(count, length);
+        }
         return ClientCalls.blockingUnaryCall(channel, method, deadline(), message(payload)).getPayload().size();
       }
 
       @Override
       public void call(byte[] payload, Completion done) {
         try {
-          ClientCalls.asyncUnaryCall(channel.newCall(method, deadline()), message(payload), new StreamObserver<>() {
+          StreamObserver<EchoMessage> answers = new StreamObserver<>() {
             private int length = -1;
+            private int count;
 
             @Override
             public void onNext(EchoMessage value) {
               length = value.getPayload().size();
+              count++;
             }
 
             @Override
@@ -141,9 +177,19 @@ public final class GrpcSystem implements EchoSystem {
 
             @Override
             public void onCompleted() {
-              done.done(length, null);
+              if (streams && count != EchoServiceImpl.STREAM_MESSAGES) {
+                done.done(-1, new IllegalStateException(count + " messages in a stream of "
+                    + EchoServiceImpl.STREAM_MESSAGES));
+              } else {
+                done.done(length, null);
+              }
             }
-          });
+          };
+          if (streams) {
+            ClientCalls.asyncServerStreamingCall(channel.newCall(method, deadline()), message(payload), answers);
+          } else {
+            ClientCalls.asyncUnaryCall(channel.newCall(method, deadline()), message(payload), answers);
+          }
         } catch (Throwable t) {
           done.done(-1, t);
         }
@@ -164,6 +210,14 @@ public final class GrpcSystem implements EchoSystem {
     };
   }
 
+  /** The length of a stream's last message, once it had all of them; else the stream failed. */
+  private static int streamed(int count, int length) {
+    if (count != EchoServiceImpl.STREAM_MESSAGES) {
+      throw new IllegalStateException(count + " messages in a stream of " + EchoServiceImpl.STREAM_MESSAGES);
+    }
+    return length;
+  }
+
   private static CallOptions deadline() {
     return CallOptions.DEFAULT.withDeadlineAfter(DEADLINE_MS, TimeUnit.MILLISECONDS);
   }
@@ -172,11 +226,19 @@ public final class GrpcSystem implements EchoSystem {
     return EchoMessage.newBuilder().setPayload(UnsafeByteOperations.unsafeWrap(payload)).build();
   }
 
-  /** Returns the request as the response. */
+  /** Returns the request as the response; streams it {@value EchoServiceImpl#STREAM_MESSAGES} times. */
   static final class EchoImpl extends EchoGrpc.EchoImplBase {
     @Override
     public void echo(EchoMessage request, StreamObserver<EchoMessage> responseObserver) {
       responseObserver.onNext(request);
+      responseObserver.onCompleted();
+    }
+
+    @Override
+    public void stream(EchoMessage request, StreamObserver<EchoMessage> responseObserver) {
+      for (int i = 0; i < EchoServiceImpl.STREAM_MESSAGES; i++) {
+        responseObserver.onNext(request);
+      }
       responseObserver.onCompleted();
     }
   }
