@@ -402,8 +402,9 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
   }
 
   /**
-   * Refuses the call with {@code status}: a request that does not decode, an interceptor's refusal. A oneway
-   * call's caller is told nothing, but the stream closes all the same.
+   * Refuses the call with {@code status}: a request that does not decode, an interceptor's refusal, a stream its
+   * protocol cannot carry ({@link ServerCalls#newCall}). A oneway call's caller is told nothing, but the stream
+   * closes all the same.
    */
   void refuse(ResponseStatus status, String why, Throwable cause) {
     badRequests.warn("{} for request id {} from {}: {}", status, stream.streamId(), stream.remoteText(),

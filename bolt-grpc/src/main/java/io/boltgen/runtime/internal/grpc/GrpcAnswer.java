@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Messages and the end are queued from any thread ({@link #message}, {@link #end}) and written in that order by
  * one task on the stream's IO thread at a time, which writes all it finds and flushes once: a publisher faster than
  * the IO thread costs one wake-up and one flush per batch, not per message. What is queued and not yet written is
- * counted ({@link #queuedBytes()}); when the IO thread brings it back under {@value #CAUGHT_UP_BYTES} bytes, it says so
- * ({@code caughtUp}).
+ * counted: {@link #hasRoom()} says whether it is under {@value #CAUGHT_UP_BYTES} bytes, and once it said no, the IO
+ * thread says so ({@code caughtUp}) when it has written enough.
  *
  * <p>Thread-safe: queued from any thread; written on the IO thread.
  */
@@ -40,6 +40,8 @@ final class GrpcAnswer {
   private final Queue<Object> queue = PlatformDependent.newMpscQueue();
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicLong queuedBytes = new AtomicLong();
+  // hasRoom said no since the last caughtUp
+  private volatile boolean wantsRoom;
   // IO thread only
   private boolean headersSent;
   private boolean endSent;
@@ -57,9 +59,17 @@ final class GrpcAnswer {
     this.caughtUp = caughtUp;
   }
 
-  /** Bytes of messages queued and not yet written. */
-  long queuedBytes() {
-    return queuedBytes.get();
+  /**
+   * Whether the messages queued and not yet written are under {@value #CAUGHT_UP_BYTES} bytes (any thread). When not,
+   * {@code caughtUp} runs once the IO thread brought them under it: whoever was told no is told when to go on.
+   */
+  boolean hasRoom() {
+    if (queuedBytes.get() < CAUGHT_UP_BYTES) {
+      return true;
+    }
+    wantsRoom = true;
+    // the IO thread may have written them all since the read above, and read wantsRoom before it was set
+    return queuedBytes.get() < CAUGHT_UP_BYTES;
   }
 
   /** Queues one message (any thread; taken over). */
@@ -94,7 +104,6 @@ final class GrpcAnswer {
   /** Writes everything queued, then flushes once (IO thread). */
   @SuppressWarnings("FutureReturnValueIgnored") // closing the stream is all there is left to do
   private void drain() {
-    boolean wasBehind = queuedBytes.get() >= CAUGHT_UP_BYTES;
     do {
       for (Object item = queue.poll(); item != null; item = queue.poll()) {
         try {
@@ -107,7 +116,8 @@ final class GrpcAnswer {
       channel.flush();
       draining.set(false);
     } while (!queue.isEmpty() && draining.compareAndSet(false, true));
-    if (wasBehind && queuedBytes.get() < CAUGHT_UP_BYTES && channel.isWritable()) {
+    if (wantsRoom && queuedBytes.get() < CAUGHT_UP_BYTES) {
+      wantsRoom = false;
       caughtUp.run();
     }
   }

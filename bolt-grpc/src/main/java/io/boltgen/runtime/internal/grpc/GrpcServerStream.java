@@ -357,7 +357,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
    */
   @Override
   public boolean isReady() {
-    return answer.queuedBytes() < GrpcAnswer.CAUGHT_UP_BYTES && channel.isWritable();
+    return answer.hasRoom() && channel.isWritable();
   }
 
   @Override
