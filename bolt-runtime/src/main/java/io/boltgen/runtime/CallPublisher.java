@@ -1,8 +1,10 @@
 package io.boltgen.runtime;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Flow;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The answers of one method as a {@link Flow.Publisher} ({@link BoltChannel#invokeStream}): each subscription
@@ -54,8 +56,11 @@ final class CallPublisher<Q, R> implements Flow.Publisher<R> {
   private static final class Relay<Q, R> implements Flow.Subscription, ClientCall.Listener<R> {
     private final ClientCall<Q, R> call;
     private final Flow.Subscriber<? super R> subscriber;
-    // demand asked for before the call was open, and whether it is; guarded by this
+    private final ReentrantLock lock = new ReentrantLock();
+    // demand asked for before the call was open, and whether it is
+    @GuardedBy("lock")
     private long early;
+    @GuardedBy("lock")
     private boolean open;
     private volatile boolean cancelled;
     private volatile boolean ended;
@@ -79,9 +84,12 @@ final class CallPublisher<Q, R> implements Flow.Publisher<R> {
         return;
       }
       long demand;
-      synchronized (this) {
+      lock.lock();
+      try {
         open = true;
         demand = early;
+      } finally {
+        lock.unlock();
       }
       if (demand > 0) {
         call.request(clamp(demand));
@@ -95,11 +103,14 @@ final class CallPublisher<Q, R> implements Flow.Publisher<R> {
         fail(new IllegalArgumentException("demand must be positive, not " + n + " (Reactive Streams, rule 3.9)"));
         return;
       }
-      synchronized (this) {
+      lock.lock();
+      try {
         if (!open) {
           early = early + n < 0 ? Long.MAX_VALUE : early + n;
           return;
         }
+      } finally {
+        lock.unlock();
       }
       call.request(clamp(n));
     }

@@ -3,6 +3,7 @@ package io.boltgen.example;
 import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.Publishers;
 import io.boltgen.runtime.ServerContext;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -154,7 +155,7 @@ public final class InventoryService implements Inventory {
         stocks.add(stock);
       }
     }
-    return new ListPublisher<>(stocks);
+    return Publishers.of(stocks);
   }
 
   private Item item(SkuId sku) throws UnknownSkuException {

@@ -12,6 +12,7 @@ import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.PeerAllowList;
 import io.boltgen.runtime.PeerNotAuthorizedException;
+import io.boltgen.runtime.Publishers;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.Tls;
 import io.boltgen.runtime.codec.Marshaller;
@@ -210,7 +211,7 @@ class DocsSnippetsTest {
     for (String line : new String(request, StandardCharsets.UTF_8).split("\n")) {
       out.add(line.getBytes(StandardCharsets.UTF_8));
     }
-    return new ListPublisher<>(out);
+    return Publishers.of(out);
   }
 
   private static ServiceDefinition snippet() {
