@@ -108,8 +108,9 @@ final class GrpcAnswer {
       for (Object item = queue.poll(); item != null; item = queue.poll()) {
         try {
           write(item);
-        } catch (RuntimeException e) {
-          release(item);
+        } catch (Throwable e) {
+          // the stream cannot go on; the queue must: what follows is released as the closed channel drops it
+          ReferenceCountUtil.safeRelease(item instanceof End end ? end.message() : item);
           channel.close();
         }
       }
