@@ -32,7 +32,7 @@ final class GrpcHealth {
 
   /** {@code HealthCheckResponse.ServingStatus}. */
   private static final int SERVING = 1;
-  private static final int NOT_SERVING = 2;
+  static final int NOT_SERVING = 2;
   private static final int SERVICE_UNKNOWN = 3;
 
   /** {@code HealthCheckRequest.service}: field 1, length-delimited. */
@@ -102,11 +102,6 @@ final class GrpcHealth {
   static ByteBuf status(ByteBufAllocator alloc, int status) {
     ByteBuf message = alloc.buffer(GrpcMessages.PREFIX_BYTES + 2);
     return message.writeByte(0).writeInt(2).writeByte(0x08).writeByte(status);
-  }
-
-  /** A {@code HealthCheckResponse} of {@code NOT_SERVING}, prefixed for gRPC. */
-  static ByteBuf notServing(ByteBufAllocator alloc) {
-    return status(alloc, NOT_SERVING);
   }
 
   /** The watch ended (its caller went away, its deadline passed): it is told nothing more. */

@@ -66,8 +66,6 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   private boolean told;
   private ByteBuf response;
   private volatile boolean cancelled;
-  // whether the answer is a stream of messages, each written as it comes (set before the call starts)
-  private boolean streaming;
   // the answer's frames as they went out (IO thread; made with the stream's headers)
   private GrpcAnswer answer;
   // whether the stream is a health watch, and when its grpc-timeout passes (IO thread)
@@ -168,7 +166,6 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       health();
       return;
     }
-    streaming = opening.method().descriptor().type() == MethodType.SERVER_STREAMING;
     ServerCalls calls = protocol.calls();
     ServerStream.Listener started = calls.newCall(opening.method(), this, arrivalNanos, opening.timeoutMillis(),
         false, true);
@@ -217,7 +214,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   /** The server began to close (its closing thread): a watch is told {@code NOT_SERVING}. */
   @Override
   public void notServing() {
-    answer.message(GrpcHealth.notServing(channel.alloc()));
+    answer.message(GrpcHealth.status(channel.alloc(), GrpcHealth.NOT_SERVING));
   }
 
   /** A watch's {@code grpc-timeout} passed (IO thread): it ends {@code DEADLINE_EXCEEDED}. */
@@ -372,11 +369,16 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   @Override
   public void writeMessage(Object message) {
     ByteBuf encoded = encode(message);
-    if (!streaming) {
+    if (!streams()) {
       response = encoded;
       return;
     }
     answer.message(encoded);
+  }
+
+  /** Whether the call's answer is a stream of messages, each written as it comes. */
+  private boolean streams() {
+    return opening.method().descriptor().type() == MethodType.SERVER_STREAMING;
   }
 
   private ByteBuf encode(Object result) {
@@ -401,7 +403,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       ReferenceCountUtil.release(kept);
       kept = null;
       text = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
-          ? opening.method().descriptor().httpPath() + (streaming ? " did not end its stream" : " did not answer")
+          ? opening.method().descriptor().httpPath() + (streams() ? " did not end its stream" : " did not answer")
           + " within " + opening.timeoutMillis() + " ms"
           : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
       details = StatusCode.isDeclared(status)
