@@ -210,10 +210,16 @@ class GatewayTest {
         .until(() -> servedBy(call(gateway, "hold", 0).get(5, TimeUnit.SECONDS)).equals(doomedPort));
     int survivorBefore = survivor.plainCalls.get();
 
+    // each kind as a block of its own: the client's balancer (least pending; every call here is held) then gives each
+    // instance half of each kind, whatever order a block's calls arrive in; interleaved, with ties between the two
+    // instances broken alike each time, each kind could fall on one instance
     List<CompletableFuture<HttpResponse<String>>> plain = new ArrayList<>();
     List<CompletableFuture<HttpResponse<String>>> idempotent = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       plain.add(call(gateway, "hold", 3_000));
+    }
+    await().atMost(Duration.ofSeconds(10)).until(() -> gateway.callsInFlight() == 10);
+    for (int i = 0; i < 10; i++) {
       idempotent.add(call(gateway, "holdIdempotent", 3_000));
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> gateway.callsInFlight() == 20 && survivor.running.get() > 0);
