@@ -54,10 +54,10 @@ public interface BoltChannel {
   /**
    * A new call of {@code method}, for a caller that drives it itself: the call each style above drives too
    * (see {@link ClientCall}). Its deadline starts now, and the client's interceptors see it now (a refusal of
-   * theirs closes it once it is started). Nothing is sent before {@link ClientCall#halfClose}.
-   *
-   * @throws IllegalArgumentException if {@code method} is {@link MethodType#SERVER_STREAMING}: a Bolt call carries
-   *     one answer (serve such a method over gRPC)
+   * theirs closes it once it is started). Nothing is sent before {@link ClientCall#halfClose}. A
+   * {@link MethodType#SERVER_STREAMING} method's call is streamed over Bolt by boltgen's extension of the protocol:
+   * the server sends at most 16 messages its caller has not read yet (see docs/wire-format.md); a
+   * SOFABolt server fails it at once.
    */
   <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options);
 
@@ -66,9 +66,8 @@ public interface BoltChannel {
    * ({@link #newCall}) and hands its answers on as its subscriber asks for them; cancelling the subscription cancels
    * the call, and the call's end is the subscriber's {@code onComplete} or {@code onError} (the same failures the
    * other styles throw). A request-response method publishes its one answer. Generated stubs call it for methods
-   * that return a {@code Flow.Publisher}. A channel that cannot carry {@code method} (a Bolt channel and a
-   * {@link MethodType#SERVER_STREAMING} method: serve it over gRPC) fails each subscriber at once with
-   * {@link #newCall}'s {@link IllegalArgumentException}.
+   * that return a {@code Flow.Publisher}. A call that cannot be made (a closed client, a channel that cannot carry
+   * {@code method}) fails its subscriber at once.
    */
   default <Q, R> Flow.Publisher<R> invokeStream(MethodDescriptor<Q, R> method, Q request, CallOptions options) {
     return new CallPublisher<>(this, method, request, options);

@@ -18,8 +18,8 @@ import java.util.Map;
  * <p>A unary call (a {@link MethodType#REQUEST_RESPONSE} or {@link MethodType#ONEWAY} method) carries one
  * message each way (a oneway one none back): a second {@code sendMessage}, or a {@code halfClose} without one,
  * is an {@link IllegalStateException}. Its request leaves at {@code halfClose}; its deadline (see {@link
- * CallOptions}) starts when the call is made. Over Bolt a cancelled call's peer is not told (the protocol has
- * no way to): its answer, if it comes, is dropped.
+ * CallOptions}) starts when the call is made. Over Bolt a cancelled unary call's peer is not told (the protocol
+ * has no way to): its answer, if it comes, is dropped; a cancelled server-streaming call's server is told, and stops.
  *
  * <p>Threads: the listener runs on {@link CallOptions#callbackExecutor()}, else the client's callback executor,
  * one method at a time; the call's own methods may be called from any thread, but {@code start},

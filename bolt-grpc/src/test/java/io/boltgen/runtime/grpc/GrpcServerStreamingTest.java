@@ -2,7 +2,6 @@ package io.boltgen.runtime.grpc;
 
 import static io.boltgen.runtime.grpc.RawGrpc.message;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
@@ -12,6 +11,7 @@ import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.Numbers;
 import io.boltgen.runtime.ResponseStatus;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -218,27 +218,50 @@ class GrpcServerStreamingTest {
   }
 
   @Test
-  void boltAndConnectCarryOneAnswerAndRefuseAStreamingMethod() throws Exception {
-    try (BoltClient client = BoltClient.builder().build()) {
-      BoltChannel channel = client.channel("127.0.0.1:" + server.port());
-      assertThatThrownBy(() -> channel.newCall(Numbers.COUNT, io.boltgen.runtime.CallOptions.DEFAULT))
-          .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("test.Numbers:1.0/count streams its answer, which Bolt cannot carry: call it over gRPC");
-      // a Bolt caller that takes the method for a unary one is refused by the server
-      BoltException refused = catchThrowableOfType(BoltException.class, () -> channel.invokeSync(
-          EchoService.method(Numbers.SERVICE, "count", 0, MethodType.REQUEST_RESPONSE, 5_000),
-          Numbers.request(1, 8), io.boltgen.runtime.CallOptions.DEFAULT));
-      assertThat(refused.status()).isEqualTo(ResponseStatus.NO_PROCESSOR);
-      assertThat(refused.getMessage()).contains(
-          "test.Numbers:1.0/count streams its answer, which this protocol cannot carry: call it over gRPC");
-    }
+  void connectAndUnaryBoltCallersAreRefusedAStreamingMethodWhichBoltgenStreamsOverBolt() throws Exception {
     HttpResponse<String> connect = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + server.port() + "/test.Numbers/count"))
         .header("content-type", "application/proto")
         .POST(HttpRequest.BodyPublishers.ofByteArray(Numbers.request(1, 8))).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(connect.body()).contains("\"code\":\"unimplemented\"")
-        .contains("streams its answer, which this protocol cannot carry: call it over gRPC");
-    assertThat(numbers.last).isNull(); // neither ran the handler
+        .contains("streams its answer, which this caller's protocol cannot carry: call it over gRPC, or over Bolt"
+            + " with a boltgen client");
+    try (BoltClient client = BoltClient.builder().build()) {
+      BoltChannel channel = client.channel("127.0.0.1:" + server.port());
+      // a Bolt caller that takes the method for a unary one (a SOFABolt caller) is refused by the server
+      BoltException refused = catchThrowableOfType(BoltException.class, () -> channel.invokeSync(
+          EchoService.method(Numbers.SERVICE, "count", 0, MethodType.REQUEST_RESPONSE, 5_000),
+          Numbers.request(1, 8), io.boltgen.runtime.CallOptions.DEFAULT));
+      assertThat(refused.status()).isEqualTo(ResponseStatus.NO_PROCESSOR);
+      assertThat(numbers.last).isNull(); // neither ran the handler
+      // a boltgen caller streams over Bolt, on the same port
+      List<Integer> got = new CopyOnWriteArrayList<>();
+      java.util.concurrent.CompletableFuture<Throwable> ended = new java.util.concurrent.CompletableFuture<>();
+      channel.invokeStream(Numbers.COUNT, Numbers.request(3, 8), io.boltgen.runtime.CallOptions.DEFAULT)
+          .subscribe(new java.util.concurrent.Flow.Subscriber<byte[]>() {
+            @Override
+            public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+              s.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(byte[] item) {
+              got.add(Numbers.index(item));
+            }
+
+            @Override
+            public void onError(Throwable error) {
+              ended.complete(error);
+            }
+
+            @Override
+            public void onComplete() {
+              ended.complete(null);
+            }
+          });
+      assertThat(ended.get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isNull();
+      assertThat(got).containsExactly(0, 1, 2);
+    }
   }
 }

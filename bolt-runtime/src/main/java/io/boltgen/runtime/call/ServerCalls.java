@@ -171,8 +171,8 @@ public final class ServerCalls {
     stream.start(call);
     stream.request(2); // one request, and a second one to refuse if the caller sends it
     if (method.descriptor.type() == MethodType.SERVER_STREAMING && !stream.carriesStreams()) {
-      call.refuse(ResponseStatus.NO_PROCESSOR, method + " streams its answer, which this protocol cannot carry: call it"
-          + " over gRPC", null);
+      call.refuse(ResponseStatus.NO_PROCESSOR, method + " streams its answer, which this caller's protocol cannot"
+          + " carry: call it over gRPC, or over Bolt with a boltgen client", null);
     }
     return call;
   }

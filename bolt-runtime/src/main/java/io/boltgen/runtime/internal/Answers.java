@@ -7,8 +7,10 @@ import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.HeadersCodec;
 import io.boltgen.runtime.internal.wire.RemoteErrors;
+import io.boltgen.runtime.internal.wire.StreamFrames;
 import io.netty.buffer.ByteBuf;
 import java.net.SocketAddress;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -46,11 +48,67 @@ public final class Answers {
           null, null, remoteAddress, frame.requestId(), e));
       return;
     }
-    StreamListener<R> started = call.started();
-    if (started != null && frame.headersLength() > 0) {
+    if (call.told() instanceof StreamListener<R> started && frame.headersLength() > 0) {
       started.trailers(HeadersCodec.read(frame.headers()));
     }
     call.succeed(value);
+  }
+
+  /**
+   * Hands {@code frame}, an answer to the streaming {@code call} (taken from its connection's call table on the IO
+   * thread), to the call: a message goes to its listener and the call waits in its table again; the end completes
+   * it; an error fails it. An answer that is no stream's (a SOFABolt server's, or one of a boltgen server whose
+   * method does not stream) fails it {@code NO_PROCESSOR}, saying so: a SOFABolt server answers a stream's request
+   * at once, whether it has a processor for it or not. The caller keeps ownership of the frame.
+   */
+  static <R> void stream(PendingCall<R> call, BoltFrame frame, BoltConnection connection) {
+    ResponseStatus status = ResponseStatus.fromCode(frame.status());
+    Map<String, String> headers;
+    try {
+      headers = frame.headersLength() == 0 ? Map.of() : HeadersCodec.read(frame.headers());
+    } catch (RuntimeException e) {
+      headers = Map.of();
+    }
+    String kind = status == ResponseStatus.SUCCESS ? headers.get(StreamFrames.HEADER) : null;
+    if (status != ResponseStatus.SUCCESS && status != ResponseStatus.NO_PROCESSOR) {
+      complete(call, frame); // the stream failed, as a unary call fails
+    } else if (StreamFrames.MESSAGE.equals(kind) && call.told() instanceof StreamedMessages<R> messages) {
+      if (call.rejoin()) {
+        message(call, frame, messages, connection);
+      }
+    } else if (StreamFrames.END.equals(kind) && call.told() instanceof StreamedMessages<R> messages) {
+      Map<String, String> trailers = new HashMap<>(headers);
+      trailers.remove(StreamFrames.HEADER);
+      messages.trailers(trailers);
+      call.succeed(null);
+    } else {
+      String why = status == ResponseStatus.NO_PROCESSOR
+          ? RemoteErrors.toException(frame, status, call.method().toString(), connection.remoteAddress()).getMessage()
+          : "it answered with one message";
+      call.fail(new BoltException(ResponseStatus.NO_PROCESSOR, "the server " + connection.remoteAddress()
+          + " does not stream " + call.method().toString() + " (a SOFABolt server has no streams): " + why, null, null,
+          connection.remoteAddress(), frame.requestId(), null));
+    }
+  }
+
+  /** One message of a stream, decoded here and handed to its listener; a stream's call fails if it cannot be. */
+  private static <R> void message(PendingCall<R> call, BoltFrame frame, StreamedMessages<R> messages,
+      BoltConnection connection) {
+    SocketAddress remoteAddress = connection.remoteAddress();
+    R value;
+    try {
+      value = read(call.method().responseMarshaller(), frame);
+    } catch (RuntimeException e) {
+      call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "could not decode a message of "
+          + call.method().toString() + " from " + remoteAddress + " (request id " + frame.requestId() + "): " + e,
+          null, null, remoteAddress, frame.requestId(), e));
+      return;
+    }
+    if (!messages.onMessage(value, connection.streams(), frame.requestId())) {
+      call.fail(new BoltException(ResponseStatus.ERROR_COMM, "the server " + remoteAddress + " sent more messages of "
+          + call.method().toString() + " than the " + StreamedMessages.WINDOW + " it was granted (request id "
+          + frame.requestId() + ")", null, null, remoteAddress, frame.requestId(), null));
+    }
   }
 
   /**

@@ -3,17 +3,12 @@ package io.boltgen.runtime.internal;
 import io.boltgen.runtime.BoltChannel;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
-import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.PeerIdentity;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.WireProtocol;
 import io.boltgen.runtime.call.ServerCalls;
-import io.boltgen.runtime.internal.wire.Bolt;
 import io.boltgen.runtime.internal.wire.BoltFrame;
-import io.boltgen.runtime.internal.wire.FrameEncoder;
 import io.boltgen.runtime.internal.wire.FrameFormat;
-import io.boltgen.runtime.internal.wire.FrameTooLargeException;
-import io.boltgen.runtime.internal.wire.HeadersCodec;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
@@ -56,6 +51,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
   private final Endpoint endpoint;
   private final WriteQueue writes;
   private final CallTable calls;
+  private final BoltStreams streams = new BoltStreams(this);
   private final AtomicInteger ids = new AtomicInteger();
   private volatile long activeNanos;
   private volatile long firstWriteNanos; // 0 until this side wrote a frame
@@ -88,7 +84,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
     this.idleTimeout = !settings.client() && settings.idleTimeoutMillis() > 0
         ? new IdleTimeout(nettyChannel, settings.idleTimeoutMillis()) : null;
     this.writes = new WriteQueue(nettyChannel, endpoint.shared().outboundMemory(), idleTimeout);
-    this.calls = new CallTable(endpoint.calls().timer(), endpoint.calls().ticker());
+    this.calls = new CallTable(endpoint.calls().timer(), endpoint.calls().ticker(), streams);
     this.callChannel = new CallChannel(this, endpoint.calls());
     this.throttle = settings.client() ? null : new ReadThrottle(nettyChannel, settings.maxRequestsPerConnection());
     WireProtocol own = settings.client() ? nettyChannel.attr(Endpoint.PROTOCOL).get() : null;
@@ -122,7 +118,8 @@ public final class BoltConnection implements PortConnection, CallTarget {
       return;
     }
     int id = nextId();
-    ByteBuf frame = encodeRequest(call, id);
+    ByteBuf frame = OutboundRequest.encode(call, id, nettyChannel.alloc(), format, endpoint.calls().wireNames(),
+        settings.peerMaxFrameLength());
     if (frame == null) {
       return; // failed to encode (or too large); the call says why
     }
@@ -149,31 +146,6 @@ public final class BoltConnection implements PortConnection, CallTarget {
         + bytes + " bytes) refused: the connection to " + remoteAddress() + " already holds " + writes.queuedBytes()
         + " bytes of frames waiting to be written, and its limit is " + budget
         + " bytes (maxQueuedBytes); the peer reads slower than calls arrive", null, null, remoteAddress(), id, null));
-  }
-
-  /**
-   * The request frame of {@code call} as {@code requestId}, its timeout field the time the call has left;
-   * {@code null} after failing the call with {@code CODEC_EXCEPTION}: a value that cannot be encoded (nested
-   * too deeply or in a cycle, a failing codec) or a frame larger than the peer accepts.
-   */
-  private ByteBuf encodeRequest(PendingCall<?> call, int requestId) {
-    MethodDescriptor<Object, ?> method = call.method();
-    boolean oneway = call.isOneway();
-    try {
-      return FrameEncoder.request(nettyChannel.alloc(), format, oneway ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
-          oneway ? Bolt.NO_TIMEOUT : Math.max(1, call.remainingMillis()), endpoint.calls().wireNames().of(method),
-          HeadersCodec.merge(method.requestHeaders(), call.options().headers()), method.requestMarshaller(),
-          call.takeRequest(), settings.peerMaxFrameLength());
-    } catch (FrameTooLargeException e) {
-      call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION, "the request of " + method.toString()
-          + " is a frame of " + e.frameLength() + " bytes, over the " + e.limit() + "-byte limit of frames the peer"
-          + " accepts (peerMaxFrameLength); it was not sent", null, null, null, 0, e));
-      return null;
-    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-      call.fail(new BoltException(ResponseStatus.CODEC_EXCEPTION,
-          "could not encode the request of " + method.toString() + ": " + e, null, null, null, 0, e));
-      return null;
-    }
   }
 
   /** Queues an encoded frame (response, heartbeat); takes ownership. */
@@ -253,6 +225,9 @@ public final class BoltConnection implements PortConnection, CallTarget {
       throttle.update();
     }
     writes.report();
+    if (nettyChannel.isWritable()) {
+      streams.writable();
+    }
   }
 
   /** Encoded bytes waiting in the write queue plus those the Netty channel has not written to the socket yet. */
@@ -280,6 +255,11 @@ public final class BoltConnection implements PortConnection, CallTarget {
 
   CallTable calls() {
     return calls;
+  }
+
+  /** The streams open on this connection (boltgen's extension of Bolt). */
+  public BoltStreams streams() {
+    return streams;
   }
 
   /** The calls waiting for their response right now. */
@@ -417,7 +397,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
 
   @Override
   public void markReceived() {
-    if (!received) {
+    if (!received) { // a read, not a volatile write, per frame
       received = true;
     }
   }
@@ -436,10 +416,9 @@ public final class BoltConnection implements PortConnection, CallTarget {
 
   /**
    * Whether the peer, in effect, refused the connection: it closed without ever answering, within the connect
-   * timeout of this side's first frame (or of the connection's start, if this side wrote nothing). A TLS server
-   * meeting a plain client, a client certificate refused after a TLS 1.3 handshake, a server that drops every
-   * connection: each closes at once. A connection that stayed quiet longer (a call the server never answered,
-   * then an idle close) was a working connection that closed.
+   * timeout of this side's first frame (or of the connection's start). A TLS mismatch, a client certificate
+   * refused after a TLS 1.3 handshake, a server that drops every connection each close at once; a connection
+   * that stayed quiet longer (a call never answered, then an idle close) was a working connection that closed.
    */
   boolean closedAsRefused() {
     if (received) {

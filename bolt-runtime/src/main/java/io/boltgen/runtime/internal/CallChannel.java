@@ -7,6 +7,7 @@ import io.boltgen.runtime.ClientCall;
 import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.internal.wire.StreamFrames;
 import io.boltgen.runtime.support.RateLimitedLog;
 import java.net.SocketAddress;
 import java.util.Objects;
@@ -28,6 +29,7 @@ public final class CallChannel implements BoltChannel {
 
   private static final Logger log = LoggerFactory.getLogger(CallChannel.class);
   private static final RateLimitedLog onewayFailures = RateLimitedLog.of(log);
+  private static final String STREAM_CREDIT = Integer.toString(StreamedMessages.WINDOW);
 
   private final CallTarget target;
   private final CallEnvironment env;
@@ -86,10 +88,9 @@ public final class CallChannel implements BoltChannel {
   @Override
   @SuppressWarnings("unchecked") // the call encodes its request with its own method's marshaller, typed Q there
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-    if (method.type() == MethodType.SERVER_STREAMING) {
-      throw new IllegalArgumentException(method + " streams its answer, which Bolt cannot carry: call it over gRPC");
-    }
-    return (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, options, null, true);
+    CallOptions asked = method.type() != MethodType.SERVER_STREAMING ? options
+        : options.withHeader(StreamFrames.HEADER, STREAM_CREDIT); // boltgen's streams: the server's first credit
+    return (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, asked, null, true);
   }
 
   @Override

@@ -59,6 +59,7 @@ final class CallTable {
   private final LongAdder waiting = new LongAdder();
   private final Timer timer;
   private final Ticker ticker;
+  private final BoltStreams streams;
   private final Sweep sweep = new Sweep();
   private volatile Supplier<BoltException> closedError;
   private final ReentrantLock armLock = new ReentrantLock(); // arms and disarms the sweep
@@ -67,10 +68,14 @@ final class CallTable {
   @GuardedBy("armLock")
   private Timeout armed;
 
-  /** A table whose deadlines are measured on {@code ticker} and swept on {@code timer}. */
-  CallTable(Timer timer, Ticker ticker) {
+  /**
+   * A table whose deadlines are measured on {@code ticker} and swept on {@code timer}, whose streaming calls are
+   * cancelled on the server through {@code streams} when they end before the server ended them.
+   */
+  CallTable(Timer timer, Ticker ticker, BoltStreams streams) {
     this.timer = timer;
     this.ticker = ticker;
+    this.streams = streams;
   }
 
   /**
@@ -196,9 +201,14 @@ final class CallTable {
     return call;
   }
 
-  /** Forgets {@code call} (it completed some other way). */
+  /**
+   * Forgets {@code call} (it completed some other way); a streaming call that still waited here was not ended by
+   * its server, which is told to cancel it.
+   */
   void forget(int requestId, PendingCall<?> call) {
-    remove(requestId, call);
+    if (remove(requestId, call) && call.streams()) {
+      streams.cancel(requestId);
+    }
   }
 
   /** The number of calls waiting. */

@@ -156,7 +156,11 @@ final class InboundHandler extends ChannelInboundHandlerAdapter {
             frame.requestId(), connection.remoteAddress());
         return;
       }
-      Answers.complete(call, frame);
+      if (call.streams()) {
+        Answers.stream(call, frame, connection);
+      } else {
+        Answers.complete(call, frame);
+      }
     } finally {
       frame.release();
     }

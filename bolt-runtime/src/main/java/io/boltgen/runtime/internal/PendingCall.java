@@ -16,29 +16,28 @@ import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One call in flight, from the moment it is made until it completes: the {@link ClientCall} of a unary method
- * (one request message, one answer), which each of {@link CallChannel}'s styles drives and {@code newCall}
- * hands out. It owns its completion, its deadline and the mapping of its errors, nothing of the wire (its
- * target sends it, see {@link BoltConnection#send}; {@link Answers#complete} reads its answer). It completes
- * exactly once, with the response, or with its timeout, a send failure, a closed connection, an error status
- * or its cancellation; the first wins. Completion cancels the timer entry, forgets the call in its
- * connection's table and tells its {@link Listener} (a future, a callback, a started call's listener).
+ * One call in flight, from the moment it is made until it completes: the {@link ClientCall} that each of
+ * {@link CallChannel}'s styles drives and {@code newCall} hands out, of a unary method (one answer, read by
+ * {@link Answers#complete}) or a server-streaming one (each message handed to its {@link StreamedMessages} as it
+ * comes, the end completing it). It owns its completion, its deadline and the mapping of its errors, nothing of
+ * the wire (its target sends it, see {@link BoltConnection#send}). It completes exactly once, with the answer,
+ * its timeout, a send failure, a closed connection, an error status or its cancellation; the first wins, cancels
+ * its timer entry, forgets the call in its connection's table and tells its {@link Listener}.
  *
  * <p>A sync caller waits with the call's deadline ({@link SyncWait}); other calls time out on the sweep of the
- * table they wait in, or on the endpoint's timer ({@link #run}) while they wait elsewhere.
- * A call to a cluster ({@code cluster.ClusterTarget}) goes out as one or more <em>attempts</em>, each a
- * {@code PendingCall} of its own ({@link #newAttempt}) sent to one instance, without a timer (its parent's
- * deadline cancels it) and failing with the raw {@link BoltException} so that the cluster can decide to send
- * another. The parent keeps its request until it completes.
+ * table they wait in, or on the endpoint's timer ({@link #run}) elsewhere. A call to a cluster goes out as one or
+ * more <em>attempts</em> ({@link #newAttempt}), each sent to one instance without a timer (its parent's deadline
+ * cancels it) and failing with the raw {@link BoltException} so that the cluster can decide to send another.
  *
- * <p>Thread-safe: completion is decided by the underlying future's single compare-and-set; the fields a
- * connection sets when it sends the call are volatile.
+ * <p>Thread-safe: completion is decided by the future's single compare-and-set; the fields a connection sets
+ * when it sends the call are volatile.
  *
  * @param <R> the response type
  */
@@ -133,7 +132,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     this.budget = parent.budget;
   }
 
-  // the ClientCall, its unary case: one request message, one answer (a oneway call's none), then the close
+  // the ClientCall: one request message, then one answer (a oneway call's none) or a stream of them, then the close
 
   @Override
   public void start(ClientCall.Listener<? super R> caller) {
@@ -142,8 +141,9 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
       throw new IllegalStateException("the call of " + method.toString() + " was started already");
     }
     sending = STARTED;
-    StreamListener<R> told = new StreamListener<>(caller,
-        options.callbackExecutor() != null ? options.callbackExecutor() : env.callbackExecutor(), method);
+    Executor executor = options.callbackExecutor() != null ? options.callbackExecutor() : env.callbackExecutor();
+    StartedListener<R> told = streams() ? new StreamedMessages<>(caller, executor, method)
+        : new StreamListener<>(caller, executor, method);
     LISTENER.setVolatile(this, told); // then isDone: finish (completion, then its listener) or this tells
     if (isDone()) { // refused, expired or cancelled before it started (finish may have seen it too: told once)
       try {
@@ -159,10 +159,10 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     if (count <= 0) {
       throw new IllegalArgumentException("a call asks for a positive number of messages, not " + count);
     }
-    if (!(listener instanceof StreamListener<R> told)) {
+    if (!(listener instanceof StartedListener<R> told)) {
       throw misuse();
     }
-    told.request();
+    told.request(count);
   }
 
   @Override
@@ -180,9 +180,8 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   }
 
   /**
-   * Sends the call: with {@code timed}, its deadline times it out wherever it waits; without (a sync caller
-   * waits with it in {@link SyncWait}, a oneway caller for no answer), it has a timer entry only while it waits
-   * for a connection.
+   * Sends the call: with {@code timed}, its deadline times it out wherever it waits; without (a sync caller waits
+   * with it in {@link SyncWait}, a oneway caller for no answer), it has a timer only while it waits to connect.
    */
   void halfClose(boolean timed) {
     if (sending != SENT) {
@@ -255,6 +254,11 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     return budget;
   }
 
+  /** Whether the call's answer is a stream of messages ({@link StreamedMessages}). */
+  boolean streams() {
+    return method.type() == MethodType.SERVER_STREAMING;
+  }
+
   /** Whether the call expects no response. */
   public boolean isOneway() {
     return method.type() == MethodType.ONEWAY;
@@ -266,18 +270,14 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   }
 
   /**
-   * Makes the call time out at its deadline: on the sweep of the call table it waits in once it is sent
-   * (no timer entry of its own), or on its own timer entry where it waits anywhere else (see
-   * {@link #timeWhileWaiting()}). Called by the thread that started the call, before sending it.
+   * Makes the call time out at its deadline: on the sweep of the call table it waits in once it is sent, or on its
+   * own timer entry elsewhere ({@link #timeWhileWaiting()}). Called by its starting thread, before sending it.
    */
   void expectTimeout() {
     sweptDeadline = true;
   }
 
-  /**
-   * The call waits somewhere other than a call table (for a connection, say): if it expects a timeout, it
-   * gets its own timer entry now.
-   */
+  /** The call waits elsewhere than in a call table (for a connection): if it expects a timeout, it gets a timer. */
   public void timeWhileWaiting() {
     if (sweptDeadline && timeout == null) {
       sweptDeadline = false;
@@ -325,6 +325,11 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
       return !isDone();
     }
     this.table = table;
+    return rejoin();
+  }
+
+  /** Waits in its table (again, for a stream taken out with a message); false if the table closed or it completed. */
+  boolean rejoin() {
     if (!table.register(requestId, this)) {
       return false;
     }
@@ -333,7 +338,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
       return false;
     }
     if (sweptDeadline) {
-      table.watchDeadline(budget.deadlineNanos());
+      table.watchDeadline(budget.deadlineNanos()); // a sweep that ran while it was out did not see it
     }
     return true;
   }
@@ -357,9 +362,13 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     return remoteAddress;
   }
 
-  /** The listener its caller started it with, told the trailers of its answer; null for the styles' calls. */
-  StreamListener<R> started() {
-    return listener instanceof StreamListener<R> told ? told : null;
+  /**
+   * What the call tells when it completes (its parent's, for an attempt): the listener {@link #start} made, which
+   * a stream's messages and an answer's trailers go to; a style's listener; or null.
+   */
+  @SuppressWarnings("unchecked") // set only as a Listener<R>
+  Listener<R> told() {
+    return (Listener<R>) LISTENER.getVolatile(parent != null ? parent : this);
   }
 
   /** Fails the call with {@code error} (mapped by the method's error mapper), unless it already completed. */
@@ -405,10 +414,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     return won;
   }
 
-  /**
-   * Bounds how long an abandoned attempt keeps its place: after {@value #ABANDONED_PLACE_MILLIS} ms without a
-   * late answer (a server that never answers some requests, its connection alive) it leaves its table anyway.
-   */
+  /** An abandoned attempt leaves its table after {@value #ABANDONED_PLACE_MILLIS} ms without a late answer anyway. */
   private void keepPlaceAtMost() {
     try {
       timeout = env.timer().newTimeout(ignored -> {
@@ -435,10 +441,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     finish(null, null);
   }
 
-  /**
-   * The call completed: its timer entry and its place in the call table are no longer needed, unless
-   * {@code stayInTable} (an abandoned attempt whose request was written waits there for its late answer).
-   */
+  /** The call completed: it leaves its timer and its table, unless {@code stayInTable} (see {@link #cancel}). */
   private void forgetEverywhere(boolean stayInTable) {
     Timeout t = timeout;
     if (t != null) {
@@ -466,17 +469,16 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   }
 
   /**
-   * Abandons the call: it leaves its timer now and, unless it is an attempt whose request was written, its
-   * table (a late answer is dropped). An attempt tells its listener (with a
-   * {@link java.util.concurrent.CancellationException}), and its {@link Departure} once it has left.
+   * Abandons the call: it leaves its timer now and, unless it is an attempt whose unary request was written, its
+   * table (a late answer is dropped). An attempt tells its listener, and its {@link Departure} once it has left.
    */
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
     if (cancelled) {
-      // an attempt whose request was written may still run on its instance: it keeps its place there (it stays
-      // in its call table) until the late answer comes or the connection closes
-      boolean staysInTable = departure != null && written && table != null;
+      // an attempt whose request was written may still run on its instance: it keeps its place there (in its
+      // call table) until the late answer comes or the connection closes; a stream's is cancelled there at once
+      boolean staysInTable = departure != null && written && table != null && !streams();
       forgetEverywhere(staysInTable);
       if (!staysInTable) {
         depart(false);
@@ -484,7 +486,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
         keepPlaceAtMost();
       }
       if (parent != null && listener != null) {
-        listener.onComplete(null, new java.util.concurrent.CancellationException("the call completed first"));
+        listener.onComplete(null, new CancellationException("the call completed first"));
       }
     }
     return cancelled;

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  *
  * @param <R> the response type
  */
-final class StreamListener<R> implements PendingCall.Listener<R> {
+final class StreamListener<R> implements StartedListener<R> {
 
   private static final int ASKED = 1;
   private static final int ANSWERED = 2;
@@ -47,7 +47,8 @@ final class StreamListener<R> implements PendingCall.Listener<R> {
   }
 
   /** The caller asks for messages: delivers the answer if it came first. */
-  void request() {
+  @Override
+  public void request(int count) {
     for (int s = state; (s & ASKED) == 0; s = state) {
       boolean deliver = (s & ANSWERED) != 0 && (s & DELIVERED) == 0;
       if (STATE.compareAndSet(this, s, s | ASKED | (deliver ? DELIVERED : 0))) {

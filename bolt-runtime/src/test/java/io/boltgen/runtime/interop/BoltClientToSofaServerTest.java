@@ -265,6 +265,55 @@ class BoltClientToSofaServerTest {
 
   @ParameterizedTest
   @EnumSource(WireProtocol.class)
+  void aStreamingCallFailsAtOnceAndUnaryCallsGoOn(WireProtocol format) throws Exception {
+    try (BoltClient client = client(format)) {
+      BoltChannel channel = client.channel(address());
+      // a className SOFABolt serves: its processor answers one message, which is no stream's
+      MethodDescriptor<byte[], byte[]> served = method(ECHO.wireName(), 6, MethodType.SERVER_STREAMING);
+      assertThat(firstFailure(channel, served)).isInstanceOfSatisfying(BoltException.class, e -> {
+        assertThat(e.status()).isEqualTo(ResponseStatus.NO_PROCESSOR);
+        assertThat(e.getMessage()).startsWith("the server ").contains(" does not stream ")
+            .endsWith("Echo (a SOFABolt server has no streams): it answered with one message");
+      });
+      // a className it does not serve: its own refusal, at once
+      MethodDescriptor<byte[], byte[]> unserved = method(NOBODY.wireName(), 7, MethodType.SERVER_STREAMING);
+      assertThat(firstFailure(channel, unserved)).isInstanceOfSatisfying(BoltException.class, e ->
+          assertThat(e.remoteMessage()).isEqualTo("No user processor found for request: interop.c2s.Nobody"));
+      assertThat(string(channel.invokeSync(ECHO, bytes("unary"), CallOptions.DEFAULT))).isEqualTo("sofa:unary");
+    }
+  }
+
+  /** What a subscriber to {@code method}'s stream is told first: its failure (within a bound, never a message). */
+  private static Throwable firstFailure(BoltChannel channel, MethodDescriptor<byte[], byte[]> method)
+      throws Exception {
+    java.util.concurrent.CompletableFuture<Throwable> told = new java.util.concurrent.CompletableFuture<>();
+    channel.invokeStream(method, bytes("stream?"), CallOptions.DEFAULT).subscribe(
+        new java.util.concurrent.Flow.Subscriber<byte[]>() {
+          @Override
+          public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            s.request(10);
+          }
+
+          @Override
+          public void onNext(byte[] item) {
+            told.complete(new AssertionError("a message: " + string(item)));
+          }
+
+          @Override
+          public void onError(Throwable error) {
+            told.complete(error);
+          }
+
+          @Override
+          public void onComplete() {
+            told.complete(new AssertionError("completed"));
+          }
+        });
+    return told.get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+  }
+
+  @ParameterizedTest
+  @EnumSource(WireProtocol.class)
   void anUnknownClassNameGetsSofaBoltsServerException(WireProtocol format) {
     try (BoltClient client = client(format)) {
       BoltChannel channel = client.channel(address());

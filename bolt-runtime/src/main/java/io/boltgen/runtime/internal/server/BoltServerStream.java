@@ -3,6 +3,7 @@ package io.boltgen.runtime.internal.server;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerStream;
@@ -10,12 +11,14 @@ import io.boltgen.runtime.codec.FailureMarshaller;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.internal.Answers;
 import io.boltgen.runtime.internal.BoltConnection;
+import io.boltgen.runtime.internal.BoltStreams;
 import io.boltgen.runtime.internal.DeferredFrame;
 import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.ErrorFrames;
 import io.boltgen.runtime.internal.wire.FrameEncoder;
 import io.boltgen.runtime.internal.wire.FrameTooLargeException;
 import io.boltgen.runtime.internal.wire.HeadersCodec;
+import io.boltgen.runtime.internal.wire.StreamFrames;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
@@ -70,6 +73,8 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
   // the answer, encoded later on the IO thread
   private Object result;
   private CallStatus status;
+  // a streamed answer's (boltgen's extension of Bolt), made on the IO thread before the call starts; else null
+  private BoltStreamedAnswer streamed;
 
   BoltServerStream(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
     this.connection = connection;
@@ -181,12 +186,75 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
 
   @Override
   public boolean isReady() {
+    return streamed == null || streamed.isReady();
+  }
+
+  /**
+   * Whether the caller asked for a streamed answer of a streaming method (its request carries its credit): only a
+   * boltgen caller does; a SOFABolt caller's request for one is refused.
+   */
+  @Override
+  public boolean carriesStreams() {
+    if (streamed == null && entry.method().type() == MethodType.SERVER_STREAMING) {
+      int credit = StreamFrames.initialCredit(headers());
+      if (credit > 0) {
+        streamed = new BoltStreamedAnswer(this, connection, credit);
+      }
+    }
+    return streamed != null;
+  }
+
+  /**
+   * Opens the streamed answer on its connection, whose control frames then reach it, and cancels the call when the
+   * connection closes (IO thread, before the call starts); false, after answering busy, when the connection
+   * carries {@value BoltStreams#MAX_OPEN} already. True for a unary answer.
+   */
+  boolean open() {
+    if (!carriesStreams()) {
+      return true;
+    }
+    if (!connection.streams().open(requestId, streamed)) {
+      release();
+      closeRequest();
+      connection.writeFrame(ErrorFrames.busy(connection.alloc(), connection.format(), requestId, "the connection "
+          + "already carries " + BoltStreams.MAX_OPEN + " streams, the most it carries at once"));
+      return false;
+    }
+    Runnable hook = () -> call.onCancel();
+    closeHook = hook;
+    connection.closeHooks.add(hook);
     return true;
   }
 
   @Override
   public void writeMessage(Object message) {
-    this.result = message;
+    if (streamed == null) {
+      this.result = message;
+      return;
+    }
+    @SuppressWarnings("unchecked") // the invoker answers with its method's response type
+    Marshaller<Object> marshaller = (Marshaller<Object>) entry.method().responseMarshaller();
+    streamed.write(FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags),
+        requestId, marshaller.codecId(), ResponseStatus.SUCCESS, entry.responseClassName(),
+        StreamFrames.MESSAGE_HEADERS, marshaller, message, connection.peerMaxFrameLength()));
+  }
+
+  /** The caller can take messages again (IO thread). */
+  void ready() {
+    call.onReady();
+  }
+
+  /** The caller cancelled its stream (IO thread). */
+  void cancelled() {
+    call.onCancel();
+  }
+
+  /** Writes the successful end of a stream once the messages held before it left (IO thread). */
+  void writeEnd(CallStatus end) {
+    connection.closeHooks.remove(closeHook);
+    connection.streams().closed(requestId, streamed);
+    this.status = end;
+    connection.write(this);
   }
 
   @Override
@@ -194,6 +262,16 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
     Runnable hook = closeHook;
     if (hook != null) {
       connection.closeHooks.remove(hook);
+    }
+    if (streamed != null && !streamed.end(status)) {
+      closeRequest(); // the end follows the messages held for the caller's credit, freed if the connection closes
+      Runnable discard = streamed::discard;
+      closeHook = discard;
+      connection.closeHooks.add(discard);
+      return;
+    }
+    if (streamed != null) {
+      connection.streams().closed(requestId, streamed);
     }
     CallStatus.Kind kind = status.kind();
     if (oneway || kind == CallStatus.Kind.CANCELLED || kind == CallStatus.Kind.DEADLINE_EXCEEDED) {
@@ -227,6 +305,9 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
 
   @Override
   public void watchCancellation() {
+    if (closeHook != null) {
+      return; // a stream's call is cancelled when its connection closes already
+    }
     Listener listener = call;
     Runnable hook = listener::onCancel;
     closeHook = hook;
@@ -268,6 +349,10 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
         Throwable cause = s.cause();
         return ErrorFrames.error(connection.alloc(), connection.format(), requestId, s.code(),
             cause == null ? null : cause.getClass().getName(), s.message(), "request of " + entry);
+      }
+      if (streamed != null) {
+        return StreamFrames.end(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
+            marshaller.codecId(), entry.responseClassName());
       }
       return FrameEncoder.response(connection.alloc(), connection.format().withSwitchFlags(switchFlags), requestId,
           marshaller.codecId(), ResponseStatus.SUCCESS, entry.responseClassName(), Map.of(), marshaller,

@@ -11,6 +11,7 @@ import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.ErrorFrames;
 import io.boltgen.runtime.internal.wire.FrameEncoder;
 import io.boltgen.runtime.internal.wire.HeadersCodec;
+import io.boltgen.runtime.internal.wire.StreamFrames;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
@@ -64,13 +65,21 @@ public final class RequestDispatcher implements RequestHandler {
         } else {
           entry = methods.lookup(frame);
           if (entry == null) {
-            refuseUnknown(connection, frame);
+            if (StreamFrames.isControl(frame)) {
+              connection.requestClosed(); // credit or cancellation for a streamed answer: answered nothing
+              connection.streams().control(frame);
+            } else {
+              refuseUnknown(connection, frame);
+            }
             continue;
           }
         }
         BoltServerStream stream = new BoltServerStream(connection, frame, entry, headers);
+        if (!stream.open()) {
+          continue; // a stream over the connection's limit, answered busy
+        }
         ServerStream.Listener call = calls.newCall(entry.handle(), stream, frame.arrivalNanos(), frame.timeout(),
-            frame.isOneway(), false);
+            frame.isOneway(), stream.carriesStreams()); // a stream ends at its deadline; a unary call is dropped
         dispatch.start(call);
       }
       dispatch.submit();

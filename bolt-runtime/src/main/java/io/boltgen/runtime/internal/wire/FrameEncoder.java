@@ -96,7 +96,7 @@ public final class FrameEncoder {
         Integer.MAX_VALUE);
   }
 
-  private static <T> ByteBuf encode(
+  static <T> ByteBuf encode(
       ByteBufAllocator alloc,
       boolean heapIfSmall,
       FrameFormat format,

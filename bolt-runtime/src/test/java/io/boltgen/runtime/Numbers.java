@@ -1,9 +1,5 @@
-package io.boltgen.runtime.grpc;
+package io.boltgen.runtime;
 
-import io.boltgen.runtime.EchoService;
-import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.MethodType;
-import io.boltgen.runtime.ServiceDefinition;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -18,41 +14,41 @@ import java.util.concurrent.atomic.AtomicLong;
  * it was asked for. A request is two ints: how many messages ({@code -1}: until cancelled) and how many bytes
  * each (at least 4: the message's index comes first).
  */
-final class Numbers {
+public final class Numbers {
 
-  static final String SERVICE = "test.Numbers";
+  public static final String SERVICE = "test.Numbers";
 
   /** Streams the messages, then completes. */
-  static final MethodDescriptor<byte[], byte[]> COUNT = method("count");
+  public static final MethodDescriptor<byte[], byte[]> COUNT = method("count");
   /** Streams the messages, then fails with an {@link IllegalStateException}. */
-  static final MethodDescriptor<byte[], byte[]> COUNT_THEN_FAIL = method("countThenFail");
+  public static final MethodDescriptor<byte[], byte[]> COUNT_THEN_FAIL = method("countThenFail");
   /** Streams the messages, then fails with a checked exception: a declared one. */
-  static final MethodDescriptor<byte[], byte[]> COUNT_THEN_REFUSE = method("countThenRefuse");
+  public static final MethodDescriptor<byte[], byte[]> COUNT_THEN_REFUSE = method("countThenRefuse");
   /** Streams the messages, then neither completes nor fails: the deadline or the caller ends the call. */
-  static final MethodDescriptor<byte[], byte[]> COUNT_THEN_STALL = method("countThenStall");
+  public static final MethodDescriptor<byte[], byte[]> COUNT_THEN_STALL = method("countThenStall");
   /** Answers with {@code respond}: a stream of one message. */
-  static final MethodDescriptor<byte[], byte[]> ONE = method("one");
+  public static final MethodDescriptor<byte[], byte[]> ONE = method("one");
 
   // the end of a source that never ends
   private final Throwable stall = new Error("never thrown");
 
   private final ExecutorService emitter = Executors.newSingleThreadExecutor(r -> new Thread(r, "numbers-source"));
   /** The source of the last call. */
-  volatile Source last;
+  public volatile Source last;
 
-  static MethodDescriptor<byte[], byte[]> method(String name) {
+  public static MethodDescriptor<byte[], byte[]> method(String name) {
     return EchoService.method(SERVICE, name, 0, MethodType.SERVER_STREAMING, 60_000);
   }
 
-  static byte[] request(int count, int size) {
+  public static byte[] request(int count, int size) {
     return ByteBuffer.allocate(8).putInt(count).putInt(size).array();
   }
 
-  static int index(byte[] message) {
+  public static int index(byte[] message) {
     return ByteBuffer.wrap(message).getInt();
   }
 
-  ServiceDefinition definition() {
+  public ServiceDefinition definition() {
     return ServiceDefinition.builder(SERVICE, "1.0")
         .method(COUNT, (request, call) -> call.respondStream(source(request, null)))
         .method(COUNT_THEN_FAIL, (request, call) -> call.respondStream(source(request,
@@ -72,21 +68,21 @@ final class Numbers {
   }
 
   /** Stops the sources' thread. */
-  void close() throws InterruptedException {
+  public void close() throws InterruptedException {
     emitter.shutdownNow();
     emitter.awaitTermination(10, TimeUnit.SECONDS);
   }
 
   /** A publisher that emits only what it was asked for, on one thread, and records the demand. */
-  final class Source implements Flow.Publisher<byte[]> {
-    final int count;
-    final int size;
-    final Throwable end;
-    final AtomicLong requested = new AtomicLong();
-    final AtomicLong emitted = new AtomicLong();
+  public final class Source implements Flow.Publisher<byte[]> {
+    public final int count;
+    public final int size;
+    public final Throwable end;
+    public final AtomicLong requested = new AtomicLong();
+    public final AtomicLong emitted = new AtomicLong();
     /** The most messages ever asked for and not yet emitted. */
-    final AtomicLong mostOutstanding = new AtomicLong();
-    final CountDownLatch cancelled = new CountDownLatch(1);
+    public final AtomicLong mostOutstanding = new AtomicLong();
+    public final CountDownLatch cancelled = new CountDownLatch(1);
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private boolean ended;
 
