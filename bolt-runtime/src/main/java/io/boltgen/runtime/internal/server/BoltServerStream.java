@@ -263,14 +263,17 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
     if (hook != null) {
       connection.closeHooks.remove(hook);
     }
-    if (streamed != null && !streamed.end(status)) {
-      closeRequest(); // the end follows the messages held for the caller's credit, freed if the connection closes
+    if (streamed != null) {
+      // the end may follow the messages held for the caller's credit: they are freed if the connection closes (the
+      // hook is in place before the end is, so that a credit that writes the end at once removes it)
       Runnable discard = streamed::discard;
       closeHook = discard;
       connection.closeHooks.add(discard);
-      return;
-    }
-    if (streamed != null) {
+      if (!streamed.end(status)) {
+        closeRequest();
+        return;
+      }
+      connection.closeHooks.remove(discard);
       connection.streams().closed(requestId, streamed);
     }
     CallStatus.Kind kind = status.kind();
