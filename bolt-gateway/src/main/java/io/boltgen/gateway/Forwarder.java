@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Where a gateway call is forwarded: the {@link ServiceInvoker} of one service's forwarded methods, sending
  * each request's protobuf bytes over the service's cluster channel with what is left of the caller's
  * deadline and the trace headers it sent, and answering with whatever comes back (bytes, a Bolt status, a
- * declared exception). It runs on the IO thread that read the request and never blocks: the answer is
+ * declared exception; a server-streaming method's messages as the caller reads them, {@link ForwardedStream}). It runs on the IO thread that read the request and never blocks: the answer is
  * written from the thread that reads the instance's response.
  *
  * <p>Thread-safe: stateless but for the gateway's count of calls in flight.
@@ -52,11 +52,6 @@ final class Forwarder implements ServiceInvoker {
     @SuppressWarnings("unchecked") // every method of this service was forwarded as bytes (ForwardedMethods)
     MethodDescriptor<byte[], byte[]> method = (MethodDescriptor<byte[], byte[]>) context.method();
     byte[] body = (byte[]) request;
-    if (method.type() == MethodType.SERVER_STREAMING) {
-      call.fail(new BoltException(ResponseStatus.NO_PROCESSOR, "the gateway does not forward streams: call "
-          + method.httpPath() + " on an instance of " + target + " over gRPC"));
-      return;
-    }
     if (!inFlight.enter()) {
       call.fail(new BoltException(ResponseStatus.SERVER_THREADPOOL_BUSY,
           "the gateway is closing: send " + method.httpPath() + " again"));
@@ -72,6 +67,11 @@ final class Forwarder implements ServiceInvoker {
       if (value != null) {
         options = options.withHeader(name, value);
       }
+    }
+    if (method.type() == MethodType.SERVER_STREAMING) {
+      // the instance's stream over Bolt, read as the caller reads; it counts in flight until it ends
+      call.respondStream(new ForwardedStream(channel.invokeStream(method, body, options), inFlight));
+      return;
     }
     if (method.type() == MethodType.ONEWAY) {
       try {
