@@ -60,7 +60,8 @@ class BoltStreamingTest {
   void start() {
     BoltServer.Builder served = BoltServer.builder().bind("127.0.0.1", 0).service(numbers.definition())
         .service(echo.definition())
-        .serverInterceptor(call -> (status, error, elapsedNanos) -> ends.add(call.method().methodName() + " " + status));
+        .serverInterceptor(call -> (status, error, elapsedNanos) ->
+            ends.add(call.method().methodName() + " " + status));
     BoltClient.Builder calling = BoltClient.builder();
     if (tls) {
       served.tls(Tls.builder().keyPair(certs.server().certificateChainPem(), certs.server().privateKeyPem()).build());
@@ -253,7 +254,7 @@ class BoltStreamingTest {
             Numbers.request(1, 8), CallOptions.DEFAULT));
     assertThat(refused.status()).isEqualTo(ResponseStatus.NO_PROCESSOR);
     assertThat(refused.getMessage()).contains("test.Numbers:1.0/count streams its answer, which this caller's protocol"
-        + " cannot carry: call it over gRPC, or over Bolt with a boltgen client");
+        + " cannot carry: call it over gRPC, Connect's streaming protocol, or Bolt with a boltgen client");
     assertThat(numbers.last).isNull();
   }
 }

@@ -225,8 +225,8 @@ class GrpcServerStreamingTest {
         .POST(HttpRequest.BodyPublishers.ofByteArray(Numbers.request(1, 8))).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(connect.body()).contains("\"code\":\"unimplemented\"")
-        .contains("streams its answer, which this caller's protocol cannot carry: call it over gRPC, or over Bolt"
-            + " with a boltgen client");
+        .contains("streams its answer, which this caller's protocol cannot carry: call it over gRPC, Connect's"
+            + " streaming protocol, or Bolt with a boltgen client");
     try (BoltClient client = BoltClient.builder().build()) {
       BoltChannel channel = client.channel("127.0.0.1:" + server.port());
       // a Bolt caller that takes the method for a unary one (a SOFABolt caller) is refused by the server

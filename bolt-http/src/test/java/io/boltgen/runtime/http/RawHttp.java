@@ -124,6 +124,21 @@ final class RawHttp implements AutoCloseable {
     return new Response(Integer.parseInt(statusLine.substring(9, 12)), headers, new byte[0]);
   }
 
+  /** Reads one whole chunked answer: its head, then its chunks joined (fails if the connection ends first). */
+  Response readChunked() throws IOException {
+    Response head = readHead();
+    assertThat(head.header("transfer-encoding")).as("transfer-encoding").isEqualTo("chunked");
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    for (int size = Integer.parseInt(line().trim(), 16); size > 0; size = Integer.parseInt(line().trim(), 16)) {
+      byte[] chunk = in.readNBytes(size);
+      assertThat(chunk).as("a chunk").hasSize(size);
+      body.write(chunk);
+      assertThat(line()).as("the chunk's end").isEmpty();
+    }
+    assertThat(line()).as("the end of the trailers").isEmpty();
+    return new Response(head.status(), head.headers(), body.toByteArray());
+  }
+
   private String line() throws IOException {
     ByteArrayOutputStream line = new ByteArrayOutputStream();
     while (true) {

@@ -172,7 +172,7 @@ public final class ServerCalls {
     stream.request(2); // one request, and a second one to refuse if the caller sends it
     if (method.descriptor.type() == MethodType.SERVER_STREAMING && !stream.carriesStreams()) {
       call.refuse(ResponseStatus.NO_PROCESSOR, method + " streams its answer, which this caller's protocol cannot"
-          + " carry: call it over gRPC, or over Bolt with a boltgen client", null);
+          + " carry: call it over gRPC, Connect's streaming protocol, or Bolt with a boltgen client", null);
     }
     return call;
   }

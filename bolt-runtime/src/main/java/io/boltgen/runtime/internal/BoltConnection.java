@@ -402,6 +402,13 @@ public final class BoltConnection implements PortConnection, CallTarget {
     }
   }
 
+  @Override
+  public void markWritten() {
+    if (idleTimeout != null) {
+      idleTimeout.touch();
+    }
+  }
+
   /** Whether any frame ever arrived from the peer: it answered, so the connection worked. */
   boolean hasReceived() {
     return received;

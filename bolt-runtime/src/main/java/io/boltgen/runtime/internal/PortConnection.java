@@ -36,6 +36,9 @@ public interface PortConnection extends Connection {
   /** Bytes of a request arrived from the peer (IO thread): it answered, so the connection worked. */
   void markReceived();
 
+  /** Bytes were written to the peer (IO thread): the connection is not idle (a long streamed answer). */
+  void markWritten();
+
   /** The peer's address as text, made once: for log lines. */
   String remoteText();
 }

@@ -148,8 +148,8 @@ class StreamedAnswerTest {
     assertThat(stream.closes).singleElement().satisfies(s -> {
       assertThat(s.code()).isEqualTo(ResponseStatus.NO_PROCESSOR);
       assertThat(s.message()).isEqualTo(
-          "test.Log:1.0/tail streams its answer, which this caller's protocol cannot carry: call it over gRPC, or over"
-          + " Bolt with a boltgen client");
+          "test.Log:1.0/tail streams its answer, which this caller's protocol cannot carry: call it over gRPC,"
+          + " Connect's streaming protocol, or Bolt with a boltgen client");
     });
     assertThat(stream.released).as("the request's bytes").isTrue();
   }

@@ -1,11 +1,13 @@
 package io.boltgen.runtime.internal.http;
 
 import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -131,6 +133,11 @@ final class ConnectRpcCalls {
     }
     MethodDescriptor<?, ?> method = entry.descriptor();
     String contentType = request.headers().get(HttpHeaderNames.CONTENT_TYPE);
+    Boolean streamJson = streamCodec(contentType);
+    if (streamJson != null) {
+      stream(exchanges, exchange, request, entry, streamJson);
+      return;
+    }
     Boolean json = codec(contentType);
     if (json == null) {
       FullHttpResponse response = ConnectRpcErrors.response(exchanges.alloc(), HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
@@ -181,6 +188,75 @@ final class ConnectRpcCalls {
     ServerCalls.Dispatch dispatch = exchanges.dispatch();
     dispatch.start(call);
     dispatch.submit();
+  }
+
+  /**
+   * A request in Connect's streaming protocol: one enveloped message (flags 0, its length, the message), which
+   * starts a server-streaming method's call over a {@link ConnectStreamingStream}. A unary method refuses it (415);
+   * a bad envelope, an encoding, a version or a timeout it cannot take end the stream at once, as the protocol
+   * answers errors of a stream (200, an end-of-stream message with the error).
+   */
+  private void stream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, FullHttpRequest request,
+      ServerCalls.Method entry, boolean json) {
+    MethodDescriptor<?, ?> method = entry.descriptor();
+    if (method.type() != MethodType.SERVER_STREAMING) {
+      refuse(exchanges, exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ConnectRpcErrors.UNIMPLEMENTED,
+          method.httpPath() + " is unary: send application/json or " + PROTO + ", not Connect's streaming protocol");
+      return;
+    }
+    String why = null;
+    String code = ConnectRpcErrors.INVALID_ARGUMENT;
+    String encoding = request.headers().get("connect-content-encoding");
+    String version = request.headers().get("connect-protocol-version");
+    String timeout = request.headers().get("connect-timeout-ms");
+    long timeoutMillis = timeout == null ? method.timeoutMillis() : parseTimeout(timeout);
+    ByteBuf body = request.content();
+    int length = body.readableBytes() < ConnectRpcErrors.ENVELOPE_PREFIX ? -1
+        : body.getInt(body.readerIndex() + 1);
+    int flags = length < 0 ? 0 : body.getUnsignedByte(body.readerIndex());
+    if (json && !MessageForms.hasJson(method)) {
+      code = ConnectRpcErrors.UNIMPLEMENTED;
+      why = method.httpPath() + " has no JSON form: send " + ConnectStreamingStream.PROTO;
+    } else if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
+      code = ConnectRpcErrors.UNIMPLEMENTED;
+      why = "Connect-Content-Encoding " + MessageText.shorten(encoding) + " is not supported: send messages"
+          + " uncompressed";
+    } else if (version != null && !version.equals("1")) {
+      why = "Connect-Protocol-Version " + MessageText.shorten(version) + " is not supported: this server speaks"
+          + " version 1";
+    } else if (timeout != null && timeoutMillis <= 0) {
+      why = "Connect-Timeout-Ms must be a positive integer of at most 10 digits, not " + MessageText.shorten(timeout);
+    } else if (length < 0 || length != body.readableBytes() - ConnectRpcErrors.ENVELOPE_PREFIX) {
+      why = "the request must be one enveloped message (5 bytes of flags and length, then the message): "
+          + (length < 0 ? body.readableBytes() + " bytes came" : "its envelope says " + (length & 0xFFFFFFFFL)
+              + " bytes, and " + (body.readableBytes() - ConnectRpcErrors.ENVELOPE_PREFIX) + " follow");
+    } else if (flags != 0) {
+      why = (flags & 1) != 0 ? "the request's message is compressed, but no Connect-Content-Encoding was sent"
+          : "the request's envelope has flags " + flags + ": a request message has none";
+    }
+    if (why != null) {
+      log(exchanges, exchange, HttpResponseStatus.OK, why);
+      ConnectStreamingStream.refuse(exchanges, exchange, json, code, why);
+      return;
+    }
+    ConnectStreamingStream stream = new ConnectStreamingStream(exchanges, exchange, method, headers(request), json,
+        timeoutMillis, body.retainedSlice(body.readerIndex() + ConnectRpcErrors.ENVELOPE_PREFIX, length));
+    exchange.call = stream;
+    ServerStream.Listener call = calls.newCall(entry, stream, calls.nanoTime(),
+        (int) Math.min(Integer.MAX_VALUE, timeoutMillis), false, true);
+    ServerCalls.Dispatch dispatch = exchanges.dispatch();
+    dispatch.start(call);
+    dispatch.submit();
+  }
+
+  /** {@code true} for Connect's streams of JSON, {@code false} of protobuf, {@code null} for anything else. */
+  static Boolean streamCodec(String contentType) {
+    if (contentType == null) {
+      return null;
+    }
+    String type = contentType.trim().toLowerCase(Locale.ROOT);
+    return type.equals(ConnectStreamingStream.JSON) ? Boolean.TRUE
+        : type.equals(ConnectStreamingStream.PROTO) ? Boolean.FALSE : null;
   }
 
   /** {@code true} for JSON, {@code false} for binary protobuf, {@code null} for anything else. */

@@ -41,6 +41,12 @@ final class ConnectRpcErrors {
   /** The JSON content type of every error body. */
   static final String JSON = "application/json";
 
+  /** The bytes before each message of a Connect stream: its flags, then its length. */
+  static final int ENVELOPE_PREFIX = 5;
+
+  /** The flag of a Connect stream's last envelope, the end of the stream. */
+  static final int END_OF_STREAM = 0x02;
+
   private static final JsonFactory FACTORY = JsonFactory.builder().build();
 
   private ConnectRpcErrors() {}
@@ -81,28 +87,7 @@ final class ConnectRpcErrors {
     ByteBuf body = alloc.buffer(64 + (message == null ? 0 : message.length() * 2));
     try (ByteBufOutputStream out = new ByteBufOutputStream(body);
         JsonGenerator json = FACTORY.createGenerator(ObjectWriteContext.empty(), (java.io.OutputStream) out)) {
-      json.writeStartObject();
-      json.writeStringProperty("code", code);
-      if (message != null && !message.isEmpty()) {
-        json.writeStringProperty("message", message);
-      }
-      if (detailType != null) {
-        json.writeName("details");
-        json.writeStartArray();
-        json.writeStartObject();
-        json.writeStringProperty("type", detailType);
-        json.writeStringProperty("value", "");
-        json.writeName("debug");
-        json.writeStartObject();
-        json.writeStringProperty("exception", detailType);
-        if (detailMessage != null) {
-          json.writeStringProperty("message", detailMessage);
-        }
-        json.writeEndObject();
-        json.writeEndObject();
-        json.writeEndArray();
-      }
-      json.writeEndObject();
+      writeError(json, code, message, detailType, detailMessage);
     } catch (IOException e) {
       body.release();
       throw new UncheckedIOException(e);
@@ -117,5 +102,60 @@ final class ConnectRpcErrors {
       response.headers().set(HttpHeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
     }
     return response;
+  }
+
+  /**
+   * The end of a Connect stream as its last envelope (flag 2, end of stream): {@code {}} when {@code code} is null
+   * (the stream ended well), else {@code {"error": …}} with the code, message and detail a unary error carries.
+   */
+  static ByteBuf endOfStream(ByteBufAllocator alloc, String code, String message, String detailType,
+      String detailMessage) {
+    ByteBuf body = alloc.buffer(64 + (message == null ? 0 : message.length() * 2));
+    body.writeZero(ENVELOPE_PREFIX);
+    try (ByteBufOutputStream out = new ByteBufOutputStream(body);
+        JsonGenerator json = FACTORY.createGenerator(ObjectWriteContext.empty(), (java.io.OutputStream) out)) {
+      json.writeStartObject();
+      if (code != null) {
+        json.writeName("error");
+        writeError(json, code, message, detailType, detailMessage);
+      }
+      json.writeEndObject();
+    } catch (IOException e) {
+      body.release();
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException | Error e) {
+      body.release();
+      throw e;
+    }
+    body.setByte(0, END_OF_STREAM);
+    body.setInt(1, body.readableBytes() - ENVELOPE_PREFIX);
+    return body;
+  }
+
+  /** One Connect error object: its code, message (if any) and one detail (if any). */
+  private static void writeError(JsonGenerator json, String code, String message, String detailType,
+      String detailMessage) {
+    json.writeStartObject();
+    json.writeStringProperty("code", code);
+    if (message != null && !message.isEmpty()) {
+      json.writeStringProperty("message", message);
+    }
+    if (detailType != null) {
+      json.writeName("details");
+      json.writeStartArray();
+      json.writeStartObject();
+      json.writeStringProperty("type", detailType);
+      json.writeStringProperty("value", "");
+      json.writeName("debug");
+      json.writeStartObject();
+      json.writeStringProperty("exception", detailType);
+      if (detailMessage != null) {
+        json.writeStringProperty("message", detailMessage);
+      }
+      json.writeEndObject();
+      json.writeEndObject();
+      json.writeEndArray();
+    }
+    json.writeEndObject();
   }
 }

@@ -27,7 +27,7 @@ import java.util.Map;
  * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
  * deadline); cancelled on the IO thread.
  */
-final class ConnectRpcStream implements ServerStream, ServerStream.Message {
+final class ConnectRpcStream implements ServerStream, ServerStream.Message, HttpExchanges.Call {
 
   private final HttpExchanges exchanges;
   private final HttpExchanges.Exchange exchange;
@@ -65,7 +65,8 @@ final class ConnectRpcStream implements ServerStream, ServerStream.Message {
    * The client reset the stream or closed the connection before the answer (IO thread): the call is
    * cancelled, unless it was answered first.
    */
-  void cancel() {
+  @Override
+  public void cancel() {
     cancelled = true;
     call.onCancel();
   }

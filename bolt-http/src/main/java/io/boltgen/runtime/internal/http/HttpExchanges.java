@@ -5,13 +5,17 @@ import io.boltgen.runtime.internal.Channels;
 import io.boltgen.runtime.internal.PortConnection;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
@@ -44,14 +48,25 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   /** The most requests of one HTTP/1.1 connection that are read and not yet answered. */
   static final int MAX_PIPELINED = 16;
 
+  /** The call serving an exchange, as the exchange tells it what happens on the connection (IO thread). */
+  interface Call {
+
+    /** The HTTP stream or connection closed before the whole answer was written. */
+    void cancel();
+
+    /** A streamed answer may go on: the channel is writable again, or its parts were written. */
+    default void ready() {}
+  }
+
   /** One request's place in the queue, the call serving it, and its answer once there is one. */
   static final class Exchange {
     final int requestId;
     boolean keepAlive;
     FullHttpResponse response;
-    // the stream of the call serving it, cancelled if the HTTP stream or connection closes before the answer (set
-    // on the IO thread)
-    ConnectRpcStream call;
+    // a streamed answer's parts, written as they come once it is at the head of the queue; else null
+    StreamedResponse streamed;
+    // the call serving it, cancelled if the HTTP stream or connection closes before the answer (set on the IO thread)
+    Call call;
 
     Exchange(int requestId, boolean keepAlive) {
       this.requestId = requestId;
@@ -145,6 +160,31 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     return ctx.alloc();
   }
 
+  /** Whether the channel takes more bytes now. */
+  boolean isWritable() {
+    return ctx.channel().isWritable();
+  }
+
+  /**
+   * Adds one part of {@code exchange}'s streamed answer (from any thread; its head first, its last content last):
+   * written in order once the answers before it were, or released if it cannot go.
+   */
+  void stream(Exchange exchange, HttpObject part) {
+    StreamedResponse streamed = exchange.streamed;
+    streamed.add(part);
+    if (!streamed.scheduled.compareAndSet(false, true)) {
+      return; // a task already on its way writes it too
+    }
+    try {
+      ctx.executor().execute(() -> {
+        streamed.scheduled.set(false);
+        writeHeads();
+      });
+    } catch (RejectedExecutionException e) {
+      streamed.release(); // the event loop shut down with the server
+    }
+  }
+
   /** Answers {@code exchange} with {@code response} (from any thread); the response is released if it cannot go. */
   void answer(Exchange exchange, FullHttpResponse response) {
     if (ctx.executor().inEventLoop()) {
@@ -167,8 +207,51 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       return;
     }
     exchange.response = response;
+    writeHeads();
+  }
+
+  /**
+   * Writes the answers at the head of the queue, in request order (IO thread): whole ones, and a streamed one's
+   * parts so far; a streamed answer stays at the head, holding those after it, until its last content is written.
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // a failed write fires exceptionCaught (void promise): it closes
+  private void writeHeads() {
+    if (!ctx.channel().isActive()) {
+      return; // channelInactive releases what is open
+    }
     boolean wrote = false;
-    while (!open.isEmpty() && open.peek().response != null) {
+    while (!open.isEmpty()) {
+      Exchange streaming = open.peek();
+      if (streaming.streamed != null && streaming.response == null) {
+        boolean last = false;
+        HttpObject part;
+        while (!last && (part = streaming.streamed.poll()) != null) {
+          last = part instanceof LastHttpContent;
+          if (part instanceof HttpResponse head && !http2) {
+            HttpUtil.setKeepAlive(head, streaming.keepAlive);
+          }
+          ctx.write(part, ctx.voidPromise());
+          wrote = true;
+        }
+        if (!last) {
+          if (streaming.streamed.caughtUp() && streaming.call != null) {
+            streaming.call.ready();
+          }
+          break;
+        }
+        open.poll();
+        closed();
+        if (!streaming.keepAlive && !http2) {
+          ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+          closing = true;
+          releaseOpen();
+          return;
+        }
+        continue;
+      }
+      if (streaming.response == null) {
+        break;
+      }
       Exchange head = open.poll();
       FullHttpResponse answer = head.response;
       head.response = null;
@@ -187,6 +270,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     }
     if (wrote) {
       ctx.flush();
+      connection.markWritten(); // a long streamed answer keeps its connection from its idle timeout
     }
   }
 
@@ -206,6 +290,9 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     for (Exchange e : open) {
       if (e.response == null && e.call != null) {
         e.call.cancel();
+      }
+      if (e.streamed != null) {
+        e.streamed.release();
       }
       if (e.response != null) {
         e.response.release();
@@ -256,6 +343,16 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
    * The stream (HTTP/2: reset by the client, or its connection closed) or the connection (HTTP/1.1) closed:
    * every call not answered yet is cancelled, and answers not yet written are released.
    */
+  /** The channel is writable again: a streamed answer at the head of the queue goes on. */
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    Exchange head = open.peek();
+    if (head != null && head.streamed != null && head.call != null && ctx.channel().isWritable()) {
+      head.call.ready();
+    }
+    ctx.fireChannelWritabilityChanged();
+  }
+
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     releaseOpen();

@@ -1,0 +1,216 @@
+package io.boltgen.runtime.internal.http;
+
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.call.CallStatus;
+import io.boltgen.runtime.call.ServerStream;
+import io.boltgen.runtime.call.StatusCode;
+import io.boltgen.runtime.internal.PortConnection;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One Connect server-streaming call as a stream of the one call path: the request's one enveloped message is the
+ * call's message; the answer is {@code 200} with the request's content type ({@code application/connect+proto} or
+ * {@code +json}), then each message in an envelope of its own (flags 0, then its length) as the publisher gives it,
+ * then the end of the stream (flags 2): {@code {}}, or {@code {"error": …}} with the code, message and detail of a
+ * unary error. Over HTTP/1.1 the body is chunked; over HTTP/2 each part is a DATA frame. A stream is ready while
+ * the channel is writable (over HTTP/2: the caller's flow-control window has room) and under
+ * {@value StreamedResponse#ROOM_BYTES} bytes wait for the IO thread.
+ *
+ * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
+ * deadline); cancelled and told it may go on on the IO thread.
+ */
+final class ConnectStreamingStream implements ServerStream, ServerStream.Message, HttpExchanges.Call {
+
+  /** The content type of Connect's streams of protobuf messages. */
+  static final String PROTO = "application/connect+proto";
+  /** The content type of Connect's streams of JSON messages. */
+  static final String JSON = "application/connect+json";
+
+  private final HttpExchanges exchanges;
+  private final HttpExchanges.Exchange exchange;
+  private final PortConnection connection;
+  private final MethodDescriptor<?, ?> method;
+  private final Map<String, String> headers;
+  private final boolean json;
+  private final long timeoutMillis;
+  private final AtomicBoolean headSent = new AtomicBoolean();
+  private ByteBuf message;
+  private Listener call;
+  // whether the request was told to the call (IO thread)
+  private boolean told;
+  private volatile boolean cancelled;
+
+  /** A call of {@code method} whose one request message is {@code message} (taken), answered as a stream. */
+  ConnectStreamingStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
+      Map<String, String> headers, boolean json, long timeoutMillis, ByteBuf message) {
+    this.exchanges = exchanges;
+    this.exchange = exchange;
+    this.connection = exchanges.connection();
+    this.method = method;
+    this.headers = headers;
+    this.json = json;
+    this.timeoutMillis = timeoutMillis;
+    this.message = message;
+    exchange.streamed = new StreamedResponse();
+  }
+
+  /**
+   * Answers {@code exchange} with a stream that only ends, with {@code code} and {@code why}: how a Connect stream
+   * refuses its request (its HTTP status stays 200).
+   */
+  static void refuse(HttpExchanges exchanges, HttpExchanges.Exchange exchange, boolean json, String code,
+      String why) {
+    exchange.streamed = new StreamedResponse();
+    exchanges.stream(exchange, head(json, exchanges.http2()));
+    exchanges.stream(exchange, new DefaultHttpContent(ConnectRpcErrors.endOfStream(exchanges.alloc(), code, why,
+        null, null)));
+    exchanges.stream(exchange, new DefaultLastHttpContent());
+  }
+
+  private static HttpResponse head(boolean json, boolean http2) {
+    HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+    head.headers().set(HttpHeaderNames.CONTENT_TYPE, json ? JSON : PROTO);
+    if (!http2) {
+      head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+    }
+    return head;
+  }
+
+  @Override
+  public void start(Listener call) {
+    this.call = call;
+  }
+
+  @Override
+  public void cancel() {
+    cancelled = true;
+    call.onCancel();
+  }
+
+  @Override
+  public void ready() {
+    call.onReady();
+  }
+
+  // ------------------------------------------------------------------ the request: the call's one message
+
+  @Override
+  public boolean decodeOnArrival() {
+    return false;
+  }
+
+  @Override
+  public Object decode() {
+    ByteBuf b = message;
+    message = null;
+    return MessageForms.decodeRequest(method, json, b);
+  }
+
+  @Override
+  public void release() {
+    ByteBuf b = message;
+    message = null;
+    if (b != null) {
+      b.release();
+    }
+  }
+
+  // ------------------------------------------------------------------ ServerStream
+
+  @Override
+  public Connection connection() {
+    return connection;
+  }
+
+  @Override
+  public String remoteText() {
+    return connection.remoteText();
+  }
+
+  @Override
+  public int streamId() {
+    return exchange.requestId;
+  }
+
+  @Override
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  @Override
+  public void request(int count) {
+    if (count > 0 && !told) {
+      told = true;
+      call.onMessage(this);
+      call.onHalfClose();
+    }
+  }
+
+  @Override
+  public boolean isReady() {
+    return exchange.streamed.hasRoom() && exchanges.isWritable();
+  }
+
+  @Override
+  public boolean carriesStreams() {
+    return true;
+  }
+
+  /** Encodes the message into its envelope at once (a failure to encode ends the call {@code internal}). */
+  @Override
+  public void writeMessage(Object result) {
+    ByteBuf out = MessageForms.encodeResponse(method, json, result, exchanges.alloc(),
+        ConnectRpcErrors.ENVELOPE_PREFIX);
+    out.setInt(1, out.readableBytes() - ConnectRpcErrors.ENVELOPE_PREFIX); // flags 0: a message, not compressed
+    sendHead();
+    exchanges.stream(exchange, new DefaultHttpContent(out));
+  }
+
+  private void sendHead() {
+    if (headSent.compareAndSet(false, true)) {
+      exchanges.stream(exchange, head(json, exchanges.http2()));
+    }
+  }
+
+  @Override
+  public void close(CallStatus status, boolean flush) {
+    if (status.kind() == CallStatus.Kind.CANCELLED) {
+      return; // the caller went away: nothing to write, and the exchange is gone
+    }
+    String code = null;
+    String text = null;
+    String detail = null;
+    if (!status.isOk()) {
+      code = ConnectRpcErrors.code(status);
+      text = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
+          ? method.httpPath() + " did not end its stream within " + timeoutMillis + " ms"
+          : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
+      detail = StatusCode.isDeclared(status) ? status.cause().getClass().getName() : null;
+    }
+    sendHead();
+    exchanges.stream(exchange, new DefaultHttpContent(ConnectRpcErrors.endOfStream(exchanges.alloc(), code, text,
+        detail, detail == null ? null : text)));
+    exchanges.stream(exchange, new DefaultLastHttpContent());
+  }
+
+  @Override
+  public void flush() {
+    // each part is written by HttpExchanges in order
+  }
+
+  @Override
+  public boolean isOpen() {
+    return !cancelled && connection.isActive();
+  }
+}
