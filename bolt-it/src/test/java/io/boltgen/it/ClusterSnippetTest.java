@@ -2,11 +2,10 @@ package io.boltgen.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,25 +27,11 @@ class ClusterSnippetTest {
     for (int port : List.of(2379, 2380, 8080)) {
       assertThat(Snippets.isFree(port)).as("port %d must be free: the snippet starts etcd and the gateway on it", port).isTrue();
     }
-    Path jar = Path.of(System.getProperty("example.jar"));
-    assertThat(jar).as("the example's jar (built by the reactor before this module)").exists();
-    Files.createDirectories(dir.resolve("example-service/target"));
-    Files.createSymbolicLink(dir.resolve("example-service/target/example-service.jar"), jar.toAbsolutePath());
-    Files.writeString(dir.resolve("snippet.sh"), snippet);
-    Path output = dir.resolve("output.txt");
-
-    ProcessBuilder builder = new ProcessBuilder("bash", "snippet.sh").directory(dir.toFile())
-        .redirectErrorStream(true).redirectOutput(output.toFile());
-    builder.environment().put("TMPDIR", dir.toString()); // etcd's data dir, from mktemp -d, goes with the test
-    Process bash = builder.start();
-    boolean finished = bash.waitFor(120, TimeUnit.SECONDS);
-    if (!finished) {
-      bash.descendants().forEach(ProcessHandle::destroyForcibly);
-      bash.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-    }
-    String printed = Files.readString(output, StandardCharsets.UTF_8);
-    assertThat(finished).as("the snippet ends within 120 s; it printed:\n%s", printed).isTrue();
-    assertThat(bash.exitValue()).as("its exit status; it printed:\n%s", printed).isZero();
+    Snippets.link(dir, "example-service/target/example-service.jar", "example.jar");
+    Snippets.Run run = Snippets.run(dir, snippet, Duration.ofMinutes(2)); // etcd's data dir (mktemp -d) goes in dir
+    String printed = run.printed();
+    assertThat(run.finished()).as("the snippet ends within 2 minutes; it printed:\n%s", printed).isTrue();
+    assertThat(run.exitValue()).as("its exit status; it printed:\n%s", printed).isZero();
     assertThat(printed).contains("client calling etcd:///demo.Inventory:1.0", "has 3 instances",
         "all calls behaved as expected");
     assertThat(printed).as("curl through the gateway").contains(
@@ -55,6 +40,5 @@ class ClusterSnippetTest {
     for (int i = 1; i <= 3; i++) {
       assertThat(Files.readString(dir.resolve("server-" + i + ".out"))).startsWith("READY ");
     }
-    bash.descendants().forEach(ProcessHandle::destroyForcibly); // nothing should be left; never leak one
   }
 }

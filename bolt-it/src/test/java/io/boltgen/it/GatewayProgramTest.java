@@ -9,14 +9,13 @@ import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.Tls;
 import io.boltgen.testing.EtcdProcess;
 import io.boltgen.testing.TestCertificates;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,8 +39,8 @@ class GatewayProgramTest {
     for (int port : List.of(2379, 2380, 8443)) {
       assertThat(Snippets.isFree(port)).as("port %d must be free: the snippet's etcd and gateway use it", port).isTrue();
     }
-    link(dir, "bolt-gateway/target/bolt-gateway.jar", System.getProperty("gateway.jar"));
-    link(dir, "example-service/target/example-service.jar", System.getProperty("example.jar"));
+    Snippets.link(dir, "bolt-gateway/target/bolt-gateway.jar", "gateway.jar");
+    Snippets.link(dir, "example-service/target/example-service.jar", "example.jar");
     TestCertificates certificates = TestCertificates.create(dir.resolve("ca"));
     TestCertificates.Identity server = certificates.server();
     Files.copy(server.certificateChainPem(), dir.resolve("gateway.pem"));
@@ -56,34 +55,18 @@ class GatewayProgramTest {
             .service(InventoryBolt.bind(new InventoryService(reservations, 1_500))).registry(registry).build()
             .start()) {
       assertThat(instance.port()).as("the TLS-only instance the gateway forwards to").isPositive();
-      Files.writeString(dir.resolve("snippet.sh"), snippet);
-      Path output = dir.resolve("output.txt");
-      Process bash = new ProcessBuilder("bash", "snippet.sh").directory(dir.toFile())
-          .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-      boolean finished = bash.waitFor(120, TimeUnit.SECONDS);
-      if (!finished) {
-        bash.descendants().forEach(ProcessHandle::destroyForcibly);
-        bash.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-      String printed = Files.readString(output, StandardCharsets.UTF_8);
+      Snippets.Run run = Snippets.run(dir, snippet, Duration.ofMinutes(2));
+      String printed = run.printed();
       String gatewayOut = Files.readString(dir.resolve("gateway.out"), StandardCharsets.UTF_8);
-      assertThat(finished).as("the snippet ends within 120 s; it printed:\n%s\ngateway.out:\n%s", printed, gatewayOut)
+      assertThat(run.finished()).as("the snippet ends within 2 minutes; it printed:\n%s\ngateway.out:\n%s", printed, gatewayOut)
           .isTrue();
       // the last line waits for the gateway it stopped: a JVM ended by SIGTERM exits with 143 (128 + 15)
-      assertThat(bash.exitValue()).as("its exit status; it printed:\n%s", printed).isEqualTo(143);
+      assertThat(run.exitValue()).as("its exit status; it printed:\n%s", printed).isEqualTo(143);
       assertThat(gatewayOut).contains("forwarding demo.Inventory:1.0 to etcd:///demo.Inventory:1.0", "READY 8443");
       assertThat(printed).as("curl over HTTPS through the gateway, which reached the TLS-only instance").contains(
           "{\"value\":{\"sku\":{\"value\":\"apple\"},\"available\":12,\"level\":\"STOCK_LEVEL_IN_STOCK\"");
-      bash.descendants().forEach(ProcessHandle::destroyForcibly); // nothing should be left; never leak one
     } finally {
       reservations.shutdownNow();
     }
-  }
-
-  private static void link(Path dir, String name, String target) throws IOException {
-    Path jar = Path.of(target);
-    assertThat(jar).as("%s (built by the reactor before this module)", name).exists();
-    Files.createDirectories(dir.resolve(name).getParent());
-    Files.createSymbolicLink(dir.resolve(name), jar.toAbsolutePath());
   }
 }

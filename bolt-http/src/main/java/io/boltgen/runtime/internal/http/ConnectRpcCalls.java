@@ -180,11 +180,16 @@ final class ConnectRpcCalls {
       }
     }
     Map<String, String> headers = headers(request);
-    ConnectRpcStream stream = new ConnectRpcStream(exchanges, exchange, method, headers, json, timeoutMillis,
-        request.content().retain());
+    start(exchanges, exchange, entry, new ConnectRpcStream(exchanges, exchange, method, headers, json, timeoutMillis,
+        request.content().retain()));
+  }
+
+  /** Starts the one server call of {@code entry} over {@code stream}, the call serving {@code exchange} (IO thread). */
+  private void start(HttpExchanges exchanges, HttpExchanges.Exchange exchange, ServerCalls.Method entry,
+      ConnectStream stream) {
     exchange.call = stream;
     ServerStream.Listener call = calls.newCall(entry, stream, calls.nanoTime(),
-        (int) Math.min(Integer.MAX_VALUE, timeoutMillis), false, true);
+        (int) Math.min(Integer.MAX_VALUE, stream.timeoutMillis), false, true);
     ServerCalls.Dispatch dispatch = exchanges.dispatch();
     dispatch.start(call);
     dispatch.submit();
@@ -239,14 +244,8 @@ final class ConnectRpcCalls {
       ConnectStreamingStream.refuse(exchanges, exchange, json, code, why);
       return;
     }
-    ConnectStreamingStream stream = new ConnectStreamingStream(exchanges, exchange, method, headers(request), json,
-        timeoutMillis, body.retainedSlice(body.readerIndex() + ConnectRpcErrors.ENVELOPE_PREFIX, length));
-    exchange.call = stream;
-    ServerStream.Listener call = calls.newCall(entry, stream, calls.nanoTime(),
-        (int) Math.min(Integer.MAX_VALUE, timeoutMillis), false, true);
-    ServerCalls.Dispatch dispatch = exchanges.dispatch();
-    dispatch.start(call);
-    dispatch.submit();
+    start(exchanges, exchange, entry, new ConnectStreamingStream(exchanges, exchange, method, headers(request), json,
+        timeoutMillis, body.retainedSlice(body.readerIndex() + ConnectRpcErrors.ENVELOPE_PREFIX, length)));
   }
 
   /** {@code true} for Connect's streams of JSON, {@code false} of protobuf, {@code null} for anything else. */

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.function.Consumer;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.json.JsonFactory;
@@ -84,17 +85,7 @@ final class ConnectRpcErrors {
    */
   static FullHttpResponse response(ByteBufAllocator alloc, HttpResponseStatus status, String code, String message,
       String detailType, String detailMessage) {
-    ByteBuf body = alloc.buffer(64 + (message == null ? 0 : message.length() * 2));
-    try (ByteBufOutputStream out = new ByteBufOutputStream(body);
-        JsonGenerator json = FACTORY.createGenerator(ObjectWriteContext.empty(), (java.io.OutputStream) out)) {
-      writeError(json, code, message, detailType, detailMessage);
-    } catch (IOException e) {
-      body.release();
-      throw new UncheckedIOException(e);
-    } catch (RuntimeException | Error e) {
-      body.release();
-      throw e;
-    }
+    ByteBuf body = json(alloc, 0, message, json -> writeError(json, code, message, detailType, detailMessage));
     FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
     response.headers().set(HttpHeaderNames.CONTENT_TYPE, JSON);
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
@@ -110,16 +101,26 @@ final class ConnectRpcErrors {
    */
   static ByteBuf endOfStream(ByteBufAllocator alloc, String code, String message, String detailType,
       String detailMessage) {
-    ByteBuf body = alloc.buffer(64 + (message == null ? 0 : message.length() * 2));
-    body.writeZero(ENVELOPE_PREFIX);
-    try (ByteBufOutputStream out = new ByteBufOutputStream(body);
-        JsonGenerator json = FACTORY.createGenerator(ObjectWriteContext.empty(), (java.io.OutputStream) out)) {
+    ByteBuf body = json(alloc, ENVELOPE_PREFIX, message, json -> {
       json.writeStartObject();
       if (code != null) {
         json.writeName("error");
         writeError(json, code, message, detailType, detailMessage);
       }
       json.writeEndObject();
+    });
+    body.setByte(0, END_OF_STREAM);
+    body.setInt(1, body.readableBytes() - ENVELOPE_PREFIX);
+    return body;
+  }
+
+  /** A new buffer of {@code headroom} zero bytes, then the JSON {@code writer} writes (sized for {@code message}). */
+  private static ByteBuf json(ByteBufAllocator alloc, int headroom, String message, Consumer<JsonGenerator> writer) {
+    ByteBuf body = alloc.buffer(headroom + 64 + (message == null ? 0 : message.length() * 2));
+    body.writeZero(headroom);
+    try (ByteBufOutputStream out = new ByteBufOutputStream(body);
+        JsonGenerator json = FACTORY.createGenerator(ObjectWriteContext.empty(), (java.io.OutputStream) out)) {
+      writer.accept(json);
     } catch (IOException e) {
       body.release();
       throw new UncheckedIOException(e);
@@ -127,8 +128,6 @@ final class ConnectRpcErrors {
       body.release();
       throw e;
     }
-    body.setByte(0, END_OF_STREAM);
-    body.setInt(1, body.readableBytes() - ENVELOPE_PREFIX);
     return body;
   }
 

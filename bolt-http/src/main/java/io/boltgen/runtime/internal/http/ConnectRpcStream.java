@@ -1,11 +1,8 @@
 package io.boltgen.runtime.internal.http;
 
-import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.call.CallStatus;
-import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.call.StatusCode;
-import io.boltgen.runtime.internal.PortConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -27,103 +24,13 @@ import java.util.Map;
  * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
  * deadline); cancelled on the IO thread.
  */
-final class ConnectRpcStream implements ServerStream, ServerStream.Message, HttpExchanges.Call {
+final class ConnectRpcStream extends ConnectStream {
 
-  private final HttpExchanges exchanges;
-  private final HttpExchanges.Exchange exchange;
-  private final PortConnection connection;
-  private final MethodDescriptor<?, ?> method;
-  private final Map<String, String> headers;
-  private final boolean json;
-  private final long timeoutMillis;
-  private ByteBuf body;
   private FullHttpResponse response;
-  private Listener call;
-  // whether the request was told to the call (IO thread)
-  private boolean told;
-  private volatile boolean cancelled;
 
   ConnectRpcStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
       Map<String, String> headers, boolean json, long timeoutMillis, ByteBuf body) {
-    this.exchanges = exchanges;
-    this.exchange = exchange;
-    this.connection = exchanges.connection();
-    this.method = method;
-    this.headers = headers;
-    this.json = json;
-    this.timeoutMillis = timeoutMillis;
-    this.body = body;
-  }
-
-  /** The one server call this stream carries (IO thread, before anything is told to it). */
-  @Override
-  public void start(Listener call) {
-    this.call = call;
-  }
-
-  /**
-   * The client reset the stream or closed the connection before the answer (IO thread): the call is
-   * cancelled, unless it was answered first.
-   */
-  @Override
-  public void cancel() {
-    cancelled = true;
-    call.onCancel();
-  }
-
-  // ------------------------------------------------------------------ the request: the call's one message
-
-  @Override
-  public boolean decodeOnArrival() {
-    return false; // JSON costs more than a Bolt request's bytes: decoded on the call's thread
-  }
-
-  @Override
-  public Object decode() {
-    ByteBuf b = body;
-    body = null;
-    return MessageForms.decodeRequest(method, json, b);
-  }
-
-  @Override
-  public void release() {
-    ByteBuf b = body;
-    body = null;
-    if (b != null) {
-      b.release();
-    }
-  }
-
-  // ------------------------------------------------------------------ ServerStream
-
-  @Override
-  public Connection connection() {
-    return connection;
-  }
-
-  @Override
-  public String remoteText() {
-    return connection.remoteText();
-  }
-
-  @Override
-  public int streamId() {
-    return exchange.requestId;
-  }
-
-  @Override
-  public Map<String, String> headers() {
-    return headers;
-  }
-
-  @Override
-  public void request(int count) {
-    // a unary Connect request is one message, and the end of the caller's side: told once, when first asked for
-    if (count > 0 && !told) {
-      told = true;
-      call.onMessage(this);
-      call.onHalfClose();
-    }
+    super(exchanges, exchange, method, headers, json, timeoutMillis, body);
   }
 
   @Override
@@ -177,15 +84,5 @@ final class ConnectRpcStream implements ServerStream, ServerStream.Message, Http
     String detail = StatusCode.isDeclared(status) ? cause.getClass().getName() : null;
     return ConnectRpcErrors.response(exchanges.alloc(), ConnectRpcErrors.httpStatus(code), code, cause.getMessage(),
         detail, cause.getMessage());
-  }
-
-  @Override
-  public void flush() {
-    // every answer is written and flushed by HttpExchanges in request order
-  }
-
-  @Override
-  public boolean isOpen() {
-    return !cancelled && connection.isActive();
   }
 }

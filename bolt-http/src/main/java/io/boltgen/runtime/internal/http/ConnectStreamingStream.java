@@ -1,11 +1,8 @@
 package io.boltgen.runtime.internal.http;
 
-import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.call.CallStatus;
-import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.call.StatusCode;
-import io.boltgen.runtime.internal.PortConnection;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
@@ -30,38 +27,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
  * deadline); cancelled and told it may go on on the IO thread.
  */
-final class ConnectStreamingStream implements ServerStream, ServerStream.Message, HttpExchanges.Call {
+final class ConnectStreamingStream extends ConnectStream {
 
   /** The content type of Connect's streams of protobuf messages. */
   static final String PROTO = "application/connect+proto";
   /** The content type of Connect's streams of JSON messages. */
   static final String JSON = "application/connect+json";
 
-  private final HttpExchanges exchanges;
-  private final HttpExchanges.Exchange exchange;
-  private final PortConnection connection;
-  private final MethodDescriptor<?, ?> method;
-  private final Map<String, String> headers;
-  private final boolean json;
-  private final long timeoutMillis;
   private final AtomicBoolean headSent = new AtomicBoolean();
-  private ByteBuf message;
-  private Listener call;
-  // whether the request was told to the call (IO thread)
-  private boolean told;
-  private volatile boolean cancelled;
 
   /** A call of {@code method} whose one request message is {@code message} (taken), answered as a stream. */
   ConnectStreamingStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
       Map<String, String> headers, boolean json, long timeoutMillis, ByteBuf message) {
-    this.exchanges = exchanges;
-    this.exchange = exchange;
-    this.connection = exchanges.connection();
-    this.method = method;
-    this.headers = headers;
-    this.json = json;
-    this.timeoutMillis = timeoutMillis;
-    this.message = message;
+    super(exchanges, exchange, method, headers, json, timeoutMillis, message);
     exchange.streamed = new StreamedResponse();
   }
 
@@ -88,73 +66,8 @@ final class ConnectStreamingStream implements ServerStream, ServerStream.Message
   }
 
   @Override
-  public void start(Listener call) {
-    this.call = call;
-  }
-
-  @Override
-  public void cancel() {
-    cancelled = true;
-    call.onCancel();
-  }
-
-  @Override
   public void ready() {
     call.onReady();
-  }
-
-  // ------------------------------------------------------------------ the request: the call's one message
-
-  @Override
-  public boolean decodeOnArrival() {
-    return false;
-  }
-
-  @Override
-  public Object decode() {
-    ByteBuf b = message;
-    message = null;
-    return MessageForms.decodeRequest(method, json, b);
-  }
-
-  @Override
-  public void release() {
-    ByteBuf b = message;
-    message = null;
-    if (b != null) {
-      b.release();
-    }
-  }
-
-  // ------------------------------------------------------------------ ServerStream
-
-  @Override
-  public Connection connection() {
-    return connection;
-  }
-
-  @Override
-  public String remoteText() {
-    return connection.remoteText();
-  }
-
-  @Override
-  public int streamId() {
-    return exchange.requestId;
-  }
-
-  @Override
-  public Map<String, String> headers() {
-    return headers;
-  }
-
-  @Override
-  public void request(int count) {
-    if (count > 0 && !told) {
-      told = true;
-      call.onMessage(this);
-      call.onHalfClose();
-    }
   }
 
   @Override
@@ -202,15 +115,5 @@ final class ConnectStreamingStream implements ServerStream, ServerStream.Message
     exchanges.stream(exchange, new DefaultHttpContent(ConnectRpcErrors.endOfStream(exchanges.alloc(), code, text,
         detail, detail == null ? null : text)));
     exchanges.stream(exchange, new DefaultLastHttpContent());
-  }
-
-  @Override
-  public void flush() {
-    // each part is written by HttpExchanges in order
-  }
-
-  @Override
-  public boolean isOpen() {
-    return !cancelled && connection.isActive();
   }
 }
