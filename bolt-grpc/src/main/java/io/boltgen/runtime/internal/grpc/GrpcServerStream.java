@@ -396,20 +396,12 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       ReferenceCountUtil.release(kept);
       return; // the caller went away: nothing to write
     }
-    StatusCode code = StatusCode.of(status);
-    String text = null;
-    String details = null;
     if (!status.isOk()) {
       ReferenceCountUtil.release(kept);
       kept = null;
-      text = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
-          ? opening.method().descriptor().httpPath() + (streams() ? " did not end its stream" : " did not answer")
-          + " within " + opening.timeoutMillis() + " ms"
-          : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
-      details = StatusCode.isDeclared(status)
-          ? GrpcStatus.details(code, status.cause(), opening.method().descriptor().protoService()) : null;
     }
-    answer.end(kept, code, text, details);
+    GrpcStatus.End end = GrpcStatus.End.of(status, opening.method().descriptor(), opening.timeoutMillis());
+    answer.end(kept, end.code(), end.text(), end.details());
   }
 
   @Override

@@ -1,5 +1,8 @@
 package io.boltgen.runtime.internal.grpc;
 
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
+import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.StatusCode;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -147,6 +150,25 @@ final class GrpcStatus {
 
     byte[] toByteArray() {
       return out.toByteArray();
+    }
+  }
+
+  /** How a call's end is told in gRPC's terms: its code, its message and a declared exception's details. */
+  record End(StatusCode code, String text, String details) {
+
+    /** The end of a call of {@code method} with {@code status}, whose caller gave it {@code timeoutMillis}. */
+    static End of(CallStatus status, MethodDescriptor<?, ?> method, long timeoutMillis) {
+      StatusCode code = StatusCode.of(status);
+      if (status.isOk()) {
+        return new End(code, null, null);
+      }
+      String text = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
+          ? method.httpPath() + (method.type() == MethodType.SERVER_STREAMING ? " did not end its stream"
+              : " did not answer") + " within " + timeoutMillis + " ms"
+          : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
+      String details = StatusCode.isDeclared(status)
+          ? GrpcStatus.details(code, status.cause(), method.protoService()) : null;
+      return new End(code, text, details);
     }
   }
 }

@@ -49,13 +49,15 @@ class ArchitectureTest {
   @Test
   void usesTheRuntimesInternalsAndHttpOnlyThroughTheirInterfaces() {
     classes().should().onlyDependOnClassesThat(DescribedPredicate.describe(
-            "outside the runtime's internals and bolt-http, or PortConnection, Channels, Http2StreamProtocol, MessageForms",
+            "outside the runtime's internals and bolt-http, or PortConnection, Channels, Http2StreamProtocol,"
+                + " HttpCallProtocol, HttpCall, MessageForms",
             (JavaClass c) -> {
               if (c.getPackageName().equals(INTERNAL)) {
                 return c.getName().equals(INTERNAL + ".PortConnection") || c.getName().equals(INTERNAL + ".Channels");
               }
               if (c.getPackageName().equals(INTERNAL + ".http")) {
                 return c.getName().startsWith(INTERNAL + ".http.Http2StreamProtocol")
+                    || c.getName().startsWith(INTERNAL + ".http.HttpCall") // HttpCallProtocol, HttpCall and theirs
                     || c.getName().equals(INTERNAL + ".http.MessageForms");
               }
               return !c.getPackageName().startsWith(INTERNAL + ".") || c.getPackageName().equals(INTERNAL + ".grpc");

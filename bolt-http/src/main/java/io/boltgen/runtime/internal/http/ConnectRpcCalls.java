@@ -52,11 +52,14 @@ final class ConnectRpcCalls {
   private final Map<String, ServerCalls.Method> routes;
   private final ServerCalls calls;
   private final HttpResources resources;
+  private final List<HttpCallProtocol> protocols;
 
-  ConnectRpcCalls(ServerCalls calls, HttpResources resources) {
+  /** Connect's calls of {@code calls}, beside the other {@code protocols} of whole requests (gRPC-Web). */
+  ConnectRpcCalls(ServerCalls calls, HttpResources resources, List<HttpCallProtocol> protocols) {
     this.resources = resources;
     this.routes = calls.httpRoutes();
     this.calls = calls;
+    this.protocols = List.copyOf(protocols);
   }
 
   /** A dispatch for the calls of one HTTP connection or stream (confined to its IO thread). */
@@ -91,6 +94,12 @@ final class ConnectRpcCalls {
       refuse(exchanges, exchange, status, status.equals(HttpResponseStatus.BAD_REQUEST)
           ? ConnectRpcErrors.INVALID_ARGUMENT : ConnectRpcErrors.RESOURCE_EXHAUSTED, why);
       return;
+    }
+    for (HttpCallProtocol protocol : protocols) {
+      if (protocol.serves(request.headers())) {
+        protocol.handle(new HttpCall(exchanges, exchange, calls), request);
+        return;
+      }
     }
     String uri = request.uri();
     int query = uri.indexOf('?');
@@ -187,12 +196,7 @@ final class ConnectRpcCalls {
   /** Starts the one server call of {@code entry} over {@code stream}, the call serving {@code exchange} (IO thread). */
   private void start(HttpExchanges exchanges, HttpExchanges.Exchange exchange, ServerCalls.Method entry,
       ConnectStream stream) {
-    exchange.call = stream;
-    ServerStream.Listener call = calls.newCall(entry, stream, calls.nanoTime(),
-        (int) Math.min(Integer.MAX_VALUE, stream.timeoutMillis), false, true);
-    ServerCalls.Dispatch dispatch = exchanges.dispatch();
-    dispatch.start(call);
-    dispatch.submit();
+    new HttpCall(exchanges, exchange, calls).start(entry, stream, stream, stream.timeoutMillis);
   }
 
   /**

@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <p>Threads: made on the IO thread; decoded on the call's thread; cancelled on the IO thread.
  */
-abstract class ConnectStream implements ServerStream, ServerStream.Message, HttpExchanges.Call {
+abstract class ConnectStream implements ServerStream, ServerStream.Message, HttpCall.Served {
 
   final HttpExchanges exchanges;
   final HttpExchanges.Exchange exchange;

@@ -48,16 +48,6 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   /** The most requests of one HTTP/1.1 connection that are read and not yet answered. */
   static final int MAX_PIPELINED = 16;
 
-  /** The call serving an exchange, as the exchange tells it what happens on the connection (IO thread). */
-  interface Call {
-
-    /** The HTTP stream or connection closed before the whole answer was written. */
-    void cancel();
-
-    /** A streamed answer may go on: the channel is writable again, or its parts were written. */
-    default void ready() {}
-  }
-
   /** One request's place in the queue, the call serving it, and its answer once there is one. */
   static final class Exchange {
     final int requestId;
@@ -66,7 +56,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     // a streamed answer's parts, written as they come once it is at the head of the queue; else null
     StreamedResponse streamed;
     // the call serving it, cancelled if the HTTP stream or connection closes before the answer (set on the IO thread)
-    Call call;
+    HttpCall.Served call;
 
     Exchange(int requestId, boolean keepAlive) {
       this.requestId = requestId;

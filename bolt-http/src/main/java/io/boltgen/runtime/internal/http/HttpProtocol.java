@@ -43,7 +43,12 @@ public final class HttpProtocol implements PortProtocol.Factory {
         : ServiceLoader.load(Http2StreamProtocol.Factory.class, HttpProtocol.class.getClassLoader())) {
       streamProtocols.add(factory.create(calls, maxBodyBytes, frameTimeoutMillis));
     }
-    return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console)),
+    List<HttpCallProtocol> callProtocols = new ArrayList<>();
+    for (HttpCallProtocol.Factory factory
+        : ServiceLoader.load(HttpCallProtocol.Factory.class, HttpProtocol.class.getClassLoader())) {
+      callProtocols.add(factory.create(calls, maxBodyBytes));
+    }
+    return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console), callProtocols),
         streamProtocols, maxBodyBytes, frameTimeoutMillis), frameTimeoutMillis);
   }
 

@@ -45,8 +45,8 @@ class ArchitectureTest {
         .map(JavaClass::getName)
         .collect(Collectors.toCollection(TreeSet::new));
     assertThat(actual).as("public types of bolt-http vs the table in docs/http.md").isEqualTo(documented)
-        .containsExactly(INTERNAL + ".http.Http2StreamProtocol", INTERNAL + ".http.HttpProtocol",
-            INTERNAL + ".http.MessageForms");
+        .containsExactly(INTERNAL + ".http.Http2StreamProtocol", INTERNAL + ".http.HttpCall",
+            INTERNAL + ".http.HttpCallProtocol", INTERNAL + ".http.HttpProtocol", INTERNAL + ".http.MessageForms");
   }
 
   @Test

@@ -1,0 +1,218 @@
+package io.boltgen.runtime.internal.grpc;
+
+import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.call.CallStatus;
+import io.boltgen.runtime.call.ServerStream;
+import io.boltgen.runtime.call.StatusCode;
+import io.boltgen.runtime.internal.http.HttpCall;
+import io.boltgen.runtime.internal.http.MessageForms;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.base64.Base64;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One gRPC-Web call as a stream of the one call path: its one request message (read by {@link GrpcWebCalls}) is
+ * the call's message; the answer is {@code 200} with the request's form ({@code application/grpc-web+proto}, or
+ * {@code application/grpc-web-text+proto} with each part in base64), each message length-prefixed as gRPC's, then
+ * the trailers in the body: a frame whose flag is {@code 0x80}, holding {@code grpc-status}, {@code grpc-message}
+ * and a declared exception's {@code grpc-status-details-bin} as HTTP header lines. A server-streaming method's
+ * messages go out as they come, while the answer is ready ({@link HttpCall#isReady}).
+ *
+ * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
+ * deadline); cancelled and told it may go on on the IO thread.
+ */
+final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCall.Served {
+
+  /** The flag of gRPC-Web's trailers frame. */
+  static final int TRAILERS = 0x80;
+
+  private final HttpCall http;
+  private final MethodDescriptor<?, ?> method;
+  private final Map<String, String> headers;
+  private final boolean text;
+  private final long timeoutMillis;
+  private final AtomicBoolean headSent = new AtomicBoolean();
+  private ByteBuf message;
+  private Listener call;
+  private boolean told;
+  private volatile boolean cancelled;
+
+  /** A call of {@code method} (null for a refused one) whose one request message is {@code message} (taken). */
+  GrpcWebStream(HttpCall http, MethodDescriptor<?, ?> method, Map<String, String> headers, boolean text,
+      long timeoutMillis, ByteBuf message) {
+    this.http = http;
+    this.method = method;
+    this.headers = headers;
+    this.text = text;
+    this.timeoutMillis = timeoutMillis;
+    this.message = message;
+    http.streamAnswer();
+  }
+
+  /** Answers a request refused before its call: the trailers alone, with {@code code} and {@code why}. */
+  void refuse(StatusCode code, String why) {
+    sendHead();
+    end(code, why, null);
+  }
+
+  @Override
+  public void start(Listener call) {
+    this.call = call;
+  }
+
+  @Override
+  public void cancel() {
+    cancelled = true;
+    call.onCancel();
+  }
+
+  @Override
+  public void ready() {
+    call.onReady();
+  }
+
+  // ------------------------------------------------------------------ the request: the call's one message
+
+  @Override
+  public boolean decodeOnArrival() {
+    return false;
+  }
+
+  @Override
+  public Object decode() {
+    ByteBuf b = message;
+    message = null;
+    return MessageForms.decodeRequest(method, false, b);
+  }
+
+  @Override
+  public void release() {
+    ByteBuf b = message;
+    message = null;
+    if (b != null) {
+      b.release();
+    }
+  }
+
+  // ------------------------------------------------------------------ ServerStream
+
+  @Override
+  public Connection connection() {
+    return http.connection();
+  }
+
+  @Override
+  public String remoteText() {
+    return http.connection().remoteText();
+  }
+
+  @Override
+  public int streamId() {
+    return http.requestId();
+  }
+
+  @Override
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  @Override
+  public void request(int count) {
+    if (count > 0 && !told) {
+      told = true;
+      call.onMessage(this);
+      call.onHalfClose();
+    }
+  }
+
+  @Override
+  public boolean isReady() {
+    return http.isReady();
+  }
+
+  @Override
+  public boolean carriesStreams() {
+    return true;
+  }
+
+  /** Encodes the message at once, length-prefixed (a failure to encode ends the call {@code internal}). */
+  @Override
+  public void writeMessage(Object result) {
+    ByteBuf out = MessageForms.encodeResponse(method, false, result, http.alloc(), GrpcMessages.PREFIX_BYTES);
+    out.setInt(1, out.readableBytes() - GrpcMessages.PREFIX_BYTES); // flag 0: not compressed
+    sendHead();
+    part(out);
+  }
+
+  @Override
+  public void close(CallStatus status, boolean flush) {
+    if (status.kind() == CallStatus.Kind.CANCELLED) {
+      return; // the caller went away: nothing to write, and the exchange is gone
+    }
+    GrpcStatus.End end = GrpcStatus.End.of(status, method, timeoutMillis);
+    sendHead();
+    end(end.code(), end.text(), end.details());
+  }
+
+  private void sendHead() {
+    if (headSent.compareAndSet(false, true)) {
+      HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+      head.headers().set(HttpHeaderNames.CONTENT_TYPE,
+          text ? "application/grpc-web-text+proto" : "application/grpc-web+proto");
+      if (!http.http2()) {
+        head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+      }
+      http.stream(head);
+    }
+  }
+
+  /** The trailers frame, then the answer's end. */
+  private void end(StatusCode code, String why, String details) {
+    StringBuilder trailers = new StringBuilder("grpc-status:").append(code.number()).append("\r\n");
+    if (why != null && !why.isEmpty()) {
+      trailers.append("grpc-message:").append(GrpcStatus.encodeMessage(why)).append("\r\n");
+    }
+    if (details != null) {
+      trailers.append("grpc-status-details-bin:").append(details).append("\r\n");
+    }
+    byte[] bytes = trailers.toString().getBytes(StandardCharsets.US_ASCII);
+    ByteBuf frame = http.alloc().buffer(GrpcMessages.PREFIX_BYTES + bytes.length);
+    frame.writeByte(TRAILERS).writeInt(bytes.length).writeBytes(bytes);
+    part(frame);
+    http.stream(new DefaultLastHttpContent());
+  }
+
+  /** One part of the body (taken), in base64 for the text form: each part padded on its own, as gRPC-Web allows. */
+  private void part(ByteBuf bytes) {
+    if (!text) {
+      http.stream(new DefaultHttpContent(bytes));
+      return;
+    }
+    try {
+      http.stream(new DefaultHttpContent(Base64.encode(bytes, false)));
+    } finally {
+      bytes.release();
+    }
+  }
+
+  @Override
+  public void flush() {
+    // each part is written by the connection's exchanges, in order
+  }
+
+  @Override
+  public boolean isOpen() {
+    return !cancelled && http.connection().isActive();
+  }
+}
