@@ -161,6 +161,7 @@ public final class BoltServer implements AutoCloseable {
     private Tls tls;
     private boolean http;
     private boolean console;
+    private List<String> corsOrigins = List.of();
 
     private Builder() {}
 
@@ -443,6 +444,18 @@ public final class BoltServer implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Lets browser pages of {@code origins} call the HTTP port ({@link #http}) across origins (CORS): Connect's
+     * calls, gRPC-Web's (with {@code bolt-grpc}) and the console's files. Each is an origin as a browser sends it
+     * ({@code https://app.example.com}, scheme, host and port if not the default), or {@code *} for any page. The
+     * port answers their preflight requests, and shows their scripts the status headers of each answer. None unless
+     * set: a page served by the port itself needs none.
+     */
+    public Builder httpCors(String... origins) {
+      this.corsOrigins = Checks.origins(origins);
+      return this;
+    }
+
     /** The accept backlog; 1024 unless set. */
     public Builder backlog(int backlog) {
       this.backlog = Checks.positive(backlog, "backlog");
@@ -454,8 +467,8 @@ public final class BoltServer implements AutoCloseable {
      * settings.
      */
     public BoltServer build() {
-      if (console && !http) {
-        throw new IllegalStateException("the console is served over HTTP: call http(true) too");
+      if ((console || !corsOrigins.isEmpty()) && !http) {
+        throw new IllegalStateException((console ? "the console is" : "CORS is") + " for HTTP: call http(true) too");
       }
       if (virtualThreads && executor != null) {
         throw new IllegalStateException("virtualThreads() makes the server's own executor: not with executor(...)");
@@ -468,7 +481,7 @@ public final class BoltServer implements AutoCloseable {
           new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           registry == null ? null
               : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, announced(), drainMillis),
-          tls, http, console);
+          tls, http, console, corsOrigins);
       return new BoltServer(Runtimes.PROVIDER.newServer(config));
     }
 

@@ -1,6 +1,8 @@
 package io.boltgen.runtime;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /** Argument checks shared by the builders. */
@@ -59,5 +61,17 @@ final class Checks {
     if (low < 0 || high <= 0 || low > high) {
       throw new IllegalArgumentException("water marks need 0 <= low <= high, 0 < high: " + low + " / " + high);
     }
+  }
+
+  /** Browser origins for CORS: each {@code *} or {@code scheme://host[:port]}, a trailing slash dropped. */
+  static List<String> origins(String... origins) {
+    List<String> allowed = new ArrayList<>();
+    for (String origin : origins) {
+      if (origin == null || origin.isBlank() || !(origin.equals("*") || origin.contains("://"))) {
+        throw new IllegalArgumentException("a CORS origin is * or scheme://host[:port], not " + origin);
+      }
+      allowed.add(origin.endsWith("/") ? origin.substring(0, origin.length() - 1) : origin);
+    }
+    return List.copyOf(allowed);
   }
 }

@@ -193,12 +193,14 @@ public interface RuntimeProvider {
       Announcement announcement,
       Tls tls,
       boolean http,
-      boolean console) {
+      boolean console,
+      List<String> corsOrigins) {
 
     /** Copies the lists. */
     public ServerConfig {
       services = List.copyOf(services);
       listeners = List.copyOf(listeners);
+      corsOrigins = List.copyOf(corsOrigins);
     }
   }
 

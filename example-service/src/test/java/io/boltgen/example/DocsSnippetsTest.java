@@ -45,9 +45,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Java snippets of docs/cluster.md, docs/gateway.md, docs/security.md and docs/streaming.md, as written: every
- * code line of them is a line of this module's sources (this file, or the example's own code), and this file runs
- * them, against a real etcd and with certificates made for the run, and grpc-java for the stream.
+ * The Java snippets of docs/cluster.md, docs/gateway.md, docs/http.md, docs/security.md and docs/streaming.md, as
+ * written: every code line of them is a line of this module's sources (this file, or the example's own code), and
+ * this file runs them, against a real etcd and with certificates made for the run, and grpc-java for the stream.
  */
 class DocsSnippetsTest {
 
@@ -261,6 +261,24 @@ class DocsSnippetsTest {
       } finally {
         channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
       }
+    }
+  }
+
+  /** docs/http.md: a server that lets pages of another origin call it, answering a browser's preflight. */
+  @Test
+  void corsSnippetRunsAsWritten() throws Exception {
+    assertThat(sourceLines()).containsAll(codeLines("http.md"));
+    try (BoltServer server =
+        BoltServer.builder().http(true).httpCors("https://app.example.com")
+            .bind("127.0.0.1", 0).service(snippet()).build().start()) {
+      java.net.http.HttpResponse<String> preflight = java.net.http.HttpClient.newHttpClient().send(
+          java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + server.port() + "/x"))
+              .method("OPTIONS", java.net.http.HttpRequest.BodyPublishers.noBody())
+              .header("Origin", "https://app.example.com").header("Access-Control-Request-Method", "POST")
+              .timeout(Duration.ofSeconds(10)).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(preflight.statusCode()).isEqualTo(204);
+      assertThat(preflight.headers().firstValue("access-control-allow-origin")).hasValue("https://app.example.com");
     }
   }
 }

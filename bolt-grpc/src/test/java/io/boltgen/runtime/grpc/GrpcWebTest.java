@@ -263,4 +263,56 @@ class GrpcWebTest {
     }
     await().atMost(BOUND).until(() -> numbers.last.cancelled.getCount() == 0);
   }
+
+  /** One request over a new HTTP/1.1 connection, and the head of its answer (its status line's code and headers). */
+  private static Map<String, String> head(int port, String request) throws IOException {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), (int) BOUND.toMillis());
+      socket.setSoTimeout((int) BOUND.toMillis());
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      InputStream in = socket.getInputStream();
+      Map<String, String> fields = new LinkedHashMap<>();
+      fields.put(":status", line(in).substring(9, 12));
+      for (String l = line(in); !l.isEmpty(); l = line(in)) {
+        fields.put(l.substring(0, l.indexOf(':')).trim().toLowerCase(Locale.ROOT), l.substring(l.indexOf(':') + 1).trim());
+      }
+      return fields;
+    }
+  }
+
+  @Test
+  void browserPagesOfAllowedOriginsMayCallAcrossOrigins() throws Exception {
+    try (BoltServer cors = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).http(true)
+        .httpCors("https://app.example").build().start()) {
+      String preflight = String.join("\r\n", "OPTIONS /test.Echo/echo HTTP/1.1", "Host: 127.0.0.1", "Origin: %s",
+          "Access-Control-Request-Method: POST", "Access-Control-Request-Headers: content-type,x-grpc-web", "", "");
+      Map<String, String> allowed = head(cors.port(), preflight.formatted("https://app.example"));
+      assertThat(allowed).containsEntry(":status", "204")
+          .containsEntry("access-control-allow-origin", "https://app.example")
+          .containsEntry("access-control-allow-methods", "POST, GET");
+      assertThat(allowed.get("access-control-allow-headers")).contains("content-type", "x-grpc-web", "grpc-timeout",
+          "connect-protocol-version");
+      assertThat(head(cors.port(), preflight.formatted("https://elsewhere.example")))
+          .containsEntry(":status", "403").doesNotContainKey("access-control-allow-origin");
+      // the call itself: its answer says the page may read it, and its status headers
+      byte[] body = message(0, "hi".getBytes(StandardCharsets.UTF_8));
+      String call = "POST /test.Echo/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: %s\r\nContent-Type: " + WEB
+          + "\r\nContent-Length: " + body.length + "\r\n\r\n" + new String(body, StandardCharsets.ISO_8859_1);
+      assertThat(head(cors.port(), call.formatted("https://app.example")))
+          .containsEntry(":status", "200").containsEntry("access-control-allow-origin", "https://app.example")
+          .containsEntry("access-control-expose-headers", "grpc-status, grpc-message, grpc-status-details-bin")
+          .containsEntry("vary", "origin");
+      assertThat(head(cors.port(), call.formatted("https://elsewhere.example")))
+          .containsEntry(":status", "200").doesNotContainKey("access-control-allow-origin");
+      // Connect's calls alike
+      String connect = String.join("\r\n", "POST /test.Echo/echo HTTP/1.1", "Host: 127.0.0.1",
+          "Origin: https://app.example", "Content-Type: application/proto", "Content-Length: 2", "", "hi");
+      assertThat(head(cors.port(), connect)).containsEntry("access-control-allow-origin", "https://app.example");
+    }
+    // a server without CORS marks no answer
+    byte[] body = message(0, "hi".getBytes(StandardCharsets.UTF_8));
+    assertThat(head(server.port(), "POST /test.Echo/echo HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://app.example"
+        + "\r\nContent-Type: " + WEB + "\r\nContent-Length: " + body.length + "\r\n\r\n"
+        + new String(body, StandardCharsets.ISO_8859_1))).doesNotContainKey("access-control-allow-origin");
+  }
 }

@@ -45,9 +45,9 @@ public interface PortProtocol {
     /**
      * The protocol for a server serving {@code calls} (the methods of {@code services}), with its console
      * when {@code console}; requests of at most {@code maxBodyBytes}, each to arrive within
-     * {@code frameTimeoutMillis}.
+     * {@code frameTimeoutMillis}; browser pages of {@code corsOrigins} (an origin each, or {@code *}) may call it.
      */
     PortProtocol create(ServerCalls calls, List<ServiceDescriptor> services, boolean console, int maxBodyBytes,
-        long frameTimeoutMillis);
+        long frameTimeoutMillis, List<String> corsOrigins);
   }
 }

@@ -53,13 +53,23 @@ final class ConnectRpcCalls {
   private final ServerCalls calls;
   private final HttpResources resources;
   private final List<HttpCallProtocol> protocols;
+  private final HttpCors cors;
 
-  /** Connect's calls of {@code calls}, beside the other {@code protocols} of whole requests (gRPC-Web). */
-  ConnectRpcCalls(ServerCalls calls, HttpResources resources, List<HttpCallProtocol> protocols) {
+  /**
+   * Connect's calls of {@code calls}, beside the other {@code protocols} of whole requests (gRPC-Web), callable by
+   * the browser pages {@code cors} allows.
+   */
+  ConnectRpcCalls(ServerCalls calls, HttpResources resources, List<HttpCallProtocol> protocols, HttpCors cors) {
     this.resources = resources;
     this.routes = calls.httpRoutes();
     this.calls = calls;
     this.protocols = List.copyOf(protocols);
+    this.cors = cors;
+  }
+
+  /** Which browser pages of other origins may call the port. */
+  HttpCors cors() {
+    return cors;
   }
 
   /** A dispatch for the calls of one HTTP connection or stream (confined to its IO thread). */
@@ -93,6 +103,11 @@ final class ConnectRpcCalls {
               : "malformed HTTP request: " + (cause == null ? "unknown" : cause.getMessage());
       refuse(exchanges, exchange, status, status.equals(HttpResponseStatus.BAD_REQUEST)
           ? ConnectRpcErrors.INVALID_ARGUMENT : ConnectRpcErrors.RESOURCE_EXHAUSTED, why);
+      return;
+    }
+    if (HttpMethod.OPTIONS.equals(request.method())
+        && request.headers().contains(HttpHeaderNames.ACCESS_CONTROL_REQUEST_METHOD)) {
+      exchanges.answer(exchange, cors.preflight(request.headers().get(HttpHeaderNames.ORIGIN))); // CORS preflight
       return;
     }
     for (HttpCallProtocol protocol : protocols) {

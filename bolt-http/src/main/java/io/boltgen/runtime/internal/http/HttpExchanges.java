@@ -12,6 +12,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
@@ -57,6 +58,8 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     StreamedResponse streamed;
     // the call serving it, cancelled if the HTTP stream or connection closes before the answer (set on the IO thread)
     HttpCall.Served call;
+    // the Access-Control-Allow-Origin its answer carries: the request came from a page of an allowed origin; or null
+    String allowOrigin;
 
     Exchange(int requestId, boolean keepAlive) {
       this.requestId = requestId;
@@ -107,6 +110,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       boolean framed = request.decoderResult().isSuccess();
       int id = http2 ? streamId(ctx) : nextRequestId++;
       Exchange exchange = new Exchange(id, !http2 && framed && HttpUtil.isKeepAlive(request));
+      exchange.allowOrigin = service.cors().allowed(request.headers().get(HttpHeaderNames.ORIGIN));
       open.add(exchange);
       if (!http2) {
         connection.requestsOpened(1);
@@ -217,8 +221,8 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
         HttpObject part;
         while (!last && (part = streaming.streamed.poll()) != null) {
           last = part instanceof LastHttpContent;
-          if (part instanceof HttpResponse head && !http2) {
-            HttpUtil.setKeepAlive(head, streaming.keepAlive);
+          if (part instanceof HttpResponse head) {
+            answering(streaming, head);
           }
           ctx.write(part, ctx.voidPromise());
           wrote = true;
@@ -246,9 +250,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       FullHttpResponse answer = head.response;
       head.response = null;
       closed();
-      if (!http2) {
-        HttpUtil.setKeepAlive(answer, head.keepAlive);
-      }
+      answering(head, answer);
       wrote = true;
       if (!head.keepAlive && !http2) {
         ctx.writeAndFlush(answer).addListener(ChannelFutureListener.CLOSE);
@@ -261,6 +263,16 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     if (wrote) {
       ctx.flush();
       connection.markWritten(); // a long streamed answer keeps its connection from its idle timeout
+    }
+  }
+
+  /** The head of {@code exchange}'s answer, as it goes: keep-alive said (HTTP/1.1), and CORS marked if allowed. */
+  private void answering(Exchange exchange, HttpResponse head) {
+    if (!http2) {
+      HttpUtil.setKeepAlive(head, exchange.keepAlive);
+    }
+    if (exchange.allowOrigin != null) {
+      HttpCors.mark(head.headers(), exchange.allowOrigin);
     }
   }
 

@@ -37,7 +37,7 @@ public final class HttpProtocol implements PortProtocol.Factory {
 
   @Override
   public PortProtocol create(ServerCalls calls, List<ServiceDescriptor> services, boolean console, int maxBodyBytes,
-      long frameTimeoutMillis) {
+      long frameTimeoutMillis, List<String> corsOrigins) {
     List<Http2StreamProtocol> streamProtocols = new ArrayList<>();
     for (Http2StreamProtocol.Factory factory
         : ServiceLoader.load(Http2StreamProtocol.Factory.class, HttpProtocol.class.getClassLoader())) {
@@ -48,7 +48,8 @@ public final class HttpProtocol implements PortProtocol.Factory {
         : ServiceLoader.load(HttpCallProtocol.Factory.class, HttpProtocol.class.getClassLoader())) {
       callProtocols.add(factory.create(calls, maxBodyBytes));
     }
-    return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console), callProtocols),
+    return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console), callProtocols,
+        HttpCors.of(corsOrigins)),
         streamProtocols, maxBodyBytes, frameTimeoutMillis), frameTimeoutMillis);
   }
 

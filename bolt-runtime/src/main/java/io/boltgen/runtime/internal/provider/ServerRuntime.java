@@ -104,7 +104,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
             maxConnections, config.http()),
         shared, calls, new RequestDispatcher(served), events, tls,
         http != null ? http.create(served, config.services().stream().map(s -> s.service().descriptor()).toList(),
-            config.console(), limits.maxFrameLength(), limits.frameTimeoutMillis()) : null);
+            config.console(), limits.maxFrameLength(), limits.frameTimeoutMillis(), config.corsOrigins()) : null);
     if (tls != null) {
       tls.watch(calls.timer());
     }
