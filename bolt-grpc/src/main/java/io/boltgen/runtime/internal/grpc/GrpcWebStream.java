@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal.grpc;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.call.CallStatus;
@@ -20,6 +21,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One gRPC-Web call as a stream of the one call path: its one request message (read by {@link GrpcWebCalls}) is
@@ -43,6 +45,10 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
   private final boolean text;
   private final long timeoutMillis;
   private final AtomicBoolean headSent = new AtomicBoolean();
+  // the answer's parts are given in order under it; nothing is given after the end
+  private final ReentrantLock order = new ReentrantLock();
+  @GuardedBy("order")
+  private boolean ended;
   private ByteBuf message;
   private Listener call;
   private boolean told;
@@ -62,7 +68,6 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
 
   /** Answers a request refused before its call: the trailers alone, with {@code code} and {@code why}. */
   void refuse(StatusCode code, String why) {
-    sendHead();
     end(code, why, null);
   }
 
@@ -151,8 +156,17 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
   public void writeMessage(Object result) {
     ByteBuf out = MessageForms.encodeResponse(method, false, result, http.alloc(), GrpcMessages.PREFIX_BYTES);
     out.setInt(1, out.readableBytes() - GrpcMessages.PREFIX_BYTES); // flag 0: not compressed
-    sendHead();
-    part(out);
+    order.lock();
+    try {
+      if (ended) {
+        out.release(); // the call ended meanwhile (its deadline, on the timer's thread): dropped
+        return;
+      }
+      sendHead();
+      part(out);
+    } finally {
+      order.unlock();
+    }
   }
 
   @Override
@@ -161,7 +175,6 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
       return; // the caller went away: nothing to write, and the exchange is gone
     }
     GrpcStatus.End end = GrpcStatus.End.of(status, method, timeoutMillis);
-    sendHead();
     end(end.code(), end.text(), end.details());
   }
 
@@ -177,8 +190,22 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
     }
   }
 
-  /** The trailers frame, then the answer's end. */
+  /** The trailers frame, then the answer's end; once. */
   private void end(StatusCode code, String why, String details) {
+    order.lock();
+    try {
+      if (!ended) {
+        ended = true;
+        sendHead();
+        writeEnd(code, why, details);
+      }
+    } finally {
+      order.unlock();
+    }
+  }
+
+  @GuardedBy("order")
+  private void writeEnd(StatusCode code, String why, String details) {
     StringBuilder trailers = new StringBuilder("grpc-status:").append(code.number()).append("\r\n");
     if (why != null && !why.isEmpty()) {
       trailers.append("grpc-message:").append(GrpcStatus.encodeMessage(why)).append("\r\n");

@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal.http;
 
+import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.StatusCode;
@@ -14,6 +15,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One Connect server-streaming call as a stream of the one call path: the request's one enveloped message is the
@@ -35,6 +37,10 @@ final class ConnectStreamingStream extends ConnectStream {
   static final String JSON = "application/connect+json";
 
   private final AtomicBoolean headSent = new AtomicBoolean();
+  // the answer's parts are given in order under it; nothing is given after the end
+  private final ReentrantLock order = new ReentrantLock();
+  @GuardedBy("order")
+  private boolean ended;
 
   /** A call of {@code method} whose one request message is {@code message} (taken), answered as a stream. */
   ConnectStreamingStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
@@ -86,8 +92,17 @@ final class ConnectStreamingStream extends ConnectStream {
     ByteBuf out = MessageForms.encodeResponse(method, json, result, exchanges.alloc(),
         ConnectRpcErrors.ENVELOPE_PREFIX);
     out.setInt(1, out.readableBytes() - ConnectRpcErrors.ENVELOPE_PREFIX); // flags 0: a message, not compressed
-    sendHead();
-    exchanges.stream(exchange, new DefaultHttpContent(out));
+    order.lock();
+    try {
+      if (ended) {
+        out.release(); // the call ended meanwhile (its deadline, on the timer's thread): dropped
+        return;
+      }
+      sendHead();
+      exchanges.stream(exchange, new DefaultHttpContent(out));
+    } finally {
+      order.unlock();
+    }
   }
 
   private void sendHead() {
@@ -111,9 +126,19 @@ final class ConnectStreamingStream extends ConnectStream {
           : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
       detail = StatusCode.isDeclared(status) ? status.cause().getClass().getName() : null;
     }
-    sendHead();
-    exchanges.stream(exchange, new DefaultHttpContent(ConnectRpcErrors.endOfStream(exchanges.alloc(), code, text,
-        detail, detail == null ? null : text)));
-    exchanges.stream(exchange, new DefaultLastHttpContent());
+    ByteBuf end = ConnectRpcErrors.endOfStream(exchanges.alloc(), code, text, detail, detail == null ? null : text);
+    order.lock();
+    try {
+      if (ended) {
+        end.release();
+        return;
+      }
+      ended = true;
+      sendHead();
+      exchanges.stream(exchange, new DefaultHttpContent(end));
+      exchanges.stream(exchange, new DefaultLastHttpContent());
+    } finally {
+      order.unlock();
+    }
   }
 }
