@@ -341,10 +341,6 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     }
   }
 
-  /**
-   * The stream (HTTP/2: reset by the client, or its connection closed) or the connection (HTTP/1.1) closed:
-   * every call not answered yet is cancelled, and answers not yet written are released.
-   */
   /** The channel is writable again: a streamed answer at the head of the queue goes on. */
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
@@ -355,6 +351,10 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     ctx.fireChannelWritabilityChanged();
   }
 
+  /**
+   * The stream (HTTP/2: reset by the client, or its connection closed) or the connection (HTTP/1.1) closed:
+   * every call not answered yet is cancelled, and answers not yet written are released.
+   */
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     releaseOpen();
