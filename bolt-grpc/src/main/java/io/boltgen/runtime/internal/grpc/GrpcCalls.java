@@ -127,8 +127,7 @@ final class GrpcCalls implements Http2StreamProtocol {
     ServerCalls.Method method = routes.get(path);
     String health = method == null && (path.equals(GrpcHealth.CHECK) || path.equals(GrpcHealth.WATCH)) ? path : null;
     if (method == null && health == null) {
-      return Opening.refused(200, StatusCode.UNIMPLEMENTED, "Method not found: " + MessageText.shorten(
-          path.startsWith("/") ? path.substring(1) : path));
+      return Opening.refused(200, StatusCode.UNIMPLEMENTED, methodNotFound(path));
     }
     if (json && (health != null || !MessageForms.hasJson(method.descriptor()))) {
       return Opening.refused(200, StatusCode.UNIMPLEMENTED, (health != null ? health : method.descriptor().httpPath())
@@ -138,19 +137,33 @@ final class GrpcCalls implements Http2StreamProtocol {
     CharSequence encoding = headers.get("grpc-encoding");
     boolean gzip = encoding != null && "gzip".contentEquals(encoding);
     if (encoding != null && !gzip && !"identity".contentEquals(encoding)) {
-      return Opening.refused(200, StatusCode.UNIMPLEMENTED, "grpc-encoding " + MessageText.shorten(encoding.toString())
-          + " is not supported: this server reads identity and " + ACCEPTED_ENCODINGS);
+      return Opening.refused(200, StatusCode.UNIMPLEMENTED, unsupportedEncoding(encoding.toString()));
     }
     long timeoutMillis = health != null ? 0 : method.descriptor().timeoutMillis();
     CharSequence timeout = headers.get("grpc-timeout");
     if (timeout != null) {
       timeoutMillis = parseTimeout(timeout);
       if (timeoutMillis < 0) {
-        return Opening.refused(200, StatusCode.INTERNAL, "grpc-timeout must be 1 to 8 digits and a unit (H, M, S,"
-            + " m, u, n), not " + MessageText.shorten(timeout.toString()));
+        return Opening.refused(200, StatusCode.INTERNAL, badTimeout(timeout.toString()));
       }
     }
     return new Opening(method, json, gzip, (int) Math.min(Integer.MAX_VALUE, timeoutMillis), 200, null, null, health);
+  }
+
+  /** Why a call of {@code path} is refused when no method has that route (gRPC's own words). */
+  static String methodNotFound(String path) {
+    return "Method not found: " + MessageText.shorten(path.startsWith("/") ? path.substring(1) : path);
+  }
+
+  /** Why a request in {@code encoding} is refused. */
+  static String unsupportedEncoding(String encoding) {
+    return "grpc-encoding " + MessageText.shorten(encoding) + " is not supported: this server reads identity and "
+        + ACCEPTED_ENCODINGS;
+  }
+
+  /** Why a request with the {@code grpc-timeout} {@code text} is refused. */
+  static String badTimeout(String text) {
+    return "grpc-timeout must be 1 to 8 digits and a unit (H, M, S, m, u, n), not " + MessageText.shorten(text);
   }
 
   /**

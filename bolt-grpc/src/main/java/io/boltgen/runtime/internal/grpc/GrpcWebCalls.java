@@ -76,7 +76,7 @@ final class GrpcWebCalls implements HttpCallProtocol {
       why = "HTTP method " + MessageText.shorten(request.method().name()) + " is not supported: gRPC-Web calls are POST";
     } else if (method == null) {
       code = StatusCode.UNIMPLEMENTED;
-      why = "Method not found: " + MessageText.shorten(path.startsWith("/") ? path.substring(1) : path);
+      why = GrpcCalls.methodNotFound(path);
     } else if (method.descriptor().type() != MethodType.REQUEST_RESPONSE
         && method.descriptor().type() != MethodType.SERVER_STREAMING) {
       code = StatusCode.UNIMPLEMENTED;
@@ -84,9 +84,9 @@ final class GrpcWebCalls implements HttpCallProtocol {
           + " server-streaming methods";
     } else if (encoding != null && !gzip && !"identity".equalsIgnoreCase(encoding)) {
       code = StatusCode.UNIMPLEMENTED;
-      why = "grpc-encoding " + MessageText.shorten(encoding) + " is not supported: this server reads identity and gzip";
+      why = GrpcCalls.unsupportedEncoding(encoding);
     } else if (timeoutMillis < 0) {
-      why = "grpc-timeout must be 1 to 8 digits and a unit (H, M, S, m, u, n), not " + MessageText.shorten(timeout);
+      why = GrpcCalls.badTimeout(timeout);
     }
     ByteBuf message = null;
     if (why == null) {
@@ -128,7 +128,7 @@ final class GrpcWebCalls implements HttpCallProtocol {
         }
       }
     }
-    GrpcWebStream stream = new GrpcWebStream(call, method == null ? null : method.descriptor(), headers(request),
+    GrpcWebStream stream = new GrpcWebStream(call, method == null ? null : method.descriptor(), HttpCall.headers(request),
         text, timeoutMillis, message);
     if (why != null) {
       refusals.warn("gRPC-Web {} for request id {} from {}: {}", code, call.requestId(), call.connection().remoteText(),
@@ -137,14 +137,5 @@ final class GrpcWebCalls implements HttpCallProtocol {
       return;
     }
     call.start(method, stream, stream, timeoutMillis);
-  }
-
-  /** The request's headers with lower-case names; a repeated header's values joined with ", ". */
-  private static Map<String, String> headers(FullHttpRequest request) {
-    Map<String, String> headers = new HashMap<>();
-    for (Map.Entry<String, String> header : request.headers()) {
-      headers.merge(header.getKey().toLowerCase(Locale.ROOT), header.getValue(), (a, b) -> a + ", " + b);
-    }
-    return headers;
   }
 }

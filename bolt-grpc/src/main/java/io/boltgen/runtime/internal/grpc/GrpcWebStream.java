@@ -11,13 +11,7 @@ import io.boltgen.runtime.internal.http.MessageForms;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.base64.Base64;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -180,13 +174,8 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
 
   private void sendHead() {
     if (headSent.compareAndSet(false, true)) {
-      HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-      head.headers().set(HttpHeaderNames.CONTENT_TYPE,
-          text ? "application/grpc-web-text+proto" : "application/grpc-web+proto");
-      if (!http.http2()) {
-        head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
-      }
-      http.stream(head);
+      http.stream(HttpCall.streamedHead(text ? "application/grpc-web-text+proto" : "application/grpc-web+proto",
+          http.http2()));
     }
   }
 

@@ -17,7 +17,6 @@ import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -203,7 +202,7 @@ final class ConnectRpcCalls {
         return;
       }
     }
-    Map<String, String> headers = headers(request);
+    Map<String, String> headers = HttpCall.headers(request);
     start(exchanges, exchange, entry, new ConnectRpcStream(exchanges, exchange, method, headers, json, timeoutMillis,
         request.content().retain()));
   }
@@ -263,7 +262,7 @@ final class ConnectRpcCalls {
       ConnectStreamingStream.refuse(exchanges, exchange, json, code, why);
       return;
     }
-    start(exchanges, exchange, entry, new ConnectStreamingStream(exchanges, exchange, method, headers(request), json,
+    start(exchanges, exchange, entry, new ConnectStreamingStream(exchanges, exchange, method, HttpCall.headers(request), json,
         timeoutMillis, body.retainedSlice(body.readerIndex() + ConnectRpcErrors.ENVELOPE_PREFIX, length)));
   }
 
@@ -315,15 +314,6 @@ final class ConnectRpcCalls {
       value = value * 10 + (c - '0');
     }
     return value == 0 ? -1 : value;
-  }
-
-  /** The request's headers with lower-case names; a repeated header's values joined with ", ". */
-  private static Map<String, String> headers(FullHttpRequest request) {
-    Map<String, String> headers = new HashMap<>();
-    for (Map.Entry<String, String> header : request.headers()) {
-      headers.merge(header.getKey().toLowerCase(Locale.ROOT), header.getValue(), (a, b) -> a + ", " + b);
-    }
-    return headers;
   }
 
   private String routeList() {

@@ -6,13 +6,8 @@ import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.StatusCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpVersion;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
@@ -63,12 +58,7 @@ final class ConnectStreamingStream extends ConnectStream {
   }
 
   private static HttpResponse head(boolean json, boolean http2) {
-    HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-    head.headers().set(HttpHeaderNames.CONTENT_TYPE, json ? JSON : PROTO);
-    if (!http2) {
-      head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
-    }
-    return head;
+    return HttpCall.streamedHead(json ? JSON : PROTO, http2);
   }
 
   @Override

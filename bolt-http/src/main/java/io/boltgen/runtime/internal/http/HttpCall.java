@@ -4,8 +4,18 @@ import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.internal.PortConnection;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * One whole HTTP request's place among its connection's answers, as an {@link HttpCallProtocol} answers it: with one
@@ -25,6 +35,25 @@ public final class HttpCall {
 
     /** A streamed answer may go on: the channel is writable again, or its parts were written. */
     default void ready() {}
+  }
+
+  /** A request's headers as its call sees them: lower-case names, a repeated header's values joined with ", ". */
+  public static Map<String, String> headers(FullHttpRequest request) {
+    Map<String, String> headers = new HashMap<>();
+    for (Map.Entry<String, String> header : request.headers()) {
+      headers.merge(header.getKey().toLowerCase(Locale.ROOT), header.getValue(), (a, b) -> a + ", " + b);
+    }
+    return headers;
+  }
+
+  /** The head of a streamed answer: 200 with {@code contentType}, its body chunked over HTTP/1.1. */
+  public static HttpResponse streamedHead(String contentType, boolean http2) {
+    HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+    head.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    if (!http2) {
+      head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+    }
+    return head;
   }
 
   private final HttpExchanges exchanges;
