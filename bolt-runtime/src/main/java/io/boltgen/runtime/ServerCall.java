@@ -54,7 +54,8 @@ public interface ServerCall {
   }
 
   /**
-   * Answers a {@link MethodType#SERVER_STREAMING} method with the messages {@code messages} publishes. The call
+   * Answers a {@link MethodType#SERVER_STREAMING} or {@link MethodType#BIDI_STREAMING} method with the messages
+   * {@code messages} publishes. The call
    * subscribes at once, asks for messages as its caller takes them (a caller that reads slowly slows the
    * publisher down: at most 16 messages are asked for ahead of what the transport can send), writes each, and
    * closes once the publisher completes, or fails with its error as {@link #fail} does. The caller's deadline

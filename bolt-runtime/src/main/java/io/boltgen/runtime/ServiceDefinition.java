@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Flow;
 
 /**
  * A service ready to be registered with a server (or with a client, to answer duplex calls): its
@@ -57,9 +58,39 @@ public final class ServiceDefinition {
       this.version = Objects.requireNonNull(version, "version");
     }
 
-    /** Adds {@code method}, served by {@code handler}. */
-    @SuppressWarnings("unchecked") // the runtime hands a handler only requests its method's marshaller read
+    /**
+     * Adds {@code method}, whose caller sends one request, served by {@code handler}.
+     *
+     * @throws IllegalArgumentException if the method streams its requests: add it with {@link #streamingMethod}
+     */
     public <Q> Builder method(MethodDescriptor<Q, ?> method, MethodHandler<? super Q> handler) {
+      if (method.type().streamsRequests()) {
+        throw new IllegalArgumentException(method.wireName() + " is " + method.type() + ": its handler is given"
+            + " the caller's messages as a Flow.Publisher; add it with streamingMethod");
+      }
+      return add(method, handler);
+    }
+
+    /**
+     * Adds {@code method}, whose caller streams its requests ({@link MethodType#CLIENT_STREAMING} or
+     * {@link MethodType#BIDI_STREAMING}), served by {@code handler}: it is given the caller's messages as a
+     * {@link Flow.Publisher} as soon as the call starts, each message delivered as its subscriber asks, and
+     * answers through the call ({@link ServerCall#respond}, or {@link ServerCall#respondStream} for a
+     * bidirectional method).
+     *
+     * @throws IllegalArgumentException if the method takes one request: add it with {@link #method}
+     */
+    public <Q> Builder streamingMethod(MethodDescriptor<Q, ?> method,
+        MethodHandler<? super Flow.Publisher<Q>> handler) {
+      if (!method.type().streamsRequests()) {
+        throw new IllegalArgumentException(method.wireName() + " is " + method.type() + ": its caller sends one"
+            + " request; add it with method");
+      }
+      return add(method, handler);
+    }
+
+    @SuppressWarnings("unchecked") // the runtime hands a handler only requests its method's marshaller read
+    private Builder add(MethodDescriptor<?, ?> method, MethodHandler<?> handler) {
       Objects.requireNonNull(handler, "handler");
       if (handlers.putIfAbsent(Objects.requireNonNull(method, "method"), (MethodHandler<Object>) handler) != null) {
         throw new IllegalArgumentException(method.wireName() + " is added twice");

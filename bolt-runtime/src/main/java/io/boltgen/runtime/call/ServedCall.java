@@ -16,7 +16,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * times it, and closes the stream exactly once with what came first: the handler's result or failure, a
  * refusal, a full executor, the deadline (by its one timer, for a protocol that answers deadlines) or the
  * caller's cancellation. A unary call is one message each way; a server-streaming call takes one and answers
- * with the messages of a publisher ({@link StreamedAnswer}).
+ * with the messages of a publisher ({@link StreamedAnswer}); a client-streaming or bidirectional call starts
+ * before any message and gives its handler the caller's messages as a publisher ({@link StreamedRequests}).
  *
  * <p>Threads: made and told its message on the IO thread; run once on its executor; answered from any thread;
  * cancelled from the IO thread; timed out on the timer thread. The close is claimed by one compare-and-set.
@@ -43,23 +43,19 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
   private static final RateLimitedLog badRequests = RateLimitedLog.of(log);
   private static final RateLimitedLog protocolErrors = RateLimitedLog.of(log);
 
-  private static final AtomicIntegerFieldUpdater<ServedCall> CLOSED =
-      AtomicIntegerFieldUpdater.newUpdater(ServedCall.class, "closed");
   private static final AtomicReferenceFieldUpdater<ServedCall, ServerInterceptor.Listener[]> LISTENERS =
       AtomicReferenceFieldUpdater.newUpdater(ServedCall.class, ServerInterceptor.Listener[].class, "listeners");
   private static final AtomicReferenceFieldUpdater<ServedCall, StreamedAnswer> STREAMED =
       AtomicReferenceFieldUpdater.newUpdater(ServedCall.class, StreamedAnswer.class, "streamed");
 
   private final Executor executor;
+  // the caller's messages of a method that streams them, the handler's request (null for one request)
+  private final StreamedRequests requests;
 
   // the caller's message: held from the IO thread until the executor runs the call, decoded on arrival or there
   private ServerStream.Message message;
   private Object request;
   private boolean decoded;
-  // 1 once the stream was closed (or is being closed): the first outcome claims it
-  private volatile int closed;
-  // the call was closed because its caller went away: cancelled, never answered
-  private volatile boolean cancelled;
   // the interceptors' listeners, told once of the outcome (null without interceptors, and once told)
   private volatile ServerInterceptor.Listener[] listeners;
   // the deadline's timer, for a protocol that answers deadlines
@@ -78,6 +74,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
       boolean oneway, Executor executor) {
     super(calls, method, stream, arrivalNanos, timeoutMillis, oneway);
     this.executor = executor;
+    this.requests = method.descriptor.type().streamsRequests() ? new StreamedRequests(this, executor) : null;
   }
 
   /** Times the call out at its deadline, on {@code timer}: the protocol answers its caller then (IO thread). */
@@ -93,16 +90,6 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     return executor;
   }
 
-  @Override
-  boolean isClosed() {
-    return closed != 0;
-  }
-
-  @Override
-  boolean wasCancelled() {
-    return cancelled;
-  }
-
   /** Releases the caller's message of a call that will not run (IO or timer thread, never while it runs). */
   void discardMessage() {
     ServerStream.Message m = message;
@@ -116,14 +103,14 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
 
   @Override
   public void onMessage(ServerStream.Message message) {
-    if (this.message != null || decoded) {
+    if (requests != null) {
+      requests.onMessage(message);
+    } else if (this.message != null || decoded) {
       message.release();
       protocolErrors.warn("{} from {} sent a second request on request id {}; refused", method, stream.remoteText(),
           stream.streamId());
       refuse(ResponseStatus.SERVER_DESERIAL_EXCEPTION, method + " takes one request message, not more", null);
-      return;
-    }
-    if (message.decodeOnArrival()) {
+    } else if (message.decodeOnArrival()) {
       // decoded on the IO thread that read it, so that its buffer is freed on the thread that allocated it
       decode(message);
     } else {
@@ -133,7 +120,9 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
 
   @Override
   public void onHalfClose() {
-    // a unary call runs once it has its message: the transport starts it (Dispatch.start)
+    if (requests != null) { // a unary call runs once it has its message: the transport starts it (Dispatch.start)
+      requests.onHalfClose();
+    }
   }
 
   /** The caller went away before the call closed (IO thread): it is cancelled, unless it was answered first. */
@@ -177,7 +166,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     }
   }
 
-  /** Runs the call as part of a shared task, whose answers leave in one flush at its end. */
+  /** Runs the call in a shared task, whose answers leave in one flush at its end. */
   void runShared() {
     shared = true;
     try {
@@ -230,7 +219,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
         m.release();
       }
     }
-    Object decodedRequest = request;
+    Object decodedRequest = requests != null ? requests : request;
     request = null;
     CurrentCall.set(this);
     runner = Thread.currentThread();
@@ -443,6 +432,9 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     StreamedAnswer s = streamed;
     if (s != null) {
       s.cancel(); // the publisher stops, whatever ended the call
+    }
+    if (requests != null) {
+      requests.close(); // so does the handler's reading of the caller's messages
     }
     return true;
   }

@@ -7,6 +7,7 @@ import io.boltgen.runtime.ServerContext;
 import java.net.SocketAddress;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
@@ -18,6 +19,9 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
  */
 abstract class ServedContext implements ServerContext {
 
+  /** Claims a call's close: the first outcome sets {@link #closed} from 0 to 1. */
+  static final AtomicIntegerFieldUpdater<ServedContext> CLOSED =
+      AtomicIntegerFieldUpdater.newUpdater(ServedContext.class, "closed");
   private static final AtomicReferenceFieldUpdater<ServedContext, Cancellation> CANCELLATION =
       AtomicReferenceFieldUpdater.newUpdater(ServedContext.class, Cancellation.class, "cancellation");
 
@@ -28,6 +32,10 @@ abstract class ServedContext implements ServerContext {
   final int timeoutMillis; // the caller's, as sent; -1 for a oneway call, 0 or less for none
   final long deadlineNanos; // arrivalNanos + the caller's timeout; meaningless without one
   final boolean oneway;
+  // 1 once the stream was closed (or is being closed): the first outcome claims it
+  volatile int closed;
+  // the call was closed because its caller went away: cancelled, never answered
+  volatile boolean cancelled;
   // made when the handler first listens for cancellation (most calls never do)
   private volatile Cancellation cancellation;
 
@@ -95,14 +103,13 @@ abstract class ServedContext implements ServerContext {
   }
 
   /** Whether the call has closed (answered, refused, timed out or cancelled). */
-  abstract boolean isClosed();
-
-  /** Whether the call was closed because its caller went away. */
-  abstract boolean wasCancelled();
+  final boolean isClosed() {
+    return closed != 0;
+  }
 
   @Override
   public boolean isCancelled() {
-    return wasCancelled() || (!isClosed() && !stream.isOpen());
+    return cancelled || (closed == 0 && !stream.isOpen());
   }
 
   @Override

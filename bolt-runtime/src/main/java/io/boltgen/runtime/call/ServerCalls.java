@@ -153,7 +153,8 @@ public final class ServerCalls {
 
   /**
    * A new call of {@code method}, arriving over {@code stream} (on the IO thread that read it); the transport
-   * then tells the returned listener the caller's messages, and starts the call with a {@link Dispatch}.
+   * then tells the returned listener the caller's message and starts the call with a {@link Dispatch}, or, for a
+   * method that streams its requests, starts it at once and tells each message as the call asks for it.
    *
    * @param arrivalNanos when the request arrived, on this server's clock ({@link #nanoTime()})
    * @param timeoutMillis the caller's timeout, from its arrival: its deadline; 0 or less for none
@@ -169,8 +170,17 @@ public final class ServerCalls {
       call.armDeadline(timer);
     }
     stream.start(call);
+    MethodType type = method.descriptor.type();
+    if (type.streamsRequests()) {
+      if (!stream.carriesRequestStreams()) { // else its handler asks for the caller's messages as it reads them
+        call.refuse(ResponseStatus.NO_PROCESSOR, method + " streams its requests, which this caller's protocol"
+            + " cannot carry: call it over gRPC", null);
+        stream.request(1); // the one request it carried, told only to be released
+      }
+      return call;
+    }
     stream.request(2); // one request, and a second one to refuse if the caller sends it
-    if (method.descriptor.type() == MethodType.SERVER_STREAMING && !stream.carriesStreams()) {
+    if (type == MethodType.SERVER_STREAMING && !stream.carriesStreams()) {
       call.refuse(ResponseStatus.NO_PROCESSOR, method + " streams its answer, which this caller's protocol cannot"
           + " carry: call it over gRPC, Connect's streaming protocol, or Bolt with a boltgen client", null);
     }

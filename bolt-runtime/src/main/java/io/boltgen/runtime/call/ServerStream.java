@@ -15,7 +15,9 @@ import java.util.Map;
  * messages as the call asked for ({@link #request}), and half-closes after the caller's last one. A unary call is
  * one message each way: it asks for two (so that a caller that sends a second is refused, not ignored), the
  * transport delivers its request and half-closes, and the call writes at most one message, then closes; a
- * server-streaming call takes one message the same way and writes any number ({@link #carriesStreams}). A
+ * server-streaming call takes one message the same way and writes any number ({@link #carriesStreams}); a
+ * client-streaming or bidirectional one asks for the caller's messages as its handler reads them
+ * ({@link #carriesRequestStreams}). A
  * transport that carries one message each way holds the message written until {@link #close}, which writes the
  * answer.
  *
@@ -75,7 +77,7 @@ public interface ServerStream {
   boolean isOpen();
 
   /**
-   * Whether this transport carries a streamed answer ({@link io.boltgen.runtime.MethodType#SERVER_STREAMING}):
+   * Whether this transport carries a streamed answer ({@link io.boltgen.runtime.MethodType#streamsAnswers()}):
    * several {@link #writeMessage} calls before {@link #close}, each written as it comes, with {@link #isReady}
    * saying when the caller is behind. Such a transport also takes a {@code close} from another thread while a
    * message is being written (the deadline's timer, the caller's cancellation) and drops what is written after
@@ -83,6 +85,18 @@ public interface ServerStream {
    * {@link io.boltgen.runtime.ResponseStatus#NO_PROCESSOR}.
    */
   default boolean carriesStreams() {
+    return false;
+  }
+
+  /**
+   * Whether this transport carries the caller's stream of messages ({@link
+   * io.boltgen.runtime.MethodType#streamsRequests()}): it starts such a call as soon as its request's head arrived,
+   * before any message, tells each message as the call asks for it ({@link #request}, called from the call's
+   * executor, not only the IO thread), holds the rest back by its protocol's flow control, and half-closes after
+   * the caller's last. A call of such a method over a transport that does not is refused
+   * {@link io.boltgen.runtime.ResponseStatus#NO_PROCESSOR}.
+   */
+  default boolean carriesRequestStreams() {
     return false;
   }
 

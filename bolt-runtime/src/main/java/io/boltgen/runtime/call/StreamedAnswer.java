@@ -67,7 +67,7 @@ final class StreamedAnswer implements Flow.Subscriber<Object> {
   /** Subscribes to {@code messages}, the handler's answer (its thread); fails the call if it cannot stream. */
   void subscribeTo(Flow.Publisher<?> messages) {
     MethodType type = call.servedMethod().descriptor().type();
-    if (type != MethodType.SERVER_STREAMING || messages == null) {
+    if (!type.streamsAnswers() || messages == null) {
       call.fail(new IllegalStateException(messages == null ? call.servedMethod() + " was answered with no publisher"
           : call.servedMethod() + " does not stream its answer: it is " + type));
       return;

@@ -2,8 +2,6 @@ package io.boltgen.runtime.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.boltgen.runtime.BoltException;
-import io.boltgen.runtime.Connection;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
@@ -16,7 +14,6 @@ import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.internal.FakeTimer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -207,142 +204,5 @@ class ServedCallTest {
     });
     assertThat(heard).as("refused before the interceptors saw it").isEmpty();
     assertThat(stream.released()).isTrue();
-  }
-
-  /**
-   * A transport that records what the call tells it. Its caller's messages are text, decoded on the call's thread,
-   * held until the call asks for them and then told in order; the end of the caller's side is told once every
-   * message it sent was.
-   */
-  private static final class RecordingStream implements ServerStream {
-    final List<CallStatus> closes = new ArrayList<>();
-    final List<String> written = new ArrayList<>();
-    final List<Message> messages = new ArrayList<>();
-    volatile boolean open = true;
-    volatile boolean watching;
-    volatile boolean undecodable;
-    private Listener listener;
-    boolean started;
-    int asked;
-    int told;
-    private boolean halfClosed;
-    boolean halfClosedTold;
-
-    /** The caller sends {@code text}: told now if the call asked for more than it was told. */
-    void send(String text) {
-      messages.add(new Message(text));
-      deliver();
-    }
-
-    /** The caller's side ends. */
-    void halfClose() {
-      halfClosed = true;
-      deliver();
-    }
-
-    private void deliver() {
-      if (listener == null) {
-        return;
-      }
-      while (told < asked && told < messages.size()) {
-        listener.onMessage(messages.get(told++));
-      }
-      if (halfClosed && !halfClosedTold && told == messages.size()) {
-        halfClosedTold = true;
-        listener.onHalfClose();
-      }
-    }
-
-    @Override
-    public void start(Listener listener) {
-      this.listener = listener;
-      started = true;
-    }
-
-    boolean released() {
-      return messages.stream().allMatch(m -> m.released);
-    }
-
-    @Override
-    public Connection connection() {
-      return null;
-    }
-
-    @Override
-    public String remoteText() {
-      return "test";
-    }
-
-    @Override
-    public int streamId() {
-      return 1;
-    }
-
-    @Override
-    public Map<String, String> headers() {
-      return Map.of();
-    }
-
-    @Override
-    public void request(int count) {
-      asked += count;
-      deliver();
-    }
-
-    @Override
-    public boolean isReady() {
-      return true;
-    }
-
-    @Override
-    public void writeMessage(Object message) {
-      written.add(EchoService.string((byte[]) message));
-    }
-
-    @Override
-    public synchronized void close(CallStatus status, boolean flush) {
-      closes.add(status);
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public boolean isOpen() {
-      return open;
-    }
-
-    @Override
-    public void watchCancellation() {
-      watching = true;
-    }
-
-    final class Message implements ServerStream.Message {
-      private final String text;
-      volatile boolean released;
-
-      Message(String text) {
-        this.text = text;
-      }
-
-      @Override
-      public boolean decodeOnArrival() {
-        return false;
-      }
-
-      @Override
-      public Object decode() {
-        released = true;
-        if (undecodable) {
-          throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION, "not the message it claims to be");
-        }
-        return EchoService.bytes(text);
-      }
-
-      @Override
-      public void release() {
-        released = true;
-      }
-    }
   }
 }

@@ -2,7 +2,7 @@ package io.boltgen.runtime.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.DrivenPublisher;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.MethodType;
@@ -12,11 +12,8 @@ import io.boltgen.runtime.ServerCall;
 import io.boltgen.runtime.ServerInterceptor;
 import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.internal.FakeTimer;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -39,7 +36,7 @@ class StreamedAnswerTest {
   private final ConcurrentLinkedQueue<ResponseStatus> heard = new ConcurrentLinkedQueue<>();
   private final AtomicReference<ServerCall> held = new AtomicReference<>();
   private final AtomicInteger handled = new AtomicInteger();
-  private final Source source = new Source();
+  private final DrivenPublisher source = new DrivenPublisher();
 
   private ServerCalls calls() {
     ServiceDefinition service = ServiceDefinition.builder("test.Log", "1.0")
@@ -55,7 +52,16 @@ class StreamedAnswerTest {
         List.of(recorder));
   }
 
-  private ServerStream.Listener start(ServerCalls calls, int method, TestStream stream) {
+  /** A transport that carries streams, unless a test says otherwise. */
+  private static RecordingStream streams() {
+    RecordingStream stream = new RecordingStream();
+    stream.carriesStreams = true;
+    return stream;
+  }
+
+  private ServerStream.Listener start(ServerCalls calls, int method, RecordingStream stream) {
+    stream.send("request");
+    stream.halfClose();
     ServerStream.Listener call =
         calls.newCall(calls.methods().get(method), stream, time.nanoTime(), 1_000, false, true);
     ServerCalls.Dispatch dispatch = calls.newDispatch();
@@ -66,7 +72,7 @@ class StreamedAnswerTest {
 
   @Test
   void demandIsAskedForWhileTheTransportIsReadyAndNeverMoreThanSixteenAhead() {
-    TestStream stream = new TestStream();
+    RecordingStream stream = streams();
     ServerStream.Listener call = start(calls(), 0, stream);
     assertThat(source.requested).as("asked for at once, the transport being ready").isEqualTo(16);
     source.emit(7);
@@ -89,7 +95,7 @@ class StreamedAnswerTest {
 
   @Test
   void theDeadlineCoversTheWholeStreamAndCancelsThePublisher() {
-    TestStream stream = new TestStream();
+    RecordingStream stream = streams();
     start(calls(), 0, stream);
     source.emit(3);
     time.advance(1_000, TimeUnit.MILLISECONDS);
@@ -102,7 +108,7 @@ class StreamedAnswerTest {
 
   @Test
   void theCallersCancellationCancelsThePublisher() {
-    TestStream stream = new TestStream();
+    RecordingStream stream = streams();
     ServerCalls calls = calls();
     ServerStream.Listener call = start(calls, 0, stream);
     source.emit(2);
@@ -117,7 +123,7 @@ class StreamedAnswerTest {
 
   @Test
   void aFailureMidStreamEndsTheCallAfterItsMessages() {
-    TestStream stream = new TestStream();
+    RecordingStream stream = streams();
     start(calls(), 0, stream);
     source.emit(2);
     source.subscriber.onError(new IllegalStateException("dry"));
@@ -131,7 +137,7 @@ class StreamedAnswerTest {
 
   @Test
   void aMessageThatCannotBeEncodedEndsTheCallAndCancelsThePublisher() {
-    TestStream stream = new TestStream();
+    RecordingStream stream = streams();
     start(calls(), 0, stream);
     stream.unencodable = true;
     source.emit(1);
@@ -141,7 +147,7 @@ class StreamedAnswerTest {
 
   @Test
   void aTransportThatCarriesOneAnswerRefusesTheMethodBeforeItsHandler() {
-    TestStream stream = new TestStream();
+    RecordingStream stream = streams();
     stream.carriesStreams = false;
     start(calls(), 0, stream);
     assertThat(handled).hasValue(0);
@@ -151,12 +157,12 @@ class StreamedAnswerTest {
           "test.Log:1.0/tail streams its answer, which this caller's protocol cannot carry: call it over gRPC,"
           + " Connect's streaming protocol, or Bolt with a boltgen client");
     });
-    assertThat(stream.released).as("the request's bytes").isTrue();
+    assertThat(stream.released()).as("the request's bytes").isTrue();
   }
 
   @Test
   void aUnaryMethodAnsweredWithAPublisherFails() {
-    TestStream stream = new TestStream();
+    RecordingStream stream = streams();
     start(calls(), 1, stream);
     assertThat(source.subscriber).as("never subscribed").isNull();
     assertThat(stream.closes).singleElement().satisfies(s -> {
@@ -164,132 +170,5 @@ class StreamedAnswerTest {
       assertThat(s.cause()).isInstanceOf(IllegalStateException.class)
           .hasMessage("test.Log:1.0/get does not stream its answer: it is REQUEST_RESPONSE");
     });
-  }
-
-  /** A publisher the test drives: it emits when told, and records the demand and the cancellation. */
-  private static final class Source implements Flow.Publisher<byte[]> {
-    Flow.Subscriber<? super byte[]> subscriber;
-    long requested;
-    boolean cancelled;
-
-    @Override
-    public void subscribe(Flow.Subscriber<? super byte[]> s) {
-      subscriber = s;
-      s.onSubscribe(new Flow.Subscription() {
-        @Override
-        public void request(long n) {
-          requested += n;
-        }
-
-        @Override
-        public void cancel() {
-          cancelled = true;
-        }
-      });
-    }
-
-    void emit(int count) {
-      for (int i = 0; i < count; i++) {
-        subscriber.onNext(EchoService.bytes("line"));
-      }
-    }
-
-    void complete() {
-      subscriber.onComplete();
-    }
-  }
-
-  /** A transport that carries streams (unless told otherwise), records what is written, and is ready when told. */
-  private static final class TestStream implements ServerStream, ServerStream.Message {
-    final List<CallStatus> closes = new ArrayList<>();
-    final List<Object> written = new ArrayList<>();
-    volatile boolean ready = true;
-    volatile boolean open = true;
-    volatile boolean unencodable;
-    boolean carriesStreams = true;
-    boolean released;
-    private Listener listener;
-    private boolean told;
-
-    @Override
-    public void start(Listener listener) {
-      this.listener = listener;
-    }
-
-    @Override
-    public void request(int count) {
-      if (!told) {
-        told = true;
-        listener.onMessage(this);
-        listener.onHalfClose();
-      }
-    }
-
-    @Override
-    public boolean carriesStreams() {
-      return carriesStreams;
-    }
-
-    @Override
-    public boolean isReady() {
-      return ready;
-    }
-
-    @Override
-    public void writeMessage(Object message) {
-      if (unencodable) {
-        throw new IllegalArgumentException("cannot encode");
-      }
-      written.add(message);
-    }
-
-    @Override
-    public void close(CallStatus status, boolean flush) {
-      closes.add(status);
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public boolean isOpen() {
-      return open;
-    }
-
-    @Override
-    public Connection connection() {
-      return null;
-    }
-
-    @Override
-    public String remoteText() {
-      return "test";
-    }
-
-    @Override
-    public int streamId() {
-      return 1;
-    }
-
-    @Override
-    public Map<String, String> headers() {
-      return Map.of();
-    }
-
-    @Override
-    public boolean decodeOnArrival() {
-      return false;
-    }
-
-    @Override
-    public Object decode() {
-      released = true;
-      return EchoService.bytes("request");
-    }
-
-    @Override
-    public void release() {
-      released = true;
-    }
   }
 }
