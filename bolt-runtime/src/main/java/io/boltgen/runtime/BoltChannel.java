@@ -73,6 +73,31 @@ public interface BoltChannel {
     return new CallPublisher<>(this, method, request, options);
   }
 
+  /**
+   * Calls a {@link MethodType#CLIENT_STREAMING} method with the requests {@code requests} publishes and returns at
+   * once: one call, made now, to which the caller's requests are sent as it can take them (the publisher is asked
+   * for more only while the call is ready, at most 16 ahead of what was sent), then half-closed when the publisher
+   * completes. The future completes with the one answer, or exceptionally with the call's failure; the publisher's
+   * failure cancels the call with it as the cause. Cancelling the future cancels the call. Generated stubs call it
+   * for methods that take a {@code Flow.Publisher} and return a {@code CompletableFuture}. A call that cannot be
+   * made (a closed client, a channel that cannot carry {@code method}) fails the future at once.
+   */
+  default <Q, R> CompletableFuture<R> invokeClientStream(MethodDescriptor<Q, R> method,
+      Flow.Publisher<? extends Q> requests, CallOptions options) {
+    return ClientStreamFuture.call(this, method, requests, options);
+  }
+
+  /**
+   * Calls a {@link MethodType#BIDI_STREAMING} method: as {@link #invokeStream}, each subscription makes one call,
+   * whose answers go to the subscriber as it asks, and which is sent the requests {@code requests} publishes as it
+   * can take them, as {@link #invokeClientStream} sends them. Generated stubs call it for methods that take a
+   * {@code Flow.Publisher} and return one.
+   */
+  default <Q, R> Flow.Publisher<R> invokeBidiStream(MethodDescriptor<Q, R> method,
+      Flow.Publisher<? extends Q> requests, CallOptions options) {
+    return new CallPublisher<>(this, method, requests, options);
+  }
+
   /** The peer this channel sends to. */
   SocketAddress remoteAddress();
 }

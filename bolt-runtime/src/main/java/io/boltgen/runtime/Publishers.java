@@ -4,10 +4,12 @@ import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Publishers for the answers of streaming methods ({@code Flow.Publisher<T> m(…)}) whose messages are at hand,
- * for a service that uses no reactive library: {@link #of} streams what an {@link Iterable} yields.
+ * for a service that uses no reactive library: {@link #of} streams what an {@link Iterable} yields, and
+ * {@link #map} changes each item of another publisher.
  */
 public final class Publishers {
 
@@ -35,6 +37,70 @@ public final class Publishers {
       }
       subscriber.onSubscribe(new Cursor<>(iterator, subscriber));
     };
+  }
+
+  /**
+   * The items of {@code source}, each changed by {@code mapper}: a subscriber's demand and cancellation go to
+   * {@code source} as they are, and each item it publishes reaches the subscriber as {@code mapper} made it. A
+   * mapper that throws (or returns null) cancels the source and fails the subscriber with that failure. Generated
+   * skeletons and stubs use it to carry a stream's messages in and out of their request records.
+   */
+  public static <T, R> Flow.Publisher<R> map(Flow.Publisher<T> source, Function<? super T, ? extends R> mapper) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(mapper, "mapper");
+    return subscriber -> source.subscribe(new Mapping<>(Objects.requireNonNull(subscriber, "subscriber"), mapper));
+  }
+
+  /** One subscriber of a mapped publisher, between it and the source. */
+  private static final class Mapping<T, R> implements Flow.Subscriber<T> {
+    private final Flow.Subscriber<? super R> subscriber;
+    private final Function<? super T, ? extends R> mapper;
+    private Flow.Subscription subscription;
+    private boolean done; // the source's signals come one at a time (rule 1.3)
+
+    Mapping(Flow.Subscriber<? super R> subscriber, Function<? super T, ? extends R> mapper) {
+      this.subscriber = subscriber;
+      this.mapper = mapper;
+    }
+
+    @Override
+    public void onSubscribe(Flow.Subscription s) {
+      subscription = s;
+      subscriber.onSubscribe(s);
+    }
+
+    @Override
+    public void onNext(T item) {
+      if (done) {
+        return;
+      }
+      R mapped;
+      try {
+        mapped = Objects.requireNonNull(mapper.apply(item), "the mapper returned null");
+      } catch (RuntimeException e) {
+        done = true;
+        subscription.cancel();
+        subscriber.onError(e);
+        return;
+      }
+      subscriber.onNext(mapped);
+    }
+
+    @Override
+    public void onError(Throwable error) {
+      if (!done) {
+        done = true;
+        subscriber.onError(error);
+      }
+    }
+
+    @Override
+    public void onComplete() {
+      if (!done) {
+        done = true;
+        subscriber.onComplete();
+      }
+    }
   }
 
   /** One subscriber's place in the items. */

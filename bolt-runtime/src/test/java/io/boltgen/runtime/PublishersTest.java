@@ -140,4 +140,40 @@ class PublishersTest {
     Publishers.of(noIterator).subscribe(none);
     assertThat(none.error).hasMessage("no iterator");
   }
+
+  @Test
+  void mapChangesEachItemAndPassesDemandAndCancellationThrough() {
+    Recorder r = new Recorder(2, 0);
+    Publishers.map(Publishers.of(upTo(5)), i -> i * 10).subscribe(r);
+    assertThat(r.items).as("no more than asked for").containsExactly(0, 10);
+    r.subscription.request(10);
+    assertThat(r.items).containsExactly(0, 10, 20, 30, 40);
+    assertThat(r.completed).isTrue();
+
+    Recorder cancelled = new Recorder(1, 0);
+    Publishers.map(Publishers.of(upTo(5)), i -> i).subscribe(cancelled);
+    cancelled.subscription.cancel();
+    cancelled.subscription.request(5);
+    assertThat(cancelled.items).containsExactly(0);
+    assertThat(cancelled.completed).isFalse();
+  }
+
+  @Test
+  void aMapperThatThrowsOrReturnsNullCancelsTheSourceAndFailsTheSubscriber() {
+    Recorder r = new Recorder(10, 0);
+    Publishers.map(Publishers.of(upTo(5)), i -> {
+      if (i == 2) {
+        throw new IllegalStateException("no 2");
+      }
+      return i;
+    }).subscribe(r);
+    assertThat(r.items).containsExactly(0, 1);
+    assertThat(r.error).hasMessage("no 2");
+    assertThat(r.completed).as("the source was cancelled: no end after the error").isFalse();
+
+    Recorder nothing = new Recorder(10, 0);
+    Publishers.map(Publishers.of(upTo(3)), i -> (Integer) null).subscribe(nothing);
+    assertThat(nothing.items).isEmpty();
+    assertThat(nothing.error).isInstanceOf(NullPointerException.class).hasMessage("the mapper returned null");
+  }
 }

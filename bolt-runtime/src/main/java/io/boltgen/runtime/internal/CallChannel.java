@@ -88,6 +88,10 @@ public final class CallChannel implements BoltChannel {
   @Override
   @SuppressWarnings("unchecked") // the call encodes its request with its own method's marshaller, typed Q there
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
+    if (method.type().streamsRequests()) {
+      throw new IllegalArgumentException(method + " streams its requests, which a Bolt channel does not carry: call"
+          + " it over gRPC");
+    }
     CallOptions asked = method.type() != MethodType.SERVER_STREAMING ? options
         : options.withHeader(StreamFrames.HEADER, STREAM_CREDIT); // boltgen's streams: the server's first credit
     return (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, asked, null, true);
