@@ -50,6 +50,16 @@ final class GrpcJava {
         .build();
   }
 
+  /** The method {@code service/name} of {@code type} with raw-bytes messages. */
+  static MethodDescriptor<byte[], byte[]> method(String service, String name, MethodDescriptor.MethodType type) {
+    return MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(type)
+        .setFullMethodName(MethodDescriptor.generateFullMethodName(service, name))
+        .setRequestMarshaller(BYTES)
+        .setResponseMarshaller(BYTES)
+        .build();
+  }
+
   /** A plaintext HTTP/2 channel (prior knowledge) to {@code port} on loopback. */
   static ManagedChannel plaintext(int port) {
     return NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
@@ -385,6 +386,13 @@ public final class BoltConnection implements PortConnection, CallTarget {
   public void limitOpenRequests(int maxOpen) {
     if (throttle != null) {
       throttle.limit(maxOpen);
+    }
+  }
+
+  @Override
+  public void busyWhile(BooleanSupplier callsInProgress) {
+    if (idleTimeout != null) {
+      idleTimeout.busyWhile(callsInProgress);
     }
   }
 

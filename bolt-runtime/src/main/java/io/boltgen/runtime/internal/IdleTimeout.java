@@ -5,10 +5,13 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Ticker;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
- * A server connection's idle timeout: once nothing was read from it or written to it for the idle time,
- * it fires an {@link IdleStateEvent} down its pipeline (where {@link InboundHandler} closes it), as Netty's
+ * A server connection's idle timeout: once nothing was read from it or written to it for the idle time, and no
+ * call is in progress on it (as the protocol that took it over says, {@link #busyWhile}: a quiet stream or a slow
+ * handler is not idleness), it fires an {@link IdleStateEvent} down its pipeline (where {@link InboundHandler}
+ * closes it), as Netty's
  * {@code IdleStateHandler} with an all-idle time does. Unlike that handler it adds nothing to a write: the
  * write queue says when it wrote a batch ({@link #touch()} once per drain), instead of a promise and a
  * listener per frame.
@@ -23,6 +26,8 @@ final class IdleTimeout implements Runnable {
   private long lastActivity;
   private Future<?> task;
   private boolean stopped;
+  // whether calls are in progress, for a protocol whose peers do not heartbeat; null: idle time alone decides
+  private BooleanSupplier busy;
 
   IdleTimeout(Channel channel, long idleMillis) {
     this.channel = channel;
@@ -34,6 +39,19 @@ final class IdleTimeout implements Runnable {
   void start() {
     lastActivity = ticker.nanoTime();
     task = channel.eventLoop().schedule(this, idleNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** While {@code callsInProgress} says so, the connection is not idle, however quiet (event loop). */
+  void busyWhile(BooleanSupplier callsInProgress) {
+    this.busy = callsInProgress;
+  }
+
+  private boolean callsInProgress() {
+    try {
+      return busy != null && busy.getAsBoolean();
+    } catch (Throwable e) {
+      return false; // the protocol cannot say: idle time alone decides, and the timer goes on
+    }
   }
 
   /** Something was read or written now. */
@@ -56,6 +74,10 @@ final class IdleTimeout implements Runnable {
       return;
     }
     long left = idleNanos - (ticker.nanoTime() - lastActivity);
+    if (left <= 0 && callsInProgress()) {
+      lastActivity = ticker.nanoTime(); // a call in progress: the idle time starts again when it is over
+      left = idleNanos;
+    }
     if (left > 0) {
       task = channel.eventLoop().schedule(this, left, TimeUnit.NANOSECONDS);
       return;

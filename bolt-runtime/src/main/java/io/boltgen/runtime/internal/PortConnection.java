@@ -2,6 +2,7 @@ package io.boltgen.runtime.internal;
 
 import io.boltgen.runtime.Connection;
 import io.netty.channel.Channel;
+import java.util.function.BooleanSupplier;
 
 /**
  * A server connection as a {@link PortProtocol} that took it over sees it: the Bolt connection keeps its
@@ -38,6 +39,13 @@ public interface PortConnection extends Connection {
 
   /** Bytes were written to the peer (IO thread): the connection is not idle (a long streamed answer). */
   void markWritten();
+
+  /**
+   * The connection is not idle while {@code callsInProgress} says calls are in progress on it (IO thread; asked
+   * on the IO thread when the idle time has passed): for a protocol whose peers do not heartbeat (HTTP), so that a
+   * quiet stream or a slow handler does not have its connection closed under it.
+   */
+  void busyWhile(BooleanSupplier callsInProgress);
 
   /** The peer's address as text, made once: for log lines. */
   String remoteText();

@@ -3,10 +3,14 @@ package io.boltgen.runtime.internal.grpc;
 import io.boltgen.runtime.call.StatusCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.internal.PlatformDependent;
 import java.util.Queue;
@@ -143,16 +147,32 @@ final class GrpcAnswer {
     endSent = true;
     if (end.code() != StatusCode.OK && !headersSent) {
       ReferenceCountUtil.release(end.message());
-      channel.write(new DefaultHttp2HeadersFrame(trailersOnly(200, json, end.code(), end.text(), end.details()), true),
-          channel.voidPromise());
+      resetIfStillSending(channel.write(new DefaultHttp2HeadersFrame(trailersOnly(200, json, end.code(), end.text(),
+          end.details()), true)));
       return;
     }
     headers();
     if (end.message() != null) {
       channel.write(new DefaultHttp2DataFrame(end.message(), false), channel.voidPromise());
     }
-    channel.write(new DefaultHttp2HeadersFrame(status(new DefaultHttp2Headers(), end.code(), end.text(),
-        end.details()), true), channel.voidPromise());
+    resetIfStillSending(channel.write(new DefaultHttp2HeadersFrame(status(new DefaultHttp2Headers(), end.code(),
+        end.text(), end.details()), true)));
+  }
+
+  /**
+   * Once the trailers went out (after the messages before them, which HTTP/2's flow control may hold), a caller still
+   * streaming its request is told to stop (RST_STREAM {@code NO_ERROR}, as HTTP/2 and gRPC's own servers do), so that
+   * what it sends is neither read nor held. A reset written before would drop the answer's frames still held.
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // a close and a void promise: nothing left to report
+  private void resetIfStillSending(ChannelFuture trailers) {
+    trailers.addListener(written -> {
+      if (!written.isSuccess()) {
+        channel.close(); // as a failed write with a void promise does
+      } else if (channel instanceof Http2StreamChannel stream && stream.stream().state().remoteSideOpen()) {
+        channel.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.NO_ERROR), channel.voidPromise());
+      }
+    });
   }
 
   private static void release(Object item) {

@@ -9,6 +9,7 @@ import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.codec.http2.Http2Headers;
+import java.util.HashMap;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -211,5 +212,17 @@ final class GrpcCalls implements Http2StreamProtocol {
     static Opening refused(int httpStatus, StatusCode code, String why) {
       return new Opening(null, false, false, 0, httpStatus, code, why, null);
     }
+  }
+
+  /** A request's headers as the call sees them: lower-case names without HTTP/2's pseudo-headers, repeats joined. */
+  static Map<String, String> headers(Http2Headers http2) {
+    Map<String, String> out = new HashMap<>();
+    for (Map.Entry<CharSequence, CharSequence> header : http2) {
+      String name = header.getKey().toString();
+      if (!name.startsWith(":")) {
+        out.merge(name, header.getValue().toString(), (a, b) -> a + ", " + b);
+      }
+    }
+    return out;
   }
 }

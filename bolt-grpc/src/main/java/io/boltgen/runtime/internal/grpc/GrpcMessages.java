@@ -1,18 +1,24 @@
 package io.boltgen.runtime.internal.grpc;
 
+import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.call.StatusCode;
+import io.boltgen.runtime.internal.http.MessageForms;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayDeque;
+import java.util.Queue;
 import java.util.zip.GZIPInputStream;
 
 /**
  * The length-prefixed messages of one gRPC request, as its DATA frames bring them: a flag byte (0, or 1 for a
  * message compressed with the request's {@code grpc-encoding}), a four-byte big-endian length, the message. A
  * length over the limit is refused as soon as its prefix arrives, before its bytes are held; a compressed message
- * is inflated to at most the limit. A unary request holds one message; a second is refused.
+ * is inflated to at most the limit. A unary request holds one message; a second is refused. The messages of a
+ * streamed request wait here, whole, until the call takes them ({@link #take}).
  *
  * <p>Not thread-safe: confined to the stream's IO thread.
  */
@@ -24,14 +30,19 @@ final class GrpcMessages {
   private final ByteBufAllocator alloc;
   private final int maxMessageBytes;
   private final boolean gzip;
+  private final boolean oneMessage;
   // the bytes of the message being read, its prefix first; null between messages
   private ByteBuf pending;
-  private ByteBuf message;
+  // whole messages, not yet taken; whether one was taken already
+  private final Queue<ByteBuf> ready = new ArrayDeque<>();
+  private boolean taken;
 
-  GrpcMessages(ByteBufAllocator alloc, int maxMessageBytes, boolean gzip) {
+  /** The messages of a request, at most {@code maxMessageBytes} each; just one unless {@code oneMessage} is false. */
+  GrpcMessages(ByteBufAllocator alloc, int maxMessageBytes, boolean gzip, boolean oneMessage) {
     this.alloc = alloc;
     this.maxMessageBytes = maxMessageBytes;
     this.gzip = gzip;
+    this.oneMessage = oneMessage;
   }
 
   /** Why a request is refused, and with which code. */
@@ -82,7 +93,7 @@ final class GrpcMessages {
       return new Refusal(StatusCode.RESOURCE_EXHAUSTED, "a message of " + length
           + " bytes is over the server's limit of " + maxMessageBytes + " bytes");
     }
-    if (message != null) {
+    if (oneMessage && (taken || !ready.isEmpty())) {
       return new Refusal(StatusCode.INTERNAL, "a second request message: the method is unary and takes one");
     }
     return null;
@@ -95,13 +106,17 @@ final class GrpcMessages {
     boolean compressed = whole.getUnsignedByte(0) == 1;
     whole.skipBytes(PREFIX_BYTES);
     if (!compressed) {
-      message = whole;
+      ready.add(whole);
       return null;
     }
     try {
-      message = inflate(whole);
-      return message == null ? new Refusal(StatusCode.RESOURCE_EXHAUSTED, "a message inflates to more than the"
-          + " server's limit of " + maxMessageBytes + " bytes") : null;
+      ByteBuf inflated = inflate(whole);
+      if (inflated == null) {
+        return new Refusal(StatusCode.RESOURCE_EXHAUSTED, "a message inflates to more than the server's limit of "
+            + maxMessageBytes + " bytes");
+      }
+      ready.add(inflated);
+      return null;
     } catch (IOException e) {
       return new Refusal(StatusCode.INTERNAL, "a gzip message could not be inflated: " + e.getMessage());
     } finally {
@@ -143,11 +158,16 @@ final class GrpcMessages {
     return null;
   }
 
-  /** The request's message, now the caller's to release; {@code null} if it sent none. */
+  /** The request's next whole message, now the caller's to release; {@code null} if none is waiting. */
   ByteBuf take() {
-    ByteBuf taken = message;
-    message = null;
-    return taken;
+    ByteBuf message = ready.poll();
+    taken |= message != null;
+    return message;
+  }
+
+  /** Whether no whole message is waiting to be taken. */
+  boolean isEmpty() {
+    return ready.isEmpty();
   }
 
   /** Frees whatever is held. */
@@ -156,9 +176,43 @@ final class GrpcMessages {
       pending.release();
       pending = null;
     }
-    if (message != null) {
+    for (ByteBuf message = ready.poll(); message != null; message = ready.poll()) {
       message.release();
-      message = null;
+    }
+  }
+
+  /** One whole message of a request, as the call is told it: decoded on the call's thread, or released unread. */
+  static final class Message implements ServerStream.Message {
+    private final MethodDescriptor<?, ?> method;
+    private final boolean json;
+    private ByteBuf bytes;
+
+    /** {@code bytes} (taken over) of a request of {@code method}, JSON ({@code application/grpc+json}) or not. */
+    Message(ByteBuf bytes, MethodDescriptor<?, ?> method, boolean json) {
+      this.bytes = bytes;
+      this.method = method;
+      this.json = json;
+    }
+
+    @Override
+    public boolean decodeOnArrival() {
+      return false;
+    }
+
+    @Override
+    public Object decode() {
+      ByteBuf b = bytes;
+      bytes = null;
+      return MessageForms.decodeRequest(method, json, b);
+    }
+
+    @Override
+    public void release() {
+      ByteBuf b = bytes;
+      bytes = null;
+      if (b != null) {
+        b.release();
+      }
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.boltgen.runtime.internal.grpc;
 
 import io.boltgen.runtime.Connection;
-import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
@@ -12,20 +11,17 @@ import io.boltgen.runtime.internal.http.MessageForms;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.ReferenceCountUtil;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -36,16 +32,19 @@ import java.util.concurrent.TimeUnit;
  * ({@link GrpcCalls#open}), its length-prefixed message ({@link GrpcMessages}), and its end, then starts the call;
  * it writes the answer as gRPC does: headers, the message (or, for a server-streaming method, each message as it
  * comes), and trailers with {@code grpc-status}; a failure before any message, and every refusal before the call,
- * as trailers only. A unary or server-streaming method takes exactly one request message. A streamed answer is
- * ready ({@link #isReady}) while the stream is writable, that is while the caller's HTTP/2 flow-control window
- * has room: a caller that reads slowly slows the call's publisher down.
+ * as trailers only. A unary or server-streaming method takes exactly one request message. A client-streaming or
+ * bidirectional call starts as soon as its headers arrived, and each of the caller's messages is told to it as its
+ * handler asks; while a message waits that it did not ask for, the stream is not read, so that the caller's
+ * flow-control window closes and the caller waits. A streamed answer is ready ({@link #isReady}) while the stream
+ * is writable, that is while the caller's HTTP/2 flow-control window has room: a caller that reads slowly slows the
+ * call's publisher down.
  *
  * <p>Threads: read on the stream's IO thread; the call decodes, encodes and closes on its own thread (or the
  * timer's, at the deadline), and each streamed message and the end are written by tasks on the IO thread, in
  * the order they were given; what comes after the end is dropped.
  */
 final class GrpcServerStream extends ChannelInboundHandlerAdapter
-    implements ServerStream, ServerStream.Message, GrpcHealth.Watcher {
+    implements ServerStream {
 
   private final GrpcCalls protocol;
   private final PortConnection connection;
@@ -64,13 +63,17 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   private ByteBuf request;
   // whether the request was told to the call (IO thread)
   private boolean told;
+  // a streamed request: the messages the call asked for and was not told, whether the caller sent its last, and
+  // whether the call was told so (IO thread)
+  private int credit;
+  private boolean halfClosed;
+  private boolean toldHalfClose;
   private ByteBuf response;
   private volatile boolean cancelled;
   // the answer's frames as they went out (IO thread; made with the stream's headers)
   private GrpcAnswer answer;
-  // whether the stream is a health watch, and when its grpc-timeout passes (IO thread)
-  private boolean watching;
-  private ScheduledFuture<?> watchDeadline;
+  // the answer of a health check or watch (IO thread)
+  private GrpcHealthWatch health;
 
   GrpcServerStream(GrpcCalls protocol, PortConnection connection) {
     this.protocol = protocol;
@@ -83,8 +86,8 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     try {
-      if (ended || call != null) {
-        return; // refused or started: the rest of the request is not read
+      if (ended || (call != null && !streamsRequests())) {
+        return; // refused, or a request of one message started: the rest of the request is not read
       }
       if (msg instanceof Http2HeadersFrame frame) {
         if (opening == null) {
@@ -98,6 +101,8 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
           refuse(refusal.code(), refusal.why());
         } else if (frame.isEndStream()) {
           onEnd();
+        } else if (call != null) {
+          tell(); // a streamed request's messages, as they complete
         }
       }
     } finally {
@@ -114,10 +119,15 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       refuse(opening.refusal(), opening.why());
       return;
     }
-    headers = headers(frame.headers());
+    headers = GrpcCalls.headers(frame.headers());
     answer = new GrpcAnswer(channel, opening.json(), this::caughtUp);
-    messages = new GrpcMessages(ctx.alloc(), protocol.maxMessageBytes(), opening.gzip());
-    if (frame.isEndStream()) {
+    messages = new GrpcMessages(ctx.alloc(), protocol.maxMessageBytes(), opening.gzip(), !streamsRequests());
+    if (streamsRequests()) {
+      startCall(); // before any message: its handler reads them as they come, within the call's deadline
+      if (frame.isEndStream()) {
+        onEnd();
+      }
+    } else if (frame.isEndStream()) {
       onEnd();
     } else if (protocol.requestTimeoutMillis() > 0) {
       arrival = ctx.executor().schedule(this::requestTooSlow, protocol.requestTimeoutMillis(), TimeUnit.MILLISECONDS);
@@ -148,12 +158,20 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
     }
   }
 
-  /** The caller sent its last: the one message is taken and the call started, or the request refused. */
+  /**
+   * The caller sent its last: the one message is taken and the call started, or the request refused; a streamed
+   * request's call is told so after its last message.
+   */
   private void onEnd() {
     stopArrivalTimer();
     GrpcMessages.Refusal refusal = messages.end();
     if (refusal != null) {
       refuse(refusal.code(), refusal.why());
+      return;
+    }
+    if (call != null) {
+      halfClosed = true;
+      tell();
       return;
     }
     request = messages.take();
@@ -166,6 +184,10 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       health();
       return;
     }
+    startCall();
+  }
+
+  private void startCall() {
     ServerCalls calls = protocol.calls();
     ServerStream.Listener started = calls.newCall(opening.method(), this, arrivalNanos, opening.timeoutMillis(),
         false, true);
@@ -190,41 +212,42 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
     ctx.fireChannelWritabilityChanged();
   }
 
-  /**
-   * Answers a health check with its one message, or starts a health watch (IO thread): its first message now, then
-   * {@code NOT_SERVING} when the server begins to close ({@link #notServing}), until the caller goes away or its
-   * {@code grpc-timeout} passes.
-   */
+  /** Answers a health check or watch with its request, taken over (IO thread). */
   private void health() {
     ByteBuf check = request;
     request = null;
-    boolean watch = opening.health().equals(GrpcHealth.WATCH);
-    GrpcHealth.Answer status = protocol.health().check(check, channel.alloc(), watch ? this : null);
-    if (!watch || status.failure() != null) {
-      answer.end(status.message(), status.failure() == null ? StatusCode.OK : status.failure(), status.why(), null);
-      return;
-    }
-    watching = true;
-    answer.message(status.message());
-    if (opening.timeoutMillis() > 0) {
-      watchDeadline = channel.eventLoop().schedule(this::watchTimedOut, opening.timeoutMillis(), TimeUnit.MILLISECONDS);
-    }
+    health = new GrpcHealthWatch(protocol, channel, answer, streamId + " from " + connection.remoteText());
+    health.answer(opening.health(), check, opening.timeoutMillis());
   }
 
-  /** The server began to close (its closing thread): a watch is told {@code NOT_SERVING}. */
+  /**
+   * The caller reset the stream (IO thread). Netty tells a reset at once, not behind the DATA frames a stream that is
+   * not read holds back: a call whose handler reads slowly is cancelled now, and the stream read to its end, so that
+   * it closes and frees what it held.
+   */
   @Override
-  public void notServing() {
-    answer.message(GrpcHealth.status(channel.alloc(), GrpcHealth.NOT_SERVING));
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof Http2ResetFrame && call != null && streamsRequests()) {
+      cancelled = true;
+      stopReading();
+      call.onCancel();
+    }
+    ctx.fireUserEventTriggered(evt);
   }
 
-  /** A watch's {@code grpc-timeout} passed (IO thread): it ends {@code DEADLINE_EXCEEDED}. */
-  private void watchTimedOut() {
+  /**
+   * A streamed request is read no further (IO thread): what it holds is freed, later frames are dropped, and reading
+   * is on again, so that the stream reads to its end and closes.
+   */
+  private void stopReading() {
     try {
-      protocol.health().unwatch(this);
-      answer.end(null, StatusCode.DEADLINE_EXCEEDED, GrpcHealth.WATCH + " did not end its stream within "
-          + opening.timeoutMillis() + " ms", null);
+      ended = true;
+      messages.release();
+      if (!channel.config().isAutoRead()) {
+        channel.config().setAutoRead(true);
+      }
     } catch (Throwable e) {
-      refusals.warn("gRPC health watch {} from {} could not be ended, closing it: {}", streamId,
+      refusals.warn("gRPC stream {} from {} could not stop reading, closing it: {}", streamId,
           connection.remoteText(), MessageText.shorten(e.toString()));
       Channels.close(channel);
     }
@@ -234,11 +257,8 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     stopArrivalTimer();
-    if (watching) {
-      protocol.health().unwatch(this);
-      if (watchDeadline != null) {
-        watchDeadline.cancel(false);
-      }
+    if (health != null) {
+      health.stop();
     }
     if (messages != null) {
       messages.release();
@@ -258,7 +278,10 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
     ctx.close();
   }
 
-  /** Answers a refusal before any call, as trailers only, and resets the stream if the caller still sends. */
+  /**
+   * Answers a refusal as trailers only, and resets the stream if the caller still sends. A streamed request's
+   * call, started already, ends with the refusal: its answer's end, then the call cancelled, its handler told.
+   */
   @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
   private void refuse(StatusCode code, String why) {
     ended = true;
@@ -268,6 +291,13 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
     }
     refusals.warn("gRPC {} for request id {} from {}: {}", code, streamId, connection.remoteText(),
         MessageText.shorten(why));
+    if (call != null) {
+      answer.end(null, code, why, null); // in order after what it answered; what it answers later is dropped
+      cancelled = true;
+      stopReading();
+      call.onCancel();
+      return;
+    }
     Http2Headers trailers = GrpcAnswer.trailersOnly(opening != null && opening.httpStatus() != 200
         ? opening.httpStatus() : 200, opening != null && opening.json(), code, why, null);
     boolean callerDone = !channel.isActive() || !channel.stream().state().remoteSideOpen();
@@ -276,40 +306,6 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       channel.write(new DefaultHttp2ResetFrame(Http2Error.NO_ERROR), channel.voidPromise());
     }
     channel.flush();
-  }
-
-  private static Map<String, String> headers(Http2Headers http2) {
-    Map<String, String> out = new HashMap<>();
-    for (Map.Entry<CharSequence, CharSequence> header : http2) {
-      String name = header.getKey().toString();
-      if (!name.startsWith(":")) {
-        out.merge(name, header.getValue().toString(), (a, b) -> a + ", " + b);
-      }
-    }
-    return out;
-  }
-
-  // ------------------------------------------------------------------ the request: the call's one message
-
-  @Override
-  public boolean decodeOnArrival() {
-    return false;
-  }
-
-  @Override
-  public Object decode() {
-    ByteBuf b = request;
-    request = null;
-    return MessageForms.decodeRequest(opening.method().descriptor(), opening.json(), b);
-  }
-
-  @Override
-  public void release() {
-    ByteBuf b = request;
-    request = null;
-    if (b != null) {
-      b.release();
-    }
   }
 
   // ------------------------------------------------------------------ ServerStream
@@ -341,11 +337,68 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
 
   @Override
   public void request(int count) {
-    if (count > 0 && !told) {
+    if (streamsRequests()) {
+      if (channel.eventLoop().inEventLoop()) {
+        credit += count;
+        tell();
+      } else {
+        try {
+          channel.eventLoop().execute(() -> askedElsewhere(count)); // asked from the call's executor
+        } catch (RejectedExecutionException e) {
+          // the server is shutting down: the stream closes with it, and its call is cancelled
+        }
+      }
+    } else if (count > 0 && !told) {
       told = true;
-      call.onMessage(this);
+      ByteBuf one = request;
+      request = null;
+      call.onMessage(new GrpcMessages.Message(one, opening.method().descriptor(), opening.json()));
       call.onHalfClose();
     }
+  }
+
+  /** The call asked for messages from its own thread (now on the IO thread, which must go on). */
+  private void askedElsewhere(int count) {
+    try {
+      request(count);
+    } catch (Throwable e) {
+      refusals.warn("gRPC stream {} from {} could not be read on, closing it: {}", streamId, connection.remoteText(),
+          MessageText.shorten(e.toString()));
+      Channels.close(channel);
+    }
+  }
+
+  /**
+   * Tells the call the messages it asked for that arrived, then its caller's half-close once every message was told;
+   * reads on only while no message waits unasked (IO thread).
+   */
+  private void tell() {
+    ByteBuf message;
+    while (credit > 0 && !ended && (message = messages.take()) != null) {
+      credit--;
+      call.onMessage(new GrpcMessages.Message(message, opening.method().descriptor(), opening.json()));
+    }
+    if (ended) {
+      return;
+    }
+    if (halfClosed && !toldHalfClose && messages.isEmpty()) {
+      toldHalfClose = true;
+      call.onHalfClose();
+    }
+    boolean read = messages.isEmpty();
+    if (channel.config().isAutoRead() != read) {
+      channel.config().setAutoRead(read); // true reads what waits in the stream
+    }
+  }
+
+  @Override
+  public boolean carriesRequestStreams() {
+    return true;
+  }
+
+  /** Whether the caller streams its requests, told to the call as it asks (never a health check's). */
+  private boolean streamsRequests() {
+    return opening.method() != null && opening.method().descriptor().type().streamsRequests();
   }
 
   /**
@@ -378,7 +431,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
 
   /** Whether the call's answer is a stream of messages, each written as it comes. */
   private boolean streams() {
-    return opening.method().descriptor().type() == MethodType.SERVER_STREAMING;
+    return opening.method().descriptor().type().streamsAnswers();
   }
 
   private ByteBuf encode(Object result) {
@@ -392,6 +445,14 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   public void close(CallStatus status, boolean flush) {
     ByteBuf kept = response;
     response = null;
+    if (streamsRequests()) {
+      // the rest of the caller's stream is not read: what is held is freed, and the stream read to its end
+      try {
+        channel.eventLoop().execute(this::stopReading);
+      } catch (RejectedExecutionException e) {
+        // the server is shutting down: the stream closes with its connection, which frees what it held
+      }
+    }
     if (status.kind() == CallStatus.Kind.CANCELLED) {
       ReferenceCountUtil.release(kept);
       return; // the caller went away: nothing to write

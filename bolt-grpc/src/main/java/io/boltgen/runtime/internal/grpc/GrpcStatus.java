@@ -1,7 +1,6 @@
 package io.boltgen.runtime.internal.grpc;
 
 import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.StatusCode;
 import java.io.ByteArrayOutputStream;
@@ -163,7 +162,7 @@ final class GrpcStatus {
         return new End(code, null, null);
       }
       String text = status.kind() == CallStatus.Kind.DEADLINE_EXCEEDED
-          ? method.httpPath() + (method.type() == MethodType.SERVER_STREAMING ? " did not end its stream"
+          ? method.httpPath() + (method.type().streamsAnswers() ? " did not end its stream"
               : " did not answer") + " within " + timeoutMillis + " ms"
           : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
       String details = StatusCode.isDeclared(status)

@@ -90,7 +90,7 @@ final class GrpcWebCalls implements HttpCallProtocol {
     }
     ByteBuf message = null;
     if (why == null) {
-      GrpcMessages messages = new GrpcMessages(call.alloc(), maxMessageBytes, gzip);
+      GrpcMessages messages = new GrpcMessages(call.alloc(), maxMessageBytes, gzip, true);
       ByteBuf body = request.content();
       ByteBuf decoded = null;
       try {

@@ -28,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
  * deadline); cancelled and told it may go on on the IO thread.
  */
-final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCall.Served {
+final class GrpcWebStream implements ServerStream, HttpCall.Served {
 
   /** The flag of gRPC-Web's trailers frame. */
   static final int TRAILERS = 0x80;
@@ -43,7 +43,7 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
   private final ReentrantLock order = new ReentrantLock();
   @GuardedBy("order")
   private boolean ended;
-  private ByteBuf message;
+  private final ServerStream.Message request; // null for a refused call
   private Listener call;
   private boolean told;
   private volatile boolean cancelled;
@@ -56,7 +56,7 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
     this.headers = headers;
     this.text = text;
     this.timeoutMillis = timeoutMillis;
-    this.message = message;
+    this.request = message == null ? null : new GrpcMessages.Message(message, method, false);
     http.streamAnswer();
   }
 
@@ -79,29 +79,6 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
   @Override
   public void ready() {
     call.onReady();
-  }
-
-  // ------------------------------------------------------------------ the request: the call's one message
-
-  @Override
-  public boolean decodeOnArrival() {
-    return false;
-  }
-
-  @Override
-  public Object decode() {
-    ByteBuf b = message;
-    message = null;
-    return MessageForms.decodeRequest(method, false, b);
-  }
-
-  @Override
-  public void release() {
-    ByteBuf b = message;
-    message = null;
-    if (b != null) {
-      b.release();
-    }
   }
 
   // ------------------------------------------------------------------ ServerStream
@@ -130,7 +107,7 @@ final class GrpcWebStream implements ServerStream, ServerStream.Message, HttpCal
   public void request(int count) {
     if (count > 0 && !told) {
       told = true;
-      call.onMessage(this);
+      call.onMessage(request);
       call.onHalfClose();
     }
   }

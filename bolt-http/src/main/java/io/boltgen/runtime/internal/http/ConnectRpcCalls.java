@@ -1,7 +1,6 @@
 package io.boltgen.runtime.internal.http;
 
 import io.boltgen.runtime.MethodDescriptor;
-import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.support.MessageText;
@@ -215,14 +214,15 @@ final class ConnectRpcCalls {
 
   /**
    * A request in Connect's streaming protocol: one enveloped message (flags 0, its length, the message), which
-   * starts a server-streaming method's call over a {@link ConnectStreamingStream}. A unary method refuses it (415);
+   * starts a server-streaming method's call over a {@link ConnectStreamingStream}. A unary method refuses it (415),
+   * and a method that streams its requests ends the stream at once ({@code unimplemented}: not carried yet);
    * a bad envelope, an encoding, a version or a timeout it cannot take end the stream at once, as the protocol
    * answers errors of a stream (200, an end-of-stream message with the error).
    */
   private void stream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, FullHttpRequest request,
       ServerCalls.Method entry, boolean json) {
     MethodDescriptor<?, ?> method = entry.descriptor();
-    if (method.type() != MethodType.SERVER_STREAMING) {
+    if (!method.type().streamsAnswers() && !method.type().streamsRequests()) {
       refuse(exchanges, exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ConnectRpcErrors.UNIMPLEMENTED,
           method.httpPath() + " is unary: send application/json or " + PROTO + ", not Connect's streaming protocol");
       return;
@@ -237,7 +237,10 @@ final class ConnectRpcCalls {
     int length = body.readableBytes() < ConnectRpcErrors.ENVELOPE_PREFIX ? -1
         : body.getInt(body.readerIndex() + 1);
     int flags = length < 0 ? 0 : body.getUnsignedByte(body.readerIndex());
-    if (json && !MessageForms.hasJson(method)) {
+    if (method.type().streamsRequests()) {
+      code = ConnectRpcErrors.UNIMPLEMENTED;
+      why = method + " streams its requests, which this caller's protocol cannot carry: call it over gRPC";
+    } else if (json && !MessageForms.hasJson(method)) {
       code = ConnectRpcErrors.UNIMPLEMENTED;
       why = method.httpPath() + " has no JSON form: send " + ConnectStreamingStream.PROTO;
     } else if (encoding != null && !encoding.equalsIgnoreCase("identity")) {

@@ -276,6 +276,11 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     }
   }
 
+  /** Whether a request is being served (IO thread): read, and its answer not yet wholly handed to the channel. */
+  boolean inProgress() {
+    return !open.isEmpty();
+  }
+
   /** One exchange is no longer open: its answer went to the channel, or never will. */
   private void closed() {
     if (!http2) {

@@ -20,6 +20,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.TooLongHttpContentException;
+import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
@@ -40,7 +43,9 @@ import java.util.List;
  * <p>Limits: a request line of {@value #MAX_INITIAL_LINE} bytes, a header block of {@value #MAX_HEADER_BYTES}
  * bytes (431 beyond, with HTTP/2 as its header list size), a body of the server's maximum frame length (413
  * beyond, read no further), {@value HttpExchanges#MAX_PIPELINED} pipelined requests per HTTP/1.1 connection
- * and {@value #MAX_CONCURRENT_STREAMS} concurrent streams per HTTP/2 connection.
+ * and {@value #MAX_CONCURRENT_STREAMS} concurrent streams per HTTP/2 connection, each with HTTP/2's initial
+ * flow-control window of 64 KiB, and a connection window of them all ({@value #CONNECTION_WINDOW} bytes), so that a
+ * stream whose reader waits closes its own window, never the connection's.
  */
 final class HttpPipelines {
 
@@ -52,6 +57,9 @@ final class HttpPipelines {
 
   /** The most concurrent streams of one HTTP/2 connection. */
   static final int MAX_CONCURRENT_STREAMS = 100;
+
+  /** The connection's flow-control window: every concurrent stream's initial window. */
+  static final int CONNECTION_WINDOW = MAX_CONCURRENT_STREAMS * Http2CodecUtil.DEFAULT_WINDOW_SIZE;
 
   private final ConnectRpcCalls service;
   private final List<Http2StreamProtocol> streamProtocols;
@@ -81,21 +89,26 @@ final class HttpPipelines {
     // one socket read may hold hundreds of pipelined requests, all decoded at once: while reading is paused
     // they wait here, whole, and go on one at a time, so that no more than MAX_PIPELINED are ever dispatched
     pipeline.addAfter("http-aggregator", "http-flow", new FlowControlHandler());
-    pipeline.addAfter("http-flow", "http-exchanges", new HttpExchanges(service, connection, deadline, false));
+    HttpExchanges exchanges = new HttpExchanges(service, connection, deadline, false);
+    pipeline.addAfter("http-flow", "http-exchanges", exchanges);
+    connection.busyWhile(exchanges::inProgress); // a request being served is not idleness, however quiet
     pipeline.addAfter("http-exchanges", "http-sink", new Sink());
   }
 
   /** Replaces the Bolt decoder with HTTP/2's handlers (one child channel per stream), after {@code after}. */
+  @SuppressWarnings("FutureReturnValueIgnored") // a void promise: a failed write closes the connection
   void http2(ChannelPipeline pipeline, String after) {
     PortConnection connection = PortConnection.of(pipeline.channel());
     connection.takenOver();
     pipeline.remove("decoder");
     pipeline.addAfter(after, "http-deadline", new HttpReadDeadline(connection, 0));
-    pipeline.addAfter("http-deadline", "h2-codec", Http2FrameCodecBuilder.forServer()
+    Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
         .initialSettings(Http2Settings.defaultSettings()
             .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
             .maxHeaderListSize(MAX_HEADER_BYTES))
-        .build());
+        .build();
+    pipeline.addAfter("http-deadline", "h2-codec", codec);
+    connection.busyWhile(() -> codec.connection().numActiveStreams() > 0); // an open stream is not idleness
     pipeline.addAfter("h2-codec", "h2-streams", new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
       @Override
       protected void initChannel(Http2StreamChannel stream) {
@@ -103,6 +116,10 @@ final class HttpPipelines {
       }
     }));
     pipeline.addAfter("h2-streams", "http-sink", new Sink());
+    // after the server's preface, sent as the codec was added: the connection's window grows to all its streams'
+    ChannelHandlerContext streams = pipeline.context("h2-streams");
+    streams.writeAndFlush(new DefaultHttp2WindowUpdateFrame(CONNECTION_WINDOW - Http2CodecUtil.DEFAULT_WINDOW_SIZE),
+        streams.voidPromise());
   }
 
   /**
