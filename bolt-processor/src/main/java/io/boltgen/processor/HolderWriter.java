@@ -9,6 +9,7 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import io.boltgen.processor.Model.MappedException;
 import io.boltgen.processor.Model.Method;
@@ -205,6 +206,8 @@ final class HolderWriter {
         .add(".type($T.$L)\n", Names.METHOD_TYPE, switch (m.style()) {
           case ONEWAY -> "ONEWAY";
           case STREAM -> "SERVER_STREAMING";
+          case CLIENT_STREAM -> "CLIENT_STREAMING";
+          case BIDI_STREAM -> "BIDI_STREAMING";
           default -> "REQUEST_RESPONSE";
         })
         .add(".timeoutMillis($LL)\n", m.timeoutMillis());
@@ -225,9 +228,9 @@ final class HolderWriter {
         .build();
   }
 
-  /** The call style as the docs name it: sync, future, callback, oneway. */
+  /** The call style as the docs name it: sync, future, callback, oneway, stream, client stream, bidi stream. */
   static String style(Style style) {
-    return style.name().toLowerCase(Locale.ROOT);
+    return style.name().toLowerCase(Locale.ROOT).replace('_', ' ');
   }
 
   private MethodSpec errorMapper(Method m) {
@@ -261,18 +264,20 @@ final class HolderWriter {
     ClassName request = (ClassName) m.request().javaType();
     MethodSpec.Builder ctor = MethodSpec.constructorBuilder();
     for (Param p : m.params()) {
-      ctor.addParameter(ParameterSpec.builder(p.javaType(), p.name()).build());
+      // a stream of requests carries one of the publisher's items in each record
+      TypeName component = m.style().streamsRequests() ? Model.streamed(p.javaType()) : p.javaType();
+      ctor.addParameter(ParameterSpec.builder(component, p.name()).build());
     }
     TypeSpec.Builder record = TypeSpec.recordBuilder(request.simpleName())
         .addModifiers(Modifier.PUBLIC)
-        .addJavadoc("The arguments of {@link $T#$L}: message {@code $L.$L}.\n", service.iface(), m.javaName(),
+        .addJavadoc("$L{@link $T#$L}: message {@code $L.$L}.\n", Model.requestNoun(m), service.iface(), m.javaName(),
             service.protoPackage(), m.request().protoName());
     if (!m.params().isEmpty()) {
       record.addJavadoc("\n");
     }
     for (Param p : m.params()) {
-      record.addJavadoc("@param $L the argument {@code $L}, field $L\n", p.name(), p.name(),
-          m.params().indexOf(p) + 1);
+      record.addJavadoc(m.style().streamsRequests() ? "@param $L one request of {@code $L}, field $L\n"
+          : "@param $L the argument {@code $L}, field $L\n", p.name(), p.name(), m.params().indexOf(p) + 1);
     }
     if (m.params().stream().anyMatch(p -> p.javaType() instanceof ArrayTypeName)) {
       // an argument record only carries the arguments from the stub to the codec; it is never compared or hashed

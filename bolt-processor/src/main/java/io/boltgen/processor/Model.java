@@ -1,6 +1,7 @@
 package io.boltgen.processor;
 
 import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import java.util.List;
 import javax.lang.model.element.AnnotationMirror;
@@ -274,13 +275,42 @@ final class Model {
     CALLBACK,
     ONEWAY,
     /** Server streaming: {@code Flow.Publisher<T>}, one request and a stream of answers. */
-    STREAM
+    STREAM,
+    /** Client streaming: {@code CompletableFuture<R> m(Flow.Publisher<T>)}, a stream of requests and one answer. */
+    CLIENT_STREAM,
+    /** Bidirectional streaming: {@code Flow.Publisher<R> m(Flow.Publisher<T>)}, a stream each way. */
+    BIDI_STREAM;
+
+    /** Whether the caller sends a stream of requests, one request record each. */
+    boolean streamsRequests() {
+      return this == CLIENT_STREAM || this == BIDI_STREAM;
+    }
+
+    /** Whether the server answers with a stream of messages. */
+    boolean streamsAnswers() {
+      return this == STREAM || this == BIDI_STREAM;
+    }
+
+    /** Whether either side streams. */
+    boolean streams() {
+      return streamsRequests() || streamsAnswers();
+    }
+  }
+
+  /** How a method's request message is described: "The arguments of ", "One message of the stream of requests of ". */
+  static String requestNoun(Method m) {
+    return m.style().streamsRequests() ? "One message of the stream of requests of " : "The arguments of ";
   }
 
   /** How a method's response message is described: "The result of ", "One message of the stream of "… */
   static String resultNoun(Method m) {
-    return m.style() == Style.STREAM ? "One message of the stream of "
+    return m.style().streamsAnswers() ? "One message of the stream of "
         : m.voidResult() ? "The (empty) result of " : "The result of ";
+  }
+
+  /** The type of the messages of {@code publisher}, a {@code Flow.Publisher<T>}: {@code T}. */
+  static TypeName streamed(TypeName publisher) {
+    return ((ParameterizedTypeName) publisher).typeArguments().get(0);
   }
 
   /** A declared exception rebuilt on the client from its remote class name. */

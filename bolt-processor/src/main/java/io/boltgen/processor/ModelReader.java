@@ -313,6 +313,7 @@ final class ModelReader {
     // parameters
     List<Param> javaParams = new ArrayList<>();
     List<Field> requestFields = new ArrayList<>();
+    boolean requestStream = false;
     for (int i = 0; i < params.size(); i++) {
       if (i == callbackIndex) {
         continue;
@@ -320,20 +321,35 @@ final class ModelReader {
       VariableElement p = params.get(i);
       TypeMirror pt = paramTypes.get(i);
       String pname = p.getSimpleName().toString();
+      TypeMirror fieldType = pt;
+      if (TypeReader.isType(pt, Names.FLOW_PUBLISHER)) {
+        fieldType = StreamSignatures.requests(report, p, pt, params.size() - (callbackIndex >= 0 ? 1 : 0));
+        requestStream = true;
+        if (fieldType == null) {
+          scope.failed = true;
+          continue;
+        }
+      }
       if (TypeReader.RECORD_FORBIDDEN.contains(pname)) {
         report.error(p, "ReservedParameterName", "the parameter name " + pname
             + " cannot name a component of the generated request record; rename it");
         scope.failed = true;
       }
-      String paramContext = "parameter " + pname + " of " + javaName + "()";
+      String paramContext = (requestStream ? "the requests of parameter " : "parameter ") + pname + " of " + javaName
+          + "()";
       Model.Type t = typeReader.scalarDeclared(p, p,
-          typeReader.type(pt, Site.of(p), paramContext, Annotations.render(pt)), paramContext);
+          typeReader.type(fieldType, Site.of(p), paramContext, Annotations.render(fieldType)), paramContext);
       javaParams.add(new Param(pname, TypeName.get(pt)));
       if (t != null) {
         requestFields.add(new Field(pname, requestFields.size() + 1, t, Site.of(p)));
       } else {
         requestFields.add(null);
       }
+    }
+    if (requestStream) {
+      Style streaming = StreamSignatures.style(report, method, style, idempotent);
+      scope.failed |= streaming == null;
+      style = streaming != null ? streaming : style;
     }
     Model.Type resultModel = null;
     if (result != null) {
@@ -368,7 +384,7 @@ final class ModelReader {
     }
     String callbackName = callbackIndex < 0 ? null : params.get(callbackIndex).getSimpleName().toString();
     return new Model.Method(method, javaName, wireMethod, nameSite, style,
-        idempotent != null && style != Style.ONEWAY && style != Style.STREAM, List.copyOf(javaParams),
+        idempotent != null && style != Style.ONEWAY && !style.streams(), List.copyOf(javaParams),
         callbackName, TypeName.get(returnType), resultType, List.copyOf(thrown), List.copyOf(mapped),
         timeout == 0 ? serviceTimeout : timeout, timeoutSite, request, response, Annotations.doc(elements, method), deprecated);
   }
@@ -386,7 +402,7 @@ final class ModelReader {
     return Names.capitalize(Validator.METHOD_NAME.matcher(name).matches() ? name : method.getSimpleName().toString());
   }
 
-  private static TypeMirror voidToNull(TypeMirror t) {
+  static TypeMirror voidToNull(TypeMirror t) {
     return t.getKind() == TypeKind.DECLARED && ((DeclaredType) t).asElement().toString().equals("java.lang.Void")
         ? null : t;
   }

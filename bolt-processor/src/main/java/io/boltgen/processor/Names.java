@@ -27,6 +27,8 @@ final class Names {
   static final ClassName SERVICE_DEFINITION = ClassName.get(RUNTIME, "ServiceDefinition");
   static final ClassName SERVICE_INVOKER = ClassName.get(RUNTIME, "ServiceInvoker");
   static final ClassName SERVER_CALL = ClassName.get(RUNTIME, "ServerCall");
+  static final ClassName PUBLISHERS = ClassName.get(RUNTIME, "Publishers");
+  static final ClassName FLOW_PUBLISHER_CLASS = ClassName.get("java.util.concurrent", "Flow", "Publisher");
   static final ClassName GENERATED_SERVICE = ClassName.get(RUNTIME + ".service", "GeneratedService");
   static final ClassName PROTO_MARSHALLER = ClassName.get(RUNTIME + ".codec.protobuf", "ProtoMarshaller");
   static final ClassName MESSAGE_MARSHALLER = ClassName.get(RUNTIME + ".codec.protobuf", "MessageMarshaller");

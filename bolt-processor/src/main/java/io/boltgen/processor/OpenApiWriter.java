@@ -65,7 +65,7 @@ final class OpenApiWriter {
     Map<String, Object> paths = new LinkedHashMap<>();
     String protoService = service.protoPackage() + "." + service.protoServiceName();
     for (Method m : service.methods()) {
-      if (m.style() != Model.Style.STREAM) { // Connect's unary call cannot take a stream: gRPC's can (the .proto)
+      if (!m.style().streams()) { // Connect's unary call cannot take a stream: gRPC's can (the .proto)
         paths.put("/" + protoService + "/" + m.wireMethodName(), Map.of("post", operation(protoService, m)));
       }
     }

@@ -53,14 +53,15 @@ final class ProtoFileWriter {
       out.append("  // className ").append(m.wireName(service.serviceName(), service.version()))
           .append(", ")
           .append(HolderWriter.style(m.style())).append(".\n");
-      out.append("  rpc ").append(m.wireMethodName()).append(" (").append(m.request().protoName())
-          .append(") returns (").append(m.style() == Model.Style.STREAM ? "stream " : "")
+      out.append("  rpc ").append(m.wireMethodName()).append(" (")
+          .append(m.style().streamsRequests() ? "stream " : "").append(m.request().protoName())
+          .append(") returns (").append(m.style().streamsAnswers() ? "stream " : "")
           .append(m.response().protoName()).append(");\n");
     }
     out.append("}\n");
     for (Method m : service.methods()) {
       out.append('\n');
-      out.append("// The arguments of ").append(m.javaName()).append(".\n");
+      out.append("// ").append(Model.requestNoun(m)).append(m.javaName()).append(".\n");
       message(out, m.request());
       out.append('\n');
       out.append("// ").append(Model.resultNoun(m)).append(m.javaName())

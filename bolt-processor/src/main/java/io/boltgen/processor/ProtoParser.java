@@ -38,7 +38,8 @@ final class ProtoParser {
 
   private static final Pattern HEADER = Pattern.compile("Bolt service (\\S+), version ([^;\\s]+);");
   /** An rpc's comment; baselines recorded by earlier versions also name a method code, which is skipped. */
-  private static final Pattern CLASS_NAME = Pattern.compile("className (\\S+), (?:method code \\d+, )?(\\w+)\\.");
+  private static final Pattern CLASS_NAME =
+      Pattern.compile("className (\\S+), (?:method code \\d+, )?(\\w+(?: stream)?)\\.");
   private static final Pattern JAVA = Pattern.compile("^Java: (\\S+)");
 
   /** A token and the comments right before it. */

@@ -38,7 +38,7 @@ record ProtoSchema(
    *
    * @param className the Bolt className ({@code service:version/method}) from the rpc's comment, or null
    * @param style the call style from that comment ({@code sync}, {@code future}, {@code callback},
-   *     {@code oneway}, {@code stream}), or null
+   *     {@code oneway}, {@code stream}, {@code client stream}, {@code bidi stream}), or null
    */
   record Rpc(String name, String request, String response, String className, String style, int line) {
 
@@ -51,8 +51,9 @@ record ProtoSchema(
       return "oneway".equals(style);
     }
 
-    boolean streams() {
-      return "stream".equals(style);
+    /** Which way the rpc streams: its style if it streams, else {@code unary}. */
+    String streaming() {
+      return style != null && style.endsWith("stream") ? style : "unary";
     }
   }
 

@@ -85,11 +85,11 @@ final class SchemaDiff {
             + " sends, or answers a call nobody waits for. Keep it " + (b.oneway() ? "@Oneway" : "not @Oneway")
             + ACCEPT);
       }
-      if (b.style() != null && c.style() != null && b.streams() != c.streams()) {
+      if (b.style() != null && c.style() != null && !b.streaming().equals(c.streaming())) {
         add("CallStyleChanged", new Target(Kind.METHOD, c.method(), null, null), "method " + c.method() + " was "
-            + b.style() + " in the baseline " + at(b.line()) + " and is " + c.style() + " now: a caller of a stream"
-            + " reads messages until its end, a caller of a unary method one answer, so neither understands the other."
-            + " Keep its return type " + (b.streams() ? "a Flow.Publisher" : "as it was") + ACCEPT);
+            + b.style() + " in the baseline " + at(b.line()) + " and is " + c.style() + " now: a stream's messages"
+            + " are read until its end, a unary call's one message, so neither side understands the other."
+            + " Keep its signature " + (b.streaming().equals("unary") ? "unary" : "a " + b.style()) + ACCEPT);
       }
       messages(b.request(), c.request());
       messages(b.response(), c.response());

@@ -1,6 +1,7 @@
 package io.boltgen.processor;
 
 import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.TypeSpec;
@@ -46,8 +47,13 @@ final class SkeletonWriter {
       ClassName request = (ClassName) m.request().javaType();
       invoke.addCode("case $T.$L: {\n$>", names.holder(), HolderWriter.methodIdName(m));
       invoke.addComment("$L", m.wireName(service.serviceName(), service.version()));
-      String args = m.params().stream().map(p -> "args." + p.name() + "()").collect(Collectors.joining(", "));
-      if (!m.params().isEmpty()) {
+      Object args = m.params().stream().map(p -> "args." + p.name() + "()").collect(Collectors.joining(", "));
+      if (m.style().streamsRequests()) {
+        // the caller's requests, each request record's one component as the implementation takes it
+        invoke.addStatement("$T<?> requests = ($T<?>) request", Names.FLOW_PUBLISHER_CLASS, Names.FLOW_PUBLISHER_CLASS);
+        args = CodeBlock.of("$T.map(requests, args -> (($T) args).$L())", Names.PUBLISHERS, request,
+            m.params().get(0).name());
+      } else if (!m.params().isEmpty()) {
         invoke.addStatement("$T args = ($T) request", request, request);
       }
       switch (m.style()) {
@@ -60,13 +66,15 @@ final class SkeletonWriter {
           }
           break;
         case FUTURE:
+        case CLIENT_STREAM:
           invoke.addStatement("call.respondWith(implementation.$L($L))", m.javaName(), args);
           break;
         case CALLBACK:
           invoke.addStatement("implementation.$L($L)", m.javaName(),
-              args.isEmpty() ? "call.asCallback()" : args + ", call.asCallback()");
+              m.params().isEmpty() ? "call.asCallback()" : args + ", call.asCallback()");
           break;
         case STREAM:
+        case BIDI_STREAM:
           invoke.addStatement("call.respondStream(implementation.$L($L))", m.javaName(), args);
           break;
         case ONEWAY:

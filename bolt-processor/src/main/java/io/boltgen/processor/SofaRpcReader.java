@@ -102,9 +102,10 @@ final class SofaRpcReader {
         }
       }
       checkDistinctExceptionNames(m, remoteNames);
-      if (m.style() == Style.STREAM) {
-        report.error(Site.of(m.element()), "UnsupportedSofaRpcMethod", "SOFARPC's bolt protocol carries one answer per"
-            + " call: " + m.javaName() + " cannot return a Flow.Publisher in a @SofaRpcService");
+      if (m.style().streams()) {
+        report.error(Site.of(m.element()), "UnsupportedSofaRpcMethod", "SOFARPC's bolt protocol carries one request"
+            + " and one answer per call: " + m.javaName() + " cannot " + (m.style().streamsRequests()
+            ? "take" : "return") + " a Flow.Publisher in a @SofaRpcService");
         continue;
       }
       if (kind == SofaRpcModel.Serializer.PROTOBUF) {

@@ -1,6 +1,7 @@
 package io.boltgen.processor;
 
 import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterSpec;
@@ -109,29 +110,39 @@ final class StubWriter {
     }
     String descriptor = HolderWriter.descriptorName(m);
     String args = m.params().stream().map(Param::name).collect(Collectors.joining(", "));
-    String request = "new " + "$T(" + args + ")";
+    // each of a stream's items goes out in a request record of its own
+    CodeBlock request = m.style().streamsRequests()
+        ? CodeBlock.of("$T.map($L, $T::new)", Names.PUBLISHERS, args, m.request().javaType())
+        : CodeBlock.of("new $T($L)", m.request().javaType(), args);
     switch (m.style()) {
       case ONEWAY:
-        b.addStatement("this.channel.invokeOneway($T.$L, " + request + ", this.options)", names.holder(), descriptor,
-            m.request().javaType());
+        b.addStatement("this.channel.invokeOneway($T.$L, $L, this.options)", names.holder(), descriptor, request);
         break;
       case CALLBACK:
-        b.addStatement("this.channel.invokeCallback($T.$L, " + request + ", this.options, $L)", names.holder(),
-            descriptor, m.request().javaType(), m.callbackName());
+        b.addStatement("this.channel.invokeCallback($T.$L, $L, this.options, $L)", names.holder(), descriptor, request,
+            m.callbackName());
         break;
       case FUTURE:
-        b.addStatement("return this.channel.invokeFuture($T.$L, " + request + ", this.options)", names.holder(),
-            descriptor, m.request().javaType());
+        b.addStatement("return this.channel.invokeFuture($T.$L, $L, this.options)", names.holder(), descriptor,
+            request);
         break;
       case STREAM:
-        b.addStatement("return this.channel.invokeStream($T.$L, " + request + ", this.options)", names.holder(),
-            descriptor, m.request().javaType());
+        b.addStatement("return this.channel.invokeStream($T.$L, $L, this.options)", names.holder(), descriptor,
+            request);
+        break;
+      case CLIENT_STREAM:
+        b.addStatement("return this.channel.invokeClientStream($T.$L, $L, this.options)", names.holder(), descriptor,
+            request);
+        break;
+      case BIDI_STREAM:
+        b.addStatement("return this.channel.invokeBidiStream($T.$L, $L, this.options)", names.holder(), descriptor,
+            request);
         break;
       case SYNC:
       default:
         // a declared exception, checked or not, leaves invokeSync as itself (the runtime maps it once)
-        String call = "this.channel.invokeSync($T.$L, " + request + ", this.options)";
-        b.addStatement(m.voidResult() ? call : "return " + call, names.holder(), descriptor, m.request().javaType());
+        b.addStatement(m.voidResult() ? "this.channel.invokeSync($T.$L, $L, this.options)"
+            : "return this.channel.invokeSync($T.$L, $L, this.options)", names.holder(), descriptor, request);
         break;
     }
     return b.build();

@@ -48,8 +48,12 @@ class ProtoSchemaTest {
     assertThat(s.version()).isEqualTo("1.0");
     assertThat(s.protoService()).isEqualTo("Inventory");
     assertThat(s.rpcs()).extracting(Rpc::name).containsExactly("get", "reserve", "watch", "audit", "search",
-        "stockOf");
-    assertThat(s.rpc("stockOf").streams()).isTrue();
+        "stockOf", "reserveAll", "track");
+    assertThat(s.rpc("stockOf").streaming()).isEqualTo("stream");
+    assertThat(s.rpc("reserveAll").streaming()).isEqualTo("client stream");
+    assertThat(s.rpc("reserveAll").request()).isEqualTo("ReserveAllRequest");
+    assertThat(s.rpc("track").streaming()).isEqualTo("bidi stream");
+    assertThat(s.rpc("get").streaming()).isEqualTo("unary");
     assertThat(s.rpc("stockOf").response()).isEqualTo("StockOfResponse");
     assertThat(s.rpc("get")).isEqualTo(new Rpc("get", "GetRequest", "GetResponse", "demo.Inventory:1.0/get",
         "sync", lineOf(golden, "service", "  rpc get (GetRequest) returns (GetResponse);")));

@@ -215,7 +215,13 @@ class SchemaGuardTest {
         "  @Oneway void fire(String note);"), ITEM, KIND);
     Compilation c = compile(false, v2);
     assertThat(c).hadErrorContaining("[Bolt/CallStyleChanged] method get was sync in the baseline");
-    assertThat(c).hadErrorContaining("and is stream now: a caller of a stream reads messages until its end");
+    assertThat(c).hadErrorContaining("and is stream now: a stream's messages are read until its end, a unary"
+        + " call's one message, so neither side understands the other. Keep its signature unary");
+    JavaFileObject[] v3 = sources(svc("  java.util.concurrent.CompletableFuture<Item> get("
+        + "java.util.concurrent.Flow.Publisher<String> ids);", "  @Oneway void fire(String note);"), ITEM, KIND);
+    Compilation streamed = compile(false, v3);
+    assertThat(streamed).hadErrorContaining("[Bolt/CallStyleChanged] method get was sync in the baseline");
+    assertThat(streamed).hadErrorContaining("and is client stream now");
   }
 
   @Test

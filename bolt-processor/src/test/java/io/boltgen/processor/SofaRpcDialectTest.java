@@ -145,8 +145,12 @@ class SofaRpcDialectTest {
   void aStreamingMethodIsRefused() {
     JavaFileObject svc = source("test.Svc", "@BoltService", HESSIAN,
         "public interface Svc { Flow.Publisher<Reply> replies(Person person); }");
-    assertOnlyError(svc, 10, "UnsupportedSofaRpcMethod", "SOFARPC's bolt protocol carries one answer per call:"
-        + " replies cannot return a Flow.Publisher in a @SofaRpcService", svc, person(), reply());
+    assertOnlyError(svc, 10, "UnsupportedSofaRpcMethod", "SOFARPC's bolt protocol carries one request and one"
+        + " answer per call: replies cannot return a Flow.Publisher in a @SofaRpcService", svc, person(), reply());
+    JavaFileObject requests = source("test.Svc", "@BoltService", HESSIAN, "public interface Svc {"
+        + " java.util.concurrent.CompletableFuture<Reply> tally(Flow.Publisher<Person> people); }");
+    assertOnlyError(requests, 10, "UnsupportedSofaRpcMethod", "SOFARPC's bolt protocol carries one request and one"
+        + " answer per call: tally cannot take a Flow.Publisher in a @SofaRpcService", requests, person(), reply());
   }
 
   @Test

@@ -303,6 +303,35 @@ class ValidationTest {
   }
 
   @Test
+  void aStreamOfRequestsIsTheOnlyParameterAFlowPublisherOfRequestsAnsweredByAFutureOrAPublisher() {
+    JavaFileObject ok = svc("@BoltService", "interface Svc {",
+        "  CompletableFuture<Integer> count(Flow.Publisher<List<String>> lines) throws java.io.IOException;",
+        "  Flow.Publisher<String> echo(Flow.Publisher<String> lines);", "}");
+    assertThat(compile(ok)).succeededWithoutWarnings();
+    JavaFileObject two = svc("@BoltService", "interface Svc {",
+        "  CompletableFuture<Integer> count(Flow.Publisher<String> lines, int limit);", "}");
+    assertError(compile(two), two, 10, "InvalidRequestStream", "a Flow.Publisher parameter is the method's stream of"
+        + " requests: it must be its only parameter");
+    JavaFileObject raw = svc("@BoltService", "interface Svc {",
+        "  @SuppressWarnings(\"rawtypes\") CompletableFuture<Integer> count(Flow.Publisher lines);", "}");
+    assertError(compile(raw), raw, 10, "InvalidRequestStream", "raw Flow.Publisher: declare Flow.Publisher<T>, T the"
+        + " type of the stream's requests (not a wildcard, not Void)");
+    JavaFileObject wildcard = svc("@BoltService", "interface Svc {",
+        "  CompletableFuture<Integer> count(Flow.Publisher<?> lines);", "}");
+    assertError(compile(wildcard), wildcard, 10, "InvalidRequestStream", "Flow.Publisher<?>: declare");
+    JavaFileObject sync = svc("@BoltService", "interface Svc {", "  int count(Flow.Publisher<String> lines);", "}");
+    assertError(compile(sync), sync, 10, "UnsupportedReturnType", "count() takes a stream of requests"
+        + " (Flow.Publisher<T>): it returns CompletableFuture<R> (client streaming: its one answer, once it read the"
+        + " requests) or Flow.Publisher<R> (bidirectional streaming), not int");
+    JavaFileObject idempotent = svc("@BoltService", "interface Svc {", "  @Idempotent",
+        "  CompletableFuture<Integer> count(Flow.Publisher<String> lines);", "}");
+    assertError(compile(idempotent), idempotent, 10, "InvalidIdempotent", "a streaming method cannot be @Idempotent");
+    JavaFileObject element = svc("@BoltService", "interface Svc {",
+        "  CompletableFuture<Integer> count(Flow.Publisher<Thread> lines);", "}");
+    assertThat(compile(element)).failed();
+  }
+
+  @Test
   void onewayMethodsCannotBeIdempotent() {
     JavaFileObject f = svc("@BoltService", "interface Svc {", "  @Oneway", "  @Idempotent", "  void fire(String note);",
         "  @Idempotent String get(String id);", "}");
