@@ -51,6 +51,11 @@ final class Forwarder implements ServiceInvoker {
     ServerContext context = call.context();
     @SuppressWarnings("unchecked") // every method of this service was forwarded as bytes (ForwardedMethods)
     MethodDescriptor<byte[], byte[]> method = (MethodDescriptor<byte[], byte[]>) context.method();
+    if (method.type().streamsRequests()) { // its request is the caller's stream, which Bolt does not carry
+      call.fail(new BoltException(ResponseStatus.NO_PROCESSOR, method.httpPath() + " streams its requests, which"
+          + " the gateway does not forward: call an instance of " + target + " over gRPC"));
+      return;
+    }
     byte[] body = (byte[]) request;
     if (!inFlight.enter()) {
       call.fail(new BoltException(ResponseStatus.SERVER_THREADPOOL_BUSY,

@@ -43,7 +43,22 @@ public interface Inventory {
 
   /**
    * Streams the stock of every SKU, in SKU order, one message each (server streaming: the caller reads them as they
-   * come, and its reading paces the server). Served over gRPC; a Bolt caller cannot call it yet.
+   * come, and its reading paces the server).
    */
   Flow.Publisher<Stock> browse(boolean includeEmpty);
+
+  /**
+   * Reports the stock of the SKUs the caller streams (client streaming: the caller sends SKUs as it finds them, and
+   * the report comes after its last).
+   *
+   * @throws UnknownSkuException if one of them is no SKU: the call ends then, whatever the caller still sends
+   */
+  CompletableFuture<StockReport> tally(Flow.Publisher<SkuId> skus) throws UnknownSkuException;
+
+  /**
+   * Answers each SKU the caller streams with its stock, as they come (bidirectional streaming: the caller's reading
+   * of the answers paces the server's reading of the SKUs). An unknown SKU is answered with level
+   * {@link StockLevel#UNKNOWN} and no units.
+   */
+  Flow.Publisher<Stock> lookup(Flow.Publisher<SkuId> skus);
 }

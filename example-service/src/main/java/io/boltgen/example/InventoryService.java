@@ -158,6 +158,55 @@ public final class InventoryService implements Inventory {
     return Publishers.of(stocks);
   }
 
+  @Override
+  public CompletableFuture<StockReport> tally(Flow.Publisher<SkuId> skus) {
+    CompletableFuture<StockReport> report = new CompletableFuture<>();
+    skus.subscribe(new Flow.Subscriber<SkuId>() {
+      private final List<Stock> stocks = new ArrayList<>();
+      private Flow.Subscription subscription;
+
+      @Override
+      public void onSubscribe(Flow.Subscription s) {
+        subscription = s;
+        s.request(1); // one SKU at a time: the caller sends no faster than this reads
+      }
+
+      @Override
+      public void onNext(SkuId sku) {
+        try {
+          stocks.add(get(sku));
+          subscription.request(1);
+        } catch (UnknownSkuException e) {
+          subscription.cancel();
+          report.completeExceptionally(e);
+        }
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        report.completeExceptionally(error);
+      }
+
+      @Override
+      public void onComplete() {
+        report.complete(new StockReport(stocks, stocks.stream().mapToLong(Stock::available).sum()));
+      }
+    });
+    return report;
+  }
+
+  @Override
+  public Flow.Publisher<Stock> lookup(Flow.Publisher<SkuId> skus) {
+    // each SKU as it comes, at the pace the caller reads the answers
+    return Publishers.map(skus, sku -> {
+      try {
+        return get(sku);
+      } catch (UnknownSkuException e) {
+        return new Stock(sku, 0, StockLevel.UNKNOWN, List.of(), Map.of());
+      }
+    });
+  }
+
   private Item item(SkuId sku) throws UnknownSkuException {
     Item item = sku == null ? null : items.get(sku.value());
     if (item == null) {

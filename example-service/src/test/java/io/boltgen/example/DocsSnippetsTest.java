@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
@@ -227,6 +228,48 @@ class DocsSnippetsTest {
     return log;
   }
 
+  /** How many messages {@code lines} publishes, as text, once it completes. */
+  private static CompletableFuture<byte[]> count(Flow.Publisher<byte[]> lines) {
+    CompletableFuture<byte[]> counted = new CompletableFuture<>();
+    lines.subscribe(new Flow.Subscriber<byte[]>() {
+      private int count;
+
+      @Override
+      public void onSubscribe(Flow.Subscription s) {
+        s.request(Long.MAX_VALUE);
+      }
+
+      @Override
+      public void onNext(byte[] line) {
+        count++;
+      }
+
+      @Override
+      public void onError(Throwable error) {
+        counted.completeExceptionally(error);
+      }
+
+      @Override
+      public void onComplete() {
+        counted.complete(Integer.toString(count).getBytes(StandardCharsets.UTF_8));
+      }
+    });
+    return counted;
+  }
+
+  private static ServiceDefinition snippetOfRequests() {
+    MethodDescriptor<byte[], byte[]> sum = MethodDescriptor.newBuilder(RAW, RAW)
+        .serviceName("demo.Log").serviceVersion("1.0").methodName("sum")
+        .type(MethodType.CLIENT_STREAMING)
+        .protoService("demo.Log")
+        .build();
+
+    ServiceDefinition log = ServiceDefinition.builder("demo.Log", "1.0")
+        .streamingMethod(sum, (lines, call) -> call.respondWith(count(lines)))   // lines: a Flow.Publisher<byte[]>
+        .build();
+    return log;
+  }
+
   private static final io.grpc.MethodDescriptor.Marshaller<byte[]> BYTES = new io.grpc.MethodDescriptor.Marshaller<>() {
     @Override
     public InputStream stream(byte[] value) {
@@ -258,6 +301,39 @@ class DocsSnippetsTest {
             TimeUnit.SECONDS), "first\nsecond\nthird".getBytes(StandardCharsets.UTF_8))
             .forEachRemaining(m -> got.add(new String(m, StandardCharsets.UTF_8)));
         assertThat(got).containsExactly("first", "second", "third");
+      } finally {
+        channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+      }
+    }
+    try (BoltServer server =
+        BoltServer.builder().bind("127.0.0.1", 0).service(snippetOfRequests()).http(true).build().start()) {
+      ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+      try {
+        io.grpc.MethodDescriptor<byte[], byte[]> sum = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
+            .setType(io.grpc.MethodDescriptor.MethodType.CLIENT_STREAMING)
+            .setFullMethodName("demo.Log/sum").setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+        CompletableFuture<String> answer = new CompletableFuture<>();
+        io.grpc.stub.StreamObserver<byte[]> lines = ClientCalls.asyncClientStreamingCall(
+            channel.newCall(sum, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)),
+            new io.grpc.stub.StreamObserver<byte[]>() {
+              @Override
+              public void onNext(byte[] value) {
+                answer.complete(new String(value, StandardCharsets.UTF_8));
+              }
+
+              @Override
+              public void onError(Throwable t) {
+                answer.completeExceptionally(t);
+              }
+
+              @Override
+              public void onCompleted() {}
+            });
+        for (String line : List.of("first", "second", "third")) {
+          lines.onNext(line.getBytes(StandardCharsets.UTF_8));
+        }
+        lines.onCompleted();
+        assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo("3");
       } finally {
         channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
       }

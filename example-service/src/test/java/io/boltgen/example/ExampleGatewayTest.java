@@ -84,7 +84,7 @@ class ExampleGatewayTest {
         .doesNotContain("/demo.inventory.Inventory/browse"); // a stream: not a Connect unary route
     assertThat(gateway.routes()).containsExactly("/demo.inventory.Inventory/get", "/demo.inventory.Inventory/reserve",
         "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit", "/demo.inventory.Inventory/report",
-        "/demo.inventory.Inventory/browse");
+        "/demo.inventory.Inventory/browse", "/demo.inventory.Inventory/tally", "/demo.inventory.Inventory/lookup");
     assertThat(gateway.callsInFlight()).isZero();
 
     // a stock gRPC client through the gateway: forwarded as Connect's calls are, a declared exception included
@@ -105,6 +105,28 @@ class ExampleGatewayTest {
       inventory.browse(BrowseRequest.newBuilder().setIncludeEmpty(true).build())
           .forEachRemaining(message -> browsed.add(message.getValue().getSku().getValue()));
       assertThat(browsed).containsExactly("apple", "pear", "plum");
+      // a stream of requests is not forwarded (Bolt does not carry one): refused at once, naming the method
+      java.util.concurrent.CompletableFuture<Status> refused = new java.util.concurrent.CompletableFuture<>();
+      InventoryGrpc.newStub(grpc).withDeadlineAfter(10, TimeUnit.SECONDS).tally(
+          new io.grpc.stub.StreamObserver<>() {
+            @Override
+            public void onNext(demo.inventory.IoBoltgenExampleInventory.TallyResponse value) {}
+
+            @Override
+            public void onError(Throwable t) {
+              refused.complete(Status.fromThrowable(t));
+            }
+
+            @Override
+            public void onCompleted() {
+              refused.complete(Status.OK);
+            }
+          }).onNext(demo.inventory.IoBoltgenExampleInventory.TallyRequest.newBuilder()
+              .setSkus(SkuId.newBuilder().setValue("apple")).build());
+      Status status = refused.get(10, TimeUnit.SECONDS);
+      assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
+      assertThat(status.getDescription()).isEqualTo("/demo.inventory.Inventory/tally streams its requests, which the"
+          + " gateway does not forward: call an instance of etcd:///demo.Inventory:1.0 over gRPC");
     } finally {
       grpc.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }

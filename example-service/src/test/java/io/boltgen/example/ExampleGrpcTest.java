@@ -11,6 +11,8 @@ import demo.inventory.IoBoltgenExampleInventory.AuditResponse;
 import demo.inventory.IoBoltgenExampleInventory.BrowseRequest;
 import demo.inventory.IoBoltgenExampleInventory.GetRequest;
 import demo.inventory.IoBoltgenExampleInventory.GetResponse;
+import demo.inventory.IoBoltgenExampleInventory.LookupRequest;
+import demo.inventory.IoBoltgenExampleInventory.LookupResponse;
 import demo.inventory.IoBoltgenExampleInventory.ReportRequest;
 import demo.inventory.IoBoltgenExampleInventory.Reservation;
 import demo.inventory.IoBoltgenExampleInventory.ReservationRequest;
@@ -19,6 +21,8 @@ import demo.inventory.IoBoltgenExampleInventory.SkuId;
 import demo.inventory.IoBoltgenExampleInventory.Stock;
 import demo.inventory.IoBoltgenExampleInventory.StockLevel;
 import demo.inventory.IoBoltgenExampleInventory.StockReport;
+import demo.inventory.IoBoltgenExampleInventory.TallyRequest;
+import demo.inventory.IoBoltgenExampleInventory.TallyResponse;
 import demo.inventory.IoBoltgenExampleInventory.WarehouseStock;
 import demo.inventory.IoBoltgenExampleInventory.WatchRequest;
 import demo.inventory.IoBoltgenExampleInventory.WatchResponse;
@@ -46,8 +50,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -204,6 +210,72 @@ class ExampleGrpcTest {
     assertThat(browsed).extracting(stock -> stock.getSku().getValue()).containsExactly("apple", "pear", "plum");
     assertThat(browsed.get(0)).isEqualTo(apples());
     assertThat(browsed.get(1).getReservedByCustomerMap()).containsExactly(Map.entry("grpc", 1L));
+  }
+
+  /** grpc-java's asynchronous stub's answers to a call, and its end. */
+  private static final class Answers<T> implements StreamObserver<T> {
+    final LinkedBlockingQueue<T> received = new LinkedBlockingQueue<>();
+    final CompletableFuture<Void> ended = new CompletableFuture<>();
+
+    @Override
+    public void onNext(T value) {
+      received.add(value);
+    }
+
+    @Override
+    public void onError(Throwable t) {
+      ended.completeExceptionally(t);
+    }
+
+    @Override
+    public void onCompleted() {
+      ended.complete(null);
+    }
+
+    T next() throws InterruptedException {
+      T next = received.poll(10, TimeUnit.SECONDS);
+      assertThat(next).as("an answer within 10 s").isNotNull();
+      return next;
+    }
+  }
+
+  @Test
+  void theStreamingMethodsOfEachKindAnswerAStockGrpcClient() throws Exception {
+    ManagedChannel channel = plaintext(startServer().port());
+    InventoryGrpc.InventoryStub async = InventoryGrpc.newStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+
+    // tally (a Flow.Publisher parameter, a CompletableFuture result): a client stream, one report after the last SKU
+    Answers<TallyResponse> report = new Answers<>();
+    StreamObserver<TallyRequest> skus = async.tally(report);
+    skus.onNext(TallyRequest.newBuilder().setSkus(sku("apple")).build());
+    skus.onNext(TallyRequest.newBuilder().setSkus(sku("pear")).build());
+    skus.onCompleted();
+    report.ended.get(10, TimeUnit.SECONDS);
+    StockReport tallied = report.next().getValue();
+    assertThat(tallied.getStocksList()).extracting(stock -> stock.getSku().getValue()).containsExactly("apple", "pear");
+    assertThat(tallied.getTotalUnits()).isEqualTo(15);
+
+    // an unknown SKU ends the call with the declared exception, while the caller still sends
+    Answers<TallyResponse> refused = new Answers<>();
+    StreamObserver<TallyRequest> more = async.tally(refused);
+    more.onNext(TallyRequest.newBuilder().setSkus(sku("kiwi")).build());
+    ExecutionException failed = catchThrowableOfType(ExecutionException.class,
+        () -> refused.ended.get(10, TimeUnit.SECONDS));
+    assertThat(Status.fromThrowable(failed.getCause()).getCode()).isEqualTo(Status.Code.FAILED_PRECONDITION);
+    assertThat(unpack(StatusProto.fromThrowable(failed.getCause())).getReason()).isEqualTo("UNKNOWN_SKU_EXCEPTION");
+
+    // lookup (a Flow.Publisher each way): each SKU answered while the caller's stream is still open
+    Answers<LookupResponse> stocks = new Answers<>();
+    StreamObserver<LookupRequest> asked = async.lookup(stocks);
+    asked.onNext(LookupRequest.newBuilder().setSkus(sku("apple")).build());
+    assertThat(stocks.next().getValue()).isEqualTo(apples());
+    asked.onNext(LookupRequest.newBuilder().setSkus(sku("kiwi")).build());
+    Stock unknown = stocks.next().getValue();
+    assertThat(unknown.getSku().getValue()).isEqualTo("kiwi");
+    assertThat(unknown.getLevel()).isEqualTo(StockLevel.STOCK_LEVEL_UNKNOWN);
+    asked.onCompleted();
+    stocks.ended.get(10, TimeUnit.SECONDS);
+    assertThat(stocks.received).isEmpty();
   }
 
   @Test
