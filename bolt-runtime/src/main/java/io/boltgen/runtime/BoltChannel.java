@@ -54,10 +54,11 @@ public interface BoltChannel {
   /**
    * A new call of {@code method}, for a caller that drives it itself: the call each style above drives too
    * (see {@link ClientCall}). Its deadline starts now, and the client's interceptors see it now (a refusal of
-   * theirs closes it once it is started). Nothing is sent before {@link ClientCall#halfClose}. A
-   * {@link MethodType#SERVER_STREAMING} method's call is streamed over Bolt by boltgen's extension of the protocol:
-   * the server sends at most 16 messages its caller has not read yet (see docs/wire-format.md); a
-   * SOFABolt server fails it at once.
+   * theirs closes it once it is started). Nothing is sent before {@link ClientCall#halfClose}, but for a method that
+   * streams its requests, whose request goes out at {@link ClientCall#start} and each message as its server grants
+   * it ({@link ClientCall#isReady}). A streaming method's call is streamed over Bolt by boltgen's extension of the
+   * protocol: the server sends at most 16 messages its caller has not read yet (see docs/wire-format.md); a SOFABolt
+   * server fails it at once.
    */
   <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options);
 

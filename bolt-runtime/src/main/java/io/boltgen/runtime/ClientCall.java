@@ -19,7 +19,7 @@ import java.util.Map;
  * message each way (a oneway one none back): a second {@code sendMessage}, or a {@code halfClose} without one,
  * is an {@link IllegalStateException}. Its request leaves at {@code halfClose}; its deadline (see {@link
  * CallOptions}) starts when the call is made. Over Bolt a cancelled unary call's peer is not told (the protocol
- * has no way to): its answer, if it comes, is dropped; a cancelled server-streaming call's server is told, and stops.
+ * has no way to): its answer, if it comes, is dropped; a cancelled streaming call's server is told, and stops.
  *
  * <p>Threads: the listener runs on {@link CallOptions#callbackExecutor()}, else the client's callback executor,
  * one method at a time; the call's own methods may be called from any thread, but {@code start},
@@ -70,7 +70,9 @@ public interface ClientCall<Q, R> {
 
   /**
    * Whether a message sent now leaves without waiting on the transport. A unary call is ready until it is
-   * half-closed; its one request is bounded by the client's outbound memory (see {@link BoltClient.Builder}).
+   * half-closed; its one request is bounded by the client's outbound memory (see {@link BoltClient.Builder}). A
+   * call that streams its requests is ready while its server has granted it more messages: one sent when it is not
+   * waits, in order, and {@link Listener#onReady} says when to send again.
    */
   boolean isReady();
 

@@ -174,7 +174,7 @@ public final class ServerCalls {
     if (type.streamsRequests()) {
       if (!stream.carriesRequestStreams()) { // else its handler asks for the caller's messages as it reads them
         call.refuse(ResponseStatus.NO_PROCESSOR, method + " streams its requests, which this caller's protocol"
-            + " cannot carry: call it over gRPC", null);
+            + " cannot carry: call it over gRPC or Bolt with a boltgen client", null);
         stream.request(1); // the one request it carried, told only to be released
       }
       return call;

@@ -76,6 +76,11 @@ public final class Answers {
       if (call.rejoin()) {
         message(call, frame, messages, connection);
       }
+    } else if (StreamFrames.CREDIT.equals(kind) && call.outgoing() != null) {
+      // the server takes more of the caller's messages: what waits goes, and a caller that could not send is told
+      if (call.rejoin()) {
+        call.outgoing().granted(StreamFrames.grantedCredit(headers));
+      }
     } else if (StreamFrames.END.equals(kind) && call.told() instanceof StreamedMessages<R> messages) {
       Map<String, String> trailers = new HashMap<>(headers);
       trailers.remove(StreamFrames.HEADER);

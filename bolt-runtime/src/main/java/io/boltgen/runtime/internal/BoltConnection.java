@@ -139,6 +139,10 @@ public final class BoltConnection implements PortConnection, CallTarget {
     } else {
       OutboundRequest request = new OutboundRequest(call, frame);
       if (writes.tryEnqueue(request, bytes, budget)) {
+        OutgoingRequests stream = call.outgoing();
+        if (stream != null) {
+          stream.opened(this, id); // its messages follow its request, as its server grants them
+        }
         return;
       }
       request.takeFrame().release();

@@ -38,6 +38,12 @@ public final class BoltStreams {
 
     /** The connection is writable again. */
     void writable();
+
+    /** One of the caller's messages of a stream of requests ({@code frame}, taken over). */
+    void message(BoltFrame frame);
+
+    /** The caller sends no more messages. */
+    void halfClosed();
   }
 
   private final BoltConnection connection;
@@ -64,8 +70,9 @@ public final class BoltStreams {
   }
 
   /**
-   * A control frame from the caller (IO thread; released here): credit or cancellation for a stream still open;
-   * one for a stream that ended meanwhile is dropped, as are malformed ones (one rate-limited line).
+   * A control frame from the caller (IO thread; taken over): credit or cancellation for a stream still open, or a
+   * message or the end of its stream of requests; one for a stream that ended meanwhile is dropped, as are
+   * malformed ones (one rate-limited line).
    */
   public void control(BoltFrame frame) {
     int requestId = frame.requestId();
@@ -74,13 +81,22 @@ public final class BoltStreams {
       headers = frame.headersLength() == 0 ? Map.of() : HeadersCodec.read(frame.headers());
     } catch (RuntimeException e) {
       headers = Map.of();
-    } finally {
-      frame.release();
     }
     Served stream = open.get(requestId);
     String kind = headers.get(StreamFrames.HEADER);
+    if (StreamFrames.MESSAGE.equals(kind) && stream != null) {
+      stream.message(frame);
+      return;
+    }
+    frame.release();
     int credit = StreamFrames.grantedCredit(headers);
-    if (credit > 0) {
+    if (StreamFrames.MESSAGE.equals(kind)) {
+      return; // a message of a stream that ended meanwhile
+    } else if (StreamFrames.END.equals(kind)) {
+      if (stream != null) {
+        stream.halfClosed();
+      }
+    } else if (credit > 0) {
       if (stream != null) {
         stream.credit(credit);
       }

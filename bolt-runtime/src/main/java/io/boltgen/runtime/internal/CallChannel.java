@@ -88,11 +88,8 @@ public final class CallChannel implements BoltChannel {
   @Override
   @SuppressWarnings("unchecked") // the call encodes its request with its own method's marshaller, typed Q there
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
-    if (method.type().streamsRequests()) {
-      throw new IllegalArgumentException(method + " streams its requests, which a Bolt channel does not carry: call"
-          + " it over gRPC");
-    }
-    CallOptions asked = method.type() != MethodType.SERVER_STREAMING ? options
+    MethodType type = method.type();
+    CallOptions asked = !type.streamsAnswers() && !type.streamsRequests() ? options
         : options.withHeader(StreamFrames.HEADER, STREAM_CREDIT); // boltgen's streams: the server's first credit
     return (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, asked, null, true);
   }
@@ -104,7 +101,7 @@ public final class CallChannel implements BoltChannel {
 
   /** A new call of one of the styles above, of a method of {@code type}, told to {@code listener}. */
   private <R> PendingCall<R> styleCall(MethodDescriptor<?, R> method, CallOptions options, MethodType type,
-      PendingCall.Listener<R> listener) {
+      CallListener<R> listener) {
     Objects.requireNonNull(method, "method");
     if (method.type() != type) {
       throw new IllegalArgumentException(method.toString() + " is a " + method.type() + " method");
@@ -118,7 +115,7 @@ public final class CallChannel implements BoltChannel {
    */
   @SuppressWarnings("FutureReturnValueIgnored") // Outgoing.complete logs a listener's failure: nothing to lose
   private <R> PendingCall<R> makeCall(MethodDescriptor<?, R> method, CallOptions options,
-      PendingCall.Listener<R> listener, boolean awaitingStart) {
+      CallListener<R> listener, boolean awaitingStart) {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(options, "options");
     ClientInterceptor[] interceptors = env.clientInterceptors();
@@ -140,7 +137,7 @@ public final class CallChannel implements BoltChannel {
   }
 
   /** Hands a callback-style call's outcome to its callback, on its executor. */
-  private static final class Delivery<R> implements PendingCall.Listener<R> {
+  private static final class Delivery<R> implements CallListener<R> {
     private final Executor executor;
     private final BoltCallback<? super R> callback;
     private final MethodDescriptor<?, ?> method;
@@ -173,7 +170,7 @@ public final class CallChannel implements BoltChannel {
    * caller is still sending it is thrown to that caller; a later one (a connect that fails, a write that does
    * not complete) has nobody to tell and is logged, rate-limited.
    */
-  private static final class OnewayOutcome<R> implements PendingCall.Listener<R> {
+  private static final class OnewayOutcome<R> implements CallListener<R> {
     private final MethodDescriptor<?, ?> method;
     private final Thread caller = Thread.currentThread();
     private boolean sending = true; // read and written by the caller's thread only

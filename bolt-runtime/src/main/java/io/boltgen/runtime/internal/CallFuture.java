@@ -13,7 +13,7 @@ import java.util.concurrent.Executor;
  *
  * @param <R> the response type
  */
-final class CallFuture<R> extends CompletableFuture<R> implements PendingCall.Listener<R> {
+final class CallFuture<R> extends CompletableFuture<R> implements CallListener<R> {
 
   private final Executor defaultExecutor;
   private PendingCall<R> call;

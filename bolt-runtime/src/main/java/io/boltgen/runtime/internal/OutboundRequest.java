@@ -8,6 +8,7 @@ import io.boltgen.runtime.internal.wire.FrameEncoder;
 import io.boltgen.runtime.internal.wire.FrameFormat;
 import io.boltgen.runtime.internal.wire.FrameTooLargeException;
 import io.boltgen.runtime.internal.wire.HeadersCodec;
+import io.boltgen.runtime.internal.wire.StreamFrames;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
@@ -43,6 +44,11 @@ final class OutboundRequest {
     MethodDescriptor<Object, ?> method = call.method();
     boolean oneway = call.isOneway();
     try {
+      if (call.outgoing() != null) { // a stream of requests: the request carries none, its messages follow
+        return StreamFrames.opening(alloc, format, requestId, Math.max(1, call.remainingMillis()), names.of(method),
+            HeadersCodec.merge(method.requestHeaders(), call.options().headers()),
+            method.requestMarshaller().codecId(), peerMaxFrameLength);
+      }
       return FrameEncoder.request(alloc, format, oneway ? Bolt.TYPE_ONEWAY : Bolt.TYPE_REQUEST, requestId,
           oneway ? Bolt.NO_TIMEOUT : Math.max(1, call.remainingMillis()), names.of(method),
           HeadersCodec.merge(method.requestHeaders(), call.options().headers()), method.requestMarshaller(),

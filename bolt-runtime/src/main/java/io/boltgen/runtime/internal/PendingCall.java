@@ -25,11 +25,11 @@ import org.slf4j.LoggerFactory;
 /**
  * One call in flight, from the moment it is made until it completes: the {@link ClientCall} that each of
  * {@link CallChannel}'s styles drives and {@code newCall} hands out, of a unary method (one answer, read by
- * {@link Answers#complete}) or a server-streaming one (each message handed to its {@link StreamedMessages} as it
- * comes, the end completing it). It owns its completion, its deadline and the mapping of its errors, nothing of
- * the wire (its target sends it, see {@link BoltConnection#send}). It completes exactly once, with the answer,
- * its timeout, a send failure, a closed connection, an error status or its cancellation; the first wins, cancels
- * its timer entry, forgets the call in its connection's table and tells its {@link Listener}.
+ * {@link Answers#complete}) or a streaming one (each message handed to its {@link StreamedMessages} as it comes,
+ * the end completing it; a stream of requests sent through its {@link OutgoingRequests}). It owns its completion,
+ * its deadline and the mapping of its errors, nothing of the wire ({@link BoltConnection#send}). It completes once,
+ * with the answer, its timeout, a send failure, a closed connection, an error status or its cancellation; the first
+ * wins, cancels its timer entry, forgets the call in its connection's table and tells its {@link CallListener}.
  *
  * <p>A sync caller waits with the call's deadline ({@link SyncWait}); other calls time out on the sweep of the
  * table they wait in, or on the endpoint's timer ({@link #run}) elsewhere. A call to a cluster goes out as one or
@@ -43,24 +43,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class PendingCall<R> extends CompletableFuture<R> implements ClientCall<Object, R>, TimerTask {
 
-  /** Told once when the call completes, on the thread that completed it. */
-  public interface Listener<R> {
-    void onComplete(R value, Throwable error);
-  }
-
-  /**
-   * Told once when an attempt has left its instance: with its outcome, or, abandoned after its request was
-   * written, once its late answer arrives ({@code answered}) or its connection closes (until then it may run).
-   */
-  public interface Departure {
-    void left(boolean answered);
-  }
-
   private static final VarHandle LISTENER;
 
   static {
     try {
-      LISTENER = MethodHandles.lookup().findVarHandle(PendingCall.class, "listener", Listener.class);
+      LISTENER = MethodHandles.lookup().findVarHandle(PendingCall.class, "listener", CallListener.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -77,7 +64,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   private static final int STARTED = 1;
   private static final int SENT = 2;
   private static final int HALF_CLOSED = 3;
-  // what the caller did wrong, by the state it called a method in that the state does not allow
+  // what the caller did wrong, by the state it called a method in
   private static final String[] MISUSE = {"was not started", "was half-closed without its request message",
       "carries one request message", "was half-closed already"};
 
@@ -90,13 +77,14 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   private final CallBudget budget; // its deadline, shared by its attempts
   private final CallTarget target; // where halfClose sends it (an attempt is sent by its cluster)
   // set by the style as the call is made, or published by start (LISTENER); read by finish with a volatile read
-  private Listener<R> listener;
+  private CallListener<R> listener;
   private final PendingCall<R> parent;
   private int sending; // how far its caller got (its thread's): NOT_STARTED, STARTED, SENT (its message), HALF_CLOSED
   private boolean retainsRequest;
   // times out on its connection's sweep once it waits in a call table (see CallTable), on its own timer before
   private boolean sweptDeadline;
   private Object request;
+  private final OutgoingRequests outgoing; // a stream of requests' (its attempts send through their parent's)
   private volatile PendingCall<R> attempt;
   private volatile Timeout timeout;
   private volatile CallTable table;
@@ -108,7 +96,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   /** A call to {@code target}, told to {@code listener} (null: {@link SyncWait}), or to {@link #start}'s. */
   @SuppressWarnings("unchecked") // the request is only ever encoded with its own method's marshaller
   PendingCall(MethodDescriptor<?, R> method, CallOptions options, CallEnvironment env, CallTarget target,
-      Listener<R> listener, boolean awaitingStart) {
+      CallListener<R> listener, boolean awaitingStart) {
     this.method = (MethodDescriptor<Object, R>) method;
     this.listener = listener;
     this.target = target;
@@ -117,10 +105,11 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     this.options = options;
     this.env = env;
     this.budget = CallBudget.of(method, options, env.ticker());
+    this.outgoing = method.type().streamsRequests() ? new OutgoingRequests(this, this.method) : null;
   }
 
   /** One attempt of {@code parent}, with its parent's deadline. */
-  private PendingCall(PendingCall<R> parent, Listener<R> listener, Departure departure) {
+  private PendingCall(PendingCall<R> parent, CallListener<R> listener, Departure departure) {
     this.method = parent.method;
     this.listener = listener;
     this.target = null;
@@ -130,9 +119,10 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     this.options = parent.options;
     this.env = parent.env;
     this.budget = parent.budget;
+    this.outgoing = null;
   }
 
-  // the ClientCall: one request message, then one answer (a oneway call's none) or a stream of them, then the close
+  // the ClientCall: one request message (or a stream), then one answer (a oneway call's none) or a stream, the close
 
   @Override
   public void start(ClientCall.Listener<? super R> caller) {
@@ -151,6 +141,9 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
       } catch (CompletionException | CancellationException e) {
         told.onComplete(null, e);
       }
+    } else if (outgoing != null) {
+      expectTimeout(); // a stream of requests goes out now: its messages follow as its server grants them
+      target.send(this);
     }
   }
 
@@ -169,9 +162,12 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   public void sendMessage(Object message) {
     if (sending != STARTED) {
       throw misuse();
+    } else if (outgoing != null) {
+      outgoing.send(message); // a stream of requests: each goes out as its server grants it
+    } else {
+      sending = SENT;
+      request = message;
     }
-    sending = SENT;
-    request = message;
   }
 
   @Override
@@ -184,6 +180,11 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
    * with it in {@link SyncWait}, a oneway caller for no answer), it has a timer only while it waits to connect.
    */
   void halfClose(boolean timed) {
+    if (outgoing != null && sending == STARTED) {
+      sending = HALF_CLOSED;
+      outgoing.end();
+      return;
+    }
     if (sending != SENT) {
       throw misuse();
     }
@@ -207,7 +208,12 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
 
   @Override
   public boolean isReady() {
-    return sending < HALF_CLOSED && !isDone();
+    return sending < HALF_CLOSED && !isDone() && (outgoing == null || outgoing.isReady());
+  }
+
+  /** The call's stream of requests (its parent's, for an attempt), or null for a call of one request. */
+  OutgoingRequests outgoing() {
+    return parent != null ? parent.outgoing : outgoing;
   }
 
   private IllegalStateException misuse() {
@@ -220,11 +226,10 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   }
 
   /**
-   * A new attempt of this call, told to {@code listener} when it completes, and to {@code departure} when it
-   * has left its instance; it becomes the attempt this call cancels when it completes first. Returns
-   * {@code null} if this call already completed (its departure has run then).
+   * A new attempt of this call, told to {@code listener} when it completes and to {@code departure} once it left its
+   * instance, which this call cancels when it completes first; {@code null} if this call completed (departed then).
    */
-  public PendingCall<R> newAttempt(Listener<R> listener, Departure departure) {
+  public PendingCall<R> newAttempt(CallListener<R> listener, Departure departure) {
     PendingCall<R> next = new PendingCall<>(this, listener, departure);
     attempt = next;
     if (isDone()) {
@@ -254,9 +259,9 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     return budget;
   }
 
-  /** Whether the call's answer is a stream of messages ({@link StreamedMessages}). */
+  /** Whether the call is a stream over Bolt: its answer a stream of messages ({@link StreamedMessages}). */
   boolean streams() {
-    return method.type() == MethodType.SERVER_STREAMING;
+    return method.type().streamsAnswers() || method.type().streamsRequests();
   }
 
   /** Whether the call expects no response. */
@@ -264,15 +269,12 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     return method.type() == MethodType.ONEWAY;
   }
 
-  /** Milliseconds left before the timeout, at least 1 while time remains, 0 once it has passed. */
+  /** Milliseconds left, at least 1 while time remains, 0 once it has passed. */
   public int remainingMillis() {
     return budget.remainingMillis();
   }
 
-  /**
-   * Makes the call time out at its deadline: on the sweep of the call table it waits in once it is sent, or on its
-   * own timer entry elsewhere ({@link #timeWhileWaiting()}). Called by its starting thread, before sending it.
-   */
+  /** Times the call out at its deadline, on its table's sweep or its own timer ({@link #timeWhileWaiting()}). */
   void expectTimeout() {
     sweptDeadline = true;
   }
@@ -309,9 +311,8 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   }
 
   /**
-   * Records that the call goes out on a connection as {@code requestId} and registers it in that
-   * connection's {@code table} (oneway calls are not registered). Returns false if the call cannot wait
-   * there (the table is closed, or the call already completed).
+   * Records that the call goes out on a connection as {@code requestId} and registers it in that connection's
+   * {@code table} (a oneway call is not); false if it cannot wait there (the table closed, or the call completed).
    */
   boolean attach(CallTable table, int requestId, SocketAddress remoteAddress) {
     this.requestId = requestId;
@@ -366,9 +367,9 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
    * What the call tells when it completes (its parent's, for an attempt): the listener {@link #start} made, which
    * a stream's messages and an answer's trailers go to; a style's listener; or null.
    */
-  @SuppressWarnings("unchecked") // set only as a Listener<R>
-  Listener<R> told() {
-    return (Listener<R>) LISTENER.getVolatile(parent != null ? parent : this);
+  @SuppressWarnings("unchecked") // set only as a CallListener<R>
+  CallListener<R> told() {
+    return (CallListener<R>) LISTENER.getVolatile(parent != null ? parent : this);
   }
 
   /** Fails the call with {@code error} (mapped by the method's error mapper), unless it already completed. */
@@ -398,8 +399,8 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     if (won) {
       forgetEverywhere(false);
       depart(RemoteErrors.isAnswer(error));
-      @SuppressWarnings("unchecked") // set only as a Listener<R>
-      Listener<R> told = (Listener<R>) LISTENER.getVolatile(this);
+      @SuppressWarnings("unchecked") // set only as a CallListener<R>
+      CallListener<R> told = (CallListener<R>) LISTENER.getVolatile(this);
       if (told != null) {
         told.onComplete(value, error);
       }

@@ -46,6 +46,8 @@ final class StreamedMessages<R> implements StartedListener<R> {
   private boolean closed; // the close was handed to the listener (or is being)
   @GuardedBy("lock")
   private Throwable failure;
+  @GuardedBy("lock")
+  private boolean readyToTell; // the call can send its requests again: the listener is told onReady
   private Map<String, String> trailers = Map.of(); // set before the end completes the call
   // where credit goes: the connection and request id the messages arrived on (IO thread; read by the drain)
   private volatile BoltStreams streams;
@@ -79,6 +81,17 @@ final class StreamedMessages<R> implements StartedListener<R> {
     }
     drainLater();
     return true;
+  }
+
+  /** The call can send its stream of requests again (any thread): the listener is told, in turn. */
+  void ready() {
+    lock.lock();
+    try {
+      readyToTell = true;
+    } finally {
+      lock.unlock();
+    }
+    drainLater();
   }
 
   /** The header entries the server ended the stream with, set before the end completes the call. */
@@ -118,7 +131,7 @@ final class StreamedMessages<R> implements StartedListener<R> {
     lock.lock();
     try {
       if (draining || closed || !((ended && (arrived.isEmpty() || failure != null))
-          || (demand > 0 && !arrived.isEmpty()))) {
+          || (demand > 0 && !arrived.isEmpty()) || readyToTell)) {
         return;
       }
       draining = true;
@@ -134,10 +147,16 @@ final class StreamedMessages<R> implements StartedListener<R> {
       R next;
       Throwable error;
       boolean open;
+      boolean tellReady = false;
       lock.lock();
       try {
         open = !ended;
-        if (!arrived.isEmpty() && demand > 0 && !closed) {
+        if (readyToTell && !closed) {
+          readyToTell = false;
+          tellReady = true;
+          next = null;
+          error = null;
+        } else if (!arrived.isEmpty() && demand > 0 && !closed) {
           next = arrived.poll();
           demand--;
           error = null;
@@ -153,7 +172,9 @@ final class StreamedMessages<R> implements StartedListener<R> {
       } finally {
         lock.unlock();
       }
-      if (next != null) {
+      if (tellReady) {
+        ready(listener);
+      } else if (next != null) {
         tell(next, open);
       } else {
         close(error);
@@ -174,6 +195,14 @@ final class StreamedMessages<R> implements StartedListener<R> {
         to.credit(requestId, read);
       }
       read = 0;
+    }
+  }
+
+  private void ready(ClientCall.Listener<? super R> caller) {
+    try {
+      caller.onReady();
+    } catch (RuntimeException | Error e) {
+      Callbacks.threw("listener", method, e);
     }
   }
 

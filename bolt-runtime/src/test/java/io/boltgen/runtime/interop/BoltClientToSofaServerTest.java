@@ -3,6 +3,7 @@ package io.boltgen.runtime.interop;
 import static io.boltgen.runtime.interop.SofaBolt.TIMEOUT_MS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import com.alipay.remoting.BizContext;
@@ -279,6 +280,25 @@ class BoltClientToSofaServerTest {
       MethodDescriptor<byte[], byte[]> unserved = method(NOBODY.wireName(), 7, MethodType.SERVER_STREAMING);
       assertThat(firstFailure(channel, unserved)).isInstanceOfSatisfying(BoltException.class, e ->
           assertThat(e.remoteMessage()).isEqualTo("No user processor found for request: interop.c2s.Nobody"));
+      assertThat(string(channel.invokeSync(ECHO, bytes("unary"), CallOptions.DEFAULT))).isEqualTo("sofa:unary");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(WireProtocol.class)
+  void aStreamOfRequestsFailsAtOnceAndUnaryCallsGoOn(WireProtocol format) throws Exception {
+    try (BoltClient client = client(format)) {
+      BoltChannel channel = client.channel(address());
+      // the request of a stream of requests carries no message: a SOFABolt server answers it at once, as one message
+      // or its refusal, and grants no credit, so the caller's messages never leave
+      for (String className : List.of(ECHO.wireName(), NOBODY.wireName())) {
+        MethodDescriptor<byte[], byte[]> streaming = method(className, 8, MethodType.CLIENT_STREAMING);
+        java.util.concurrent.ExecutionException failed = catchThrowableOfType(
+            java.util.concurrent.ExecutionException.class, () -> channel.invokeClientStream(streaming,
+                io.boltgen.runtime.Publishers.of(List.of(bytes("a"), bytes("b"))), CallOptions.DEFAULT)
+                .get(TIMEOUT_MS, TimeUnit.MILLISECONDS));
+        assertThat(failed.getCause()).as(className).isInstanceOf(BoltException.class);
+      }
       assertThat(string(channel.invokeSync(ECHO, bytes("unary"), CallOptions.DEFAULT))).isEqualTo("sofa:unary");
     }
   }

@@ -75,6 +75,8 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
   private CallStatus status;
   // a streamed answer's (boltgen's extension of Bolt), made on the IO thread before the call starts; else null
   private BoltStreamedAnswer streamed;
+  // the caller's stream of requests, for a method that takes one; else null
+  private BoltStreamedRequests requests;
 
   BoltServerStream(BoltConnection connection, BoltFrame frame, MethodEntry entry, Map<String, String> headers) {
     this.connection = connection;
@@ -110,10 +112,21 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
   public Object decode() {
     BoltFrame f = frame;
     frame = null;
-    try {
-      if (headers == null) {
+    if (headers == null) {
+      try {
         headers = f.headersLength() == 0 ? Map.of() : HeadersCodec.read(f.headers());
+      } catch (RuntimeException e) {
+        f.release();
+        throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION,
+            "could not decode the request of " + entry + ": " + e.getMessage(), e);
       }
+    }
+    return decode(f, entry);
+  }
+
+  /** Decodes the request {@code f} of {@code entry} and releases it. */
+  static Object decode(BoltFrame f, MethodEntry entry) {
+    try {
       Marshaller<?> marshaller = entry.method().requestMarshaller();
       if (f.codec() != marshaller.codecId()) {
         throw new BoltException(ResponseStatus.SERVER_DESERIAL_EXCEPTION, "codec " + f.codec()
@@ -176,6 +189,10 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
 
   @Override
   public void request(int count) {
+    if (requests != null) {
+      requests.request(count); // a stream of requests: the caller is granted as many more
+      return;
+    }
     // a Bolt request is one message, and the end of the caller's side: told once, when first asked for
     if (count > 0 && !told) {
       told = true;
@@ -195,13 +212,37 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
    */
   @Override
   public boolean carriesStreams() {
-    if (streamed == null && entry.method().type() == MethodType.SERVER_STREAMING) {
+    MethodType type = entry.method().type();
+    if (streamed == null && (type.streamsAnswers() || type.streamsRequests())) {
       int credit = StreamFrames.initialCredit(headers());
-      if (credit > 0) {
+      if (credit > 0) { // a stream of requests is answered as a stream too, of one message for client streaming
         streamed = new BoltStreamedAnswer(this, connection, credit);
+        if (type.streamsRequests()) {
+          requests = new BoltStreamedRequests(connection, requestId, entry);
+        }
       }
     }
     return streamed != null;
+  }
+
+  /** Whether the caller streams its requests over this request's stream (a boltgen caller's). */
+  @Override
+  public boolean carriesRequestStreams() {
+    return carriesStreams() && requests != null;
+  }
+
+  /** One of the caller's messages (IO thread; taken over). */
+  void received(BoltFrame message) {
+    if (requests == null || !requests.received(message, call)) {
+      connection.close(); // more than it was granted, or a message for a unary request: the peer breaks the protocol
+    }
+  }
+
+  /** The caller sends no more messages (IO thread). */
+  void halfClosed() {
+    if (requests != null) {
+      call.onHalfClose();
+    }
   }
 
   /**
@@ -212,6 +253,10 @@ final class BoltServerStream implements ServerStream, ServerStream.Message, Defe
   boolean open() {
     if (!carriesStreams()) {
       return true;
+    }
+    if (requests != null) {
+      headers();
+      release(); // a stream of requests' request carries none: its messages follow
     }
     if (!connection.streams().open(requestId, streamed)) {
       release();

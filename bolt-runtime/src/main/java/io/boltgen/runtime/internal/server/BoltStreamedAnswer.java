@@ -4,6 +4,7 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.internal.BoltConnection;
 import io.boltgen.runtime.internal.BoltStreams;
+import io.boltgen.runtime.internal.wire.BoltFrame;
 import io.boltgen.runtime.internal.wire.StreamFrames;
 import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
@@ -148,5 +149,15 @@ final class BoltStreamedAnswer implements BoltStreams.Served {
     if (isReady()) {
       stream.ready();
     }
+  }
+
+  @Override
+  public void message(BoltFrame frame) {
+    stream.received(frame);
+  }
+
+  @Override
+  public void halfClosed() {
+    stream.halfClosed();
   }
 }

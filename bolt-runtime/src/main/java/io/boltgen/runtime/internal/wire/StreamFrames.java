@@ -1,15 +1,16 @@
 package io.boltgen.runtime.internal.wire;
 
 import io.boltgen.runtime.ResponseStatus;
+import io.boltgen.runtime.codec.Marshaller;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * boltgen's extension of Bolt for streamed answers: the header entry that marks a stream's frames, and the control
- * frames a caller sends its server. Every frame is a plain Bolt frame, so that SOFABolt's decoder reads each one;
- * only a boltgen caller asks for a stream, and only a boltgen server answers one.
+ * boltgen's extension of Bolt for streams: the header entry that marks a stream's frames, and the control frames a
+ * caller sends its server. Every frame is a plain Bolt frame, so that SOFABolt's decoder reads each one; only a
+ * boltgen caller asks for a stream, and only a boltgen server answers one.
  *
  * <ul>
  *   <li>The request: an ordinary request frame whose header carries {@value #HEADER} with the number of messages
@@ -20,6 +21,12 @@ import java.util.Map;
  *   <li>Control: a oneway request of the stream's id, className {@value #CONTROL_CLASS}, no content, whose header
  *       says {@value #HEADER}{@code =}{@value #CREDIT} with {@value #COUNT} more messages, or
  *       {@value #HEADER}{@code =}{@value #CANCEL}.
+ *   <li>A stream of requests (a client-streaming or bidirectional method): the request carries no message; each of
+ *       the caller's messages is a oneway request of the stream's id, className {@value #CONTROL_CLASS}, in the
+ *       method's codec, {@value #HEADER}{@code =}{@value #MESSAGE}, sent only against the credit the server grants
+ *       in {@code SUCCESS} responses of the stream's id marked {@value #HEADER}{@code =}{@value #CREDIT} with
+ *       {@value #COUNT}; the caller's last is a control frame {@value #HEADER}{@code =}{@value #END}. The answer is
+ *       a stream's, one message for a client-streaming method.
  * </ul>
  *
  * <p>Stateless.
@@ -90,6 +97,40 @@ public final class StreamFrames {
   /** A control frame granting the stream {@code requestId} {@code count} more messages. */
   public static ByteBuf credit(ByteBufAllocator alloc, FrameFormat format, int requestId, int count) {
     return control(alloc, format, requestId, Map.of(HEADER, CREDIT, COUNT, Integer.toString(count)));
+  }
+
+  /**
+   * The request opening a stream of requests: the method's {@code className}, {@code headers} and {@code codec},
+   * its timeout, and no message.
+   */
+  public static ByteBuf opening(ByteBufAllocator alloc, FrameFormat format, int requestId, int timeoutMillis,
+      byte[] className, Map<String, String> headers, byte codec, int maxFrameLength) {
+    return FrameEncoder.encode(alloc, false, format, true, Bolt.TYPE_REQUEST, Bolt.CMD_REQUEST, requestId, codec,
+        timeoutMillis, className, headers, null, null, maxFrameLength);
+  }
+
+  /**
+   * One of the caller's messages of the stream {@code requestId}, written by {@code marshaller}.
+   *
+   * @throws FrameTooLargeException if it is larger than the peer accepts
+   */
+  public static <T> ByteBuf requestMessage(ByteBufAllocator alloc, FrameFormat format, int requestId,
+      Marshaller<T> marshaller, T message, int maxFrameLength) {
+    return FrameEncoder.encode(alloc, false, format.withSwitchFlags((byte) 0), true, Bolt.TYPE_ONEWAY, Bolt.CMD_REQUEST,
+        requestId, marshaller.codecId(), Bolt.NO_TIMEOUT, CONTROL_CLASS_BYTES, MESSAGE_HEADERS, marshaller, message,
+        maxFrameLength);
+  }
+
+  /** The caller sends no more messages on the stream {@code requestId}. */
+  public static ByteBuf requestsEnd(ByteBufAllocator alloc, FrameFormat format, int requestId) {
+    return control(alloc, format, requestId, Map.of(HEADER, END));
+  }
+
+  /** The server takes {@code count} more of the caller's messages on the stream {@code requestId}. */
+  public static ByteBuf requestCredit(ByteBufAllocator alloc, FrameFormat format, int requestId, byte codec,
+      byte[] className, int count) {
+    return FrameEncoder.response(alloc, format, requestId, codec, ResponseStatus.SUCCESS, className,
+        Map.of(HEADER, CREDIT, COUNT, Integer.toString(count)), null, null, Integer.MAX_VALUE);
   }
 
   /** A control frame cancelling the stream {@code requestId}. */
