@@ -14,6 +14,7 @@ import io.boltgen.runtime.support.RateLimitedLog;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * Where a gateway call is forwarded: the {@link ServiceInvoker} of one service's forwarded methods, sending
  * each request's protobuf bytes over the service's cluster channel with what is left of the caller's
  * deadline and the trace headers it sent, and answering with whatever comes back (bytes, a Bolt status, a
- * declared exception; a server-streaming method's messages as the caller reads them, {@link ForwardedStream}). It runs on the IO thread that read the request and never blocks: the answer is
- * written from the thread that reads the instance's response.
+ * declared exception; a stream's messages each way, as the other side reads them, {@link ForwardedStream}). It runs
+ * on the IO thread that read the request and never blocks: the answer is written from the thread that reads the
+ * instance's response.
  *
  * <p>Thread-safe: stateless but for the gateway's count of calls in flight.
  */
@@ -51,12 +53,6 @@ final class Forwarder implements ServiceInvoker {
     ServerContext context = call.context();
     @SuppressWarnings("unchecked") // every method of this service was forwarded as bytes (ForwardedMethods)
     MethodDescriptor<byte[], byte[]> method = (MethodDescriptor<byte[], byte[]>) context.method();
-    if (method.type().streamsRequests()) { // its request is the caller's stream, which Bolt does not carry
-      call.fail(new BoltException(ResponseStatus.NO_PROCESSOR, method.httpPath() + " streams its requests, which"
-          + " the gateway does not forward: call an instance of " + target + " over gRPC"));
-      return;
-    }
-    byte[] body = (byte[]) request;
     if (!inFlight.enter()) {
       call.fail(new BoltException(ResponseStatus.SERVER_THREADPOOL_BUSY,
           "the gateway is closing: send " + method.httpPath() + " again"));
@@ -73,11 +69,12 @@ final class Forwarder implements ServiceInvoker {
         options = options.withHeader(name, value);
       }
     }
-    if (method.type() == MethodType.SERVER_STREAMING) {
-      // the instance's stream over Bolt, read as the caller reads; it counts in flight until it ends
-      call.respondStream(new ForwardedStream(channel.invokeStream(method, body, options), inFlight));
+    if (method.type().streamsRequests() || method.type().streamsAnswers()) {
+      // a stream over Bolt to one instance, its messages each way as the other side reads, in flight until it ends
+      forwardStream(method, request, options, call);
       return;
     }
+    byte[] body = (byte[]) request;
     if (method.type() == MethodType.ONEWAY) {
       try {
         channel.invokeOneway(method, body, options);
@@ -104,6 +101,20 @@ final class Forwarder implements ServiceInvoker {
     } catch (RuntimeException e) { // refused at once: the client closed
       inFlight.exit();
       throw e;
+    }
+  }
+
+  /** Forwards a streaming call: its request is bytes, or the caller's stream of them (a publisher of bytes). */
+  @SuppressWarnings({"unchecked", "FutureReturnValueIgnored"}) // bytes (ForwardedMethods); the stage only counts
+  private void forwardStream(MethodDescriptor<byte[], byte[]> method, Object request, CallOptions options,
+      ServerCall call) {
+    switch (method.type()) {
+      case SERVER_STREAMING -> call.respondStream(new ForwardedStream(channel.invokeStream(method, (byte[]) request,
+          options), inFlight));
+      case BIDI_STREAMING -> call.respondStream(new ForwardedStream(channel.invokeBidiStream(method,
+          (Flow.Publisher<byte[]>) request, options), inFlight));
+      default -> call.respondWith(channel.invokeClientStream(method, (Flow.Publisher<byte[]>) request, options)
+          .whenComplete((answer, error) -> inFlight.exit()));
     }
   }
 

@@ -105,28 +105,32 @@ class ExampleGatewayTest {
       inventory.browse(BrowseRequest.newBuilder().setIncludeEmpty(true).build())
           .forEachRemaining(message -> browsed.add(message.getValue().getSku().getValue()));
       assertThat(browsed).containsExactly("apple", "pear", "plum");
-      // a stream of requests is not forwarded (Bolt does not carry one): refused at once, naming the method
-      java.util.concurrent.CompletableFuture<Status> refused = new java.util.concurrent.CompletableFuture<>();
-      InventoryGrpc.newStub(grpc).withDeadlineAfter(10, TimeUnit.SECONDS).tally(
-          new io.grpc.stub.StreamObserver<>() {
+      // so is a stream of requests: gRPC to the gateway, over Bolt to an instance, each message as it is granted
+      java.util.concurrent.CompletableFuture<demo.inventory.IoBoltgenExampleInventory.TallyResponse> tallied =
+          new java.util.concurrent.CompletableFuture<>();
+      InventoryGrpc.InventoryStub async = InventoryGrpc.newStub(grpc).withDeadlineAfter(10, TimeUnit.SECONDS);
+      io.grpc.stub.StreamObserver<demo.inventory.IoBoltgenExampleInventory.TallyRequest> skus =
+          async.tally(new io.grpc.stub.StreamObserver<>() {
             @Override
-            public void onNext(demo.inventory.IoBoltgenExampleInventory.TallyResponse value) {}
+            public void onNext(demo.inventory.IoBoltgenExampleInventory.TallyResponse value) {
+              tallied.complete(value);
+            }
 
             @Override
             public void onError(Throwable t) {
-              refused.complete(Status.fromThrowable(t));
+              tallied.completeExceptionally(t);
             }
 
             @Override
-            public void onCompleted() {
-              refused.complete(Status.OK);
-            }
-          }).onNext(demo.inventory.IoBoltgenExampleInventory.TallyRequest.newBuilder()
-              .setSkus(SkuId.newBuilder().setValue("apple")).build());
-      Status status = refused.get(10, TimeUnit.SECONDS);
-      assertThat(status.getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-      assertThat(status.getDescription()).isEqualTo("/demo.inventory.Inventory/tally streams its requests, which the"
-          + " gateway does not forward: call an instance of etcd:///demo.Inventory:1.0 over gRPC");
+            public void onCompleted() {}
+          });
+      for (String sku : java.util.List.of("apple", "pear")) {
+        skus.onNext(demo.inventory.IoBoltgenExampleInventory.TallyRequest.newBuilder()
+            .setSkus(SkuId.newBuilder().setValue(sku)).build());
+      }
+      skus.onCompleted();
+      assertThat(tallied.get(10, TimeUnit.SECONDS).getValue().getStocksList())
+          .extracting(stock -> stock.getSku().getValue()).containsExactly("apple", "pear");
     } finally {
       grpc.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
     }

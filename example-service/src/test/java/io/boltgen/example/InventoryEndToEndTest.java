@@ -8,6 +8,7 @@ import io.boltgen.annotation.BoltCallback;
 import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.BoltServer;
+import io.boltgen.runtime.Publishers;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.WireProtocol;
 import java.time.Duration;
@@ -95,6 +96,45 @@ class InventoryEndToEndTest {
     assertThat(ended.get(10, TimeUnit.SECONDS)).isNull();
     assertThat(browsed).containsExactly("apple=12", "pear=3", "plum=0"); // every SKU, in SKU order
     assertThat(inventory.get(new SkuId("apple")).available()).isEqualTo(12); // the channel serves on
+  }
+
+  @Test
+  void streamsOfRequestsGoOverBoltFromTheGeneratedStub() throws Exception {
+    // client streaming: the SKUs as a publisher, the report once the last was read
+    StockReport report = inventory.tally(Publishers.of(List.of(new SkuId("apple"), new SkuId("pear"))))
+        .get(10, TimeUnit.SECONDS);
+    assertThat(report.stocks()).extracting(stock -> stock.sku().value()).containsExactly("apple", "pear");
+    assertThat(report.totalUnits()).isEqualTo(15);
+    // a declared exception ends the call, mapped back to itself
+    assertThatThrownBy(() -> inventory.tally(Publishers.of(List.of(new SkuId("kiwi")))).get(10, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(UnknownSkuException.class);
+    // bidirectional: each SKU's stock as it comes
+    List<String> looked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CompletableFuture<Throwable> ended = new CompletableFuture<>();
+    inventory.lookup(Publishers.of(List.of(new SkuId("plum"), new SkuId("kiwi"), new SkuId("apple"))))
+        .subscribe(new Flow.Subscriber<>() {
+          @Override
+          public void onSubscribe(Flow.Subscription s) {
+            s.request(Long.MAX_VALUE);
+          }
+
+          @Override
+          public void onNext(Stock item) {
+            looked.add(item.sku().value() + "=" + item.level());
+          }
+
+          @Override
+          public void onError(Throwable error) {
+            ended.complete(error);
+          }
+
+          @Override
+          public void onComplete() {
+            ended.complete(null);
+          }
+        });
+    assertThat(ended.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(looked).containsExactly("plum=OUT_OF_STOCK", "kiwi=UNKNOWN", "apple=IN_STOCK");
   }
 
   @Test
