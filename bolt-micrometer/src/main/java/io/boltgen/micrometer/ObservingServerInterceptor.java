@@ -9,9 +9,17 @@ import io.micrometer.observation.ObservationRegistry;
  * Starts an observation per call served and opens its scope on the handler's thread, so that what the
  * handler observes or logs there (calls it sends included) is the call's child. The scope is closed on that
  * thread when the handler returns ({@link Listener#onHandlerReturned}); the observation stops when the call
- * is answered, on whichever thread answered it (a handler may answer later, from another thread).
+ * is answered, on whichever thread answered it (a handler may answer later, from another thread). Each message of
+ * a stream is an event of the observation: {@link #MESSAGE_RECEIVED}, {@link #MESSAGE_SENT}.
  */
 final class ObservingServerInterceptor implements ServerInterceptor {
+
+  /** One of the caller's messages of a stream of requests reached the handler. */
+  static final Observation.Event MESSAGE_RECEIVED =
+      Observation.Event.of("message.received", "a message of the caller's stream reached the handler");
+  /** One message of a streamed answer was handed to the transport. */
+  static final Observation.Event MESSAGE_SENT =
+      Observation.Event.of("message.sent", "a message of the streamed answer was sent");
 
   private final ObservationRegistry registry;
   private final BoltServerObservationConvention convention;
@@ -34,6 +42,16 @@ final class ObservingServerInterceptor implements ServerInterceptor {
       @Override
       public void onHandlerReturned() {
         scope.close();
+      }
+
+      @Override
+      public void onMessageReceived() {
+        observation.event(MESSAGE_RECEIVED);
+      }
+
+      @Override
+      public void onMessageSent() {
+        observation.event(MESSAGE_SENT);
       }
 
       @Override

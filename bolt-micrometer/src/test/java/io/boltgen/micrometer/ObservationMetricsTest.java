@@ -113,6 +113,48 @@ class ObservationMetricsTest {
   }
 
   @Test
+  void eachMessageOfAStreamIsAnEventCountedOnTheServer() throws Exception {
+    BoltChannel channel = channel(server(service.definition()));
+    List<byte[]> letters = new CopyOnWriteArrayList<>();
+    CompletableFuture<Throwable> ended = new CompletableFuture<>();
+    channel.invokeStream(TestService.SPELL, bytes("abc"), CallOptions.DEFAULT).subscribe(
+        new java.util.concurrent.Flow.Subscriber<byte[]>() {
+          @Override
+          public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            s.request(Long.MAX_VALUE);
+          }
+
+          @Override
+          public void onNext(byte[] item) {
+            letters.add(item);
+          }
+
+          @Override
+          public void onError(Throwable error) {
+            ended.complete(error);
+          }
+
+          @Override
+          public void onComplete() {
+            ended.complete(null);
+          }
+        });
+    assertThat(ended.get(5, java.util.concurrent.TimeUnit.SECONDS)).isNull();
+    assertThat(letters).hasSize(3);
+    byte[] counted = channel.invokeClientStream(TestService.COUNT,
+        io.boltgen.runtime.Publishers.of(List.of(bytes("x"), bytes("y"), bytes("z"), bytes("w"))),
+        CallOptions.DEFAULT).get(5, java.util.concurrent.TimeUnit.SECONDS);
+    assertThat(counted).isEqualTo(bytes("4"));
+    String server = DefaultBoltServerObservationConvention.NAME;
+    await().atMost(Duration.ofSeconds(5)).until(() -> count(server, "count", ResponseStatus.SUCCESS, "none") == 1
+        && count(server, "spell", ResponseStatus.SUCCESS, "none") == 1);
+    assertThat(meters.get(server + ".message.sent").tag("method", "spell").counter().count()).isEqualTo(3);
+    assertThat(meters.get(server + ".message.received").tag("method", "count").counter().count()).isEqualTo(4);
+    assertThat(meters.find(server + ".message.sent").tag("method", "count").counter())
+        .as("a unary answer is not a message event").isNull();
+  }
+
+  @Test
   void theRemoteAddressIsAHighCardinalityKeyValue() throws Exception {
     List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
     observations.observationConfig().observationHandler(new ObservationHandler<>() {

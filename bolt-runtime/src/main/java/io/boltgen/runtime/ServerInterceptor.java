@@ -40,6 +40,19 @@ public interface ServerInterceptor {
     default void onHandlerReturned() {}
 
     /**
+     * One of the caller's messages of a stream of requests reaches the handler, told just before, on the thread that
+     * hands it over (the call's executor). A call of one request is not told: its request came before the call was
+     * intercepted. Does nothing unless overridden.
+     */
+    default void onMessageReceived() {}
+
+    /**
+     * One message of a streamed answer was handed to the transport, told on the thread that published it. A unary
+     * answer is not told: {@link #onComplete} is. Does nothing unless overridden.
+     */
+    default void onMessageSent() {}
+
+    /**
      * The call was answered.
      *
      * @param status {@link ResponseStatus#SUCCESS}, or the status answered ({@link ResponseStatus#SERVER_EXCEPTION}

@@ -73,6 +73,21 @@ final class Interception {
     }
   }
 
+  /** Tells the listeners, latest first, of one of a stream's messages: {@code received}, or sent. */
+  static void message(ServerInterceptor.Listener[] listeners, boolean received, String wireName) {
+    for (int i = listeners.length - 1; i >= 0; i--) {
+      try {
+        if (received) {
+          listeners[i].onMessageReceived();
+        } else {
+          listeners[i].onMessageSent();
+        }
+      } catch (Throwable e) {
+        listenerFailures.warn("a call listener of {} threw {}", wireName, MessageText.shorten(e.toString()));
+      }
+    }
+  }
+
   /** Tells the listeners, latest first, that the handler returned (on the handler's thread). */
   static void handlerReturned(ServerInterceptor.Listener[] listeners, String wireName) {
     for (int i = listeners.length - 1; i >= 0; i--) {
