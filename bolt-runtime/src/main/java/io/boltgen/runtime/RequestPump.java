@@ -58,6 +58,12 @@ final class RequestPump<Q> implements Flow.Subscriber<Q> {
   @Override
   public void onNext(Q request) {
     asked.decrementAndGet();
+    if (request == null) { // rule 2.13: the publisher is told, and the call ends
+      NullPointerException broken = new NullPointerException("the publisher of the requests sent null");
+      stop();
+      call.cancel(broken.getMessage(), broken);
+      throw broken;
+    }
     if (stopped) {
       return;
     }

@@ -195,6 +195,23 @@ class GrpcClientStreamingTest {
   }
 
   @Test
+  void aConnectionThatDropsWhileItsHandlerReadsSlowlyCancelsTheCall() throws Exception {
+    try (RawGrpc raw = RawGrpc.connect(server.port())) {
+      int stream = raw.newStream();
+      raw.headers(stream, RawGrpc.request("x").path("/test.Tally/hold"), false);
+      for (int i = 0; i < 20; i++) {
+        raw.data(stream, message(0, Tallies.message(i, 1024)), false);
+      }
+      await().atMost(BOUND).until(() -> tallies.last != null && tallies.last.received.get() == 1);
+    } // the connection drops: no reset, no end, and the stream is not being read
+    Tallies.Tally tally = tallies.last;
+    assertThat(tally.cancelled.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    assertThat(tally.ended.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+    assertThat(tally.error.get()).isInstanceOf(CancellationException.class);
+    await().atMost(BOUND).until(() -> ends.contains("hold CONNECTION_CLOSED"));
+  }
+
+  @Test
   void aFailureMidStreamIsTheStatusWhileTheCallerStillSends() throws Exception {
     Caller broken = clientStreaming("sumThenFail").send(5, 100);
     Status status = broken.status();

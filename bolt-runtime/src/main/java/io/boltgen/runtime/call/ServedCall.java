@@ -331,6 +331,7 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
     try {
       if (stream.isOpen()) {
         stream.writeMessage(message);
+        message(false);
         return true;
       }
       if (claim()) {
@@ -342,6 +343,14 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
       }
     }
     return false;
+  }
+
+  /** One of a stream's messages went to the handler ({@code received}) or the transport: the listeners are told. */
+  void message(boolean received) {
+    ServerInterceptor.Listener[] toTell = listeners;
+    if (toTell != null) {
+      Interception.message(toTell, received, method.toString());
+    }
   }
 
   /** The publisher of a streamed answer completed: the call ends answered. */
@@ -396,12 +405,13 @@ final class ServedCall extends ServedContext implements ServerStream.Listener, R
    * closes all the same.
    */
   void refuse(ResponseStatus status, String why, Throwable cause) {
+    if (!claim()) {
+      return; // it ended first: its own outcome was told
+    }
     badRequests.warn("{} for request id {} from {}: {}", status, stream.streamId(), stream.remoteText(),
         MessageText.shorten(why));
     told(status, cause instanceof BoltException ? cause : new BoltException(status, why));
-    if (claim()) {
-      stream.close(CallStatus.refused(status, why, cause), true);
-    }
+    stream.close(CallStatus.refused(status, why, cause), true);
   }
 
   /** A oneway call whose handler returned: its stream closes, nothing answered. */

@@ -8,7 +8,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -131,11 +130,14 @@ final class StreamedRequests implements Flow.Publisher<Object>, Flow.Subscriptio
     }
     try {
       executor.execute(this::drain);
-    } catch (RejectedExecutionException e) {
-      // the executor is full: the call is refused, and this drain (now stopped) releases what is held, here
-      call.refuse(ResponseStatus.SERVER_THREADPOOL_BUSY, "the server's executor for " + call.servedMethod()
-          + " is full: it could not take the caller's messages", null);
+    } catch (RuntimeException e) {
+      // the executor is full (or broken): the call is refused unless it ended already, and this drain (now
+      // stopped) releases what is held, here
       stop(null);
+      if (!call.isClosed()) {
+        call.refuse(ResponseStatus.SERVER_THREADPOOL_BUSY, "the server's executor for " + call.servedMethod()
+            + " is full: it could not take the caller's messages", null);
+      }
       drain();
     }
   }
@@ -194,6 +196,7 @@ final class StreamedRequests implements Flow.Publisher<Object>, Flow.Subscriptio
             + call.servedMethod() + ": " + MessageText.shorten(String.valueOf(e.getMessage())), e);
         return;
       }
+      call.message(true);
       s.onNext(message);
       told++;
     }
@@ -229,8 +232,8 @@ final class StreamedRequests implements Flow.Publisher<Object>, Flow.Subscriptio
     ended = true;
     releaseArrived();
     BoltException refusal = e instanceof BoltException b ? b : new BoltException(status, why, e);
+    call.refuse(status, why, e instanceof BoltException ? e.getCause() : e); // first: the handler's answer is late
     s.onError(refusal);
-    call.refuse(status, why, e instanceof BoltException ? e.getCause() : e);
   }
 
   private void releaseArrived() {

@@ -79,7 +79,7 @@ public final class Answers {
     } else if (StreamFrames.CREDIT.equals(kind) && call.outgoing() != null) {
       // the server takes more of the caller's messages: what waits goes, and a caller that could not send is told
       if (call.rejoin()) {
-        call.outgoing().granted(StreamFrames.grantedCredit(headers));
+        call.outgoing().granted(connection, StreamFrames.grantedCredit(headers));
       }
     } else if (StreamFrames.END.equals(kind) && call.told() instanceof StreamedMessages<R> messages) {
       Map<String, String> trailers = new HashMap<>(headers);

@@ -5,8 +5,8 @@ import io.boltgen.runtime.BoltException;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.internal.wire.StreamFrames;
-import io.netty.buffer.ByteBuf;
 import java.util.ArrayDeque;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -19,8 +19,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>What waits here is bounded by the caller, which sends while the call is ready (a stub's publisher is asked for
  * at most 16 messages ahead); the server grants what its handler asks for.
  *
- * <p>Thread-safe: the caller sends from its thread, credit arrives on the connection's IO thread; frames leave in
- * the order the messages were sent.
+ * <p>Thread-safe: the caller sends from its thread, credit arrives on the connection's IO thread. One thread at a
+ * time takes what may leave and encodes and writes it, outside the lock, so that frames leave in the order the
+ * messages were sent and the IO thread never waits on an encoding: credit that arrives meanwhile is left to that
+ * thread.
  */
 final class OutgoingRequests {
 
@@ -39,6 +41,15 @@ final class OutgoingRequests {
   private int credit;
   @GuardedBy("lock")
   private boolean ended;
+  @GuardedBy("lock")
+  private boolean flushing;
+  @GuardedBy("lock")
+  private boolean sentAny;
+  // credit that came before the request was known to be on its connection (its server answers that fast)
+  @GuardedBy("lock")
+  private BoltConnection early;
+  @GuardedBy("lock")
+  private int earlyCredit;
 
   OutgoingRequests(PendingCall<?> call, MethodDescriptor<Object, ?> method) {
     this.call = call;
@@ -47,15 +58,18 @@ final class OutgoingRequests {
 
   /** Sends {@code message}, now or once it can go. */
   void send(Object message) {
-    flushAfter(message);
+    add(Objects.requireNonNull(message, "a request message"));
   }
 
   /** The caller sends no more: the end follows the messages waiting. */
   void end() {
-    flushAfter(END);
+    add(END);
   }
 
-  /** The call's request went out on {@code connection} as {@code requestId}: what waits goes as credit allows. */
+  /**
+   * The call's request went out on {@code connection} as {@code requestId} (its first attempt's, or a later one's
+   * when nothing was sent): what waits goes as the server there grants credit.
+   */
   void opened(BoltConnection connection, int requestId) {
     boolean wasReady;
     lock.lock();
@@ -63,32 +77,39 @@ final class OutgoingRequests {
       wasReady = ready();
       this.connection = connection;
       this.requestId = requestId;
+      this.credit = early == connection ? earlyCredit : 0; // what another instance granted is not this one's
+      early = null;
+      earlyCredit = 0;
     } finally {
       lock.unlock();
     }
-    flushAfter(null);
+    flush();
     tellIfReady(wasReady);
   }
 
-  /** The server takes {@code count} more messages (IO thread): what waits goes, and the caller may send more. */
-  void granted(int count) {
+  /**
+   * The server on {@code from} takes {@code count} more messages (its IO thread): what waits goes, and the caller may
+   * send more. Credit from another connection than the request's (an earlier attempt's) is no credit here.
+   */
+  void granted(BoltConnection from, int count) {
     boolean wasReady;
     lock.lock();
     try {
       wasReady = ready();
-      credit = Math.min(StreamFrames.MAX_CREDIT, credit + count);
+      if (from == connection) {
+        credit = Math.min(StreamFrames.MAX_CREDIT, credit + count);
+      } else {
+        if (early != from) {
+          early = from;
+          earlyCredit = 0;
+        }
+        earlyCredit = Math.min(StreamFrames.MAX_CREDIT, earlyCredit + count);
+      }
     } finally {
       lock.unlock();
     }
-    flushAfter(null);
+    flush();
     tellIfReady(wasReady);
-  }
-
-  /** A call that turned ready tells its caller ({@link io.boltgen.runtime.ClientCall.Listener#onReady}). */
-  private void tellIfReady(boolean wasReady) {
-    if (!wasReady && isReady() && call.told() instanceof StreamedMessages<?> messages) {
-      messages.ready();
-    }
   }
 
   /** Whether a message sent now leaves at once. */
@@ -101,45 +122,95 @@ final class OutgoingRequests {
     }
   }
 
+  /** Whether any message (or the end) left: the stream cannot be sent to another instance again. */
+  boolean sentAny() {
+    lock.lock();
+    try {
+      return sentAny;
+    } finally {
+      lock.unlock();
+    }
+  }
+
   @GuardedBy("lock")
   private boolean ready() {
     return connection != null && credit > 0 && waiting.isEmpty() && !ended;
   }
 
-  /** Adds {@code next} (unless null) after what waits, then sends what credit allows, in order. */
-  private void flushAfter(Object next) {
-    BoltException unsendable = null;
+  /** A call that turned ready tells its caller ({@link io.boltgen.runtime.ClientCall.Listener#onReady}). */
+  private void tellIfReady(boolean wasReady) {
+    if (!wasReady && isReady() && call.told() instanceof StreamedMessages<?> messages) {
+      messages.ready();
+    }
+  }
+
+  private void add(Object next) {
     lock.lock();
     try {
-      if (next != null) {
-        if (ended) {
-          throw new IllegalStateException("the call of " + method + " was half-closed already");
-        }
-        ended = next == END;
-        waiting.add(next);
+      if (ended) {
+        throw new IllegalStateException("the call of " + method + " was half-closed already");
       }
-      BoltConnection c = connection;
-      while (c != null && !waiting.isEmpty() && (credit > 0 || waiting.peek() == END)) {
-        Object message = waiting.poll();
-        if (message == END) {
-          c.writeFrame(StreamFrames.requestsEnd(c.alloc(), c.format(), requestId));
-          continue;
-        }
-        credit--;
-        try {
-          c.writeFrame(StreamFrames.requestMessage(c.alloc(), c.format(), requestId, method.requestMarshaller(),
-              message, c.peerMaxFrameLength()));
-        } catch (RuntimeException | StackOverflowError e) {
-          waiting.clear();
-          unsendable = new BoltException(ResponseStatus.CODEC_EXCEPTION, "could not encode a request of " + method
-              + " to " + c.remoteAddress() + ": " + e, null, null, c.remoteAddress(), requestId, e);
-        }
-      }
+      ended = next == END;
+      waiting.add(next);
     } finally {
       lock.unlock();
     }
-    if (unsendable != null) {
-      call.fail(unsendable); // its server is told to cancel the stream
+    flush();
+  }
+
+  /** Writes what may leave, in order, unless another thread is at it (it takes what this one would have). */
+  private void flush() {
+    while (true) {
+      Object next;
+      BoltConnection c;
+      int id;
+      lock.lock();
+      try {
+        c = connection;
+        next = waiting.peek();
+        if (flushing || c == null || next == null || (next != END && credit <= 0)) {
+          return;
+        }
+        waiting.poll();
+        if (next != END) {
+          credit--;
+        }
+        id = requestId;
+        flushing = true;
+        sentAny = true;
+      } finally {
+        lock.unlock();
+      }
+      BoltException unsendable = write(c, id, next);
+      lock.lock();
+      try {
+        flushing = false;
+        if (unsendable != null) {
+          waiting.clear();
+        }
+      } finally {
+        lock.unlock();
+      }
+      if (unsendable != null) {
+        call.fail(unsendable); // its server is told to cancel the stream
+        return;
+      }
+    }
+  }
+
+  /** Encodes and queues one message (or the end) on {@code c}; the failure to encode it, else null. */
+  private BoltException write(BoltConnection c, int id, Object next) {
+    if (next == END) {
+      c.writeFrame(StreamFrames.requestsEnd(c.alloc(), c.format(), id));
+      return null;
+    }
+    try {
+      c.writeFrame(StreamFrames.requestMessage(c.alloc(), c.format(), id, method.requestMarshaller(), next,
+          c.peerMaxFrameLength()));
+      return null;
+    } catch (RuntimeException | StackOverflowError e) {
+      return new BoltException(ResponseStatus.CODEC_EXCEPTION, "could not encode a request of " + method + " to "
+          + c.remoteAddress() + ": " + e, null, null, c.remoteAddress(), id, e);
     }
   }
 }

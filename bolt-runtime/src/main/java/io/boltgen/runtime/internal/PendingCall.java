@@ -175,10 +175,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     halfClose(true);
   }
 
-  /**
-   * Sends the call: with {@code timed}, its deadline times it out wherever it waits; without (a sync caller waits
-   * with it in {@link SyncWait}, a oneway caller for no answer), it has a timer only while it waits to connect.
-   */
+  /** Sends the call, {@code timed} by its deadline wherever it waits, else only while it connects (sync, oneway). */
   void halfClose(boolean timed) {
     if (outgoing != null && sending == STARTED) {
       sending = HALF_CLOSED;
@@ -214,6 +211,11 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
   /** The call's stream of requests (its parent's, for an attempt), or null for a call of one request. */
   OutgoingRequests outgoing() {
     return parent != null ? parent.outgoing : outgoing;
+  }
+
+  /** Whether another instance could still take the call: not a stream of requests whose messages began to leave. */
+  public boolean resendable() {
+    return outgoing() == null || !outgoing().sentAny();
   }
 
   private IllegalStateException misuse() {
@@ -363,10 +365,7 @@ public final class PendingCall<R> extends CompletableFuture<R> implements Client
     return remoteAddress;
   }
 
-  /**
-   * What the call tells when it completes (its parent's, for an attempt): the listener {@link #start} made, which
-   * a stream's messages and an answer's trailers go to; a style's listener; or null.
-   */
+  /** What the call (its parent, for an attempt) tells: {@link #start}'s listener, a style's, or null. */
   @SuppressWarnings("unchecked") // set only as a CallListener<R>
   CallListener<R> told() {
     return (CallListener<R>) LISTENER.getVolatile(parent != null ? parent : this);

@@ -196,8 +196,8 @@ class StreamedRequestsTest {
     assertThat(stream.closes).extracting(CallStatus::kind).containsExactly(CallStatus.Kind.OK);
   }
 
-  @Test
-  void aFullExecutorRefusesTheCallAndReleasesWhatArrived() {
+  /** Starts a call whose handler runs and subscribes, then fills the executor: it refuses every task after. */
+  private RecordingStream startThenFill() {
     List<Runnable> later = new ArrayList<>();
     boolean[] full = {false};
     executor = task -> {
@@ -209,8 +209,23 @@ class StreamedRequestsTest {
     RecordingStream stream = start(calls());
     runAll(later); // the handler, and the drain its subscription asked for
     full[0] = true;
+    return stream;
+  }
+
+  @Test
+  void aFullExecutorRefusesTheCallAndReleasesWhatArrived() {
+    RecordingStream stream = startThenFill();
     reader.subscription.request(1);
     assertThat(stream.closes).extracting(CallStatus::code).containsExactly(ResponseStatus.SERVER_THREADPOOL_BUSY);
+    assertThat(reader.error).isInstanceOf(CancellationException.class);
+  }
+
+  @Test
+  void anAnswerGivenWhileTheExecutorIsFullIsHeardAsItself() {
+    RecordingStream stream = startThenFill();
+    held.get().respond(EchoService.bytes("0")); // its end stops the reading, whose drain the executor refuses
+    assertThat(stream.closes).extracting(CallStatus::kind).containsExactly(CallStatus.Kind.OK);
+    assertThat(heard).containsExactly(ResponseStatus.SUCCESS);
     assertThat(reader.error).isInstanceOf(CancellationException.class);
   }
 

@@ -11,6 +11,7 @@ import io.boltgen.runtime.internal.http.MessageForms;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
@@ -74,6 +75,14 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   private GrpcAnswer answer;
   // the answer of a health check or watch (IO thread)
   private GrpcHealthWatch health;
+  // a stream of requests' call is cancelled when its connection closes (the connection's IO thread)
+  private final ChannelFutureListener connectionClosed = closed -> {
+    if (call != null && !cancelled) {
+      cancelled = true;
+      stopReading();
+      call.onCancel();
+    }
+  };
 
   GrpcServerStream(GrpcCalls protocol, PortConnection connection) {
     this.protocol = protocol;
@@ -188,6 +197,10 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   }
 
   private void startCall() {
+    if (streamsRequests()) {
+      // a stream not read while its handler waits is not closed by Netty when its connection goes: this side is
+      channel.parent().closeFuture().addListener(connectionClosed);
+    }
     ServerCalls calls = protocol.calls();
     ServerStream.Listener started = calls.newCall(opening.method(), this, arrivalNanos, opening.timeoutMillis(),
         false, true);
@@ -257,6 +270,9 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     stopArrivalTimer();
+    if (channel != null) {
+      channel.parent().closeFuture().removeListener(connectionClosed);
+    }
     if (health != null) {
       health.stop();
     }

@@ -382,6 +382,9 @@ public final class ClusterTarget {
    * idempotent.
    */
   private static boolean mayRetry(PendingCall<?> call, ResponseStatus status) {
+    if (!call.resendable()) {
+      return false; // a stream of requests whose messages began to leave: another instance would miss them
+    }
     if (status == ResponseStatus.SERVER_THREADPOOL_BUSY || !call.wasWritten()) {
       return true; // a busy server answers before any handler sees the request
     }
