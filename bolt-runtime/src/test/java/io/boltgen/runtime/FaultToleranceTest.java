@@ -107,8 +107,9 @@ class FaultToleranceTest {
 
     BoltServer restarted = closer.track(BoltServer.builder().bind("127.0.0.1", port).service(echo.definition()).build().start());
     // the pool's background reconnect finds the new server without any call asking for it
-    await().atMost(Duration.ofSeconds(15)).until(() -> client.connections(address).size() == 1);
-    assertThat(restarted.connections()).hasSize(1);
+    // (the client's side is up once connected, the server's once it accepted: both are waited for)
+    await().atMost(Duration.ofSeconds(15)).until(() -> client.connections(address).size() == 1
+        && restarted.connections().size() == 1);
     assertThat(string(channel().invokeSync(ECHO, bytes("after"), CallOptions.DEFAULT))).isEqualTo("after");
   }
 
