@@ -173,8 +173,7 @@ public final class ServerCalls {
     MethodType type = method.descriptor.type();
     if (type.streamsRequests()) {
       if (!stream.carriesRequestStreams()) { // else its handler asks for the caller's messages as it reads them
-        call.refuse(ResponseStatus.NO_PROCESSOR, method + " streams its requests, which this caller's protocol"
-            + " cannot carry: call it over gRPC or Bolt with a boltgen client", null);
+        call.refuse(ResponseStatus.NO_PROCESSOR, requestStreamsNotCarried(method.descriptor), null);
         stream.request(1); // the one request it carried, told only to be released
       }
       return call;
@@ -185,6 +184,15 @@ public final class ServerCalls {
           + " carry: call it over gRPC, Connect's streaming protocol, or Bolt with a boltgen client", null);
     }
     return call;
+  }
+
+  /**
+   * Why a caller whose protocol carries one request per call is refused {@code method}, which streams its requests:
+   * the one wording every protocol answers with.
+   */
+  public static String requestStreamsNotCarried(MethodDescriptor<?, ?> method) {
+    return method + " streams its requests, which this caller's protocol cannot carry: call it over gRPC or Bolt"
+        + " with a boltgen client";
   }
 
   /** The executor a call of {@code method} runs on (IO thread). */

@@ -239,8 +239,7 @@ final class ConnectRpcCalls {
     int flags = length < 0 ? 0 : body.getUnsignedByte(body.readerIndex());
     if (method.type().streamsRequests()) {
       code = ConnectRpcErrors.UNIMPLEMENTED;
-      why = method + " streams its requests, which this caller's protocol cannot carry: call it over gRPC or Bolt"
-          + " with a boltgen client";
+      why = ServerCalls.requestStreamsNotCarried(method);
     } else if (json && !MessageForms.hasJson(method)) {
       code = ConnectRpcErrors.UNIMPLEMENTED;
       why = method.httpPath() + " has no JSON form: send " + ConnectStreamingStream.PROTO;
