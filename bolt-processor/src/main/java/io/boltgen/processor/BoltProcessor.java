@@ -4,6 +4,7 @@ import com.google.auto.service.AutoService;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.JavaFile;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Writer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -286,6 +287,11 @@ public final class BoltProcessor extends AbstractProcessor {
         .createResource(StandardLocation.CLASS_OUTPUT, "", Names.protoFile(model.iface()), type);
     try (Writer out = resource.openWriter()) {
       out.write(proto);
+    }
+    FileObject descriptors = processingEnv.getFiler()
+        .createResource(StandardLocation.CLASS_OUTPUT, "", Names.descriptorSetFile(model.iface()), type);
+    try (OutputStream out = descriptors.openOutputStream()) {
+      out.write(DescriptorSetWriter.forService(Names.protoFile(model.iface()), proto, protoDescriptors));
     }
     FileObject openApi = processingEnv.getFiler()
         .createResource(StandardLocation.CLASS_OUTPUT, "", OpenApiWriter.fileName(model.iface()), type);

@@ -101,10 +101,12 @@ final class HolderWriter {
                 .add(".withRegistryMetadata($T.of($T.SERIALIZATION, $S))$<$<", Map.class, Names.SOFA_RPC,
                     sofa.serializer() == SofaRpcModel.Serializer.PROTOBUF ? "protobuf" : "hessian2")
                 .build()
-            : CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withOpenApi($T.class, $S)$<$<",
+            : CodeBlock.of("$T.of(SERVICE_NAME, SERVICE_VERSION, $T.of($>$>$L))$<$<\n$>$>.withOpenApi($T.class, $S)\n"
+                + ".withProtoDescriptors($T.class, $S)$<$<",
                 Names.SERVICE_DESCRIPTOR, List.class,
                 service.methods().stream().map(m -> "\n" + descriptorName(m)).collect(Collectors.joining(",")),
-                names.holder(), OpenApiWriter.fileName(service.iface())))
+                names.holder(), OpenApiWriter.fileName(service.iface()), names.holder(),
+                Names.descriptorSetFile(service.iface())))
         .build());
     type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
     type.addMethod(MethodSpec.methodBuilder("descriptor")

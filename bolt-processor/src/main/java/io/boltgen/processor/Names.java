@@ -121,6 +121,14 @@ final class Names {
     return "META-INF/boltgen/" + iface.canonicalName() + ".proto";
   }
 
+  /**
+   * The resource path of the binary descriptors of that {@code .proto} (a {@code FileDescriptorSet}, as
+   * {@code protoc --include_imports --descriptor_set_out} writes it).
+   */
+  static String descriptorSetFile(ClassName iface) {
+    return "META-INF/boltgen/" + iface.canonicalName() + ".protoset";
+  }
+
   /** {@code demo.Inventory} → proto package {@code demo.inventory}. */
   static String protoPackage(String serviceName) {
     StringBuilder out = new StringBuilder();

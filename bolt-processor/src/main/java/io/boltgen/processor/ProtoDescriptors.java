@@ -53,9 +53,36 @@ final class ProtoDescriptors {
 
   private static final String DESCRIPTOR = "com.google.protobuf.Descriptors.Descriptor";
 
+  /**
+   * One {@code .proto} file as protobuf-java compiled it: its {@code FileDescriptorProto} in binary form, and the
+   * names of the files it imports.
+   */
+  static final class File {
+    private final byte[] descriptor;
+    private final List<String> dependencies;
+
+    File(byte[] descriptor, List<String> dependencies) {
+      this.descriptor = descriptor.clone();
+      this.dependencies = List.copyOf(dependencies);
+    }
+
+    byte[] descriptor() {
+      return descriptor.clone();
+    }
+
+    List<String> dependencies() {
+      return dependencies;
+    }
+  }
+
+  /** What describing a class found: its identity, and the files of its descriptor and of those it imports. */
+  private record Described(Identity identity, Map<String, File> files) {}
+
   private final ProcessingEnvironment env;
   private final SourceCompiler compiler;
   private final Map<String, Result> known = new HashMap<>();
+  /** The files of the messages described so far, and of those they import, by name. */
+  private final Map<String, File> files = new HashMap<>();
   /** Class loaders by top-level class compiled here; {@code null} key: the class path alone. */
   private final Map<String, CompilationClassLoader> loaders = new HashMap<>();
 
@@ -131,14 +158,50 @@ final class ProtoDescriptors {
     return 0;
   }
 
+  /**
+   * The descriptors of the {@code .proto} files read so far (those of the messages described, and the files they
+   * import), by file name; with a well-known type's file ({@code google/protobuf/...}) read now when
+   * {@code wellKnown} names one whose class is on the class path.
+   */
+  Map<String, File> files(String wellKnown) {
+    String javaClass = WellKnownTypes.javaClass(wellKnown);
+    if (javaClass != null && !files.containsKey(wellKnown)) {
+      CompilationClassLoader loader = loaders.get(null);
+      if (loader == null) {
+        loader = new CompilationClassLoader(env.getFiler(), Map.of());
+        loaders.put(null, loader);
+      }
+      describe(javaClass, loader, javaClass); // not on the class path: the file stays unknown
+    }
+    return files;
+  }
+
+  /** The file of {@code fileDescriptor} (a {@code Descriptors.FileDescriptor}) and those it imports, into {@code out}. */
+  private static void collect(Object fileDescriptor, Map<String, File> out) throws ReflectiveOperationException {
+    Class<?> type = fileDescriptor.getClass();
+    String name = (String) type.getMethod("getName").invoke(fileDescriptor);
+    if (out.containsKey(name)) {
+      return;
+    }
+    List<String> dependencies = new java.util.ArrayList<>();
+    for (Object dependency : (List<?>) type.getMethod("getDependencies").invoke(fileDescriptor)) {
+      collect(dependency, out);
+      dependencies.add((String) dependency.getClass().getMethod("getName").invoke(dependency));
+    }
+    Object proto = type.getMethod("toProto").invoke(fileDescriptor);
+    out.put(name, new File((byte[]) proto.getClass().getMethod("toByteArray").invoke(proto), dependencies));
+  }
+
   /** Asks protobuf-java, on a thread of its own and within the time limit, for the descriptor of the class. */
   private Result describe(String binaryName, CompilationClassLoader loader, String name) {
-    FutureTask<Identity> task = new FutureTask<>(() -> {
+    FutureTask<Described> task = new FutureTask<>(() -> {
       Class<?> type = Class.forName(binaryName, true, loader);
       Object descriptor = type.getMethod("getDescriptor").invoke(null);
       Object file = descriptor.getClass().getMethod("getFile").invoke(descriptor);
-      return new Identity((String) descriptor.getClass().getMethod("getFullName").invoke(descriptor),
-          (String) file.getClass().getMethod("getName").invoke(file), defaultTag(descriptor));
+      Map<String, File> read = new HashMap<>();
+      collect(file, read);
+      return new Described(new Identity((String) descriptor.getClass().getMethod("getFullName").invoke(descriptor),
+          (String) file.getClass().getMethod("getName").invoke(file), defaultTag(descriptor)), read);
     });
     Thread thread = new Thread(task, "boltgen-protobuf-descriptor");
     thread.setDaemon(true);
@@ -146,7 +209,9 @@ final class ProtoDescriptors {
     thread.start();
     String failed = "reading the proto descriptor of " + name + " with protobuf-java (" + name + ".getDescriptor())";
     try {
-      return new Result(task.get(TIME_LIMIT_SECONDS, TimeUnit.SECONDS), null);
+      Described described = task.get(TIME_LIMIT_SECONDS, TimeUnit.SECONDS);
+      described.files().forEach(files::putIfAbsent);
+      return new Result(described.identity(), null);
     } catch (TimeoutException e) {
       loader.close();
       loaders.values().remove(loader);

@@ -54,6 +54,26 @@ final class WellKnownTypes {
     return file == null ? null : "google/protobuf/" + file;
   }
 
+  /**
+   * The {@code .proto} text of the well-known file {@code file} that a service may use without protobuf-java on its
+   * class path (for {@code Instant} and {@code Duration}), as far as descriptors need it; else {@code null}.
+   */
+  static String builtIn(String file) {
+    String message = file.equals(TIMESTAMP_FILE) ? "Timestamp" : file.equals(DURATION_FILE) ? "Duration" : null;
+    return message == null ? null : "syntax = \"proto3\";\npackage google.protobuf;\nmessage " + message
+        + " {\n  int64 seconds = 1;\n  int32 nanos = 2;\n}\n";
+  }
+
+  /** A protobuf-java class declared in the well-known {@code .proto} file {@code file}, or {@code null}. */
+  static String javaClass(String file) {
+    for (Map.Entry<String, String> entry : FILES.entrySet()) {
+      if (file.equals("google/protobuf/" + entry.getValue())) {
+        return "com.google.protobuf." + entry.getKey();
+      }
+    }
+    return null;
+  }
+
   /** The fully qualified proto name (leading dot) of the well-known protobuf-java class {@code qualifiedName}. */
   static String protoName(String qualifiedName) {
     return "." + qualifiedName.replace("com.google.protobuf.", "google.protobuf.");

@@ -3,6 +3,11 @@ package io.boltgen.processor;
 import static com.google.testing.compile.CompilationSubject.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.google.protobuf.DescriptorProtos.DescriptorProto;
+import com.google.protobuf.DescriptorProtos.FieldDescriptorProto;
+import com.google.protobuf.DescriptorProtos.FileDescriptorProto;
+import com.google.protobuf.DescriptorProtos.FileDescriptorSet;
+import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.Compiler;
 import com.google.testing.compile.JavaFileObjects;
@@ -188,6 +193,68 @@ class ProtoMessageTypesTest {
     String proto = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/boltgen/test.Prices.proto").orElseThrow()
         .getCharContent(true).toString();
     assertThat(proto).contains("import \"shop/v1/price.proto\";").contains(".shop.v1.Price value = 1;");
+    // the binary descriptors served by reflection: the imported files as protobuf-java compiled them, each after
+    // those it imports, then the service's: what protoc makes of the emitted .proto
+    Path emitted = dir.resolve("emitted/test.Prices.proto");
+    Files.createDirectories(emitted.getParent());
+    Files.writeString(emitted, proto);
+    Path protocSet = dir.resolve("prices.pb");
+    run(PROTOC.toString(), "-I" + emitted.getParent(), "-I" + protoRoot, "--include_imports",
+        "--descriptor_set_out=" + protocSet, "test.Prices.proto");
+    FileDescriptorSet expected = FileDescriptorSet.parseFrom(Files.readAllBytes(protocSet));
+    FileDescriptorSet actual = FileDescriptorSet.parseFrom(c.generatedFile(StandardLocation.CLASS_OUTPUT,
+        "META-INF/boltgen/test.Prices.protoset").orElseThrow().openInputStream());
+    assertThat(actual.getFileList().stream().map(f -> f.getName()))
+        .containsExactly("google/protobuf/timestamp.proto", "shop/v1/money.proto", "shop/v1/price.proto",
+            "test.Prices.proto");
+    assertThat(actual.getFile(0)).isEqualTo(expected.getFile(0));
+    assertThat(actual.getFile(3)).isEqualTo(expected.getFile(3));
+    // protoc leaves the fields' JSON names out of the descriptors it embeds in Java code: those are the files'
+    for (int i = 1; i <= 2; i++) {
+      assertThat(actual.getFile(i)).isEqualTo(withoutJsonNames(expected.getFile(i)));
+    }
+  }
+
+  private static FileDescriptorProto withoutJsonNames(FileDescriptorProto file) {
+    FileDescriptorProto.Builder builder = file.toBuilder();
+    for (DescriptorProto.Builder message : builder.getMessageTypeBuilderList()) {
+      message.getFieldBuilderList().forEach(FieldDescriptorProto.Builder::clearJsonName);
+    }
+    return builder.build();
+  }
+
+  /**
+   * {@code Instant} is a {@code google.protobuf.Timestamp} without protobuf-java on the class path: the descriptor
+   * set then carries that file as its text declares it (no options), so reflection clients still resolve it.
+   */
+  @Test
+  void timestampIsDescribedWithoutProtobufJava() throws Exception {
+    List<File> classPath = classPathWith().stream().filter(f -> !f.getName().startsWith("protobuf-java")).toList();
+    Compilation c = Compiler.javac().withProcessors(new BoltProcessor()).withClasspath(classPath)
+        .compile(JavaFileObjects.forSourceString("test.Clock", String.join("\n",
+            "package test;",
+            "@io.boltgen.annotation.BoltService(name = \"test.Clock\")",
+            "public interface Clock {",
+            "  java.time.Instant now(java.time.Duration offset);",
+            "}")));
+    assertThat(c).succeeded();
+    FileDescriptorSet set = FileDescriptorSet.parseFrom(c.generatedFile(StandardLocation.CLASS_OUTPUT,
+        "META-INF/boltgen/test.Clock.protoset").orElseThrow().openInputStream());
+    assertThat(set.getFileList().stream().map(f -> f.getName()))
+        .containsExactly("google/protobuf/duration.proto", "google/protobuf/timestamp.proto", "test.Clock.proto");
+    FileDescriptorProto timestamp = set.getFile(1);
+    assertThat(timestamp.getPackage()).isEqualTo("google.protobuf");
+    assertThat(timestamp.getMessageType(0).getFieldList()).extracting(f -> f.getName() + "=" + f.getNumber()
+        + ":" + f.getType()).containsExactly("seconds=1:TYPE_INT64", "nanos=2:TYPE_INT32");
+    FileDescriptor built = null;
+    java.util.Map<String, FileDescriptor> byName = new java.util.HashMap<>();
+    for (FileDescriptorProto file : set.getFileList()) {
+      built = FileDescriptor.buildFrom(file,
+          file.getDependencyList().stream().map(byName::get).toArray(FileDescriptor[]::new));
+      byName.put(file.getName(), built);
+    }
+    assertThat(built.findServiceByName("Clock").findMethodByName("now").getInputType().findFieldByNumber(1)
+        .getMessageType().getFullName()).isEqualTo("google.protobuf.Duration");
   }
 
   @Test

@@ -16,8 +16,8 @@ public final class ServiceDescriptor {
   private final String name;
   private final String version;
   private final List<MethodDescriptor<?, ?>> methods;
-  private final Class<?> resourceOwner;
-  private final String openApiResource;
+  private final Resource openApi;
+  private final Resource protoDescriptors;
   private final String registryName;
   private final WireProtocol wireProtocol;
   private final Map<String, String> registryMetadata;
@@ -26,14 +26,27 @@ public final class ServiceDescriptor {
     this(name, version, methods, null, null, null, null, Map.of());
   }
 
+  /** A class-path resource, read through its owner's class loader. */
+  private record Resource(Class<?> owner, String path) {
+    Resource {
+      Objects.requireNonNull(owner, "owner");
+      Objects.requireNonNull(path, "resource");
+    }
+
+    URL url() {
+      ClassLoader loader = owner.getClassLoader();
+      return loader != null ? loader.getResource(path) : ClassLoader.getSystemResource(path);
+    }
+  }
+
   private ServiceDescriptor(String name, String version, List<MethodDescriptor<?, ?>> methods,
-      Class<?> resourceOwner, String openApiResource, String registryName, WireProtocol wireProtocol,
+      Resource openApi, Resource protoDescriptors, String registryName, WireProtocol wireProtocol,
       Map<String, String> registryMetadata) {
     this.registryName = registryName;
     this.wireProtocol = wireProtocol;
     this.registryMetadata = Map.copyOf(registryMetadata);
-    this.resourceOwner = resourceOwner;
-    this.openApiResource = openApiResource;
+    this.openApi = openApi;
+    this.protoDescriptors = protoDescriptors;
     this.name = Objects.requireNonNull(name, "name");
     this.version = Objects.requireNonNull(version, "version");
     this.methods = List.copyOf(methods);
@@ -63,9 +76,20 @@ public final class ServiceDescriptor {
    * through {@code owner}'s class loader when a server that serves HTTP is asked for {@code /openapi.json}.
    */
   public ServiceDescriptor withOpenApi(Class<?> owner, String resource) {
-    return new ServiceDescriptor(name, version, methods, Objects.requireNonNull(owner, "owner"),
-        Objects.requireNonNull(resource, "resource"), registryName, wireProtocol,
-        registryMetadata);
+    return new ServiceDescriptor(name, version, methods, new Resource(owner, resource), protoDescriptors,
+        registryName, wireProtocol, registryMetadata);
+  }
+
+  /**
+   * This descriptor, with the binary descriptors of the service's emitted {@code .proto} that the processor
+   * generated: the class-path resource {@code resource} (such as
+   * {@code META-INF/boltgen/com.example.Inventory.protoset}), a {@code google.protobuf.FileDescriptorSet} holding
+   * that file after the files it imports, read through {@code owner}'s class loader by a server that answers gRPC
+   * server reflection.
+   */
+  public ServiceDescriptor withProtoDescriptors(Class<?> owner, String resource) {
+    return new ServiceDescriptor(name, version, methods, openApi, new Resource(owner, resource), registryName,
+        wireProtocol, registryMetadata);
   }
 
   /**
@@ -73,7 +97,7 @@ public final class ServiceDescriptor {
    * gateway's forwarding ones.
    */
   public ServiceDescriptor withMethods(List<MethodDescriptor<?, ?>> methods) {
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol,
+    return new ServiceDescriptor(name, version, methods, openApi, protoDescriptors, registryName, wireProtocol,
         registryMetadata);
   }
 
@@ -85,7 +109,7 @@ public final class ServiceDescriptor {
     if (registryName == null || registryName.isEmpty()) {
       throw new IllegalArgumentException("registryName must not be empty");
     }
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol,
+    return new ServiceDescriptor(name, version, methods, openApi, protoDescriptors, registryName, wireProtocol,
         registryMetadata);
   }
 
@@ -95,7 +119,7 @@ public final class ServiceDescriptor {
    * {@code newClient(client, target)}, {@link BoltClient#stub}, injection) use it.
    */
   public ServiceDescriptor withWireProtocol(WireProtocol protocol) {
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName,
+    return new ServiceDescriptor(name, version, methods, openApi, protoDescriptors, registryName,
         Objects.requireNonNull(protocol, "protocol"), registryMetadata);
   }
 
@@ -105,7 +129,7 @@ public final class ServiceDescriptor {
    * provider's codec by.
    */
   public ServiceDescriptor withRegistryMetadata(Map<String, String> metadata) {
-    return new ServiceDescriptor(name, version, methods, resourceOwner, openApiResource, registryName, wireProtocol,
+    return new ServiceDescriptor(name, version, methods, openApi, protoDescriptors, registryName, wireProtocol,
         Objects.requireNonNull(metadata, "metadata"));
   }
 
@@ -126,11 +150,15 @@ public final class ServiceDescriptor {
 
   /** The service's OpenAPI document, or {@code null} when it has none (a hand-built service). */
   public URL openApiDocument() {
-    if (resourceOwner == null) {
-      return null;
-    }
-    ClassLoader loader = resourceOwner.getClassLoader();
-    return loader != null ? loader.getResource(openApiResource) : ClassLoader.getSystemResource(openApiResource);
+    return openApi == null ? null : openApi.url();
+  }
+
+  /**
+   * The binary descriptors of the service's {@code .proto} ({@link #withProtoDescriptors}), or {@code null} when it
+   * has none (a hand-built service).
+   */
+  public URL protoDescriptors() {
+    return protoDescriptors == null ? null : protoDescriptors.url();
   }
 
   /** The service name. */
