@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal;
 
+import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.netty.channel.ChannelHandler;
@@ -49,5 +50,14 @@ public interface PortProtocol {
      */
     PortProtocol create(ServerCalls calls, List<ServiceDescriptor> services, boolean console, int maxBodyBytes,
         long frameTimeoutMillis, List<String> corsOrigins);
+
+    /**
+     * The services the protocol adds to a server serving {@code served} (such as gRPC's server reflection), which
+     * the core serves through the one server call after the server's own, and registers nowhere; none unless
+     * overridden. Asked once, before {@link #create}, whose {@code calls} then include them.
+     */
+    default List<ServiceDefinition> services(List<ServiceDescriptor> served) {
+      return List.of();
+    }
   }
 }

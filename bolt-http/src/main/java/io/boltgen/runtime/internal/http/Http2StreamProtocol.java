@@ -1,9 +1,12 @@
 package io.boltgen.runtime.internal.http;
 
+import io.boltgen.runtime.ServiceDefinition;
+import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.internal.PortConnection;
 import io.netty.channel.ChannelHandler;
 import io.netty.handler.codec.http2.Http2Headers;
+import java.util.List;
 
 /**
  * A protocol carried on HTTP/2 streams of the Bolt port beside Connect, told apart by a stream's request headers
@@ -32,5 +35,14 @@ public interface Http2StreamProtocol {
      * server's frame timeout; 0 for none).
      */
     Http2StreamProtocol create(ServerCalls calls, int maxMessageBytes, long frameTimeoutMillis);
+
+    /**
+     * The services this protocol adds to a server serving {@code served} (gRPC's server reflection), served
+     * through the one server call as the server's own are; none unless overridden. Asked once, before
+     * {@link #create}.
+     */
+    default List<ServiceDefinition> services(List<ServiceDescriptor> served) {
+      return List.of();
+    }
   }
 }

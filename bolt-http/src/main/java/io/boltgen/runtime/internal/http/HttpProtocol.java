@@ -1,5 +1,6 @@
 package io.boltgen.runtime.internal.http;
 
+import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.internal.Channels;
@@ -34,6 +35,17 @@ public final class HttpProtocol implements PortProtocol.Factory {
 
   /** For {@link java.util.ServiceLoader}. */
   public HttpProtocol() {}
+
+  /** The services the protocols of HTTP/2 streams add (gRPC's server reflection). */
+  @Override
+  public List<ServiceDefinition> services(List<ServiceDescriptor> served) {
+    List<ServiceDefinition> services = new ArrayList<>();
+    for (Http2StreamProtocol.Factory factory
+        : ServiceLoader.load(Http2StreamProtocol.Factory.class, HttpProtocol.class.getClassLoader())) {
+      services.addAll(factory.services(served));
+    }
+    return services;
+  }
 
   @Override
   public PortProtocol create(ServerCalls calls, List<ServiceDescriptor> services, boolean console, int maxBodyBytes,

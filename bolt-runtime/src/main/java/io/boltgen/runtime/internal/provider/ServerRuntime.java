@@ -93,7 +93,12 @@ final class ServerRuntime implements RuntimeProvider.Server {
         config.maxConnections() > 0 ? config.maxConnections() : FileDescriptors.defaultMaxConnections();
     this.calls = new CallEnvironment(shared.timer(), Ticker.systemTicker(), executor, "server",
         config.interceptors().client());
-    this.served = ServerCalls.create(config.services(), executor, config.selector(), shared.timer(),
+    List<ServiceDescriptor> descriptors = config.services().stream().map(s -> s.service().descriptor()).toList();
+    List<ServedService> services = new ArrayList<>(config.services());
+    if (http != null) { // the protocol's own services (gRPC's reflection), after the server's
+      http.services(descriptors).forEach(service -> services.add(new ServedService(service, null)));
+    }
+    this.served = ServerCalls.create(services, executor, config.selector(), shared.timer(),
         Ticker.systemTicker(), config.interceptors().server());
     this.events = new ConnectionEvents(config.listeners(), "server");
     FrameLimits limits = config.limits();
@@ -103,8 +108,8 @@ final class ServerRuntime implements RuntimeProvider.Server {
             config.maxRequestsPerConnection(), limits.frameTimeoutMillis(), 0, 0, 0, config.idleTimeoutMillis(), 0,
             maxConnections, config.http()),
         shared, calls, new RequestDispatcher(served), events, tls,
-        http != null ? http.create(served, config.services().stream().map(s -> s.service().descriptor()).toList(),
-            config.console(), limits.maxFrameLength(), limits.frameTimeoutMillis(), config.corsOrigins()) : null);
+        http != null ? http.create(served, descriptors, config.console(), limits.maxFrameLength(),
+            limits.frameTimeoutMillis(), config.corsOrigins()) : null);
     if (tls != null) {
       tls.watch(calls.timer());
     }
