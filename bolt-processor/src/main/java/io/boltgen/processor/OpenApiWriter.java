@@ -60,14 +60,16 @@ final class OpenApiWriter {
     info.put("version", service.version());
     info.put("description", (service.javadoc() == null ? "" : service.javadoc().strip() + "\n\n")
         + "Connect unary calls on the Bolt port of Bolt service " + service.serviceName() + " " + service.version()
-        + " (" + service.iface().canonicalName() + "), described by " + Names.protoFile(service.iface()) + ".");
+        + " (" + service.iface().canonicalName() + "), described by " + Names.protoFile(service.iface()) + "."
+        + (service.methods().stream().anyMatch(m -> m.style().streams()) ? " A streaming method is marked"
+            + " x-boltgen-streaming (server, client or bidi): a server stream is called by Connect's streaming"
+            + " protocol, a client or bidirectional stream by gRPC over HTTP/2." : ""));
     doc.put("info", info);
     Map<String, Object> paths = new LinkedHashMap<>();
     String protoService = service.protoPackage() + "." + service.protoServiceName();
     for (Method m : service.methods()) {
-      if (!m.style().streams()) { // Connect's unary call cannot take a stream: gRPC's can (the .proto)
-        paths.put("/" + protoService + "/" + m.wireMethodName(), Map.of("post", operation(protoService, m)));
-      }
+      paths.put("/" + protoService + "/" + m.wireMethodName(), Map.of("post", m.style().streams()
+          ? streamingOperation(protoService, m) : operation(protoService, m)));
     }
     doc.put("paths", paths);
     Map<String, Object> schemas = new LinkedHashMap<>();
@@ -95,22 +97,28 @@ final class OpenApiWriter {
     schemas.put(CONNECT_ERROR, connectError());
     doc.put("components", Map.of("schemas", schemas));
     StringBuilder out = new StringBuilder();
-    Json.write(doc, out, "");
+    JsonText.write(doc, out, "");
     return out.append('\n').toString();
   }
 
-  private Map<String, Object> operation(String protoService, Method m) {
+  /** What every operation starts with: its id, summary, description, tag and deprecation. */
+  private Map<String, Object> operationHead(String protoService, Method m, String timeoutHeader) {
     Map<String, Object> op = new LinkedHashMap<>();
     op.put("operationId", protoService + "." + m.wireMethodName());
     String javadoc = m.javadoc() == null ? "" : m.javadoc().strip();
     op.put("summary", firstSentence(javadoc, m.javaName()));
     op.put("description", (javadoc.isEmpty() ? "" : javadoc + "\n\n") + "Bolt className "
         + m.wireName(service.serviceName(), service.version()) + ", " + HolderWriter.style(m.style()) + "; timeout "
-        + m.timeoutMillis() + " ms unless Connect-Timeout-Ms says otherwise.");
+        + m.timeoutMillis() + " ms unless " + timeoutHeader + " says otherwise.");
     op.put("tags", List.of(protoService));
     if (m.deprecated()) {
       op.put("deprecated", true);
     }
+    return op;
+  }
+
+  private Map<String, Object> operation(String protoService, Method m) {
+    Map<String, Object> op = operationHead(protoService, m, "Connect-Timeout-Ms");
     op.put("parameters", List.of(
         header("Connect-Protocol-Version", "The Connect protocol version: 1.", Map.of("type", "string", "enum", List.of("1"))),
         header("Connect-Timeout-Ms", "How long the caller waits, in milliseconds (1 to 10 digits).",
@@ -141,6 +149,46 @@ final class OpenApiWriter {
     responses.put("default", Map.of("description", errors,
         "content", Map.of("application/json", Map.of("schema", ref(CONNECT_ERROR)))));
     op.put("responses", responses);
+    return op;
+  }
+
+  /**
+   * A streaming method's operation, marked {@code x-boltgen-streaming}: a server stream as Connect's streaming
+   * protocol carries it (HTTP/1.1 and HTTP/2: the request in one envelope, each answer in one, then the end of the
+   * stream), a client or bidirectional stream as gRPC does (HTTP/2 only), the way HTTP callers reach it.
+   */
+  private Map<String, Object> streamingOperation(String protoService, Method m) {
+    boolean server = m.style() == Model.Style.STREAM;
+    Map<String, Object> op = operationHead(protoService, m, server ? "Connect-Timeout-Ms" : "grpc-timeout");
+    op.put("x-boltgen-streaming", server ? "server" : m.style() == Model.Style.CLIENT_STREAM ? "client" : "bidi");
+    String prefix = server ? "application/connect+" : "application/grpc+";
+    Map<String, Object> json = new LinkedHashMap<>();
+    json.put("schema", ref(fullName(m.request().protoName())));
+    json.put("example", example(m.request(), new HashSet<>()));
+    Map<String, Object> requestContent = new LinkedHashMap<>();
+    requestContent.put(prefix + "json", json);
+    requestContent.put(prefix + "proto", binary(m.request().protoName()));
+    String framing = (server ? "in an envelope" : "length-prefixed")
+        + ": a flag byte (0), the message's length in 4 bytes (big-endian), the message.";
+    op.put("requestBody", Map.of("required", true, "description", (m.style().streamsRequests()
+        ? "A stream of requests over gRPC (HTTP/2), each " : "The request, ") + framing, "content", requestContent));
+    Map<String, Object> responseContent = new LinkedHashMap<>();
+    responseContent.put(prefix + "json", Map.of("schema", ref(fullName(m.response().protoName()))));
+    responseContent.put(prefix + "proto", binary(m.response().protoName()));
+    String answers = (m.style().streamsAnswers() ? "A stream of messages, each " : "The result, ") + framing;
+    answers += server
+        ? " Then the end of the stream: an envelope with flag 2 holding {\"error\": …, \"metadata\": …}, a failure's"
+            + " Connect error there, the HTTP status 200."
+        : " Then the status in the HTTP/2 trailers: grpc-status, grpc-message and grpc-status-details-bin.";
+    op.put("parameters", server
+        ? List.of(header("Connect-Protocol-Version", "The Connect protocol version: 1.",
+                Map.of("type", "string", "enum", List.of("1"))),
+            header("Connect-Timeout-Ms", "How long the caller waits for the whole stream, in milliseconds.",
+                Map.of("type", "string", "pattern", "^[0-9]{1,10}$")))
+        : List.of(header("te", "trailers, which gRPC requires.", Map.of("type", "string", "enum", List.of("trailers"))),
+            header("grpc-timeout", "How long the caller waits for the whole stream: 1 to 8 digits and a unit.",
+                Map.of("type", "string", "pattern", "^[0-9]{1,8}[HMSmun]$"))));
+    op.put("responses", Map.of("200", Map.of("description", answers, "content", responseContent)));
     return op;
   }
 
@@ -180,22 +228,6 @@ final class OpenApiWriter {
     return Map.of("$ref", "#/components/schemas/" + name);
   }
 
-  /** The proto3 JSON name of a field: underscores dropped, the letter after one in upper case. */
-  static String jsonName(String field) {
-    StringBuilder out = new StringBuilder(field.length());
-    boolean upper = false;
-    for (int i = 0; i < field.length(); i++) {
-      char c = field.charAt(i);
-      if (c == '_') {
-        upper = true;
-      } else {
-        out.append(upper ? Character.toUpperCase(c) : c);
-        upper = false;
-      }
-    }
-    return out.toString();
-  }
-
   private static String enumValueName(String enumProtoName, String constant) {
     String simple = enumProtoName.substring(enumProtoName.lastIndexOf('.') + 1);
     return Names.upperSnake(simple) + "_" + constant;
@@ -209,7 +241,7 @@ final class OpenApiWriter {
     }
     Map<String, Object> properties = new LinkedHashMap<>();
     for (Field f : message.fields()) {
-      properties.put(jsonName(f.name()), fieldSchema(f.type()));
+      properties.put(Names.jsonName(f.name()), fieldSchema(f.type()));
     }
     schema.put("properties", properties);
     if (message.kind() == Model.MessageKind.ONEOF) {
@@ -308,7 +340,7 @@ final class OpenApiWriter {
     for (Field f : message.fields()) {
       Object v = exampleOf(f.name(), f.type(), open);
       if (v != null) {
-        value.put(jsonName(f.name()), v);
+        value.put(Names.jsonName(f.name()), v);
       }
       if (message.kind() == Model.MessageKind.ONEOF && !value.isEmpty()) {
         break; // one member of a oneof
@@ -395,74 +427,5 @@ final class OpenApiWriter {
     schema.put("required", List.of("code"));
     schema.put("properties", properties);
     return schema;
-  }
-
-  /** A deterministic JSON printer of maps (in their order; Map.of ones sorted by key), lists, strings, numbers and booleans. */
-  static final class Json {
-    private Json() {}
-
-    static void write(Object value, StringBuilder out, String indent) {
-      if (value instanceof Map<?, ?> map) {
-        if (map.isEmpty()) {
-          out.append("{}");
-          return;
-        }
-        List<Object> keys = new ArrayList<>(map.keySet());
-        if (!(map instanceof LinkedHashMap)) {
-          keys.sort((a, b) -> a.toString().compareTo(b.toString()));
-        }
-        out.append("{\n");
-        String inner = indent + "  ";
-        for (int i = 0; i < keys.size(); i++) {
-          out.append(inner);
-          string(keys.get(i).toString(), out);
-          out.append(": ");
-          write(map.get(keys.get(i)), out, inner);
-          out.append(i + 1 < keys.size() ? ",\n" : "\n");
-        }
-        out.append(indent).append('}');
-      } else if (value instanceof List<?> list) {
-        if (list.isEmpty()) {
-          out.append("[]");
-          return;
-        }
-        out.append("[\n");
-        String inner = indent + "  ";
-        for (int i = 0; i < list.size(); i++) {
-          out.append(inner);
-          write(list.get(i), out, inner);
-          out.append(i + 1 < list.size() ? ",\n" : "\n");
-        }
-        out.append(indent).append(']');
-      } else if (value instanceof String s) {
-        string(s, out);
-      } else if (value instanceof Number || value instanceof Boolean) {
-        out.append(value);
-      } else {
-        throw new IllegalArgumentException("not JSON: " + value);
-      }
-    }
-
-    private static void string(String s, StringBuilder out) {
-      out.append('"');
-      for (int i = 0; i < s.length(); i++) {
-        char c = s.charAt(i);
-        switch (c) {
-          case '"' -> out.append("\\\"");
-          case '\\' -> out.append("\\\\");
-          case '\n' -> out.append("\\n");
-          case '\r' -> out.append("\\r");
-          case '\t' -> out.append("\\t");
-          default -> {
-            if (c < 0x20) {
-              out.append(String.format("\\u%04x", (int) c));
-            } else {
-              out.append(c);
-            }
-          }
-        }
-      }
-      out.append('"');
-    }
   }
 }

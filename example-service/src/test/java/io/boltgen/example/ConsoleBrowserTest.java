@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.runtime.BoltServer;
 import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,11 +83,12 @@ class ConsoleBrowserTest {
   void listsTheMethodsSendsACallAndShowsTheAnswer() throws Exception {
     String origin = "http://127.0.0.1:" + server.port();
     browser.get(origin + "/");
-    waiting().until(b -> b.findElements(By.cssSelector("#methods li.rpc")).size() == 5);
+    waiting().until(b -> b.findElements(By.cssSelector("#methods li.rpc")).size() == 8);
     assertThat(browser.findElements(By.cssSelector("#methods li.rpc")))
         .extracting(e -> e.getAttribute("data-path"))
         .containsExactly("/demo.inventory.Inventory/get", "/demo.inventory.Inventory/reserve",
-            "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit", "/demo.inventory.Inventory/report");
+            "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit", "/demo.inventory.Inventory/report",
+            "/demo.inventory.Inventory/browse", "/demo.inventory.Inventory/tally", "/demo.inventory.Inventory/lookup");
 
     browser.findElement(By.cssSelector("li.rpc[data-path='/demo.inventory.Inventory/get']")).click();
     WebElement request = browser.findElement(By.id("request"));
@@ -122,6 +125,49 @@ class ConsoleBrowserTest {
     browser.findElement(By.id("send")).click();
     waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("400"));
     assertThat(browser.findElement(By.id("response-body")).getText()).contains("\"code\": \"invalid_argument\"");
+  }
+
+  /**
+   * Streaming methods are marked; a server stream is sent by Connect's streaming protocol, its messages shown as they
+   * come and its curl command run as copied; a stream of requests cannot be sent from a browser, and says so.
+   */
+  @Test
+  void marksStreamsAndSendsAServerStream() throws Exception {
+    String origin = "http://127.0.0.1:" + server.port();
+    browser.get(origin + "/#/demo.inventory.Inventory/browse");
+    waiting().until(b -> b.findElements(By.cssSelector("#methods li.rpc")).size() == 8);
+    assertThat(browser.findElements(By.cssSelector("#methods li.rpc .stream")))
+        .extracting(WebElement::getText).containsExactly("server stream", "client stream", "bidi stream");
+    waiting().until(b -> b.findElement(By.id("method-path")).getText().endsWith("/browse"));
+    assertThat(browser.findElement(By.id("request-type")).getText()).isEqualTo("application/connect+json");
+
+    WebElement request = browser.findElement(By.id("request"));
+    request.clear();
+    request.sendKeys("{\"includeEmpty\": true}");
+    browser.findElement(By.id("send")).click();
+    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("200"));
+    assertThat(browser.findElement(By.id("status")).getText()).isEqualTo("200 OK, 3 messages");
+    String answer = browser.findElement(By.id("response-body")).getText();
+    assertThat(answer).containsSubsequence("\"value\": \"apple\"", "\"value\": \"pear\"", "\"value\": \"plum\"",
+        "end of stream: {}");
+
+    browser.findElement(By.id("copy-curl")).click();
+    waiting().until(b -> b.findElement(By.id("curl")).isDisplayed());
+    String command = browser.findElement(By.id("curl")).getText();
+    assertThat(command).startsWith("{ printf '\\000\\000\\000\\000\\025'; printf '%s' '{\"includeEmpty\":true}'; }"
+        + " | curl -s '" + origin + "/demo.inventory.Inventory/browse'");
+    Process curl = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
+    assertThat(curl.waitFor(30, TimeUnit.SECONDS)).as("curl finished").isTrue();
+    String streamed = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(curl.exitValue()).as(streamed).isZero();
+    assertThat(streamed).containsSubsequence("\"apple\"", "\"pear\"", "\"plum\"").endsWith("{}");
+
+    browser.findElement(By.cssSelector("li.rpc[data-path='/demo.inventory.Inventory/tally']")).click();
+    waiting().until(b -> b.findElement(By.id("stream-note")).isDisplayed());
+    assertThat(browser.findElement(By.id("stream-note")).getText()).startsWith("A client stream:").contains("gRPC");
+    assertThat(browser.findElement(By.id("send")).isEnabled()).isFalse();
+    assertThat(browser.findElement(By.id("copy-curl")).isEnabled()).isFalse();
+    assertThat(browser.findElement(By.id("request-type")).getText()).isEqualTo("application/grpc+json");
   }
 
   private void screenshot() throws Exception {

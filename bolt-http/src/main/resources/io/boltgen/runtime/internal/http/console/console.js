@@ -1,5 +1,7 @@
 // The boltgen console: reads /openapi.json from the server that serves this page, lists every method, and
-// sends Connect unary calls (POST, application/json) to it. No framework, nothing fetched from elsewhere.
+// sends Connect unary calls (POST, application/json) to it, and server streams by Connect's streaming protocol
+// (application/connect+json, enveloped messages). Streams of requests are marked, not sent: a browser's fetch
+// cannot stream a request body to them. No framework, nothing fetched from elsewhere.
 "use strict";
 
 (function () {
@@ -75,8 +77,20 @@
     return spec.paths[path].post;
   }
 
+  // The JSON media of a request or answer: application/json (unary), application/connect+json (a server stream)
+  // or application/grpc+json (a stream of requests).
+  function jsonMediaType(content) {
+    return content ? Object.keys(content).find((type) => type.endsWith("json")) || null : null;
+  }
+
   function jsonSchemaOf(content) {
-    return content && content["application/json"] ? content["application/json"] : null;
+    const type = jsonMediaType(content);
+    return type ? content[type] : null;
+  }
+
+  // "server", "client" or "bidi" for a streaming method, else null.
+  function streamingOf(operation) {
+    return operation["x-boltgen-streaming"] || null;
   }
 
   function exampleRequest(operation) {
@@ -119,6 +133,13 @@
       li.className = "rpc" + (current && current.path === path ? " selected" : "");
       li.dataset.path = path;
       li.textContent = path.substring(slash + 1);
+      const streaming = streamingOf(operationOf(path));
+      if (streaming) {
+        const badge = document.createElement("span");
+        badge.className = "stream";
+        badge.textContent = streaming + " stream";
+        li.appendChild(badge);
+      }
       li.title = operationOf(path).summary || path;
       li.addEventListener("click", () => select(path));
       list.appendChild(li);
@@ -132,7 +153,16 @@
     $("method-path").textContent = "POST " + path;
     $("method-summary").textContent = operation.summary || "";
     $("method-description").textContent = operation.description || "";
-    $("request-type").textContent = "application/json";
+    const streaming = streamingOf(operation);
+    $("request-type").textContent = jsonMediaType(operation.requestBody && operation.requestBody.content)
+        || "application/json";
+    const sendable = streaming !== "client" && streaming !== "bidi";
+    $("send").disabled = !sendable;
+    $("copy-curl").disabled = !sendable;
+    $("stream-note").hidden = sendable;
+    $("stream-note").textContent = sendable ? "" : "A " + (streaming === "bidi" ? "bidirectional" : "client")
+        + " stream: the caller sends a stream of requests, which a browser cannot send. Call it over gRPC (HTTP/2)"
+        + " with a client generated from the .proto, or over Bolt with boltgen's stub.";
     $("request").value = JSON.stringify(exampleRequest(operation), null, 2);
     const requestMedia = jsonSchemaOf(operation.requestBody && operation.requestBody.content);
     const responseMedia = jsonSchemaOf(operation.responses && operation.responses["200"]
@@ -152,7 +182,10 @@
   }
 
   function requestHeaders() {
-    const headers = { "Content-Type": "application/json", "Connect-Protocol-Version": "1" };
+    const headers = {
+      "Content-Type": streamingOf(current.operation) === "server" ? "application/connect+json" : "application/json",
+      "Connect-Protocol-Version": "1",
+    };
     for (const line of $("headers").value.split("\n")) {
       const colon = line.indexOf(":");
       if (colon > 0) {
@@ -162,24 +195,114 @@
     return headers;
   }
 
+  // One message of Connect's streaming protocol: a flag byte, the length in 4 bytes (big-endian), the message.
+  function envelope(json) {
+    const message = new TextEncoder().encode(json);
+    const out = new Uint8Array(5 + message.length);
+    new DataView(out.buffer).setUint32(1, message.length);
+    out.set(message, 5);
+    return out;
+  }
+
+  // The request as sent: a server stream's compact JSON in an envelope; a unary call's text as typed.
+  function requestBody() {
+    const text = $("request").value;
+    if (streamingOf(current.operation) !== "server") {
+      return text;
+    }
+    let json = text;
+    try {
+      json = JSON.stringify(JSON.parse(text));
+    } catch (e) {
+      // sent as typed: the server answers what is wrong with it
+    }
+    return envelope(json);
+  }
+
+  // Reads a server stream's enveloped answer as it arrives, showing each message, then the end of the stream.
+  async function readStream(response, started) {
+    const shown = [];
+    let messages = 0;
+    let end = null;
+    let pending = new Uint8Array(0);
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (value) {
+        const joined = new Uint8Array(pending.length + value.length);
+        joined.set(pending);
+        joined.set(value, pending.length);
+        pending = joined;
+      }
+      while (pending.length >= 5) {
+        const length = new DataView(pending.buffer, pending.byteOffset).getUint32(1);
+        if (pending.length < 5 + length) {
+          break;
+        }
+        const flags = pending[0];
+        const text = decoder.decode(pending.subarray(5, 5 + length));
+        pending = pending.slice(5 + length);
+        let value = text;
+        try {
+          value = JSON.stringify(JSON.parse(text), null, 2);
+        } catch (e) {
+          // not JSON: shown as it came
+        }
+        if (flags & 2) {
+          end = text;
+          shown.push("end of stream: " + value);
+        } else {
+          messages++;
+          shown.push(value);
+        }
+        $("response-body").textContent = shown.join("\n");
+      }
+      if (done) {
+        break;
+      }
+    }
+    let error = null;
+    try {
+      error = end === null ? null : JSON.parse(end).error || null;
+    } catch (e) {
+      error = { code: "unparsable end of stream" };
+    }
+    const count = messages + (messages === 1 ? " message" : " messages");
+    if (end === null) {
+      $("status").textContent = response.status + ": the stream ended without its end message, after " + count;
+      $("status").className = "bad";
+    } else {
+      $("status").textContent = response.status + " " + (error ? error.code : "OK") + ", " + count;
+      $("status").className = error ? "bad" : "ok";
+    }
+    $("elapsed").textContent = (performance.now() - started).toFixed(1) + " ms";
+  }
+
   async function send() {
-    if (!current) {
+    if (!current || $("send").disabled) {
       return;
     }
-    const body = $("request").value;
+    const body = requestBody();
     $("status").textContent = "sending…";
     $("status").className = "";
     const started = performance.now();
     try {
       const response = await fetch(current.path, { method: "POST", headers: requestHeaders(), body });
+      const lines = [];
+      response.headers.forEach((value, name) => lines.push(name + ": " + value));
+      $("response-headers").textContent = lines.join("\n");
+      $("response-body").textContent = "";
+      const type = response.headers.get("content-type") || "";
+      if (type.startsWith("application/connect+")) {
+        await readStream(response, started);
+        return;
+      }
       const text = await response.text();
       const elapsed = performance.now() - started;
       $("status").textContent = response.status + " " + (response.statusText || (response.ok ? "OK" : ""));
       $("status").className = response.ok ? "ok" : "bad";
       $("elapsed").textContent = elapsed.toFixed(1) + " ms";
-      const lines = [];
-      response.headers.forEach((value, name) => lines.push(name + ": " + value));
-      $("response-headers").textContent = lines.join("\n");
       let pretty = text;
       try {
         pretty = JSON.stringify(JSON.parse(text), null, 2);
@@ -209,12 +332,19 @@
     } catch (e) {
       // sent as typed
     }
-    parts.push("-d", shellQuote(body));
-    return parts.join(" ");
+    if (streamingOf(current.operation) !== "server") {
+      parts.push("-d", shellQuote(body));
+      return parts.join(" ");
+    }
+    // the envelope's five bytes by printf, in octal; the answer's envelopes go to the terminal as they come
+    const prefix = envelope(body).subarray(0, 5);
+    const octal = Array.from(prefix, (b) => "\\" + b.toString(8).padStart(3, "0")).join("");
+    parts.push("--data-binary", "@-", "--output", "-");
+    return "{ printf '" + octal + "'; printf '%s' " + shellQuote(body) + "; } | " + parts.join(" ");
   }
 
   async function copyCurl() {
-    if (!current) {
+    if (!current || $("copy-curl").disabled) {
       return;
     }
     const command = curlCommand();
