@@ -271,11 +271,14 @@ class ExampleHttpTest {
     assertThat(api.getOpenapi()).isEqualTo("3.1.0");
     assertThat(api.getPaths().keySet()).containsExactly("/demo.inventory.Inventory/get",
         "/demo.inventory.Inventory/reserve", "/demo.inventory.Inventory/watch", "/demo.inventory.Inventory/audit",
-        "/demo.inventory.Inventory/report");
+        "/demo.inventory.Inventory/report", "/demo.inventory.Inventory/browse", "/demo.inventory.Inventory/tally",
+        "/demo.inventory.Inventory/lookup");
+    assertThat(api.getPaths().get("/demo.inventory.Inventory/lookup").getPost().getExtensions())
+        .containsEntry("x-boltgen-streaming", "bidi");
     assertThat(api.getComponents().getSchemas()).containsKeys("demo.inventory.GetRequest", "demo.inventory.Stock",
         "demo.inventory.StockLevel", "connect.Error");
-    api.getPaths().forEach((path, item) -> assertThat(item.getPost().getRequestBody().getContent()
-        .get("application/json").getExample()).as("the example request of %s", path).isNotNull());
+    api.getPaths().forEach((path, item) -> assertThat(item.getPost().getRequestBody().getContent().values())
+        .as("the example request of %s", path).anySatisfy(media -> assertThat(media.getExample()).isNotNull()));
   }
 
   @Test

@@ -116,7 +116,8 @@ final class HttpResources {
       json.writeStartObject();
       json.writeStringProperty("title", "boltgen server");
       json.writeStringProperty("description", "Connect unary calls on the Bolt port of " + String.join(", ", names)
-          + ": POST /<proto package>.<Service>/<method> with application/json or application/proto bodies.");
+          + ": POST /<proto package>.<Service>/<method> with application/json or application/proto bodies; a"
+          + " streaming method (x-boltgen-streaming) by Connect's streaming protocol (a server stream) or gRPC.");
       json.writeStringProperty("version", "1");
       json.writeEndObject();
       json.writeName("paths");
