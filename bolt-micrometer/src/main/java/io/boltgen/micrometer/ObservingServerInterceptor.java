@@ -14,12 +14,12 @@ import io.micrometer.observation.ObservationRegistry;
  */
 final class ObservingServerInterceptor implements ServerInterceptor {
 
-  /** One of the caller's messages of a stream of requests reached the handler. */
+  /** One message of a stream reached its reader: the handler (server), the caller (client). */
   static final Observation.Event MESSAGE_RECEIVED =
-      Observation.Event.of("message.received", "a message of the caller's stream reached the handler");
-  /** One message of a streamed answer was handed to the transport. */
+      Observation.Event.of("message.received", "a message of the other side's stream reached its reader");
+  /** One message of a stream was handed to the transport (server) or to the call (client). */
   static final Observation.Event MESSAGE_SENT =
-      Observation.Event.of("message.sent", "a message of the streamed answer was sent");
+      Observation.Event.of("message.sent", "a message of this side's stream was sent");
 
   private final ObservationRegistry registry;
   private final BoltServerObservationConvention convention;

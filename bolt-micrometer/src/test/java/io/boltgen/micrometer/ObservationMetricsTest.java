@@ -113,7 +113,7 @@ class ObservationMetricsTest {
   }
 
   @Test
-  void eachMessageOfAStreamIsAnEventCountedOnTheServer() throws Exception {
+  void eachMessageOfAStreamIsAnEventCountedOnBothSides() throws Exception {
     BoltChannel channel = channel(server(service.definition()));
     List<byte[]> letters = new CopyOnWriteArrayList<>();
     CompletableFuture<Throwable> ended = new CompletableFuture<>();
@@ -152,6 +152,14 @@ class ObservationMetricsTest {
     assertThat(meters.get(server + ".message.received").tag("method", "count").counter().count()).isEqualTo(4);
     assertThat(meters.find(server + ".message.sent").tag("method", "count").counter())
         .as("a unary answer is not a message event").isNull();
+    // and on the client: each message it read of the server's stream, each it sent of its own
+    String client = DefaultBoltClientObservationConvention.NAME;
+    await().atMost(Duration.ofSeconds(5)).until(() -> count(client, "count", ResponseStatus.SUCCESS, "none") == 1
+        && count(client, "spell", ResponseStatus.SUCCESS, "none") == 1);
+    assertThat(meters.get(client + ".message.received").tag("method", "spell").counter().count()).isEqualTo(3);
+    assertThat(meters.get(client + ".message.sent").tag("method", "count").counter().count()).isEqualTo(4);
+    assertThat(meters.find(client + ".message.sent").tag("method", "spell").counter())
+        .as("a unary request is not a message event").isNull();
   }
 
   @Test

@@ -46,9 +46,24 @@ public interface ClientInterceptor {
     SocketAddress remoteAddress();
   }
 
-  /** Told once when a call completes, on the thread that completed it: keep it short, never block. */
+  /**
+   * Told once when a call completes, on the thread that completed it, and of each message of a streaming call: keep it
+   * short, never block.
+   */
   @FunctionalInterface
   interface Listener {
+
+    /**
+     * A message of a call that streams its requests was handed to the call ({@code ClientCall.sendMessage}), on the
+     * caller's thread. A call of one request is not told.
+     */
+    default void onMessageSent() {}
+
+    /**
+     * A message of a call that streams its answer reached its caller, on the caller's callback executor, before the
+     * caller is told it. A call of one answer is not told.
+     */
+    default void onMessageReceived() {}
 
     /**
      * The call completed.

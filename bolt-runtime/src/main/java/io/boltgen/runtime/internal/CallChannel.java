@@ -89,9 +89,13 @@ public final class CallChannel implements BoltChannel {
   @SuppressWarnings("unchecked") // the call encodes its request with its own method's marshaller, typed Q there
   public <Q, R> ClientCall<Q, R> newCall(MethodDescriptor<Q, R> method, CallOptions options) {
     MethodType type = method.type();
-    CallOptions asked = !type.streamsAnswers() && !type.streamsRequests() ? options
+    boolean streams = type.streamsAnswers() || type.streamsRequests();
+    CallOptions asked = !streams ? options
         : options.withHeader(StreamFrames.HEADER, STREAM_CREDIT); // boltgen's streams: the server's first credit
-    return (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, asked, null, true);
+    Interception.Outgoing intercepted = intercept(method, asked);
+    ClientCall<Q, R> call = (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, asked, null, true, intercepted);
+    return !streams || intercepted == null || !intercepted.hasListeners() ? call
+        : new MessageEvents<>(call, intercepted, type); // its listeners hear each message
   }
 
   @Override
@@ -106,21 +110,25 @@ public final class CallChannel implements BoltChannel {
     if (method.type() != type) {
       throw new IllegalArgumentException(method.toString() + " is a " + method.type() + " method");
     }
-    return makeCall(method, options, listener, false);
+    return makeCall(method, options, listener, false, intercept(method, options));
   }
 
-  /**
-   * The one way a call is made: through the endpoint's interceptors, if any (they may add headers, refuse, and
-   * listen), failed at once if the client is closed or its deadline has passed.
-   */
-  @SuppressWarnings("FutureReturnValueIgnored") // Outgoing.complete logs a listener's failure: nothing to lose
-  private <R> PendingCall<R> makeCall(MethodDescriptor<?, R> method, CallOptions options,
-      CallListener<R> listener, boolean awaitingStart) {
+  /** What the endpoint's interceptors make of a call of {@code method}, or {@code null} when it has none. */
+  private Interception.Outgoing intercept(MethodDescriptor<?, ?> method, CallOptions options) {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(options, "options");
     ClientInterceptor[] interceptors = env.clientInterceptors();
-    Interception.Outgoing intercepted = interceptors.length == 0 ? null
+    return interceptors.length == 0 ? null
         : new Interception.Outgoing(interceptors, method, options, target.remoteAddress(), env.ticker().nanoTime());
+  }
+
+  /**
+   * The one way a call is made: through the endpoint's interceptors, if any ({@code intercepted}: they may add
+   * headers, refuse, and listen), failed at once if the client is closed or its deadline has passed.
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // Outgoing.complete logs a listener's failure: nothing to lose
+  private <R> PendingCall<R> makeCall(MethodDescriptor<?, R> method, CallOptions options,
+      CallListener<R> listener, boolean awaitingStart, Interception.Outgoing intercepted) {
     PendingCall<R> call = new PendingCall<>(method, intercepted != null ? intercepted.finalOptions() : options, env,
         target, listener, awaitingStart);
     if (intercepted != null && intercepted.hasListeners()) {

@@ -97,6 +97,28 @@ final class Interception {
       return !listeners.isEmpty();
     }
 
+    /** A message of a streaming call left for the server: every listener is told, in order. */
+    void messageSent() {
+      for (ClientInterceptor.Listener listener : listeners) {
+        try {
+          listener.onMessageSent();
+        } catch (Throwable e) {
+          listenerFailures.warn("a call listener of {} threw {}", method.toString(), MessageText.shorten(e.toString()));
+        }
+      }
+    }
+
+    /** A message of a streaming call's answer reached its caller: every listener is told, in order. */
+    void messageReceived() {
+      for (ClientInterceptor.Listener listener : listeners) {
+        try {
+          listener.onMessageReceived();
+        } catch (Throwable e) {
+          listenerFailures.warn("a call listener of {} threw {}", method.toString(), MessageText.shorten(e.toString()));
+        }
+      }
+    }
+
     /** Tells every listener, latest first; a listener's failure is logged and does not stop the others. */
     void complete(Throwable error, long nowNanos) {
       ResponseStatus status = statusOf(error);
