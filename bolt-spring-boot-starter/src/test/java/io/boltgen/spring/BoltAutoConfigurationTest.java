@@ -7,6 +7,7 @@ import io.boltgen.runtime.BoltServer;
 import io.boltgen.spring.sample.Gate;
 import io.boltgen.spring.sample.Greeter;
 import io.boltgen.spring.sample.GreeterService;
+import io.boltgen.spring.sample.GreeterStreams;
 import io.boltgen.spring.sample.Greeting;
 import io.boltgen.spring.sample.Name;
 import java.util.Map;
@@ -25,7 +26,7 @@ class BoltAutoConfigurationTest {
           BoltServerAutoConfiguration.class, BoltHealthAutoConfiguration.class));
 
   /** Implements the service, but is neither annotated nor listed: never exported. */
-  static class PlainGreeter implements Greeter {
+  static class PlainGreeter extends GreeterStreams {
     @Override
     public Greeting greet(Name name) {
       return new Greeting("plain");

@@ -137,7 +137,7 @@ class ClientEntriesTest {
         failure("boltgen.client.services[sample.Greeter].methods.greetSlow.timeout=1s");
     assertThat(method.description())
         .contains("boltgen.client.services[sample.Greeter].methods.greetSlow names no method of sample.Greeter")
-        .contains("[greet, greetSlowly]");
+        .contains("[greet, greetSlowly, greetEachWord, greetAll, greetEach]");
     assertThat(method.action()).contains("Did you mean greetSlowly?");
 
     assertThat(failure("boltgen.client.services[sample.Greeter].methods.greet.timeout=0s").description())

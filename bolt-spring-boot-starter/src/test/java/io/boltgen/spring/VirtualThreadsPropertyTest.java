@@ -7,6 +7,7 @@ import io.boltgen.runtime.BoltClient;
 import io.boltgen.runtime.CallOptions;
 import io.boltgen.spring.sample.Greeter;
 import io.boltgen.spring.sample.GreeterBolt;
+import io.boltgen.spring.sample.GreeterStreams;
 import io.boltgen.spring.sample.Greeting;
 import io.boltgen.spring.sample.Name;
 import java.io.IOException;
@@ -33,7 +34,7 @@ class VirtualThreadsPropertyTest {
       .withConfiguration(AutoConfigurations.of(BoltClientAutoConfiguration.class, BoltServerAutoConfiguration.class));
 
   /** Answers with the name of the thread its handler ran on, and its kind. */
-  static final class ThreadNamingGreeter implements Greeter {
+  static final class ThreadNamingGreeter extends GreeterStreams {
     @Override
     public Greeting greet(Name name) {
       Thread thread = Thread.currentThread();

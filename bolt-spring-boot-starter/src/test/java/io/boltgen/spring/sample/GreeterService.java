@@ -4,7 +4,7 @@ import io.boltgen.spring.BoltExport;
 
 /** The implementation, exported by the auto-configured server because of {@link BoltExport}. */
 @BoltExport
-public class GreeterService implements Greeter {
+public class GreeterService extends GreeterStreams {
 
   private final Gate gate;
 
