@@ -38,6 +38,10 @@ class ClusterTest {
   /** Drops its connection instead of answering, on the servers told to. */
   private static final MethodDescriptor<byte[], byte[]> DROP = drop("drop", false);
   private static final MethodDescriptor<byte[], byte[]> DROP_IDEMPOTENT = drop("dropIdempotent", true);
+  /** A stream of requests whose first message drops the connection on the servers told to, else is counted. */
+  private static final MethodDescriptor<byte[], byte[]> DROP_STREAM = MethodDescriptor.newBuilder(RAW, RAW)
+      .serviceName("test.Drop").serviceVersion("1.0").methodName("dropStream").type(MethodType.CLIENT_STREAMING)
+      .timeoutMillis(5_000).build();
 
   private final Closer closer = new Closer();
   private final InMemoryRegistry registry = new InMemoryRegistry("mem");
@@ -62,6 +66,7 @@ class ClusterTest {
           .service(ServiceDefinition.builder("test.Drop", "1.0")
               .method(DROP, (request, call) -> dropOrAnswer(request, call))
               .method(DROP_IDEMPOTENT, (request, call) -> dropOrAnswer(request, call))
+              .streamingMethod(DROP_STREAM, (requests, call) -> dropOrCount(requests, call))
               .build());
       if (register) {
         builder.registry(registry).drainTime(Duration.ofSeconds(5));
@@ -82,6 +87,38 @@ class ClusterTest {
       } else {
         call.respond(request);
       }
+    }
+
+    /** Reads the caller's stream: a dropping node closes the connection at its first message. */
+    private void dropOrCount(java.util.concurrent.Flow.Publisher<byte[]> requests, ServerCall call) {
+      dropCalls.incrementAndGet();
+      Connection connection = call.context().connection();
+      requests.subscribe(new java.util.concurrent.Flow.Subscriber<>() {
+        private int count;
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+          subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(byte[] message) {
+          count++;
+          if (dropping) {
+            connection.close();
+          }
+        }
+
+        @Override
+        public void onError(Throwable error) {
+          call.fail(error);
+        }
+
+        @Override
+        public void onComplete() {
+          call.respond(bytes(Integer.toString(count)));
+        }
+      });
     }
 
     ServiceInstance instance() {
@@ -406,6 +443,36 @@ class ClusterTest {
           .isEqualTo("i" + i);
     }
     assertThat(healthy.dropCalls.get() - healthyBefore).isEqualTo(10);
+  }
+
+  /**
+   * A stream of requests whose messages began to leave is never sent to another instance, idempotent or not: the
+   * other would miss what the first was sent. Each call reached one instance once.
+   */
+  @Test
+  void aStreamOfRequestsThatBeganToLeaveIsNeverSentAgain() throws Exception {
+    Node dropping = node();
+    Node healthy = node();
+    dropping.dropping = true;
+    publish("test.Drop:1.0", dropping.instance(), healthy.instance());
+    BoltChannel channel = client(BoltClient.builder()).channel("mem:///test.Drop:1.0", BalancingPolicy.ROUND_ROBIN);
+
+    int failed = 0;
+    int answered = 0;
+    for (int i = 0; i < 6; i++) {
+      CompletableFuture<byte[]> sum = channel.invokeClientStream(DROP_STREAM,
+          Publishers.of(List.of(bytes("a"), bytes("b"), bytes("c"))), CallOptions.DEFAULT.withIdempotent(true));
+      try {
+        assertThat(string(sum.get(10, TimeUnit.SECONDS))).isEqualTo("3");
+        answered++;
+      } catch (java.util.concurrent.ExecutionException e) {
+        assertThat(e.getCause()).isInstanceOfSatisfying(BoltException.class,
+            b -> assertThat(b.status()).isEqualTo(ResponseStatus.CONNECTION_CLOSED));
+        failed++;
+      }
+    }
+    assertThat(failed).isPositive().isEqualTo(dropping.dropCalls.get()); // each reached it once, none again
+    assertThat(answered).isPositive().isEqualTo(healthy.dropCalls.get());
   }
 
   @Test
