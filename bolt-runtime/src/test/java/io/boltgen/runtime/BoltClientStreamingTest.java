@@ -203,6 +203,42 @@ class BoltClientStreamingTest {
     await().atMost(BOUND).until(() -> ends.contains("sum CONNECTION_CLOSED") && server.cancelledCalls() == 1);
   }
 
+  /**
+   * A raw call's caller that sends without waiting for the call to be ready fills what waits for the server's credit
+   * up to its bound, then its call is cancelled and the next message refused: memory stays bounded.
+   */
+  @Test
+  void aCallerThatIgnoresReadinessIsStoppedAtTheBound() throws Exception {
+    ClientCall<byte[], byte[]> call = channel.newCall(Tallies.HOLD, CallOptions.DEFAULT);
+    CompletableFuture<Throwable> closed = new CompletableFuture<>();
+    call.start(new ClientCall.Listener<>() {
+      @Override
+      public void onMessage(byte[] message) {}
+
+      @Override
+      public void onClose(Throwable error, java.util.Map<String, String> trailers) {
+        closed.complete(error);
+      }
+    });
+    await().atMost(BOUND).until(() -> tallies.last != null); // its handler runs, and reads one message
+    IllegalStateException refused = null;
+    int sent = 0;
+    while (refused == null && sent < 10_000) {
+      try {
+        call.sendMessage(Tallies.message(sent, 8));
+        sent++;
+      } catch (IllegalStateException e) {
+        refused = e;
+      }
+    }
+    assertThat(refused).isNotNull().hasMessageContaining("1024 messages of the call of test.Tally:1.0/hold wait for"
+        + " its server to ask for them");
+    assertThat(sent).isBetween(1024, 1024 + 16); // the server's credit let a few leave
+    assertThat(closed.get(BOUND.toMillis(), TimeUnit.MILLISECONDS)).isInstanceOf(CancellationException.class);
+    Tallies.Tally tally = tallies.last;
+    assertThat(tally.ended.await(BOUND.toMillis(), TimeUnit.MILLISECONDS)).as("its server was told").isTrue();
+  }
+
   @Test
   void aCallerThatAsksNoStreamIsRefusedAStreamOfRequests() {
     // a SOFABolt caller, or one that takes the method for a unary one, sends no credit: refused, not answered

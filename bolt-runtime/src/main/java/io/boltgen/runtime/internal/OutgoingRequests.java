@@ -17,7 +17,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * message sent now leaves at once.
  *
  * <p>What waits here is bounded by the caller, which sends while the call is ready (a stub's publisher is asked for
- * at most 16 messages ahead); the server grants what its handler asks for.
+ * at most 16 messages ahead); the server grants what its handler asks for. A caller that sends regardless meets
+ * {@value #MAX_WAITING} waiting messages at most: the next one cancels its call and is refused.
  *
  * <p>Thread-safe: the caller sends from its thread, credit arrives on the connection's IO thread. One thread at a
  * time takes what may leave and encodes and writes it, outside the lock, so that frames leave in the order the
@@ -27,6 +28,12 @@ import java.util.concurrent.locks.ReentrantLock;
 final class OutgoingRequests {
 
   private static final Object END = new Object();
+
+  /**
+   * The most messages that wait for credit: a caller that sends without waiting for the call to be ready (a raw
+   * {@link io.boltgen.runtime.ClientCall} user) is told at the next one, and its call cancelled.
+   */
+  static final int MAX_WAITING = 1024;
 
   private final PendingCall<?> call;
   private final MethodDescriptor<Object, ?> method;
@@ -150,10 +157,22 @@ final class OutgoingRequests {
       if (ended) {
         throw new IllegalStateException("the call of " + method + " was half-closed already");
       }
-      ended = next == END;
-      waiting.add(next);
+      if (next != END && waiting.size() >= MAX_WAITING) {
+        waiting.clear();
+        ended = true;
+      } else {
+        ended = next == END;
+        waiting.add(next);
+        next = null;
+      }
     } finally {
       lock.unlock();
+    }
+    if (next != null) {
+      String why = MAX_WAITING + " messages of the call of " + method + " wait for its server to ask for them: send"
+          + " while the call isReady() (its listener's onReady says when it turns ready again)";
+      call.cancel(why, null);
+      throw new IllegalStateException(why);
     }
     flush();
   }
