@@ -193,24 +193,23 @@ final class DescriptorSetWriter {
   private Out mapEntry(String entry, Field f, String owner) {
     Out out = new Out();
     out.string(1, entry);
-    Out key = new Out();
-    key.string(1, "key");
-    key.varint(3, 1);
-    key.varint(4, LABEL_OPTIONAL);
-    type(key, f.key(), owner);
-    key.string(10, "key");
-    out.message(2, key);
-    Out value = new Out();
-    value.string(1, "value");
-    value.varint(3, 2);
-    value.varint(4, LABEL_OPTIONAL);
-    type(value, f.type(), owner);
-    value.string(10, "value");
-    out.message(2, value);
+    out.message(2, entryField("key", 1, f.key(), owner));
+    out.message(2, entryField("value", 2, f.type(), owner));
     Out options = new Out();
     options.bool(7, true); // MessageOptions.map_entry
     out.message(7, options);
     return out;
+  }
+
+  /** A field of a map entry: {@code key} (1) or {@code value} (2), of the type written in the map's declaration. */
+  private Out entryField(String name, int number, String written, String owner) {
+    Out field = new Out();
+    field.string(1, name);
+    field.varint(3, number);
+    field.varint(4, LABEL_OPTIONAL);
+    type(field, written, owner);
+    field.string(10, name);
+    return field;
   }
 
   private Out enumDef(EnumDef e) {

@@ -99,20 +99,18 @@ final class Interception {
 
     /** A message of a streaming call left for the server: every listener is told, in order. */
     void messageSent() {
-      for (ClientInterceptor.Listener listener : listeners) {
-        try {
-          listener.onMessageSent();
-        } catch (Throwable e) {
-          listenerFailures.warn("a call listener of {} threw {}", method.toString(), MessageText.shorten(e.toString()));
-        }
-      }
+      tellEach(ClientInterceptor.Listener::onMessageSent);
     }
 
     /** A message of a streaming call's answer reached its caller: every listener is told, in order. */
     void messageReceived() {
+      tellEach(ClientInterceptor.Listener::onMessageReceived);
+    }
+
+    private void tellEach(java.util.function.Consumer<ClientInterceptor.Listener> event) {
       for (ClientInterceptor.Listener listener : listeners) {
         try {
-          listener.onMessageReceived();
+          event.accept(listener);
         } catch (Throwable e) {
           listenerFailures.warn("a call listener of {} threw {}", method.toString(), MessageText.shorten(e.toString()));
         }

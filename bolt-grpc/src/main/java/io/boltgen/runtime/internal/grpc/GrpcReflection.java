@@ -188,25 +188,13 @@ final class GrpcReflection {
           argument = decoder.readString();
         } else if (field == 5 && (tag & 7) == 2) { // ExtensionRequest: containing_type, extension_number
           kind = field;
-          argument = decoder.readMessage(GrpcReflection::containingType);
+          argument = decoder.readMessage(ReflectionIndex::name);
         } else {
           decoder.skipField(tag);
         }
       }
       return new Request(raw, host, kind, argument);
     }
-  }
-
-  private static String containingType(ProtoDecoder decoder) {
-    String type = "";
-    for (int tag = decoder.readTag(); tag != 0; tag = decoder.readTag()) {
-      if (tag == (1 << 3 | 2)) {
-        type = decoder.readString();
-      } else {
-        decoder.skipField(tag);
-      }
-    }
-    return type;
   }
 
   /** Protobuf's binary form, as much of it as these responses use. */

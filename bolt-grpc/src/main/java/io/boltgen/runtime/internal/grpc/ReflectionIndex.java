@@ -216,7 +216,14 @@ final class ReflectionIndex {
 
   /** Field 1 (the name) of a descriptor message. */
   private static String nameOf(byte[] descriptor) {
-    ProtoDecoder decoder = ProtoDecoder.of(Unpooled.wrappedBuffer(descriptor));
+    return name(ProtoDecoder.of(Unpooled.wrappedBuffer(descriptor)));
+  }
+
+  /**
+   * Field 1 of the message {@code decoder} reads, a string (a descriptor's name, an {@code ExtensionRequest}'s
+   * containing type), the last one if repeated; {@code ""} without one.
+   */
+  static String name(ProtoDecoder decoder) {
     String name = "";
     for (int tag = decoder.readTag(); tag != 0; tag = decoder.readTag()) {
       if (tag == (1 << 3 | 2)) {
