@@ -8,9 +8,9 @@ import io.micrometer.observation.ObservationRegistry;
  * Starts an observation per call sent, on the caller's thread, and stops it when the call completes, on the
  * completing thread (an IO thread, the timer, the caller's). No scope is opened: nothing runs on the
  * caller's thread between the two on the call's behalf. The observation's parent is whatever observation is
- * current on the caller's thread (a handler's, for a call back over a server's connection). Each message of a stream is an event
- * of the observation, as on the server: {@code message.sent} for each request the caller streams,
- * {@code message.received} for each message of a streamed answer.
+ * current on the caller's thread (a handler's, for a call back over a server's connection). Each message of a
+ * stream is an event of the observation, as on the server: {@code message.sent} for each request the caller
+ * streams, {@code message.received} for each message of a streamed answer.
  */
 final class ObservingClientInterceptor implements ClientInterceptor {
 

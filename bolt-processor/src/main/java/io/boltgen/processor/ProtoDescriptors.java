@@ -176,7 +176,10 @@ final class ProtoDescriptors {
     return files;
   }
 
-  /** The file of {@code fileDescriptor} (a {@code Descriptors.FileDescriptor}) and those it imports, into {@code out}. */
+  /**
+   * The file of {@code fileDescriptor} (a {@code Descriptors.FileDescriptor}) and those it imports, into
+   * {@code out}.
+   */
   private static void collect(Object fileDescriptor, Map<String, File> out) throws ReflectiveOperationException {
     Class<?> type = fileDescriptor.getClass();
     String name = (String) type.getMethod("getName").invoke(fileDescriptor);

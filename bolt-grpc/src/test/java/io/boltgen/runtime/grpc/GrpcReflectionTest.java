@@ -129,6 +129,44 @@ class GrpcReflectionTest {
         CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[] {7})).containsExactly(7);
   }
 
+  /** A service of the server's own at reflection's route and className is served; the module's is left out. */
+  @Test
+  void aServiceOfTheServersOwnAtReflectionsRouteIsServedInstead() throws Exception {
+    io.boltgen.runtime.MethodDescriptor<byte[], byte[]> own = io.boltgen.runtime.MethodDescriptor
+        .newBuilder(EchoService.RAW, EchoService.RAW)
+        .serviceName("grpc.reflection.v1.ServerReflection").serviceVersion("1.0").methodName("ServerReflectionInfo")
+        .type(MethodType.BIDI_STREAMING).protoService("grpc.reflection.v1.ServerReflection").build();
+    server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition())
+        .service(ServiceDefinition.builder("grpc.reflection.v1.ServerReflection", "1.0")
+            .streamingMethod(own, (requests, call) -> call.respondStream(
+                io.boltgen.runtime.Publishers.map(requests, request -> EchoService.bytes("mine"))))
+            .build())
+        .http(true).build().start();
+    grpc = GrpcJava.plaintext(server.port());
+    MethodDescriptor<byte[], byte[]> info = MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+        .setFullMethodName("grpc.reflection.v1.ServerReflection/ServerReflectionInfo")
+        .setRequestMarshaller(GrpcJava.BYTES)
+        .setResponseMarshaller(GrpcJava.BYTES)
+        .build();
+    LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
+    StreamObserver<byte[]> requests = ClientCalls.asyncBidiStreamingCall(
+        grpc.newCall(info, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)), into(answers));
+    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build().toByteArray());
+    requests.onCompleted();
+    assertThat((byte[]) answers.poll(10, TimeUnit.SECONDS)).isEqualTo(EchoService.bytes("mine"));
+    assertThat(answers.poll(10, TimeUnit.SECONDS)).isEqualTo("completed");
+    // the older package is not taken: the module still serves it
+    LinkedBlockingQueue<Object> alpha = new LinkedBlockingQueue<>();
+    StreamObserver<io.grpc.reflection.v1alpha.ServerReflectionRequest> asked =
+        io.grpc.reflection.v1alpha.ServerReflectionGrpc.newStub(grpc).withDeadlineAfter(10, TimeUnit.SECONDS)
+            .serverReflectionInfo(into(alpha));
+    asked.onNext(io.grpc.reflection.v1alpha.ServerReflectionRequest.newBuilder().setListServices("").build());
+    asked.onCompleted();
+    assertThat(alpha.poll(10, TimeUnit.SECONDS))
+        .isInstanceOf(io.grpc.reflection.v1alpha.ServerReflectionResponse.class);
+  }
+
   private static <T> StreamObserver<T> into(LinkedBlockingQueue<Object> answers) {
     return new StreamObserver<>() {
       @Override

@@ -1,10 +1,12 @@
 package io.boltgen.runtime.internal.provider;
 
 import io.boltgen.runtime.Connection;
+import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.RuntimeProvider.FrameLimits;
 import io.boltgen.runtime.RuntimeProvider.ServedService;
 import io.boltgen.runtime.RuntimeProvider.ServerConfig;
 import io.boltgen.runtime.RuntimeProvider;
+import io.boltgen.runtime.ServiceDefinition;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.cluster.ServiceInstance;
@@ -96,7 +98,8 @@ final class ServerRuntime implements RuntimeProvider.Server {
     List<ServiceDescriptor> descriptors = config.services().stream().map(s -> s.service().descriptor()).toList();
     List<ServedService> services = new ArrayList<>(config.services());
     if (http != null) { // the protocol's own services (gRPC's reflection), after the server's
-      http.services(descriptors).forEach(service -> services.add(new ServedService(service, null)));
+      http.services(descriptors).stream().filter(service -> !taken(service, descriptors))
+          .forEach(service -> services.add(new ServedService(service, null)));
     }
     this.served = ServerCalls.create(services, executor, config.selector(), shared.timer(),
         Ticker.systemTicker(), config.interceptors().server());
@@ -113,6 +116,25 @@ final class ServerRuntime implements RuntimeProvider.Server {
     if (tls != null) {
       tls.watch(calls.timer());
     }
+  }
+
+  /**
+   * Whether one of the server's own {@code services} serves a method of a protocol's {@code service} already (its
+   * className or its HTTP route): then the server's is served, and the protocol's is not.
+   */
+  private static boolean taken(ServiceDefinition service, List<ServiceDescriptor> services) {
+    for (MethodDescriptor<?, ?> method : service.descriptor().methods()) {
+      for (ServiceDescriptor own : services) {
+        for (MethodDescriptor<?, ?> mine : own.methods()) {
+          if (mine.dispatchKey().equals(method.dispatchKey())
+              || (mine.httpPath() != null && mine.httpPath().equals(method.httpPath()))) {
+            log.info("{} is served by the server's own {}, not by the HTTP protocol's", method, mine);
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** The protocol that serves HTTP on the port, found by {@link ServiceLoader} (HTTP/1.1 and HTTP/2 with Connect). */
