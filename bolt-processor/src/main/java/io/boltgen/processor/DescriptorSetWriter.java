@@ -19,8 +19,9 @@ import java.util.Map;
  * makes it from that text (names, packages, fields with their labels, types, JSON names, oneofs, proto3
  * {@code optional} as synthetic oneofs, maps as nested {@code ...Entry} messages, reserved numbers and names, the
  * service and its streams), written from the {@link ProtoSchema} parsed back from the text itself, so the two
- * cannot differ. Comments and options are left out, as {@code protoc --descriptor_set_out} leaves them out without
- * {@code --include_source_info}. Servers answer gRPC server reflection with it.
+ * cannot differ. Comments are left out, as {@code protoc --descriptor_set_out} leaves them out without
+ * {@code --include_source_info}; the emitted text declares no options. Reserved names keep the text's order. Servers
+ * answer gRPC server reflection with it.
  *
  * <p>Field numbers are {@code descriptor.proto}'s.
  */

@@ -182,8 +182,13 @@ final class ProtoParser {
       }
     }
     expect("}");
-    out.messages.put(name, new Message(name, List.copyOf(fields), List.copyOf(reserved), Set.copyOf(reservedNames),
+    out.messages.put(name, new Message(name, List.copyOf(fields), List.copyOf(reserved), ordered(reservedNames),
         javaName(first), first.line));
+  }
+
+  /** {@code names} unmodifiable, in the order the text gave them (descriptors are written in that order). */
+  private static Set<String> ordered(Set<String> names) {
+    return java.util.Collections.unmodifiableSet(new LinkedHashSet<>(names));
   }
 
   private Field field(Token first, String oneof) {
@@ -243,7 +248,7 @@ final class ProtoParser {
       }
     }
     expect("}");
-    out.enums.put(name, new EnumDef(name, List.copyOf(values), List.copyOf(reserved), Set.copyOf(reservedNames),
+    out.enums.put(name, new EnumDef(name, List.copyOf(values), List.copyOf(reserved), ordered(reservedNames),
         javaName(first), first.line));
   }
 

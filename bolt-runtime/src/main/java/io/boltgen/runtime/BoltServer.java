@@ -161,6 +161,7 @@ public final class BoltServer implements AutoCloseable {
     private Tls tls;
     private boolean http;
     private boolean console;
+    private boolean reflection = true;
     private List<String> corsOrigins = List.of();
 
     private Builder() {}
@@ -445,6 +446,16 @@ public final class BoltServer implements AutoCloseable {
     }
 
     /**
+     * Whether the HTTP port's protocols add services of their own: gRPC server reflection (with {@code bolt-grpc}),
+     * which describes the services' {@code .proto} files and the files they import to anyone who reaches the port.
+     * On unless set to {@code false}.
+     */
+    public Builder reflection(boolean enabled) {
+      this.reflection = enabled;
+      return this;
+    }
+
+    /**
      * Lets browser pages of {@code origins} call the HTTP port ({@link #http}) across origins (CORS): Connect's
      * calls, gRPC-Web's (with {@code bolt-grpc}) and the console's files. Each is an origin as a browser sends it
      * ({@code https://app.example.com}, scheme, host and port if not the default), or {@code *} for any page. The
@@ -480,19 +491,10 @@ public final class BoltServer implements AutoCloseable {
           maxRequestsPerConnection, maxConnections, idleTimeoutMillis, shutdownTimeoutMillis, listeners,
           new RuntimeProvider.Interceptors(clientInterceptors, serverInterceptors),
           registry == null ? null
-              : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone, announced(), drainMillis),
-          tls, http, console, corsOrigins);
+              : new RuntimeProvider.Announcement(registry, advertisedHost, weight, zone,
+                  RuntimeProvider.Announcement.metadata(metadata, maxConcurrentCalls), drainMillis),
+          tls, http, console, corsOrigins, reflection);
       return new BoltServer(Runtimes.PROVIDER.newServer(config));
-    }
-
-    /** The metadata the instance is registered with: its own, and its capacity when stated. */
-    private Map<String, String> announced() {
-      if (maxConcurrentCalls == 0) {
-        return metadata;
-      }
-      Map<String, String> all = new java.util.LinkedHashMap<>(metadata);
-      all.put(ServiceInstance.MAX_CONCURRENT_CALLS, Integer.toString(maxConcurrentCalls));
-      return ServiceInstance.of(new InetSocketAddress(0)).withMetadata(all).metadata(); // checked: at most 64 entries
     }
   }
 }

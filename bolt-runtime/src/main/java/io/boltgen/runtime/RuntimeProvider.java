@@ -165,6 +165,16 @@ public interface RuntimeProvider {
     public Announcement {
       metadata = Map.copyOf(metadata);
     }
+
+    /** The metadata an instance is registered with: its own, and its capacity when stated (0: not stated). */
+    static Map<String, String> metadata(Map<String, String> own, int maxConcurrentCalls) {
+      if (maxConcurrentCalls == 0) {
+        return own;
+      }
+      Map<String, String> all = new java.util.LinkedHashMap<>(own);
+      all.put(ServiceInstance.MAX_CONCURRENT_CALLS, Integer.toString(maxConcurrentCalls));
+      return ServiceInstance.of(new InetSocketAddress(0)).withMetadata(all).metadata(); // checked: at most 64 entries
+    }
   }
 
   /**
@@ -194,7 +204,8 @@ public interface RuntimeProvider {
       Tls tls,
       boolean http,
       boolean console,
-      List<String> corsOrigins) {
+      List<String> corsOrigins,
+      boolean reflection) {
 
     /** Copies the lists. */
     public ServerConfig {

@@ -253,6 +253,52 @@ class InterceptorTest {
     assertThat(told.get(2)).isEqualTo("answered SUCCESS");
   }
 
+  /**
+   * A client listener hears each message of a streamed answer as the caller reads it, and the call's end only after
+   * the caller heard it: a call that completed while its caller had not read its messages yet tells them first.
+   */
+  @Test
+  void aStreamsMessagesComeBeforeItsEndToClientListenersThoughTheCallerReadsLate() throws Exception {
+    Numbers numbers = new Numbers();
+    BoltServer server = closer.track(BoltServer.builder().bind("127.0.0.1", 0).service(numbers.definition())
+        .build().start());
+    List<String> heard = new CopyOnWriteArrayList<>();
+    BoltClient client = closer.track(BoltClient.builder().clientInterceptor(call -> new ClientInterceptor.Listener() {
+      @Override
+      public void onMessageReceived() {
+        heard.add("message");
+      }
+
+      @Override
+      public void onComplete(ResponseStatus status, Throwable error, long nanos) {
+        heard.add("end " + status);
+      }
+    }).build());
+    ClientCall<byte[], byte[]> call = channel(client, server).newCall(Numbers.COUNT, CallOptions.DEFAULT);
+    java.util.concurrent.CompletableFuture<Throwable> closed = new java.util.concurrent.CompletableFuture<>();
+    call.start(new ClientCall.Listener<>() {
+      @Override
+      public void onMessage(byte[] message) {
+        heard.add("read");
+      }
+
+      @Override
+      public void onClose(Throwable error, java.util.Map<String, String> trailers) {
+        closed.complete(error);
+      }
+    });
+    call.sendMessage(Numbers.request(3, 8));
+    call.halfClose();
+    // the server sends its three messages and the end against the first credit: the call completes (it leaves its
+    // connection's table) while the caller has read none yet
+    await().atMost(Duration.ofSeconds(10)).until(() -> numbers.last != null && numbers.last.emitted.get() == 3
+        && client.connections().stream().allMatch(c -> c.pendingCalls() == 0));
+    assertThat(heard).isEmpty();
+    call.request(3);
+    assertThat(closed.get(10, TimeUnit.SECONDS)).isNull();
+    assertThat(heard).containsExactly("message", "read", "message", "read", "message", "read", "end SUCCESS");
+  }
+
   @Test
   void aListenerThatThrowsDoesNotHurtTheCallOrTheOtherListeners() {
     BoltServer server = start(BoltServer.builder());

@@ -129,6 +129,22 @@ class GrpcReflectionTest {
         CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[] {7})).containsExactly(7);
   }
 
+  /** A server built with reflection(false) serves none: reflection is unimplemented there, as on any other route. */
+  @Test
+  void aServerMayServeNoReflection() throws Exception {
+    server = BoltServer.builder().bind("127.0.0.1", 0).service(echo.definition()).http(true).reflection(false)
+        .build().start();
+    grpc = GrpcJava.plaintext(server.port());
+    LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
+    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(grpc)
+        .withDeadlineAfter(10, TimeUnit.SECONDS).serverReflectionInfo(into(answers));
+    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
+    requests.onCompleted();
+    Object answer = answers.poll(10, TimeUnit.SECONDS);
+    assertThat(answer).isInstanceOfSatisfying(StatusRuntimeException.class,
+        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED));
+  }
+
   /** A service of the server's own at reflection's route and className is served; the module's is left out. */
   @Test
   void aServiceOfTheServersOwnAtReflectionsRouteIsServedInstead() throws Exception {

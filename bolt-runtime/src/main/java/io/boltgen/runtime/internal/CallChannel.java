@@ -93,9 +93,12 @@ public final class CallChannel implements BoltChannel {
     CallOptions asked = !streams ? options
         : options.withHeader(StreamFrames.HEADER, STREAM_CREDIT); // boltgen's streams: the server's first credit
     Interception.Outgoing intercepted = intercept(method, asked);
-    ClientCall<Q, R> call = (ClientCall<Q, R>) (ClientCall<?, R>) makeCall(method, asked, null, true, intercepted);
-    return !streams || intercepted == null || !intercepted.hasListeners() ? call
-        : new MessageEvents<>(call, intercepted, type); // its listeners hear each message
+    PendingCall<R> call = makeCall(method, asked, null, true, intercepted);
+    if (!streams || intercepted == null || !intercepted.hasListeners()) {
+      return (ClientCall<Q, R>) (ClientCall<?, R>) call;
+    }
+    // its listeners hear each message, then the end once the caller heard it (after the messages it still held)
+    return (ClientCall<Q, R>) (ClientCall<?, R>) new MessageEvents<>(call, intercepted, type, env.ticker()::nanoTime);
   }
 
   @Override
@@ -132,7 +135,11 @@ public final class CallChannel implements BoltChannel {
     PendingCall<R> call = new PendingCall<>(method, intercepted != null ? intercepted.finalOptions() : options, env,
         target, listener, awaitingStart);
     if (intercepted != null && intercepted.hasListeners()) {
-      call.whenComplete((value, error) -> intercepted.complete(error, env.ticker().nanoTime()));
+      call.whenComplete((value, error) -> {
+        if (!intercepted.completionDeferred()) { // else MessageEvents tells it, once the caller heard the end
+          intercepted.complete(error, env.ticker().nanoTime());
+        }
+      });
     }
     if (intercepted != null && intercepted.refusal() != null) {
       call.fail(intercepted.refusal());

@@ -31,6 +31,9 @@ final class Interception {
     private final SocketAddress remoteAddress;
     private final long startNanos;
     private final List<ClientInterceptor.Listener> listeners = new ArrayList<>(2);
+    private final java.util.concurrent.atomic.AtomicBoolean completed = new java.util.concurrent.atomic.AtomicBoolean();
+    // a streaming call's caller started listening: its end is told once the caller heard it (MessageEvents)
+    private volatile boolean deferred;
     private CallOptions options;
     private BoltException refusal;
     private boolean open = true;
@@ -108,6 +111,9 @@ final class Interception {
     }
 
     private void tellEach(java.util.function.Consumer<ClientInterceptor.Listener> event) {
+      if (completed.get()) {
+        return; // the listeners heard the call's end: nothing comes after it
+      }
       for (ClientInterceptor.Listener listener : listeners) {
         try {
           event.accept(listener);
@@ -117,8 +123,27 @@ final class Interception {
       }
     }
 
-    /** Tells every listener, latest first; a listener's failure is logged and does not stop the others. */
+    /**
+     * The call's end is told by its caller's side ({@link MessageEvents}, once the caller heard it), not when the call
+     * completes: a streaming call's caller may still be told messages the call held.
+     */
+    void deferCompletion() {
+      deferred = true;
+    }
+
+    /** Whether the end is told by the caller's side ({@link #deferCompletion}). */
+    boolean completionDeferred() {
+      return deferred;
+    }
+
+    /**
+     * Tells every listener, latest first, once (a second call is ignored); a listener's failure is logged and does not
+     * stop the others.
+     */
     void complete(Throwable error, long nowNanos) {
+      if (!completed.compareAndSet(false, true)) {
+        return;
+      }
       ResponseStatus status = statusOf(error);
       Throwable shown = unwrap(error);
       for (int i = listeners.size() - 1; i >= 0; i--) {

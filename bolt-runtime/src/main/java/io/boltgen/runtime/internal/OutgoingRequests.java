@@ -152,6 +152,9 @@ final class OutgoingRequests {
   }
 
   private void add(Object next) {
+    if (call.isDone()) {
+      return; // the call ended (its caller's listener was told how): what the caller still sends is dropped
+    }
     lock.lock();
     try {
       if (ended) {

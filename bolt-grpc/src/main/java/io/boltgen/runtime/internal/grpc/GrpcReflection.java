@@ -8,6 +8,7 @@ import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.codec.Marshaller;
 import io.boltgen.runtime.codec.RawBytesMarshaller;
 import io.boltgen.runtime.codec.protobuf.ProtoDecoder;
+import io.boltgen.runtime.support.MessageText;
 import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -30,8 +31,9 @@ import java.util.concurrent.TimeUnit;
  *       {@code file_containing_extension}: {@code NOT_FOUND};</li>
  *   <li>an unknown name: an {@code error_response} with {@code NOT_FOUND}, the stream going on.</li>
  * </ul>
- * A stream lasts at most {@value #STREAM_TIMEOUT_MINUTES} minutes unless the caller's {@code grpc-timeout} says
- * otherwise.
+ * A stream's deadline is the caller's {@code grpc-timeout}, else {@value #STREAM_TIMEOUT_MINUTES} minutes. A name
+ * the caller sent is repeated in an error at most shortened ({@link MessageText#shorten}): the request is echoed
+ * whole already.
  *
  * <p>Thread-safe: immutable.
  */
@@ -109,19 +111,22 @@ final class GrpcReflection {
     }
     out.bytes(2, request.raw);
     switch (request.kind()) {
-      case 3 -> files(out, index.withDependencies(request.argument()), "file " + request.argument());
+      case 3 -> files(out, index.withDependencies(request.argument()),
+          "file " + MessageText.shorten(request.argument()));
       case 4 -> {
         String file = index.fileContaining(request.argument());
-        files(out, file == null ? List.of() : index.withDependencies(file), "symbol " + request.argument());
+        files(out, file == null ? List.of() : index.withDependencies(file),
+            "symbol " + MessageText.shorten(request.argument()));
       }
-      case 5 -> error(out, NOT_FOUND, "no extension of " + request.argument() + ": no file here declares one");
+      case 5 -> error(out, NOT_FOUND, "no extension of " + MessageText.shorten(request.argument())
+          + ": no file here declares one");
       case 6 -> {
         if (index.isMessage(request.argument())) {
           Writer numbers = new Writer();
           numbers.string(1, request.argument());
           out.bytes(5, numbers.toByteArray());
         } else {
-          error(out, NOT_FOUND, "type not found: " + request.argument());
+          error(out, NOT_FOUND, "type not found: " + MessageText.shorten(request.argument()));
         }
       }
       case 7 -> {

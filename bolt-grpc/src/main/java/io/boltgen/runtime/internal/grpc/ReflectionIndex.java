@@ -48,12 +48,13 @@ final class ReflectionIndex {
       URL set = service.protoDescriptors();
       if (set == null) {
         log.info("gRPC server reflection does not describe {}: it has no .proto descriptors (a hand-built service,"
-            + " or one compiled by an older boltgen processor)", service.name());
+            + " one compiled by an older boltgen processor, or a jar that lost its META-INF/boltgen resources)",
+            service.name());
         continue;
       }
       try {
         read(set);
-      } catch (IOException | RuntimeException e) {
+      } catch (IOException | RuntimeException | StackOverflowError e) {
         log.warn("gRPC server reflection does not describe {}: its descriptors at {} could not be read: {}",
             service.name(), set, MessageText.shorten(e.toString()));
       }
@@ -70,9 +71,9 @@ final class ReflectionIndex {
     return fileBySymbol.get(symbol.startsWith(".") ? symbol.substring(1) : symbol);
   }
 
-  /** Whether {@code name} is the full name of a message described. */
+  /** Whether {@code name} (a leading dot allowed) is the full name of a message described. */
   boolean isMessage(String name) {
-    return messages.contains(name);
+    return messages.contains(name.startsWith(".") ? name.substring(1) : name);
   }
 
   /**
@@ -113,82 +114,98 @@ final class ReflectionIndex {
       throw new IOException("more than " + MAX_SET_BYTES + " bytes");
     }
     ProtoDecoder decoder = ProtoDecoder.of(Unpooled.wrappedBuffer(set));
-    List<byte[]> read = new ArrayList<>();
+    List<Parsed> parsed = new ArrayList<>();
     for (int tag = decoder.readTag(); tag != 0; tag = decoder.readTag()) {
       if (tag == (1 << 3 | 2)) { // FileDescriptorSet.file
-        read.add(decoder.readBytes());
+        parsed.add(parse(decoder.readBytes()));
       } else {
         decoder.skipField(tag);
       }
     }
-    for (byte[] file : read) {
-      index(file, file == read.get(read.size() - 1));
+    // the whole set decoded: only now is it indexed, so that a set that does not decode leaves nothing behind
+    for (int i = 0; i < parsed.size(); i++) {
+      Parsed file = parsed.get(i);
+      if (files.putIfAbsent(file.name, file.bytes) != null) {
+        continue; // an imported file two services share (a well-known type's): described once
+      }
+      dependencies.put(file.name, file.imports);
+      file.symbols.forEach(symbol -> symbol(symbol, file.name));
+      messages.addAll(file.messages);
+      if (i == parsed.size() - 1) { // the set's last file is the service's own: its services are listed
+        file.services.stream().filter(service -> !services.contains(service)).forEach(services::add);
+      }
     }
   }
 
-  /** Indexes one {@code FileDescriptorProto}; the services of the set's last file (the service's own) are listed. */
-  private void index(byte[] file, boolean own) {
-    ProtoDecoder decoder = ProtoDecoder.of(Unpooled.wrappedBuffer(file));
-    String name = null;
-    String pkg = "";
+  /** One {@code FileDescriptorProto}, decoded: its name, bytes, imports, and the full names it declares. */
+  private static final class Parsed {
+    String name;
+    byte[] bytes;
     List<String> imports = new ArrayList<>();
+    final List<String> symbols = new ArrayList<>();
+    final List<String> messages = new ArrayList<>();
+    final List<String> services = new ArrayList<>();
+  }
+
+  private static Parsed parse(byte[] file) {
+    Parsed out = new Parsed();
+    out.bytes = file;
+    ProtoDecoder decoder = ProtoDecoder.of(Unpooled.wrappedBuffer(file));
+    String pkg = "";
     List<byte[]> messageTypes = new ArrayList<>();
     List<byte[]> enumTypes = new ArrayList<>();
     List<byte[]> serviceTypes = new ArrayList<>();
     for (int tag = decoder.readTag(); tag != 0; tag = decoder.readTag()) {
-      switch (tag >>> 3) {
-        case 1 -> name = decoder.readString();
+      switch (lengthDelimited(tag, 6)) {
+        case 1 -> out.name = decoder.readString();
         case 2 -> pkg = decoder.readString();
-        case 3 -> imports.add(decoder.readString());
+        case 3 -> out.imports.add(decoder.readString());
         case 4 -> messageTypes.add(decoder.readBytes());
         case 5 -> enumTypes.add(decoder.readBytes());
         case 6 -> serviceTypes.add(decoder.readBytes());
         default -> decoder.skipField(tag);
       }
     }
-    if (name == null) {
+    if (out.name == null) {
       throw new ProtoDecodeException("a file descriptor without a name");
     }
-    if (files.putIfAbsent(name, file) != null) {
-      return; // an imported file two services share (a well-known type's): described once
-    }
-    dependencies.put(name, List.copyOf(imports));
+    out.imports = List.copyOf(out.imports);
     String prefix = pkg.isEmpty() ? "" : pkg + ".";
     for (byte[] message : messageTypes) {
-      indexMessage(message, prefix, name);
+      parseMessage(message, prefix, out, 1);
     }
     for (byte[] e : enumTypes) {
-      symbol(prefix + nameOf(e), name);
+      out.symbols.add(prefix + nameOf(e));
     }
     for (byte[] service : serviceTypes) {
       ProtoDecoder d = ProtoDecoder.of(Unpooled.wrappedBuffer(service));
-      String serviceName = null;
+      String serviceName = "";
       List<String> methods = new ArrayList<>();
       for (int tag = d.readTag(); tag != 0; tag = d.readTag()) {
-        switch (tag >>> 3) {
+        switch (lengthDelimited(tag, 2)) {
           case 1 -> serviceName = d.readString();
           case 2 -> methods.add(nameOf(d.readBytes()));
           default -> d.skipField(tag);
         }
       }
       String full = prefix + serviceName;
-      symbol(full, name);
-      for (String method : methods) {
-        symbol(full + "." + method, name);
-      }
-      if (own && !services.contains(full)) {
-        services.add(full);
-      }
+      out.symbols.add(full);
+      methods.forEach(method -> out.symbols.add(full + "." + method));
+      out.services.add(full);
     }
+    return out;
   }
 
-  private void indexMessage(byte[] message, String prefix, String file) {
+  private static void parseMessage(byte[] message, String prefix, Parsed out, int depth) {
+    if (depth > ProtoDecoder.RECURSION_LIMIT) {
+      throw new ProtoDecodeException("messages nested deeper than " + ProtoDecoder.RECURSION_LIMIT + " levels");
+    }
     ProtoDecoder decoder = ProtoDecoder.of(Unpooled.wrappedBuffer(message));
-    String name = null;
+    String name = "";
     List<byte[]> nested = new ArrayList<>();
     List<String> enums = new ArrayList<>();
     for (int tag = decoder.readTag(); tag != 0; tag = decoder.readTag()) {
-      switch (tag >>> 3) {
+      switch (lengthDelimited(tag, 4)) {
         case 1 -> name = decoder.readString();
         case 3 -> nested.add(decoder.readBytes());
         case 4 -> enums.add(nameOf(decoder.readBytes()));
@@ -196,14 +213,27 @@ final class ReflectionIndex {
       }
     }
     String full = prefix + name;
-    symbol(full, file);
-    messages.add(full);
+    out.symbols.add(full);
+    out.messages.add(full);
     for (byte[] inner : nested) {
-      indexMessage(inner, full + ".", file);
+      parseMessage(inner, full + ".", out, depth + 1);
     }
-    for (String e : enums) {
-      symbol(full + "." + e, file);
+    enums.forEach(e -> out.symbols.add(full + "." + e));
+  }
+
+  /**
+   * The field number of {@code tag}, checked to be length-delimited when it is one of the first {@code known}
+   * (strings and messages, in the descriptors read here); 0 (skipped) for another field.
+   */
+  private static int lengthDelimited(int tag, int known) {
+    int field = tag >>> 3;
+    if (field < 1 || field > known) {
+      return 0;
     }
+    if ((tag & 7) != 2) {
+      throw new ProtoDecodeException("field " + field + " has wire type " + (tag & 7) + ", not length-delimited");
+    }
+    return field;
   }
 
   private void symbol(String symbol, String file) {

@@ -97,7 +97,7 @@ final class ServerRuntime implements RuntimeProvider.Server {
         config.interceptors().client());
     List<ServiceDescriptor> descriptors = config.services().stream().map(s -> s.service().descriptor()).toList();
     List<ServedService> services = new ArrayList<>(config.services());
-    if (http != null) { // the protocol's own services (gRPC's reflection), after the server's
+    if (http != null && config.reflection()) { // the protocol's own services (gRPC's reflection), after the server's
       http.services(descriptors).stream().filter(service -> !taken(service, descriptors))
           .forEach(service -> services.add(new ServedService(service, null)));
     }

@@ -8,6 +8,14 @@
   const $ = (id) => document.getElementById(id);
   let spec = null;
   let current = null; // { path, operation }
+  let running = null; // the AbortController of the call being sent, stopped by the next send or selection
+
+  function stopRunning() {
+    if (running) {
+      running.abort();
+      running = null;
+    }
+  }
 
   function resolve(schema) {
     let s = schema || {};
@@ -147,6 +155,7 @@
   }
 
   function select(path) {
+    stopRunning();
     const operation = operationOf(path);
     current = { path, operation };
     $("method").hidden = false;
@@ -219,45 +228,50 @@
     return envelope(json);
   }
 
-  // Reads a server stream's enveloped answer as it arrives, showing each message, then the end of the stream.
-  async function readStream(response, started) {
-    const shown = [];
+  // Reads a server stream's enveloped answer as it arrives, showing each message, then the end of the stream; stops
+  // when another send or selection took over (its controller is no longer the running one).
+  async function readStream(response, started, mine) {
     let messages = 0;
     let end = null;
     let pending = new Uint8Array(0);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
+    const body = $("response-body");
     for (;;) {
       const { done, value } = await reader.read();
+      if (running !== mine) {
+        return;
+      }
       if (value) {
         const joined = new Uint8Array(pending.length + value.length);
         joined.set(pending);
         joined.set(value, pending.length);
         pending = joined;
       }
-      while (pending.length >= 5) {
-        const length = new DataView(pending.buffer, pending.byteOffset).getUint32(1);
-        if (pending.length < 5 + length) {
+      let offset = 0;
+      while (pending.length - offset >= 5) {
+        const length = new DataView(pending.buffer, pending.byteOffset + offset).getUint32(1);
+        if (pending.length - offset < 5 + length) {
           break;
         }
-        const flags = pending[0];
-        const text = decoder.decode(pending.subarray(5, 5 + length));
-        pending = pending.slice(5 + length);
-        let value = text;
+        const flags = pending[offset];
+        const text = decoder.decode(pending.subarray(offset + 5, offset + 5 + length));
+        offset += 5 + length;
+        let shown = text;
         try {
-          value = JSON.stringify(JSON.parse(text), null, 2);
+          shown = JSON.stringify(JSON.parse(text), null, 2);
         } catch (e) {
           // not JSON: shown as it came
         }
         if (flags & 2) {
           end = text;
-          shown.push("end of stream: " + value);
+          body.append((messages > 0 ? "\n" : "") + "end of stream: " + shown);
         } else {
+          body.append((messages > 0 ? "\n" : "") + shown);
           messages++;
-          shown.push(value);
         }
-        $("response-body").textContent = shown.join("\n");
       }
+      pending = pending.slice(offset); // what is left: the start of the next envelope
       if (done) {
         break;
       }
@@ -284,18 +298,22 @@
       return;
     }
     const body = requestBody();
+    stopRunning();
+    const mine = new AbortController();
+    running = mine;
     $("status").textContent = "sending…";
     $("status").className = "";
     const started = performance.now();
     try {
-      const response = await fetch(current.path, { method: "POST", headers: requestHeaders(), body });
+      const response = await fetch(current.path, { method: "POST", headers: requestHeaders(), body,
+        signal: mine.signal });
       const lines = [];
       response.headers.forEach((value, name) => lines.push(name + ": " + value));
       $("response-headers").textContent = lines.join("\n");
       $("response-body").textContent = "";
       const type = response.headers.get("content-type") || "";
       if (type.startsWith("application/connect+")) {
-        await readStream(response, started);
+        await readStream(response, started, mine);
         return;
       }
       const text = await response.text();
@@ -311,8 +329,15 @@
       }
       $("response-body").textContent = pretty;
     } catch (e) {
+      if (running !== mine) {
+        return; // stopped: another send or selection took over
+      }
       $("status").textContent = "failed: " + e.message;
       $("status").className = "bad";
+    } finally {
+      if (running === mine) {
+        running = null;
+      }
     }
   }
 
