@@ -8,9 +8,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * docs/http.md's "Server streams" shell snippet, run exactly as it is written there: the example server on port
- * 8080, then curl calling its server-streaming {@code browse} with Connect's streaming protocol. It runs in a
- * temporary directory where {@code example-service/target/example-service.jar} is the freshly built jar.
+ * docs/http.md's "Server streams" and "Streams of requests" shell snippets, run exactly as they are written there: the
+ * example server on port 8080, then curl calling its server-streaming {@code browse}, its client-streaming
+ * {@code tally} (HTTP/1.1) and its bidirectional {@code lookup} (HTTP/2) with Connect's streaming protocol. Each runs
+ * in a temporary directory where {@code example-service/target/example-service.jar} is the freshly built jar.
  */
 class HttpStreamSnippetTest {
 
@@ -31,5 +32,25 @@ class HttpStreamSnippetTest {
         .endsWith(".{}");
     assertThat(printed.indexOf("apple")).isLessThan(printed.indexOf("pear"));
     assertThat(printed.indexOf("pear")).isLessThan(printed.indexOf("plum"));
+  }
+
+  @Test
+  void theStreamsOfRequestsSnippetRunsAsWritten(@TempDir Path dir) throws Exception {
+    String snippet = Snippets.bashBlock("docs/http.md", "## Streams of requests");
+    assertThat(snippet).contains("serve --port 8080", "Inventory/tally", "--http2-prior-knowledge", "Inventory/lookup");
+    assertThat(Snippets.isFree(8080)).as("port 8080 must be free: the snippet starts the example on it").isTrue();
+    Snippets.link(dir, "example-service/target/example-service.jar", "example.jar");
+    Snippets.Run run = Snippets.run(dir, snippet, Duration.ofMinutes(1));
+    String printed = run.printed();
+    assertThat(run.finished()).as("the snippet ends within a minute; it printed:\n%s", printed).isTrue();
+    assertThat(run.exitValue()).as("its exit status; it printed:\n%s", printed).isZero();
+    String[] lines = printed.strip().split("\n");
+    assertThat(lines).as("one line per call; it printed:\n%s", printed).hasSize(2);
+    assertThat(lines[0]).contains("{\"value\":{\"stocks\":[{\"sku\":{\"value\":\"apple\"},\"available\":12,")
+        .contains("{\"sku\":{\"value\":\"pear\"},\"available\":3,").contains("\"totalUnits\":\"15\"}}")
+        .endsWith(".{}");
+    assertThat(lines[1]).contains("{\"value\":{\"sku\":{\"value\":\"pear\"},\"available\":3,")
+        .contains("{\"value\":{\"sku\":{\"value\":\"fig\"},\"level\":\"STOCK_LEVEL_UNKNOWN\"}}").endsWith(".{}");
+    assertThat(lines[1].indexOf("pear")).isLessThan(lines[1].indexOf("fig"));
   }
 }

@@ -62,8 +62,8 @@ final class OpenApiWriter {
         + "Connect unary calls on the Bolt port of Bolt service " + service.serviceName() + " " + service.version()
         + " (" + service.iface().canonicalName() + "), described by " + Names.protoFile(service.iface()) + "."
         + (service.methods().stream().anyMatch(m -> m.style().streams()) ? " A streaming method is marked"
-            + " x-boltgen-streaming (server, client or bidi): a server stream is called by Connect's streaming"
-            + " protocol, a client or bidirectional stream by gRPC over HTTP/2." : ""));
+            + " x-boltgen-streaming (server, client or bidi) and called by Connect's streaming protocol (a"
+            + " bidirectional stream over HTTP/2 only), or by gRPC over HTTP/2." : ""));
     doc.put("info", info);
     Map<String, Object> paths = new LinkedHashMap<>();
     String protoService = service.protoPackage() + "." + service.protoServiceName();
@@ -102,14 +102,14 @@ final class OpenApiWriter {
   }
 
   /** What every operation starts with: its id, summary, description, tag and deprecation. */
-  private Map<String, Object> operationHead(String protoService, Method m, String timeoutHeader) {
+  private Map<String, Object> operationHead(String protoService, Method m) {
     Map<String, Object> op = new LinkedHashMap<>();
     op.put("operationId", protoService + "." + m.wireMethodName());
     String javadoc = m.javadoc() == null ? "" : m.javadoc().strip();
     op.put("summary", firstSentence(javadoc, m.javaName()));
     op.put("description", (javadoc.isEmpty() ? "" : javadoc + "\n\n") + "Bolt className "
         + m.wireName(service.serviceName(), service.version()) + ", " + HolderWriter.style(m.style()) + "; timeout "
-        + m.timeoutMillis() + " ms unless " + timeoutHeader + " says otherwise.");
+        + m.timeoutMillis() + " ms unless Connect-Timeout-Ms says otherwise.");
     op.put("tags", List.of(protoService));
     if (m.deprecated()) {
       op.put("deprecated", true);
@@ -118,7 +118,7 @@ final class OpenApiWriter {
   }
 
   private Map<String, Object> operation(String protoService, Method m) {
-    Map<String, Object> op = operationHead(protoService, m, "Connect-Timeout-Ms");
+    Map<String, Object> op = operationHead(protoService, m);
     op.put("parameters", List.of(
         header("Connect-Protocol-Version", "The Connect protocol version: 1.", Map.of("type", "string", "enum", List.of("1"))),
         header("Connect-Timeout-Ms", "How long the caller waits, in milliseconds (1 to 10 digits).",
@@ -153,41 +153,35 @@ final class OpenApiWriter {
   }
 
   /**
-   * A streaming method's operation, marked {@code x-boltgen-streaming}: a server stream as Connect's streaming
-   * protocol carries it (HTTP/1.1 and HTTP/2: the request in one envelope, each answer in one, then the end of the
-   * stream), a client or bidirectional stream as gRPC does (HTTP/2 only), the way HTTP callers reach it.
+   * A streaming method's operation, marked {@code x-boltgen-streaming}, as Connect's streaming protocol carries it:
+   * each request and each answer in an envelope, then the end of the stream (a server stream's request is one
+   * envelope; a client stream's are any number, over HTTP/1.1 or HTTP/2; a bidirectional stream's over HTTP/2 only).
    */
   private Map<String, Object> streamingOperation(String protoService, Method m) {
-    boolean server = m.style() == Model.Style.STREAM;
-    Map<String, Object> op = operationHead(protoService, m, server ? "Connect-Timeout-Ms" : "grpc-timeout");
-    op.put("x-boltgen-streaming", server ? "server" : m.style() == Model.Style.CLIENT_STREAM ? "client" : "bidi");
-    String prefix = server ? "application/connect+" : "application/grpc+";
+    Map<String, Object> op = operationHead(protoService, m);
+    op.put("x-boltgen-streaming", m.style() == Model.Style.STREAM ? "server"
+        : m.style() == Model.Style.CLIENT_STREAM ? "client" : "bidi");
+    String prefix = "application/connect+";
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("schema", ref(fullName(m.request().protoName())));
     json.put("example", example(m.request(), new HashSet<>()));
     Map<String, Object> requestContent = new LinkedHashMap<>();
     requestContent.put(prefix + "json", json);
     requestContent.put(prefix + "proto", binary(m.request().protoName()));
-    String framing = (server ? "in an envelope" : "length-prefixed")
-        + ": a flag byte (0), the message's length in 4 bytes (big-endian), the message.";
+    String framing = "in an envelope: a flag byte (0), the message's length in 4 bytes (big-endian), the message.";
     op.put("requestBody", Map.of("required", true, "description", (m.style().streamsRequests()
-        ? "A stream of requests over gRPC (HTTP/2), each " : "The request, ") + framing, "content", requestContent));
+        ? "A stream of requests" + (m.style().streamsAnswers() ? " (over HTTP/2 only)" : "") + ", each "
+        : "The request, ") + framing, "content", requestContent));
     Map<String, Object> responseContent = new LinkedHashMap<>();
     responseContent.put(prefix + "json", Map.of("schema", ref(fullName(m.response().protoName()))));
     responseContent.put(prefix + "proto", binary(m.response().protoName()));
-    String answers = (m.style().streamsAnswers() ? "A stream of messages, each " : "The result, ") + framing;
-    answers += server
-        ? " Then the end of the stream: an envelope with flag 2 holding {\"error\": …, \"metadata\": …}, a failure's"
-            + " Connect error there, the HTTP status 200."
-        : " Then the status in the HTTP/2 trailers: grpc-status, grpc-message and grpc-status-details-bin.";
-    op.put("parameters", server
-        ? List.of(header("Connect-Protocol-Version", "The Connect protocol version: 1.",
-                Map.of("type", "string", "enum", List.of("1"))),
-            header("Connect-Timeout-Ms", "How long the caller waits for the whole stream, in milliseconds.",
-                Map.of("type", "string", "pattern", "^[0-9]{1,10}$")))
-        : List.of(header("te", "trailers, which gRPC requires.", Map.of("type", "string", "enum", List.of("trailers"))),
-            header("grpc-timeout", "How long the caller waits for the whole stream: 1 to 8 digits and a unit.",
-                Map.of("type", "string", "pattern", "^[0-9]{1,8}[HMSmun]$"))));
+    String answers = (m.style().streamsAnswers() ? "A stream of messages, each " : "The result, ") + framing
+        + " Then the end of the stream: an envelope with flag 2 holding {\"error\": …, \"metadata\": …}, a failure's"
+        + " Connect error there, the HTTP status 200.";
+    op.put("parameters", List.of(header("Connect-Protocol-Version", "The Connect protocol version: 1.",
+            Map.of("type", "string", "enum", List.of("1"))),
+        header("Connect-Timeout-Ms", "How long the caller waits for the whole stream, in milliseconds.",
+            Map.of("type", "string", "pattern", "^[0-9]{1,10}$"))));
     op.put("responses", Map.of("200", Map.of("description", answers, "content", responseContent)));
     return op;
   }

@@ -247,7 +247,7 @@ class BoltClientStreamingTest {
         CallOptions.DEFAULT));
     assertThat(refused.status()).isEqualTo(ResponseStatus.NO_PROCESSOR);
     assertThat(refused.getMessage()).contains("test.Tally:1.0/sum streams its requests, which this caller's protocol"
-        + " cannot carry: call it over gRPC or Bolt with a boltgen client");
+        + " cannot carry: call it over gRPC, Connect's streaming protocol, or Bolt with a boltgen client");
     assertThat(tallies.last).as("its handler never ran").isNull();
   }
 

@@ -129,10 +129,12 @@ class ConsoleBrowserTest {
 
   /**
    * Streaming methods are marked; a server stream is sent by Connect's streaming protocol, its messages shown as they
-   * come and its curl command run as copied; a stream of requests cannot be sent from a browser, and says so.
+   * come and its curl command run as copied; a client stream's requests, typed as a JSON array, are sent together and
+   * its curl command run as copied; a bidirectional stream is refused 505 over plain HTTP/1.1, as the note says, and
+   * its copied curl command speaks HTTP/2.
    */
   @Test
-  void marksStreamsAndSendsAServerStream() throws Exception {
+  void marksStreamsAndSendsThem() throws Exception {
     String origin = "http://127.0.0.1:" + server.port();
     browser.get(origin + "/#/demo.inventory.Inventory/browse");
     waiting().until(b -> b.findElements(By.cssSelector("#methods li.rpc")).size() == 8);
@@ -164,10 +166,44 @@ class ConsoleBrowserTest {
 
     browser.findElement(By.cssSelector("li.rpc[data-path='/demo.inventory.Inventory/tally']")).click();
     waiting().until(b -> b.findElement(By.id("stream-note")).isDisplayed());
-    assertThat(browser.findElement(By.id("stream-note")).getText()).startsWith("A client stream:").contains("gRPC");
-    assertThat(browser.findElement(By.id("send")).isEnabled()).isFalse();
-    assertThat(browser.findElement(By.id("copy-curl")).isEnabled()).isFalse();
-    assertThat(browser.findElement(By.id("request-type")).getText()).isEqualTo("application/grpc+json");
+    assertThat(browser.findElement(By.id("stream-note")).getText()).startsWith("A client stream: type its requests as"
+        + " a JSON array");
+    assertThat(browser.findElement(By.id("request-type")).getText()).isEqualTo("application/connect+json");
+    request = browser.findElement(By.id("request"));
+    request.clear();
+    request.sendKeys("[{\"skus\": {\"value\": \"apple\"}}, {\"skus\": {\"value\": \"pear\"}}]");
+    browser.findElement(By.id("send")).click();
+    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("200"));
+    assertThat(browser.findElement(By.id("status")).getText()).isEqualTo("200 OK, 1 message");
+    assertThat(browser.findElement(By.id("response-body")).getText()).contains("\"totalUnits\": \"15\"")
+        .endsWith("end of stream: {}");
+    browser.findElement(By.id("copy-curl")).click();
+    waiting().until(b -> b.findElement(By.id("curl")).getText().contains("/tally"));
+    assertThat(run(browser.findElement(By.id("curl")).getText())).contains("\"totalUnits\":\"15\"").endsWith("{}");
+
+    browser.findElement(By.cssSelector("li.rpc[data-path='/demo.inventory.Inventory/lookup']")).click();
+    waiting().until(b -> b.findElement(By.id("stream-note")).getText().startsWith("A bidirectional stream"));
+    assertThat(browser.findElement(By.id("stream-note")).getText()).contains("HTTP/2 only");
+    request = browser.findElement(By.id("request"));
+    request.clear();
+    request.sendKeys("[{\"skus\": {\"value\": \"pear\"}}, {\"skus\": {\"value\": \"fig\"}}]");
+    browser.findElement(By.id("send")).click();
+    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("505"));
+    assertThat(browser.findElement(By.id("response-body")).getText()).contains("\"code\": \"unimplemented\"");
+    browser.findElement(By.id("copy-curl")).click();
+    waiting().until(b -> b.findElement(By.id("curl")).getText().contains("/lookup"));
+    String bidi = browser.findElement(By.id("curl")).getText();
+    assertThat(bidi).endsWith("--http2-prior-knowledge");
+    assertThat(run(bidi)).containsSubsequence("\"pear\"", "\"fig\"", "STOCK_LEVEL_UNKNOWN").endsWith("{}");
+  }
+
+  /** Runs a copied curl command with bash: what it printed, once it exited 0. */
+  private static String run(String command) throws Exception {
+    Process curl = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
+    assertThat(curl.waitFor(30, TimeUnit.SECONDS)).as("curl finished").isTrue();
+    String printed = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(curl.exitValue()).as(printed).isZero();
+    return printed;
   }
 
   private void screenshot() throws Exception {

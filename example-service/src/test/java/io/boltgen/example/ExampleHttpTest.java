@@ -240,6 +240,33 @@ class ExampleHttpTest {
           base + route(method)));
       assertThat(curl(args.toArray(String[]::new))).as(method.httpPath()).isEqualTo("200");
     }
+
+    // a client stream and a bidirectional one (this transport is HTTP/2), each request in its Connect envelope
+    Path skus = dir.resolve("skus.bin");
+    Files.write(skus, envelopes("{\"skus\":{\"value\":\"apple\"}}", "{\"skus\":{\"value\":\"fig\"}}"));
+    for (MethodDescriptor<?, ?> method : List.of(InventoryBolt.METHOD_TALLY, InventoryBolt.METHOD_LOOKUP)) {
+      args = new ArrayList<>(List.of(transport));
+      args.addAll(List.of("-H", "Content-Type: application/connect+json", "--data-binary", "@" + skus,
+          base + route(method)));
+      String streamed = curl(args.toArray(String[]::new));
+      if (method == InventoryBolt.METHOD_TALLY) {
+        assertThat(streamed).as("tally").contains("{\"code\":\"failed_precondition\",\"message\":\"no such SKU: fig\"");
+      } else {
+        assertThat(streamed).as("lookup").containsSubsequence("{\"value\":{\"sku\":{\"value\":\"apple\"},\"available\":12",
+            "{\"value\":{\"sku\":{\"value\":\"fig\"},\"level\":\"STOCK_LEVEL_UNKNOWN\"}}").endsWith("{}");
+      }
+    }
+  }
+
+  /** Each JSON message in a Connect envelope: a flag byte (0), its length in 4 bytes, its bytes. */
+  private static byte[] envelopes(String... messages) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    for (String message : messages) {
+      byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
+      out.writeBytes(java.nio.ByteBuffer.allocate(5).put((byte) 0).putInt(bytes.length).array());
+      out.writeBytes(bytes);
+    }
+    return out.toByteArray();
   }
 
   @Test

@@ -292,7 +292,7 @@ class GrpcBadInputTest {
     two.writeBytes(message(0, bytes("one")));
     two.writeBytes(message(0, bytes("two")));
     assertTrailersOnly(raw.call(request("echo"), two.toByteArray()), 200, INTERNAL,
-        "a second request message: the method is unary and takes one");
+        "a second request message: the method takes one");
     assertThat(echo.echoed.get()).isZero();
     assertPortStillServes();
   }
@@ -333,7 +333,7 @@ class GrpcBadInputTest {
   @Test
   void aFlagByteOfTwoIsInternal() throws IOException {
     assertTrailersOnly(raw.call(request("echo"), message(2, bytes("x"))), 200, INTERNAL,
-        "a message's flag byte is 2: gRPC's are 0 and 1");
+        "a message's flag byte is 2: a request's are 0 and 1");
     assertPortStillServes();
   }
 
@@ -377,7 +377,7 @@ class GrpcBadInputTest {
     try {
       for (int i = 0; i < refusals; i++) { // each refusal is logged before it is answered
         assertTrailersOnly(raw.call(request("echo"), message(2, bytes("x"))), 200, INTERNAL,
-            "a message's flag byte is 2: gRPC's are 0 and 1");
+            "a message's flag byte is 2: a request's are 0 and 1");
       }
     } finally {
       System.setErr(err);

@@ -294,23 +294,23 @@ class GrpcClientStreamingTest {
   }
 
   @Test
-  void connectAndGrpcWebRefuseTheMethodWhichBoltgenStreamsOverBolt() throws Exception {
+  void unaryConnectAndGrpcWebRefuseAStreamOfRequestsAndConnectBidiNeedsHttp2() throws Exception {
     HttpResponse<String> connect = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + server.port() + "/test.Tally/sum"))
         .header("content-type", "application/proto")
         .POST(HttpRequest.BodyPublishers.ofByteArray(Tallies.message(0, 8))).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(connect.body()).contains("\"code\":\"unimplemented\"")
-        .contains("streams its requests, which this caller's protocol cannot carry: call it over gRPC or Bolt with"
-            + " a boltgen client");
+        .contains("streams its requests, which this caller's protocol cannot carry: call it over gRPC, Connect's"
+            + " streaming protocol, or Bolt with a boltgen client");
     HttpResponse<byte[]> connectStream = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + server.port() + "/test.Tally/echo"))
         .header("content-type", "application/connect+proto")
         .POST(HttpRequest.BodyPublishers.ofByteArray(message(0, Tallies.message(0, 8)))).build(),
         HttpResponse.BodyHandlers.ofByteArray());
-    assertThat(connectStream.statusCode()).as("an error of a stream: its end-of-stream message").isEqualTo(200);
+    assertThat(connectStream.statusCode()).as("Connect's bidirectional streams need HTTP/2").isEqualTo(505);
     assertThat(new String(connectStream.body(), java.nio.charset.StandardCharsets.UTF_8))
-        .contains("\"code\":\"unimplemented\"").contains("test.Tally:1.0/echo streams its requests");
+        .contains("\"code\":\"unimplemented\"").contains("/test.Tally/echo is bidirectional");
     HttpResponse<byte[]> web = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
         URI.create("http://127.0.0.1:" + server.port() + "/test.Tally/echo"))
         .header("content-type", "application/grpc-web+proto")

@@ -149,13 +149,20 @@ class ConnectStreamingTest {
     System.arraycopy(envelope(0, request), 0, longer, 0, request.length + 5);
     try (RawHttp raw = RawHttp.connect(server.port())) {
       assertThat(onlyEnd(stream(raw, "count", truncated))).isEqualTo("{\"error\":{\"code\":\"invalid_argument\","
-          + "\"message\":\"the request must be one enveloped message (5 bytes of flags and length, then the message):"
-          + " its envelope says 8 bytes, and 7 follow\"}}");
-      assertThat(onlyEnd(stream(raw, "count", longer))).contains("its envelope says 8 bytes, and 11 follow");
-      assertThat(onlyEnd(stream(raw, "count", new byte[3]))).contains("3 bytes came");
+          + "\"message\":\"the request ended inside a message: its prefix says 8 bytes, 7 arrived\"}}");
+      assertThat(onlyEnd(stream(raw, "count", longer))).contains(
+          "the request ended inside a message's prefix, after 3 of its 5 bytes");
+      assertThat(onlyEnd(stream(raw, "count", new byte[3]))).contains(
+          "the request ended inside a message's prefix, after 3 of its 5 bytes");
+      assertThat(onlyEnd(stream(raw, "count", new byte[0]))).contains(
+          "the request ended without a message: /test.Numbers/count takes one");
+      assertThat(onlyEnd(stream(raw, "count", concat(envelope(0, request), envelope(0, request))))).contains(
+          "a second request message: the method takes one");
       assertThat(onlyEnd(stream(raw, "count", envelope(1, request)))).contains(
-          "the request's message is compressed, but no Connect-Content-Encoding was sent");
-      assertThat(onlyEnd(stream(raw, "count", envelope(0, request), "Connect-Content-Encoding: gzip")))
+          "a message is flagged compressed, but the request names no Connect-Content-Encoding to read it with");
+      assertThat(onlyEnd(stream(raw, "count", envelope(1, request), "Connect-Content-Encoding: gzip")))
+          .startsWith("{\"error\":{\"code\":\"invalid_argument\",\"message\":\"a gzip message could not be inflated");
+      assertThat(onlyEnd(stream(raw, "count", envelope(0, request), "Connect-Content-Encoding: br")))
           .startsWith("{\"error\":{\"code\":\"unimplemented\"");
       assertThat(onlyEnd(stream(raw, "count", envelope(0, request), "Connect-Timeout-Ms: soon")))
           .contains("Connect-Timeout-Ms must be a positive integer");
@@ -174,6 +181,12 @@ class ConnectStreamingTest {
           .containsExactly(0, 1);
     }
     assertThat(numbers.last.count).isEqualTo(2); // no refused request reached a handler
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, both, a.length, b.length);
+    return both;
   }
 
   private static String onlyEnd(RawHttp.Response answer) {

@@ -47,6 +47,11 @@ final class RawHttp implements AutoCloseable {
     return connect(port, 0);
   }
 
+  /** A client over {@code socket}, connected already. */
+  static RawHttp over(Socket socket) throws IOException {
+    return new RawHttp(socket);
+  }
+
   /** Connects with a receive buffer of {@code receiveBuffer} bytes (0: the default). */
   static RawHttp connect(int port, int receiveBuffer) throws IOException {
     Socket socket = new Socket();

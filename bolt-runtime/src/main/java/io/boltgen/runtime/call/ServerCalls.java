@@ -191,8 +191,8 @@ public final class ServerCalls {
    * the one wording every protocol answers with.
    */
   public static String requestStreamsNotCarried(MethodDescriptor<?, ?> method) {
-    return method + " streams its requests, which this caller's protocol cannot carry: call it over gRPC or Bolt"
-        + " with a boltgen client";
+    return method + " streams its requests, which this caller's protocol cannot carry: call it over gRPC, Connect's"
+        + " streaming protocol, or Bolt with a boltgen client";
   }
 
   /** The executor a call of {@code method} runs on (IO thread). */

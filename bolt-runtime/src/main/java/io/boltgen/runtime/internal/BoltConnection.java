@@ -28,20 +28,18 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 
 /**
- * One Bolt connection: a Netty channel ({@code nettyChannel}; "channel" alone means the {@link BoltChannel}
- * calls are sent over, see {@link #channel()}), the calls waiting on it, its write queue, its frame format and, on
- * a client, its heartbeat; on a server, the throttle that stops reading it while its peer does not keep up.
- * Calls are encoded on the caller's thread, registered, and queued; responses are matched on the IO thread.
+ * One Bolt connection: a Netty channel ({@code nettyChannel}; "channel" alone means the {@link BoltChannel} calls are
+ * sent over, see {@link #channel()}), the calls waiting on it, its write queue, its frame format and, on a client, its
+ * heartbeat; on a server, the throttle that stops reading it while its peer does not keep up. Calls are encoded on
+ * the caller's thread, registered, and queued; responses are matched on the IO thread.
  *
- * <p>Limits: a request frame larger than the peer accepts fails its call alone before anything is written;
- * a call whose frame would take the write queue past its budget of queued bytes fails alone; otherwise a
- * call waits in the queue, within its own timeout, until the Netty channel can take it.
+ * <p>Limits: a request frame larger than the peer accepts fails its call alone before anything is written; a call
+ * whose frame would take the write queue past its budget of queued bytes fails alone; otherwise a call waits in the
+ * queue, within its own timeout, until the Netty channel can take it.
  *
- * <p>The frame format: a client sends what it was configured with; a server latches the protocol code
- * and version of the first frame it receives and answers in that format (before any frame it uses its own
- * configured one), as SOFABolt does.
- *
- * <p>Thread-safe.
+ * <p>The frame format: a client sends what it was configured with; a server latches the protocol code and version of
+ * the first frame it receives and answers in that format (before any frame it uses its own configured one), as
+ * SOFABolt does. Thread-safe.
  */
 public final class BoltConnection implements PortConnection, CallTarget {
 
@@ -59,8 +57,7 @@ public final class BoltConnection implements PortConnection, CallTarget {
   private final CallChannel callChannel;
   private final Heartbeat heartbeat;
   private final ReadThrottle throttle;
-  // run once when the connection closes (IO thread), unless removed first: the cancellation of served calls
-  // whose handlers listen for it, from their first onCancel until they answer (most calls never do)
+  // run once on close (IO thread) unless removed first: cancelling served calls whose handlers listen for it
   public final Set<Runnable> closeHooks = ConcurrentHashMap.newKeySet();
   private final IdleTimeout idleTimeout; // a server's; null on a client or without an idle timeout
   private final EndpointSettings settings;
@@ -155,11 +152,11 @@ public final class BoltConnection implements PortConnection, CallTarget {
 
   /** Queues an encoded frame (response, heartbeat); takes ownership. */
   public void writeFrame(ByteBuf frame) {
-    if (!nettyChannel.isActive()) {
+    if (nettyChannel.isActive()) {
+      writes.enqueue(frame);
+    } else {
       frame.release();
-      return;
     }
-    writes.enqueue(frame);
   }
 
   /** Queues a frame the IO thread will encode (a server's answer). */
@@ -216,9 +213,15 @@ public final class BoltConnection implements PortConnection, CallTarget {
 
   @Override
   public void afterRead() {
-    assert nettyChannel.eventLoop().inEventLoop();
     if (throttle != null) {
       throttle.update();
+    }
+  }
+
+  @Override
+  public void holdReads(boolean hold) {
+    if (throttle != null) {
+      throttle.hold(hold);
     }
   }
 
@@ -434,10 +437,9 @@ public final class BoltConnection implements PortConnection, CallTarget {
   }
 
   /**
-   * Whether the peer, in effect, refused the connection: it closed without ever answering, within the connect
-   * timeout of this side's first frame (or of the connection's start). A TLS mismatch, a client certificate
-   * refused after a TLS 1.3 handshake, a server that drops every connection each close at once; a connection
-   * that stayed quiet longer (a call never answered, then an idle close) was a working connection that closed.
+   * Whether the peer, in effect, refused the connection: it closed without ever answering, within the connect timeout
+   * of this side's first frame (or of the connection's start): a TLS mismatch, a client certificate refused after a
+   * TLS 1.3 handshake, a server that drops every connection. One quiet for longer was a working connection that closed.
    */
   boolean closedAsRefused() {
     if (received) {

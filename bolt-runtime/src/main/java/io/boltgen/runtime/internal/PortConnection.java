@@ -34,6 +34,12 @@ public interface PortConnection extends Connection {
   /** A read was handed on: pause reading if too much is open now (IO thread). */
   void afterRead();
 
+  /**
+   * Holds reads while {@code hold} is true, whatever else allows them, and releases them with false (IO thread): a
+   * request whose body streams has a message its call did not ask for yet, so the peer waits, its bytes unread.
+   */
+  void holdReads(boolean hold);
+
   /** Bytes of a request arrived from the peer (IO thread): it answered, so the connection worked. */
   void markReceived();
 

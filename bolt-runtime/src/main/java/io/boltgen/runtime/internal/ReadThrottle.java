@@ -14,10 +14,13 @@ import org.slf4j.LoggerFactory;
  *   <li>while the channel is not writable (its outbound buffer is above the high water mark: the peer does
  *       not read its answers), and</li>
  *   <li>while {@code maxOpen} requests of the connection are open: read and not yet run to their end, or
- *       answered and the answer not yet written.</li>
+ *       answered and the answer not yet written, and</li>
+ *   <li>while the protocol holds reads ({@link #hold}): a request whose body streams has a message waiting that its
+ *       call did not ask for yet.</li>
  * </ul>
  *
- * Reading resumes once the channel is writable again and at most half of {@code maxOpen} requests are open.
+ * Reading resumes once the channel is writable again, at most half of {@code maxOpen} requests are open and no hold
+ * is on.
  * Only the accepting side throttles: a client always reads (its responses free memory), so two peers can
  * never both wait for the other to read.
  *
@@ -35,6 +38,7 @@ final class ReadThrottle {
   private final Runnable update = this::update;
   // written on the event loop only
   private volatile boolean paused;
+  private boolean held;
 
   ReadThrottle(Channel channel, int maxOpen) {
     this.channel = channel;
@@ -68,6 +72,12 @@ final class ReadThrottle {
     }
   }
 
+  /** Holds reads while {@code hold} is true, whatever else allows them (event loop); released by false. */
+  void hold(boolean hold) {
+    held = hold;
+    update();
+  }
+
   /** Whether reads are paused now. */
   boolean isPaused() {
     return paused;
@@ -77,15 +87,16 @@ final class ReadThrottle {
   void update() {
     assert channel.eventLoop().inEventLoop();
     boolean writable = channel.isWritable();
-    if (!paused && (!writable || open.get() >= maxOpen)) {
+    if (!paused && (!writable || open.get() >= maxOpen || held)) {
       paused = true;
       channel.config().setAutoRead(false);
-      log.debug("paused reading from {}: {}", channel.remoteAddress(),
-          writable ? open.get() + " requests open (the limit is " + maxOpen + ")" : "it does not read its answers");
+      log.debug("paused reading from {}: {}", channel.remoteAddress(), !writable ? "it does not read its answers"
+          : held ? "a streamed request's call has not asked for its next message"
+          : open.get() + " requests open (the limit is " + maxOpen + ")");
     }
     // read the count again after pausing: a close() that crossed resumeAt before it saw the pause did not
     // schedule this update, so this is the only chance to notice
-    if (paused && writable && open.get() <= resumeAt) {
+    if (paused && writable && !held && open.get() <= resumeAt) {
       paused = false;
       channel.config().setAutoRead(true);
       log.debug("resumed reading from {}", channel.remoteAddress());

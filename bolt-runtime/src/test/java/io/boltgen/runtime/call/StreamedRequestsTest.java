@@ -242,8 +242,8 @@ class StreamedRequestsTest {
     assertThat(stream.closes).singleElement().satisfies(s -> {
       assertThat(s.code()).isEqualTo(ResponseStatus.NO_PROCESSOR);
       assertThat(s.message()).isEqualTo(
-          "test.Sum:1.0/sum streams its requests, which this caller's protocol cannot carry: call it over gRPC or"
-          + " Bolt with a boltgen client");
+          "test.Sum:1.0/sum streams its requests, which this caller's protocol cannot carry: call it over gRPC,"
+          + " Connect's streaming protocol, or Bolt with a boltgen client");
     });
     assertThat(stream.asked).as("the one request such a transport carries, told only to be released").isEqualTo(1);
   }

@@ -4,6 +4,7 @@ import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.StatusCode;
 import io.boltgen.runtime.codec.protobuf.ProtoDecodeException;
 import io.boltgen.runtime.codec.protobuf.ProtoDecoder;
+import io.boltgen.runtime.internal.http.LengthPrefixedMessages;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
@@ -100,7 +101,7 @@ final class GrpcHealth {
 
   /** A {@code HealthCheckResponse} with {@code status}, prefixed for gRPC. */
   static ByteBuf status(ByteBufAllocator alloc, int status) {
-    ByteBuf message = alloc.buffer(GrpcMessages.PREFIX_BYTES + 2);
+    ByteBuf message = alloc.buffer(LengthPrefixedMessages.PREFIX_BYTES + 2);
     return message.writeByte(0).writeInt(2).writeByte(0x08).writeByte(status);
   }
 

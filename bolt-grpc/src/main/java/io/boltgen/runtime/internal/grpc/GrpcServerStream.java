@@ -7,6 +7,7 @@ import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.call.StatusCode;
 import io.boltgen.runtime.internal.Channels;
 import io.boltgen.runtime.internal.PortConnection;
+import io.boltgen.runtime.internal.http.LengthPrefixedMessages;
 import io.boltgen.runtime.internal.http.MessageForms;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
@@ -30,7 +31,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One gRPC call on one HTTP/2 stream, as a stream of the one server call: it reads the request's headers
- * ({@link GrpcCalls#open}), its length-prefixed message ({@link GrpcMessages}), and its end, then starts the call;
+ * ({@link GrpcCalls#open}), its length-prefixed message ({@link LengthPrefixedMessages}), and its end, then starts the
+ * call;
  * it writes the answer as gRPC does: headers, the message (or, for a server-streaming method, each message as it
  * comes), and trailers with {@code grpc-status}; a failure before any message, and every refusal before the call,
  * as trailers only. A unary or server-streaming method takes exactly one request message. A client-streaming or
@@ -55,7 +57,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
   private GrpcCalls.Opening opening;
   private Map<String, String> headers = Map.of();
   private long arrivalNanos;
-  private GrpcMessages messages;
+  private LengthPrefixedMessages messages;
   // the request's arrival deadline, until it has arrived whole (IO thread)
   private ScheduledFuture<?> arrival;
   // whether this side has ended the stream (a refusal), so that the rest of the request is dropped (IO thread)
@@ -105,7 +107,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
           onEnd(); // the request's trailers: gRPC defines none, so only their end counts
         }
       } else if (msg instanceof Http2DataFrame frame && opening != null) {
-        GrpcMessages.Refusal refusal = messages.add(frame.content());
+        LengthPrefixedMessages.Refusal refusal = messages.add(frame.content());
         if (refusal != null) {
           refuse(refusal.code(), refusal.why());
         } else if (frame.isEndStream()) {
@@ -130,7 +132,8 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
     }
     headers = GrpcCalls.headers(frame.headers());
     answer = new GrpcAnswer(channel, opening.json(), this::caughtUp);
-    messages = new GrpcMessages(ctx.alloc(), protocol.maxMessageBytes(), opening.gzip(), !streamsRequests());
+    messages = new LengthPrefixedMessages(ctx.alloc(), protocol.maxMessageBytes(), opening.gzip(), !streamsRequests(),
+        "grpc-encoding");
     if (streamsRequests()) {
       startCall(); // before any message: its handler reads them as they come, within the call's deadline
       if (frame.isEndStream()) {
@@ -173,7 +176,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
    */
   private void onEnd() {
     stopArrivalTimer();
-    GrpcMessages.Refusal refusal = messages.end();
+    LengthPrefixedMessages.Refusal refusal = messages.end();
     if (refusal != null) {
       refuse(refusal.code(), refusal.why());
       return;
@@ -368,7 +371,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
       told = true;
       ByteBuf one = request;
       request = null;
-      call.onMessage(new GrpcMessages.Message(one, opening.method().descriptor(), opening.json()));
+      call.onMessage(new LengthPrefixedMessages.Message(one, opening.method().descriptor(), opening.json()));
       call.onHalfClose();
     }
   }
@@ -392,7 +395,7 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
     ByteBuf message;
     while (credit > 0 && !ended && (message = messages.take()) != null) {
       credit--;
-      call.onMessage(new GrpcMessages.Message(message, opening.method().descriptor(), opening.json()));
+      call.onMessage(new LengthPrefixedMessages.Message(message, opening.method().descriptor(), opening.json()));
     }
     if (ended) {
       return;
@@ -452,8 +455,8 @@ final class GrpcServerStream extends ChannelInboundHandlerAdapter
 
   private ByteBuf encode(Object result) {
     ByteBuf out = MessageForms.encodeResponse(opening.method().descriptor(), opening.json(), result, channel.alloc(),
-        GrpcMessages.PREFIX_BYTES);
-    out.setInt(1, out.readableBytes() - GrpcMessages.PREFIX_BYTES); // flag 0: not compressed
+        LengthPrefixedMessages.PREFIX_BYTES);
+    out.setInt(1, out.readableBytes() - LengthPrefixedMessages.PREFIX_BYTES); // flag 0: not compressed
     return out;
   }
 

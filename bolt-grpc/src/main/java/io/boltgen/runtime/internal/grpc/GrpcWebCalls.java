@@ -5,6 +5,7 @@ import io.boltgen.runtime.call.ServerCalls;
 import io.boltgen.runtime.call.StatusCode;
 import io.boltgen.runtime.internal.http.HttpCall;
 import io.boltgen.runtime.internal.http.HttpCallProtocol;
+import io.boltgen.runtime.internal.http.LengthPrefixedMessages;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
@@ -90,18 +91,19 @@ final class GrpcWebCalls implements HttpCallProtocol {
     }
     ByteBuf message = null;
     if (why == null) {
-      GrpcMessages messages = new GrpcMessages(call.alloc(), maxMessageBytes, gzip, true);
+      LengthPrefixedMessages messages = new LengthPrefixedMessages(call.alloc(), maxMessageBytes, gzip, true,
+          "grpc-encoding");
       ByteBuf body = request.content();
       ByteBuf decoded = null;
       try {
-        GrpcMessages.Refusal refusal = null;
+        LengthPrefixedMessages.Refusal refusal = null;
         if (text) {
           try {
             decoded = Base64.decode(body);
             body = decoded;
           } catch (IllegalArgumentException e) {
-            refusal = new GrpcMessages.Refusal(StatusCode.INTERNAL, "the body of a " + TEXT + " request is not base64: "
-                + MessageText.shorten(e.getMessage()));
+            refusal = new LengthPrefixedMessages.Refusal(StatusCode.INTERNAL, "the body of a " + TEXT
+                + " request is not base64: " + MessageText.shorten(e.getMessage()));
           }
         }
         if (refusal == null) {

@@ -7,6 +7,7 @@ import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.call.StatusCode;
 import io.boltgen.runtime.internal.http.HttpCall;
+import io.boltgen.runtime.internal.http.LengthPrefixedMessages;
 import io.boltgen.runtime.internal.http.MessageForms;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.base64.Base64;
@@ -56,7 +57,7 @@ final class GrpcWebStream implements ServerStream, HttpCall.Served {
     this.headers = headers;
     this.text = text;
     this.timeoutMillis = timeoutMillis;
-    this.request = message == null ? null : new GrpcMessages.Message(message, method, false);
+    this.request = message == null ? null : new LengthPrefixedMessages.Message(message, method, false);
     http.streamAnswer();
   }
 
@@ -125,8 +126,8 @@ final class GrpcWebStream implements ServerStream, HttpCall.Served {
   /** Encodes the message at once, length-prefixed (a failure to encode ends the call {@code internal}). */
   @Override
   public void writeMessage(Object result) {
-    ByteBuf out = MessageForms.encodeResponse(method, false, result, http.alloc(), GrpcMessages.PREFIX_BYTES);
-    out.setInt(1, out.readableBytes() - GrpcMessages.PREFIX_BYTES); // flag 0: not compressed
+    ByteBuf out = MessageForms.encodeResponse(method, false, result, http.alloc(), LengthPrefixedMessages.PREFIX_BYTES);
+    out.setInt(1, out.readableBytes() - LengthPrefixedMessages.PREFIX_BYTES); // flag 0: not compressed
     order.lock();
     try {
       if (ended) {
@@ -180,7 +181,7 @@ final class GrpcWebStream implements ServerStream, HttpCall.Served {
       trailers.append("grpc-status-details-bin:").append(details).append("\r\n");
     }
     byte[] bytes = trailers.toString().getBytes(StandardCharsets.US_ASCII);
-    ByteBuf frame = http.alloc().buffer(GrpcMessages.PREFIX_BYTES + bytes.length);
+    ByteBuf frame = http.alloc().buffer(LengthPrefixedMessages.PREFIX_BYTES + bytes.length);
     frame.writeByte(TRAILERS).writeInt(bytes.length).writeBytes(bytes);
     part(frame);
     http.stream(new DefaultLastHttpContent());

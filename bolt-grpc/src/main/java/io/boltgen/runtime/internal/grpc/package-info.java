@@ -8,7 +8,7 @@
  * <ul>
  *   <li>which streams are gRPC's, their headers checked and routed: {@code GrpcCalls};
  *   <li>one call: its request read, its answer written: {@code GrpcServerStream};
- *   <li>length-prefixed messages, limits, gzip: {@code GrpcMessages};
+ *   <li>length-prefixed messages, limits, gzip: bolt-http's {@code LengthPrefixedMessages}, shared with Connect;
  *   <li>status, message and details in trailers: {@code GrpcStatus};
  *   <li>health checks: {@code GrpcHealth}.
  * </ul>

@@ -50,7 +50,7 @@ class ArchitectureTest {
   void usesTheRuntimesInternalsAndHttpOnlyThroughTheirInterfaces() {
     classes().should().onlyDependOnClassesThat(DescribedPredicate.describe(
             "outside the runtime's internals and bolt-http, or PortConnection, Channels, Http2StreamProtocol,"
-                + " HttpCallProtocol, HttpCall, MessageForms",
+                + " HttpCallProtocol, HttpCall, MessageForms, LengthPrefixedMessages",
             (JavaClass c) -> {
               if (c.getPackageName().equals(INTERNAL)) {
                 return c.getName().equals(INTERNAL + ".PortConnection") || c.getName().equals(INTERNAL + ".Channels");
@@ -58,7 +58,8 @@ class ArchitectureTest {
               if (c.getPackageName().equals(INTERNAL + ".http")) {
                 return c.getName().startsWith(INTERNAL + ".http.Http2StreamProtocol")
                     || c.getName().startsWith(INTERNAL + ".http.HttpCall") // HttpCallProtocol, HttpCall and theirs
-                    || c.getName().equals(INTERNAL + ".http.MessageForms");
+                    || c.getName().equals(INTERNAL + ".http.MessageForms")
+                    || c.getName().startsWith(INTERNAL + ".http.LengthPrefixedMessages"); // and its Message, Refusal
               }
               return !c.getPackageName().startsWith(INTERNAL + ".") || c.getPackageName().equals(INTERNAL + ".grpc");
             }))

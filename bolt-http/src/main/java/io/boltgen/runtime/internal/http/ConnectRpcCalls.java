@@ -1,8 +1,9 @@
 package io.boltgen.runtime.internal.http;
 
 import io.boltgen.runtime.MethodDescriptor;
+import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.call.ServerCalls;
-import io.boltgen.runtime.call.ServerStream;
+import io.boltgen.runtime.call.StatusCode;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.handler.codec.TooLongFrameException;
@@ -11,6 +12,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
@@ -52,12 +54,15 @@ final class ConnectRpcCalls {
   private final HttpResources resources;
   private final List<HttpCallProtocol> protocols;
   private final HttpCors cors;
+  private final int maxMessageBytes;
 
   /**
    * Connect's calls of {@code calls}, beside the other {@code protocols} of whole requests (gRPC-Web), callable by
-   * the browser pages {@code cors} allows.
+   * the browser pages {@code cors} allows; a message of a streamed body is at most {@code maxMessageBytes}.
    */
-  ConnectRpcCalls(ServerCalls calls, HttpResources resources, List<HttpCallProtocol> protocols, HttpCors cors) {
+  ConnectRpcCalls(ServerCalls calls, HttpResources resources, List<HttpCallProtocol> protocols, HttpCors cors,
+      int maxMessageBytes) {
+    this.maxMessageBytes = maxMessageBytes;
     this.resources = resources;
     this.routes = calls.httpRoutes();
     this.calls = calls;
@@ -114,9 +119,7 @@ final class ConnectRpcCalls {
         return;
       }
     }
-    String uri = request.uri();
-    int query = uri.indexOf('?');
-    String path = query < 0 ? uri : uri.substring(0, query);
+    String path = path(request.uri());
     if (resources.serves(path)) {
       if (HttpMethod.GET.equals(request.method())) {
         FullHttpResponse response;
@@ -213,19 +216,54 @@ final class ConnectRpcCalls {
   }
 
   /**
-   * A request in Connect's streaming protocol: one enveloped message (flags 0, its length, the message), which
-   * starts a server-streaming method's call over a {@link ConnectStreamingStream}. A unary method refuses it (415),
-   * and a method that streams its requests ends the stream at once ({@code unimplemented}: not carried yet);
-   * a bad envelope, an encoding, a version or a timeout it cannot take end the stream at once, as the protocol
-   * answers errors of a stream (200, an end-of-stream message with the error).
+   * Whether {@code request}'s body is read as it arrives, not whole: a request in Connect's streaming protocol to a
+   * method that streams its requests (IO thread; asked by the aggregator of each request's head).
    */
-  private void stream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, FullHttpRequest request,
+  boolean streamsBody(HttpRequest request) {
+    if (!request.decoderResult().isSuccess() || !HttpMethod.POST.equals(request.method())
+        || streamCodec(request.headers().get(HttpHeaderNames.CONTENT_TYPE)) == null) {
+      return false;
+    }
+    ServerCalls.Method entry = routes.get(path(request.uri()));
+    return entry != null && entry.descriptor().type().streamsRequests();
+  }
+
+  /**
+   * Starts the call of a request whose body streams ({@link #streamsBody}), from its head (IO thread): the body to
+   * feed its parts to, or null if the request was refused, its body then dropped.
+   */
+  StreamedRequest handleStreamed(HttpExchanges exchanges, HttpExchanges.Exchange exchange, HttpRequest head) {
+    return stream(exchanges, exchange, head, routes.get(path(head.uri())),
+        streamCodec(head.headers().get(HttpHeaderNames.CONTENT_TYPE)));
+  }
+
+  private static String path(String uri) {
+    int query = uri.indexOf('?');
+    return query < 0 ? uri : uri.substring(0, query);
+  }
+
+  /**
+   * A request in Connect's streaming protocol. A server-streaming method's is whole, one enveloped message (flags 0,
+   * or 1 compressed with its {@code Connect-Content-Encoding}, then its length); a client-streaming or bidirectional
+   * method's is its head, its body's envelopes read as they arrive and told to the call as it asks (bidirectional only
+   * over HTTP/2: 505 over HTTP/1.1). Either starts the call over a {@link ConnectStreamingStream}. A unary method
+   * refuses it (415); an encoding, a version or a timeout it cannot take, and a bad envelope, end the stream at once,
+   * as the protocol answers errors of a stream (200, an end-of-stream message with the error). Returns the streamed
+   * body, or null.
+   */
+  private StreamedRequest stream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, HttpRequest request,
       ServerCalls.Method entry, boolean json) {
     MethodDescriptor<?, ?> method = entry.descriptor();
-    if (!method.type().streamsAnswers() && !method.type().streamsRequests()) {
+    boolean streamsRequests = method.type().streamsRequests();
+    if (!method.type().streamsAnswers() && !streamsRequests) {
       refuse(exchanges, exchange, HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, ConnectRpcErrors.UNIMPLEMENTED,
           method.httpPath() + " is unary: send application/json or " + PROTO + ", not Connect's streaming protocol");
-      return;
+      return null;
+    }
+    if (method.type() == MethodType.BIDI_STREAMING && !exchanges.http2()) {
+      refuse(exchanges, exchange, HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED, ConnectRpcErrors.UNIMPLEMENTED,
+          method.httpPath() + " is bidirectional, which Connect carries over HTTP/2 only: call it over HTTP/2");
+      return null;
     }
     String why = null;
     String code = ConnectRpcErrors.INVALID_ARGUMENT;
@@ -233,40 +271,44 @@ final class ConnectRpcCalls {
     String version = request.headers().get("connect-protocol-version");
     String timeout = request.headers().get("connect-timeout-ms");
     long timeoutMillis = timeout == null ? method.timeoutMillis() : parseTimeout(timeout);
-    ByteBuf body = request.content();
-    int length = body.readableBytes() < ConnectRpcErrors.ENVELOPE_PREFIX ? -1
-        : body.getInt(body.readerIndex() + 1);
-    int flags = length < 0 ? 0 : body.getUnsignedByte(body.readerIndex());
-    if (method.type().streamsRequests()) {
-      code = ConnectRpcErrors.UNIMPLEMENTED;
-      why = ServerCalls.requestStreamsNotCarried(method);
-    } else if (json && !MessageForms.hasJson(method)) {
+    boolean gzip = "gzip".equalsIgnoreCase(encoding);
+    if (json && !MessageForms.hasJson(method)) {
       code = ConnectRpcErrors.UNIMPLEMENTED;
       why = method.httpPath() + " has no JSON form: send " + ConnectStreamingStream.PROTO;
-    } else if (encoding != null && !encoding.equalsIgnoreCase("identity")) {
+    } else if (encoding != null && !gzip && !encoding.equalsIgnoreCase("identity")) {
       code = ConnectRpcErrors.UNIMPLEMENTED;
       why = "Connect-Content-Encoding " + MessageText.shorten(encoding) + " is not supported: send messages"
-          + " uncompressed";
+          + " uncompressed, or gzip";
     } else if (version != null && !version.equals("1")) {
       why = "Connect-Protocol-Version " + MessageText.shorten(version) + " is not supported: this server speaks"
           + " version 1";
     } else if (timeout != null && timeoutMillis <= 0) {
       why = "Connect-Timeout-Ms must be a positive integer of at most 10 digits, not " + MessageText.shorten(timeout);
-    } else if (length < 0 || length != body.readableBytes() - ConnectRpcErrors.ENVELOPE_PREFIX) {
-      why = "the request must be one enveloped message (5 bytes of flags and length, then the message): "
-          + (length < 0 ? body.readableBytes() + " bytes came" : "its envelope says " + (length & 0xFFFFFFFFL)
-              + " bytes, and " + (body.readableBytes() - ConnectRpcErrors.ENVELOPE_PREFIX) + " follow");
-    } else if (flags != 0) {
-      why = (flags & 1) != 0 ? "the request's message is compressed, but no Connect-Content-Encoding was sent"
-          : "the request's envelope has flags " + flags + ": a request message has none";
+    }
+    LengthPrefixedMessages messages = new LengthPrefixedMessages(exchanges.alloc(), maxMessageBytes, gzip,
+        !streamsRequests, "Connect-Content-Encoding");
+    ByteBuf one = null;
+    if (why == null && !streamsRequests) {
+      LengthPrefixedMessages.Refusal refusal = messages.add(((FullHttpRequest) request).content());
+      refusal = refusal != null ? refusal : messages.end();
+      one = refusal == null ? messages.take() : null;
+      messages.release();
+      if (refusal != null) {
+        code = refusal.code() == StatusCode.INTERNAL ? ConnectRpcErrors.INVALID_ARGUMENT : refusal.code().connectName();
+        why = refusal.why();
+      } else if (one == null) {
+        why = "the request ended without a message: " + method.httpPath() + " takes one";
+      }
     }
     if (why != null) {
       log(exchanges, exchange, HttpResponseStatus.OK, why);
       ConnectStreamingStream.refuse(exchanges, exchange, json, code, why);
-      return;
+      return null;
     }
-    start(exchanges, exchange, entry, new ConnectStreamingStream(exchanges, exchange, method, HttpCall.headers(request), json,
-        timeoutMillis, body.retainedSlice(body.readerIndex() + ConnectRpcErrors.ENVELOPE_PREFIX, length)));
+    ConnectStreamingStream stream = new ConnectStreamingStream(exchanges, exchange, method, HttpCall.headers(request),
+        json, timeoutMillis, one, streamsRequests ? messages : null);
+    start(exchanges, exchange, entry, stream);
+    return stream.body();
   }
 
   /** {@code true} for Connect's streams of JSON, {@code false} of protobuf, {@code null} for anything else. */

@@ -8,10 +8,11 @@ import io.netty.buffer.ByteBuf;
 import java.util.Map;
 
 /**
- * What a Connect call's transport side is, unary ({@link ConnectRpcStream}) or server-streaming
- * ({@link ConnectStreamingStream}): its one request message (JSON or protobuf, decoded on the call's thread), its
- * headers, its place among the connection's exchanges, and its cancellation when the HTTP stream or connection
- * closes first. How the answer is written is each kind's own.
+ * What a Connect call's transport side is, unary ({@link ConnectRpcStream}) or streaming
+ * ({@link ConnectStreamingStream}): its request (one message, JSON or protobuf, decoded on the call's thread; or a
+ * {@link StreamedRequest} body, whose messages are told as the call asks), its headers, its place among the
+ * connection's exchanges, and its cancellation when the HTTP stream or connection closes first. How the answer is
+ * written is each kind's own.
  *
  * <p>Threads: made on the IO thread; decoded on the call's thread; cancelled on the IO thread.
  */
@@ -25,12 +26,17 @@ abstract class ConnectStream implements ServerStream, ServerStream.Message, Http
   private final PortConnection connection;
   private final Map<String, String> headers;
   private ByteBuf message;
+  // the request's streamed body, or null for a request of one message (set once, on the IO thread, before start)
+  StreamedRequest body;
   Listener call;
   // whether the request was told to the call (IO thread)
   private boolean told;
   private volatile boolean cancelled;
 
-  /** A call of {@code method} on {@code exchange}, whose one request message is {@code message} (taken). */
+  /**
+   * A call of {@code method} on {@code exchange}, whose one request message is {@code message} (taken), or null if
+   * its body streams.
+   */
   ConnectStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
       Map<String, String> headers, boolean json, long timeoutMillis, ByteBuf message) {
     this.exchanges = exchanges;
@@ -47,6 +53,9 @@ abstract class ConnectStream implements ServerStream, ServerStream.Message, Http
   @Override
   public final void start(Listener call) {
     this.call = call;
+    if (body != null) {
+      body.start(call);
+    }
   }
 
   /**
@@ -106,12 +115,21 @@ abstract class ConnectStream implements ServerStream, ServerStream.Message, Http
 
   @Override
   public final void request(int count) {
-    // a Connect request is one message, and the end of the caller's side: told once, when first asked for
+    if (body != null) {
+      body.request(count);
+      return;
+    }
+    // a request of one message, and the end of the caller's side: told once, when first asked for
     if (count > 0 && !told) {
       told = true;
       call.onMessage(this);
       call.onHalfClose();
     }
+  }
+
+  @Override
+  public final boolean carriesRequestStreams() {
+    return body != null;
   }
 
   @Override

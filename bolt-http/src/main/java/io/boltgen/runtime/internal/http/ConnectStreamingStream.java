@@ -4,6 +4,8 @@ import com.google.errorprone.annotations.concurrent.GuardedBy;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.call.CallStatus;
 import io.boltgen.runtime.call.StatusCode;
+import io.boltgen.runtime.support.MessageText;
+import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
@@ -11,15 +13,19 @@ import io.netty.handler.codec.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.LoggerFactory;
 
 /**
- * One Connect server-streaming call as a stream of the one call path: the request's one enveloped message is the
- * call's message; the answer is {@code 200} with the request's content type ({@code application/connect+proto} or
- * {@code +json}), then each message in an envelope of its own (flags 0, then its length) as the publisher gives it,
- * then the end of the stream (flags 2): {@code {}}, or {@code {"error": …}} with the code, message and detail of a
- * unary error. Over HTTP/1.1 the body is chunked; over HTTP/2 each part is a DATA frame. A stream is ready while
- * the channel is writable (over HTTP/2: the caller's flow-control window has room) and under
- * {@value StreamedResponse#ROOM_BYTES} bytes wait for the IO thread.
+ * One call in Connect's streaming protocol as a stream of the one call path: a server-streaming call's request is one
+ * enveloped message; a client-streaming or bidirectional call's is its body's envelopes, told as the call asks for
+ * them ({@link StreamedRequest}). The answer is {@code 200} with the request's content type
+ * ({@code application/connect+proto} or {@code +json}), then each message in an envelope of its own (flags 0, then
+ * its length) as the call gives it, then the end of the stream (flags 2): {@code {}}, or {@code {"error": …}} with the
+ * code, message and detail of a unary error. A body that breaks the envelope rules ends the stream with its error
+ * ({@code invalid_argument}, or {@code resource_exhausted} for a message over the limit) and cancels the call. Over
+ * HTTP/1.1 the body is chunked; over HTTP/2 each part is a DATA frame. A stream is ready while the channel is writable
+ * (over HTTP/2: the caller's flow-control window has room) and under {@value StreamedResponse#ROOM_BYTES} bytes wait
+ * for the IO thread.
  *
  * <p>Threads: made on the IO thread; decoded, encoded and closed on the call's thread (or the timer's, at the
  * deadline); cancelled and told it may go on on the IO thread.
@@ -31,17 +37,45 @@ final class ConnectStreamingStream extends ConnectStream {
   /** The content type of Connect's streams of JSON messages. */
   static final String JSON = "application/connect+json";
 
+  private static final RateLimitedLog refused =
+      RateLimitedLog.of(LoggerFactory.getLogger(ConnectStreamingStream.class));
+
   private final AtomicBoolean headSent = new AtomicBoolean();
   // the answer's parts are given in order under it; nothing is given after the end
   private final ReentrantLock order = new ReentrantLock();
   @GuardedBy("order")
   private boolean ended;
 
-  /** A call of {@code method} whose one request message is {@code message} (taken), answered as a stream. */
+  /**
+   * A call of {@code method} answered as a stream, whose one request message is {@code message} (taken), or, if it is
+   * null, whose body streams its messages, read from the body's parts by {@code messages}.
+   */
   ConnectStreamingStream(HttpExchanges exchanges, HttpExchanges.Exchange exchange, MethodDescriptor<?, ?> method,
-      Map<String, String> headers, boolean json, long timeoutMillis, ByteBuf message) {
+      Map<String, String> headers, boolean json, long timeoutMillis, ByteBuf message, LengthPrefixedMessages messages) {
     super(exchanges, exchange, method, headers, json, timeoutMillis, message);
     exchange.streamed = new StreamedResponse();
+    if (message == null) {
+      body = new StreamedRequest(exchanges.channel(), exchanges.connection(), exchanges.http2(), messages, method, json,
+          exchange.requestId, this::refuseBody);
+    }
+  }
+
+  /** The streamed body of the request, or null if it was one message. */
+  StreamedRequest body() {
+    return body;
+  }
+
+  /**
+   * The request's body broke the envelope rules (IO thread): the stream ends with the error, after what the call
+   * answered so far, and the call is cancelled; its handler is told so, and whatever it answers later is dropped.
+   */
+  private void refuseBody(LengthPrefixedMessages.Refusal refusal) {
+    String code = refusal.code() == StatusCode.INTERNAL ? ConnectRpcErrors.INVALID_ARGUMENT
+        : refusal.code().connectName();
+    refused.warn("Connect stream {} for request id {} from {}: {}", code, exchange.requestId,
+        exchanges.connection().remoteText(), MessageText.shorten(refusal.why()));
+    end(code, refusal.why(), null);
+    cancel();
   }
 
   /**
@@ -116,6 +150,11 @@ final class ConnectStreamingStream extends ConnectStream {
           : status.kind() == CallStatus.Kind.FAILED ? status.cause().getMessage() : status.message();
       detail = StatusCode.isDeclared(status) ? status.cause().getClass().getName() : null;
     }
+    end(code, text, detail);
+  }
+
+  /** Ends the stream with {@code code} (null: it ended well), in order after its messages; nothing goes after it. */
+  private void end(String code, String text, String detail) {
     ByteBuf end = ConnectRpcErrors.endOfStream(exchanges.alloc(), code, text, detail, detail == null ? null : text);
     order.lock();
     try {

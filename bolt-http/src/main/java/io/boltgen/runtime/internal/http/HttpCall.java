@@ -5,11 +5,11 @@ import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.internal.PortConnection;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
@@ -38,7 +38,7 @@ public final class HttpCall {
   }
 
   /** A request's headers as its call sees them: lower-case names, a repeated header's values joined with ", ". */
-  public static Map<String, String> headers(FullHttpRequest request) {
+  public static Map<String, String> headers(HttpRequest request) {
     Map<String, String> headers = new HashMap<>();
     for (Map.Entry<String, String> header : request.headers()) {
       headers.merge(header.getKey().toLowerCase(Locale.ROOT), header.getValue(), (a, b) -> a + ", " + b);

@@ -12,12 +12,17 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CodecException;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
@@ -36,7 +41,10 @@ import org.slf4j.LoggerFactory;
  * {@value #MAX_PIPELINED} requests. (An HTTP/2 stream carries one request; its answer waits for the stream's
  * flow-control window in Netty's codec, and the connection's streams are bounded by
  * {@link HttpPipelines#MAX_CONCURRENT_STREAMS}.) A request that broke HTTP's framing is answered and the
- * connection closed.
+ * connection closed. A request whose messages stream (its head only, passed on by the aggregator) starts its call at
+ * once, and its body's parts go to its {@link StreamedRequest} as they arrive; the request's frame timeout stops at its
+ * head, the call's deadline covering the rest. On HTTP/1.1, an answer that ends before its request's body did closes
+ * the connection after it: the rest of the body is not waited for.
  *
  * <p>Confined to the channel's event loop; {@link #answer} may be called from any thread.
  */
@@ -76,6 +84,11 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   private int nextRequestId = 1;
   private boolean closing;
+  // the body being read of a request whose messages stream, and its exchange (until its last part); whether the
+  // rest of such a body is dropped (its request was refused at its head)
+  private StreamedRequest receiving;
+  private Exchange receivingExchange;
+  private boolean discarding;
 
   /**
    * Exchanges of {@code connection}; {@code deadline} is null on HTTP/2 streams, and {@code http2} says whether
@@ -96,34 +109,77 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    if (!(msg instanceof FullHttpRequest request)) {
-      ReferenceCountUtil.release(msg);
-      return;
-    }
     try {
-      if (deadline != null) {
-        deadline.requestComplete();
-      }
-      if (closing) {
-        return; // after a request that broke the framing: nothing more is read from this connection
-      }
-      boolean framed = request.decoderResult().isSuccess();
-      int id = http2 ? streamId(ctx) : nextRequestId++;
-      Exchange exchange = new Exchange(id, !http2 && framed && HttpUtil.isKeepAlive(request));
-      exchange.allowOrigin = service.cors().allowed(request.headers().get(HttpHeaderNames.ORIGIN));
-      open.add(exchange);
-      if (!http2) {
-        connection.requestsOpened(1);
-      }
-      if (!framed) {
-        closing = true; // the connection's next bytes cannot be trusted to start a request
-      }
-      service.handle(this, exchange, request);
-      if (!http2) {
-        connection.afterRead(); // pauses reading at the pipelining bound, or while answers cannot leave
+      if (msg instanceof FullHttpRequest request) {
+        if (deadline != null) {
+          deadline.requestComplete();
+        }
+        if (!closing) { // else after a request that broke the framing: nothing more is read from this connection
+          service.handle(this, opened(request), request);
+          afterRead();
+        }
+      } else if (msg instanceof HttpRequest head) {
+        if (deadline != null) {
+          deadline.bodyStreams(true); // the call's deadline covers its body
+        }
+        if (!closing) {
+          Exchange exchange = opened(head);
+          receivingExchange = exchange; // before its call starts: an answer before its body's end is known as one
+          discarding = true;
+          receiving = service.handleStreamed(this, exchange, head);
+          discarding = receiving == null;
+          afterRead();
+        }
+      } else if (msg instanceof HttpContent content) {
+        bodyPart(content);
       }
     } finally {
-      request.release();
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  /** A request was read: its exchange, open from now on in request order. */
+  private Exchange opened(HttpRequest request) {
+    boolean framed = request.decoderResult().isSuccess();
+    int id = http2 ? streamId(ctx) : nextRequestId++;
+    Exchange exchange = new Exchange(id, !http2 && framed && HttpUtil.isKeepAlive(request));
+    exchange.allowOrigin = service.cors().allowed(request.headers().get(HttpHeaderNames.ORIGIN));
+    open.add(exchange);
+    if (!http2) {
+      connection.requestsOpened(1);
+    }
+    if (!framed) {
+      closing = true; // the connection's next bytes cannot be trusted to start a request
+    }
+    return exchange;
+  }
+
+  private void afterRead() {
+    if (!http2) {
+      connection.afterRead(); // pauses reading at the pipelining bound, or while answers cannot leave
+    }
+  }
+
+  /** A part of a streamed request's body: to its call, or dropped; its last ends the request's reading. */
+  private void bodyPart(HttpContent content) {
+    if (!content.decoderResult().isSuccess() && receivingExchange != null) {
+      // the body broke HTTP's framing (a bad chunk): the decoder reads nothing more, so the connection closes after
+      // the answer, which says why
+      receivingExchange.keepAlive = false;
+      closing = true;
+    }
+    if (receiving != null) {
+      receiving.add(content);
+    } else if (!discarding) {
+      return; // no streamed request is being read: nothing to do with it
+    }
+    if (content instanceof LastHttpContent) {
+      receiving = null;
+      receivingExchange = null;
+      discarding = false;
+      if (deadline != null) {
+        deadline.bodyStreams(false);
+      }
     }
   }
 
@@ -152,6 +208,11 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   /** The channel's allocator. */
   io.netty.buffer.ByteBufAllocator alloc() {
     return ctx.alloc();
+  }
+
+  /** The channel the requests arrive on: the connection's, or the HTTP/2 stream's. */
+  io.netty.channel.Channel channel() {
+    return ctx.channel();
   }
 
   /** Whether the channel takes more bytes now. */
@@ -224,7 +285,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
           if (part instanceof HttpResponse head) {
             answering(streaming, head);
           }
-          ctx.write(part, ctx.voidPromise());
+          write(part, last && answeredBeforeBody(streaming));
           wrote = true;
         }
         if (!last) {
@@ -250,6 +311,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       FullHttpResponse answer = head.response;
       head.response = null;
       closed();
+      boolean unread = answeredBeforeBody(head);
       answering(head, answer);
       wrote = true;
       if (!head.keepAlive && !http2) {
@@ -258,12 +320,46 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
         releaseOpen();
         return;
       }
-      ctx.write(answer, ctx.voidPromise());
+      write(answer, unread);
     }
     if (wrote) {
       ctx.flush();
       connection.markWritten(); // a long streamed answer keeps its connection from its idle timeout
     }
+  }
+
+  /**
+   * Whether {@code exchange}'s request body is still arriving as the last of its answer goes (IO thread): the rest of
+   * the body is then dropped and not waited for: on HTTP/1.1 the connection closes after the answer, and on HTTP/2
+   * the stream is reset once the answer was written ({@link #write}).
+   */
+  private boolean answeredBeforeBody(Exchange exchange) {
+    if (exchange != receivingExchange) {
+      return false;
+    }
+    if (receiving != null) {
+      receiving.stop();
+    }
+    exchange.keepAlive = false;
+    return true;
+  }
+
+  /**
+   * Writes the last of an answer, or a part of it; on HTTP/2, when {@code thenReset}, followed by
+   * {@code RST_STREAM NO_ERROR} once it was written, which asks the client to stop sending the rest of its body (a
+   * reset written before the answer's last DATA left Netty's flow controller would discard it).
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write fires exceptionCaught, which closes
+  private void write(Object part, boolean thenReset) {
+    if (!thenReset || !http2) {
+      ctx.write(part, ctx.voidPromise());
+      return;
+    }
+    ctx.write(part).addListener(written -> {
+      if (written.isSuccess()) {
+        ctx.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.NO_ERROR), ctx.voidPromise());
+      }
+    });
   }
 
   /** The head of {@code exchange}'s answer, as it goes: keep-alive said (HTTP/1.1), and CORS marked if allowed. */
@@ -362,7 +458,27 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
    */
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
+    if (receiving != null) {
+      receiving.closed();
+      receiving = null;
+    }
     releaseOpen();
     ctx.fireChannelInactive();
+  }
+
+  /**
+   * The client reset the HTTP/2 stream: a streamed request's call is cancelled now, not behind the frames a stream
+   * that is not read holds back, and the stream is read to its end, so that it closes and frees what it held.
+   */
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof Http2ResetFrame && receiving != null) {
+      receiving.stop();
+      Exchange exchange = receivingExchange;
+      if (exchange.call != null) {
+        exchange.call.cancel();
+      }
+    }
+    ctx.fireUserEventTriggered(evt);
   }
 }

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpRequestDecoder;
@@ -32,6 +33,7 @@ import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.flow.FlowControlHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Turns a server connection that {@link ProtocolSniffer} found to speak HTTP into an HTTP/1.1 or HTTP/2
@@ -85,7 +87,7 @@ final class HttpPipelines {
     pipeline.addAfter("http-deadline", "http-decoder", new StrictRequestDecoder());
     pipeline.addAfter("http-decoder", "http-encoder", new HttpResponseEncoder());
     pipeline.addAfter("http-encoder", "http-continue", new BoundedExpectContinue(maxBodyBytes));
-    pipeline.addAfter("http-continue", "http-aggregator", new BoundedAggregator(maxBodyBytes));
+    pipeline.addAfter("http-continue", "http-aggregator", new BoundedAggregator(maxBodyBytes, service::streamsBody));
     // one socket read may hold hundreds of pipelined requests, all decoded at once: while reading is paused
     // they wait here, whole, and go on one at a time, so that no more than MAX_PIPELINED are ever dispatched
     pipeline.addAfter("http-aggregator", "http-flow", new FlowControlHandler());
@@ -148,7 +150,8 @@ final class HttpPipelines {
       if (chosen != null) {
         pipeline.addLast(chosen.newStream(connection));
       } else {
-        pipeline.addLast(new Http2StreamFrameToHttpObjectCodec(true), new BoundedAggregator(maxBodyBytes),
+        pipeline.addLast(new Http2StreamFrameToHttpObjectCodec(true),
+            new BoundedAggregator(maxBodyBytes, service::streamsBody),
             new HttpExchanges(service, connection, null, true));
       }
       pipeline.remove(this);
@@ -179,14 +182,23 @@ final class HttpPipelines {
    * Netty's aggregator with the body limit, answering a request over it with a Connect error (413) and
    * closing the connection without waiting for the rest of the body. On HTTP/1.1 the refusal goes on to
    * {@link HttpExchanges} as a request that failed with {@link TooLongHttpContentException}, so that it is
-   * answered after the requests pipelined before it; on an HTTP/2 stream it is answered at once.
+   * answered after the requests pipelined before it; on an HTTP/2 stream it is answered at once. A request whose
+   * body streams ({@code streamsBody}: Connect's client and bidirectional streams) is not aggregated: its head and
+   * its body's parts go on as they arrive, each message of it then under the limit.
    */
   static final class BoundedAggregator extends HttpObjectAggregator {
     private final int maxBodyBytes;
+    private final Predicate<HttpRequest> streamsBody;
 
-    BoundedAggregator(int maxBodyBytes) {
+    BoundedAggregator(int maxBodyBytes, Predicate<HttpRequest> streamsBody) {
       super(maxBodyBytes, true);
       this.maxBodyBytes = maxBodyBytes;
+      this.streamsBody = streamsBody;
+    }
+
+    @Override
+    protected boolean isStartMessage(HttpObject msg) throws Exception {
+      return super.isStartMessage(msg) && !(msg instanceof HttpRequest request && streamsBody.test(request));
     }
 
     @Override

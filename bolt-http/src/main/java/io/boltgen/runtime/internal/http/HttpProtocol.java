@@ -61,7 +61,7 @@ public final class HttpProtocol implements PortProtocol.Factory {
       callProtocols.add(factory.create(calls, maxBodyBytes));
     }
     return new Port(new HttpPipelines(new ConnectRpcCalls(calls, new HttpResources(services, console), callProtocols,
-        HttpCors.of(corsOrigins)),
+        HttpCors.of(corsOrigins), maxBodyBytes),
         streamProtocols, maxBodyBytes, frameTimeoutMillis), frameTimeoutMillis);
   }
 

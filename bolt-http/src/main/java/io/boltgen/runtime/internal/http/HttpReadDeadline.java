@@ -25,6 +25,8 @@ final class HttpReadDeadline extends ChannelInboundHandlerAdapter {
   private final long timeoutNanos;
   private ChannelHandlerContext ctx;
   private boolean inRequest;
+  // a request's body streams: its reads are the call's, timed by its deadline
+  private boolean bodyStreams;
   private long since;
   private Future<?> armed;
 
@@ -42,7 +44,7 @@ final class HttpReadDeadline extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     connection.markReceived();
-    if (timeoutNanos > 0 && !inRequest) {
+    if (timeoutNanos > 0 && !inRequest && !bodyStreams) {
       inRequest = true;
       since = System.nanoTime();
       if (armed == null) {
@@ -55,6 +57,15 @@ final class HttpReadDeadline extends ChannelInboundHandlerAdapter {
   /** The request being read is complete: its time stops. */
   void requestComplete() {
     inRequest = false;
+  }
+
+  /**
+   * A request's head arrived and its body streams ({@code true}): the request's time stops, and the reads of its body
+   * are not timed (its call's deadline covers them) until its last part arrived ({@code false}).
+   */
+  void bodyStreams(boolean streams) {
+    inRequest = false;
+    bodyStreams = streams;
   }
 
   private void check() {

@@ -46,7 +46,8 @@ class ArchitectureTest {
         .collect(Collectors.toCollection(TreeSet::new));
     assertThat(actual).as("public types of bolt-http vs the table in docs/http.md").isEqualTo(documented)
         .containsExactly(INTERNAL + ".http.Http2StreamProtocol", INTERNAL + ".http.HttpCall",
-            INTERNAL + ".http.HttpCallProtocol", INTERNAL + ".http.HttpProtocol", INTERNAL + ".http.MessageForms");
+            INTERNAL + ".http.HttpCallProtocol", INTERNAL + ".http.HttpProtocol",
+            INTERNAL + ".http.LengthPrefixedMessages", INTERNAL + ".http.MessageForms");
   }
 
   @Test

@@ -1,7 +1,8 @@
 // The boltgen console: reads /openapi.json from the server that serves this page, lists every method, and
-// sends Connect unary calls (POST, application/json) to it, and server streams by Connect's streaming protocol
-// (application/connect+json, enveloped messages). Streams of requests are marked, not sent: a browser's fetch
-// cannot stream a request body to them. No framework, nothing fetched from elsewhere.
+// sends Connect unary calls (POST, application/json) to it, and streams by Connect's streaming protocol
+// (application/connect+json, enveloped messages): a stream of requests is typed as a JSON array and sent whole, each
+// in its envelope (a browser's fetch cannot send a body as it is written). No framework, nothing fetched from
+// elsewhere.
 "use strict";
 
 (function () {
@@ -85,8 +86,7 @@
     return spec.paths[path].post;
   }
 
-  // The JSON media of a request or answer: application/json (unary), application/connect+json (a server stream)
-  // or application/grpc+json (a stream of requests).
+  // The JSON media of a request or answer: application/json (unary) or application/connect+json (a stream).
   function jsonMediaType(content) {
     return content ? Object.keys(content).find((type) => type.endsWith("json")) || null : null;
   }
@@ -165,14 +165,17 @@
     const streaming = streamingOf(operation);
     $("request-type").textContent = jsonMediaType(operation.requestBody && operation.requestBody.content)
         || "application/json";
-    const sendable = streaming !== "client" && streaming !== "bidi";
-    $("send").disabled = !sendable;
-    $("copy-curl").disabled = !sendable;
-    $("stream-note").hidden = sendable;
-    $("stream-note").textContent = sendable ? "" : "A " + (streaming === "bidi" ? "bidirectional" : "client")
-        + " stream: the caller sends a stream of requests, which a browser cannot send. Call it over gRPC (HTTP/2)"
-        + " with a client generated from the .proto, or over Bolt with boltgen's stub.";
-    $("request").value = JSON.stringify(exampleRequest(operation), null, 2);
+    const requests = streaming === "client" || streaming === "bidi";
+    $("send").disabled = false;
+    $("copy-curl").disabled = false;
+    $("stream-note").hidden = !requests;
+    $("stream-note").textContent = !requests ? "" : "A " + (streaming === "bidi" ? "bidirectional" : "client")
+        + " stream: type its requests as a JSON array; they are sent together, each in its envelope, and the answers"
+        + " shown as they come." + (streaming === "bidi" ? " Connect carries a bidirectional stream over HTTP/2"
+        + " only: a browser speaks it to a TLS port (over plain HTTP/1.1 the server answers 505); curl's"
+        + " --http2-prior-knowledge speaks it to a plain one." : "");
+    const example = exampleRequest(operation);
+    $("request").value = JSON.stringify(requests ? [example] : example, null, 2);
     const requestMedia = jsonSchemaOf(operation.requestBody && operation.requestBody.content);
     const responseMedia = jsonSchemaOf(operation.responses && operation.responses["200"]
         && operation.responses["200"].content);
@@ -192,7 +195,7 @@
 
   function requestHeaders() {
     const headers = {
-      "Content-Type": streamingOf(current.operation) === "server" ? "application/connect+json" : "application/json",
+      "Content-Type": streamingOf(current.operation) ? "application/connect+json" : "application/json",
       "Connect-Protocol-Version": "1",
     };
     for (const line of $("headers").value.split("\n")) {
@@ -213,19 +216,36 @@
     return out;
   }
 
-  // The request as sent: a server stream's compact JSON in an envelope; a unary call's text as typed.
-  function requestBody() {
+  // A stream's requests as sent, each compact JSON: a server stream's one; a client or bidirectional stream's array
+  // of them. Text that is not JSON (or not an array) is sent as typed, one message: the server says what is wrong.
+  function requestMessages() {
     const text = $("request").value;
-    if (streamingOf(current.operation) !== "server") {
-      return text;
-    }
-    let json = text;
+    let parsed;
     try {
-      json = JSON.stringify(JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (e) {
-      // sent as typed: the server answers what is wrong with it
+      return [text];
     }
-    return envelope(json);
+    const streaming = streamingOf(current.operation);
+    if ((streaming === "client" || streaming === "bidi") && Array.isArray(parsed)) {
+      return parsed.map((message) => JSON.stringify(message));
+    }
+    return [JSON.stringify(parsed)];
+  }
+
+  // The request as sent: a stream's messages, each in its envelope; a unary call's text as typed.
+  function requestBody() {
+    if (!streamingOf(current.operation)) {
+      return $("request").value;
+    }
+    const envelopes = requestMessages().map(envelope);
+    const out = new Uint8Array(envelopes.reduce((total, e) => total + e.length, 0));
+    let offset = 0;
+    for (const e of envelopes) {
+      out.set(e, offset);
+      offset += e.length;
+    }
+    return out;
   }
 
   // Reads a server stream's enveloped answer as it arrives, showing each message, then the end of the stream; stops
@@ -351,21 +371,29 @@
     for (const [name, value] of Object.entries(requestHeaders())) {
       parts.push("-H", shellQuote(name + ": " + value));
     }
-    let body = $("request").value;
-    try {
-      body = JSON.stringify(JSON.parse(body)); // one line
-    } catch (e) {
-      // sent as typed
-    }
-    if (streamingOf(current.operation) !== "server") {
+    const streaming = streamingOf(current.operation);
+    if (!streaming) {
+      let body = $("request").value;
+      try {
+        body = JSON.stringify(JSON.parse(body)); // one line
+      } catch (e) {
+        // sent as typed
+      }
       parts.push("-d", shellQuote(body));
       return parts.join(" ");
     }
-    // the envelope's five bytes by printf, in octal; the answer's envelopes go to the terminal as they come
-    const prefix = envelope(body).subarray(0, 5);
-    const octal = Array.from(prefix, (b) => "\\" + b.toString(8).padStart(3, "0")).join("");
+    // each envelope's five bytes by printf, in octal, then its message; the answer's envelopes go to the terminal as
+    // they come (a bidirectional stream over HTTP/2, which curl speaks to a plain port with prior knowledge)
+    const printed = requestMessages().map((message) => {
+      const prefix = envelope(message).subarray(0, 5);
+      const octal = Array.from(prefix, (b) => "\\" + b.toString(8).padStart(3, "0")).join("");
+      return "printf '" + octal + "'; printf '%s' " + shellQuote(message) + ";";
+    });
     parts.push("--data-binary", "@-", "--output", "-");
-    return "{ printf '" + octal + "'; printf '%s' " + shellQuote(body) + "; } | " + parts.join(" ");
+    if (streaming === "bidi" && location.protocol === "http:") {
+      parts.push("--http2-prior-knowledge");
+    }
+    return "{ " + printed.join(" ") + " } | " + parts.join(" ");
   }
 
   async function copyCurl() {

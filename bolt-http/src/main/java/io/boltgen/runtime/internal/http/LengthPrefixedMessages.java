@@ -1,9 +1,8 @@
-package io.boltgen.runtime.internal.grpc;
+package io.boltgen.runtime.internal.http;
 
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.call.ServerStream;
 import io.boltgen.runtime.call.StatusCode;
-import io.boltgen.runtime.internal.http.MessageForms;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufInputStream;
@@ -14,42 +13,49 @@ import java.util.Queue;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The length-prefixed messages of one gRPC request, as its DATA frames bring them: a flag byte (0, or 1 for a
- * message compressed with the request's {@code grpc-encoding}), a four-byte big-endian length, the message. A
- * length over the limit is refused as soon as its prefix arrives, before its bytes are held; a compressed message
- * is inflated to at most the limit. A unary request holds one message; a second is refused. The messages of a
- * streamed request wait here, whole, until the call takes them ({@link #take}).
+ * The length-prefixed messages of one request body, as its bytes arrive: gRPC's and gRPC-Web's, and the envelopes of
+ * Connect's streaming protocol, which are the same: a flag byte (0, or 1 for a message compressed with the encoding
+ * the request's headers name), a four-byte big-endian length, the message. A length over the limit is refused as soon
+ * as its prefix arrives, before its bytes are held; a compressed message is inflated (gzip) to at most the limit. A
+ * request of one message holds one; a second is refused. The messages of a streamed request wait here, whole, until
+ * the call takes them ({@link #take}). Not API.
  *
  * <p>Not thread-safe: confined to the stream's IO thread.
  */
-final class GrpcMessages {
+public final class LengthPrefixedMessages {
 
   /** The bytes before each message: its flag and its length. */
-  static final int PREFIX_BYTES = 5;
+  public static final int PREFIX_BYTES = 5;
 
   private final ByteBufAllocator alloc;
   private final int maxMessageBytes;
   private final boolean gzip;
   private final boolean oneMessage;
+  private final String encodingHeader;
   // the bytes of the message being read, its prefix first; null between messages
   private ByteBuf pending;
   // whole messages, not yet taken; whether one was taken already
   private final Queue<ByteBuf> ready = new ArrayDeque<>();
   private boolean taken;
 
-  /** The messages of a request, at most {@code maxMessageBytes} each; just one unless {@code oneMessage} is false. */
-  GrpcMessages(ByteBufAllocator alloc, int maxMessageBytes, boolean gzip, boolean oneMessage) {
+  /**
+   * The messages of a request, at most {@code maxMessageBytes} each; just one unless {@code oneMessage} is false;
+   * compressed ones are gzip if {@code gzip}, else refused, as the request's {@code encodingHeader} said.
+   */
+  public LengthPrefixedMessages(ByteBufAllocator alloc, int maxMessageBytes, boolean gzip, boolean oneMessage,
+      String encodingHeader) {
     this.alloc = alloc;
     this.maxMessageBytes = maxMessageBytes;
     this.gzip = gzip;
     this.oneMessage = oneMessage;
+    this.encodingHeader = encodingHeader;
   }
 
   /** Why a request is refused, and with which code. */
-  record Refusal(StatusCode code, String why) {}
+  public record Refusal(StatusCode code, String why) {}
 
   /** Reads {@code data} (not released here): the refusal, or {@code null} while all is well. */
-  Refusal add(ByteBuf data) {
+  public Refusal add(ByteBuf data) {
     while (data.isReadable()) {
       if (pending == null) {
         pending = alloc.buffer(PREFIX_BYTES);
@@ -83,18 +89,18 @@ final class GrpcMessages {
     int flag = pending.getUnsignedByte(0);
     long length = pending.getUnsignedInt(1);
     if (flag > 1) {
-      return new Refusal(StatusCode.INTERNAL, "a message's flag byte is " + flag + ": gRPC's are 0 and 1");
+      return new Refusal(StatusCode.INTERNAL, "a message's flag byte is " + flag + ": a request's are 0 and 1");
     }
     if (flag == 1 && !gzip) {
-      return new Refusal(StatusCode.INTERNAL, "a message is flagged compressed, but the request names no"
-          + " grpc-encoding to read it with");
+      return new Refusal(StatusCode.INTERNAL, "a message is flagged compressed, but the request names no "
+          + encodingHeader + " to read it with");
     }
     if (length > maxMessageBytes) {
       return new Refusal(StatusCode.RESOURCE_EXHAUSTED, "a message of " + length
           + " bytes is over the server's limit of " + maxMessageBytes + " bytes");
     }
     if (oneMessage && (taken || !ready.isEmpty())) {
-      return new Refusal(StatusCode.INTERNAL, "a second request message: the method is unary and takes one");
+      return new Refusal(StatusCode.INTERNAL, "a second request message: the method takes one");
     }
     return null;
   }
@@ -147,7 +153,7 @@ final class GrpcMessages {
   }
 
   /** The request ended: the refusal if it ended inside a message, else {@code null}. */
-  Refusal end() {
+  public Refusal end() {
     if (pending != null) {
       String why = pending.readableBytes() < PREFIX_BYTES
           ? "the request ended inside a message's prefix, after " + pending.readableBytes() + " of its 5 bytes"
@@ -159,19 +165,19 @@ final class GrpcMessages {
   }
 
   /** The request's next whole message, now the caller's to release; {@code null} if none is waiting. */
-  ByteBuf take() {
+  public ByteBuf take() {
     ByteBuf message = ready.poll();
     taken |= message != null;
     return message;
   }
 
   /** Whether no whole message is waiting to be taken. */
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return ready.isEmpty();
   }
 
   /** Frees whatever is held. */
-  void release() {
+  public void release() {
     if (pending != null) {
       pending.release();
       pending = null;
@@ -182,13 +188,13 @@ final class GrpcMessages {
   }
 
   /** One whole message of a request, as the call is told it: decoded on the call's thread, or released unread. */
-  static final class Message implements ServerStream.Message {
+  public static final class Message implements ServerStream.Message {
     private final MethodDescriptor<?, ?> method;
     private final boolean json;
     private ByteBuf bytes;
 
-    /** {@code bytes} (taken over) of a request of {@code method}, JSON ({@code application/grpc+json}) or not. */
-    Message(ByteBuf bytes, MethodDescriptor<?, ?> method, boolean json) {
+    /** {@code bytes} (taken over) of a request of {@code method}, JSON or binary protobuf. */
+    public Message(ByteBuf bytes, MethodDescriptor<?, ?> method, boolean json) {
       this.bytes = bytes;
       this.method = method;
       this.json = json;
