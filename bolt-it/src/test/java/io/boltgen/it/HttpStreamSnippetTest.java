@@ -17,16 +17,22 @@ class HttpStreamSnippetTest {
 
   private static final String SECTION = "## Server streams";
 
-  @Test
-  void theServerStreamsSnippetRunsAsWritten(@TempDir Path dir) throws Exception {
-    String snippet = Snippets.bashBlock("docs/http.md", SECTION);
-    assertThat(snippet).contains("serve --port 8080", "application/connect+json", "Inventory/browse");
+  /** Runs the section's snippet, which starts the example on port 8080 and says {@code says}: what it printed. */
+  private static String run(Path dir, String section, String... says) throws Exception {
+    String snippet = Snippets.bashBlock("docs/http.md", section);
+    assertThat(snippet).contains("serve --port 8080").contains(says);
     assertThat(Snippets.isFree(8080)).as("port 8080 must be free: the snippet starts the example on it").isTrue();
     Snippets.link(dir, "example-service/target/example-service.jar", "example.jar");
     Snippets.Run run = Snippets.run(dir, snippet, Duration.ofMinutes(1));
     String printed = run.printed();
     assertThat(run.finished()).as("the snippet ends within a minute; it printed:\n%s", printed).isTrue();
     assertThat(run.exitValue()).as("its exit status; it printed:\n%s", printed).isZero();
+    return printed;
+  }
+
+  @Test
+  void theServerStreamsSnippetRunsAsWritten(@TempDir Path dir) throws Exception {
+    String printed = run(dir, SECTION, "application/connect+json", "Inventory/browse");
     assertThat(printed).contains("{\"value\":{\"sku\":{\"value\":\"apple\"},\"available\":12,")
         .contains("{\"value\":{\"sku\":{\"value\":\"pear\"}").contains("{\"value\":{\"sku\":{\"value\":\"plum\"}")
         .endsWith(".{}");
@@ -36,14 +42,7 @@ class HttpStreamSnippetTest {
 
   @Test
   void theStreamsOfRequestsSnippetRunsAsWritten(@TempDir Path dir) throws Exception {
-    String snippet = Snippets.bashBlock("docs/http.md", "## Streams of requests");
-    assertThat(snippet).contains("serve --port 8080", "Inventory/tally", "--http2-prior-knowledge", "Inventory/lookup");
-    assertThat(Snippets.isFree(8080)).as("port 8080 must be free: the snippet starts the example on it").isTrue();
-    Snippets.link(dir, "example-service/target/example-service.jar", "example.jar");
-    Snippets.Run run = Snippets.run(dir, snippet, Duration.ofMinutes(1));
-    String printed = run.printed();
-    assertThat(run.finished()).as("the snippet ends within a minute; it printed:\n%s", printed).isTrue();
-    assertThat(run.exitValue()).as("its exit status; it printed:\n%s", printed).isZero();
+    String printed = run(dir, "## Streams of requests", "Inventory/tally", "--http2-prior-knowledge", "Inventory/lookup");
     String[] lines = printed.strip().split("\n");
     assertThat(lines).as("one line per call; it printed:\n%s", printed).hasSize(2);
     assertThat(lines[0]).contains("{\"value\":{\"stocks\":[{\"sku\":{\"value\":\"apple\"},\"available\":12,")

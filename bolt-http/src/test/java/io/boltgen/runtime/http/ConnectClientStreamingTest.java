@@ -1,10 +1,15 @@
 package io.boltgen.runtime.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.boltgen.runtime.http.Envelopes.concat;
+import static io.boltgen.runtime.http.Envelopes.envelope;
+import static io.boltgen.runtime.http.Envelopes.envelopes;
+import static io.boltgen.runtime.http.Envelopes.onlyEnd;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.Tallies;
+import io.boltgen.runtime.http.Envelopes.Envelope;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -383,50 +388,11 @@ class ConnectClientStreamingTest {
     return "0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
   }
 
-  private static byte[] envelope(int flags, byte[] message) {
-    return ByteBuffer.allocate(5 + message.length).put((byte) flags).putInt(message.length).put(message).array();
-  }
-
   private static byte[] gzip(byte[] data) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (GZIPOutputStream zip = new GZIPOutputStream(out)) {
       zip.write(data);
     }
     return out.toByteArray();
-  }
-
-  private static byte[] concat(byte[]... parts) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] part : parts) {
-      out.writeBytes(part);
-    }
-    return out.toByteArray();
-  }
-
-  @SuppressWarnings("ArrayRecordComponent") // an envelope is read once and never compared
-  private record Envelope(int flags, byte[] bytes) {
-    String text() {
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  private static List<Envelope> envelopes(byte[] body) {
-    List<Envelope> all = new ArrayList<>();
-    ByteBuffer in = ByteBuffer.wrap(body);
-    while (in.hasRemaining()) {
-      int flags = in.get() & 0xff;
-      byte[] bytes = new byte[in.getInt()];
-      in.get(bytes);
-      all.add(new Envelope(flags, bytes));
-    }
-    return all;
-  }
-
-  private static String onlyEnd(RawHttp.Response answer) {
-    assertThat(answer.status()).isEqualTo(200);
-    List<Envelope> envelopes = envelopes(answer.body());
-    assertThat(envelopes).hasSize(1);
-    assertThat(envelopes.get(0).flags()).isEqualTo(2);
-    return envelopes.get(0).text();
   }
 }

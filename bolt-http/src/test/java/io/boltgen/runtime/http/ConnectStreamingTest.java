@@ -1,16 +1,20 @@
 package io.boltgen.runtime.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.boltgen.runtime.http.Envelopes.concat;
+import static io.boltgen.runtime.http.Envelopes.envelope;
+import static io.boltgen.runtime.http.Envelopes.envelopes;
+import static io.boltgen.runtime.http.Envelopes.onlyEnd;
 import static org.awaitility.Awaitility.await;
 
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.Numbers;
+import io.boltgen.runtime.http.Envelopes.Envelope;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2Headers;
 import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,46 +49,6 @@ class ConnectStreamingTest {
   void stop() throws InterruptedException {
     server.close();
     numbers.close();
-  }
-
-  /** One envelope: flags, then the length, then the bytes. */
-  private static byte[] envelope(int flags, byte[] message) {
-    return ByteBuffer.allocate(5 + message.length).put((byte) flags).putInt(message.length).put(message).array();
-  }
-
-  /** One envelope of a stream's body: its flags, then its bytes. */
-  private static final class Envelope {
-    private final int flags;
-    private final byte[] bytes;
-
-    Envelope(int flags, byte[] bytes) {
-      this.flags = flags;
-      this.bytes = bytes;
-    }
-
-    int flags() {
-      return flags;
-    }
-
-    byte[] bytes() {
-      return bytes;
-    }
-
-    String text() {
-      return new String(bytes, StandardCharsets.UTF_8);
-    }
-  }
-
-  private static List<Envelope> envelopes(byte[] body) {
-    List<Envelope> all = new ArrayList<>();
-    ByteBuffer in = ByteBuffer.wrap(body);
-    while (in.hasRemaining()) {
-      int flags = in.get() & 0xff;
-      byte[] bytes = new byte[in.getInt()];
-      in.get(bytes);
-      all.add(new Envelope(flags, bytes));
-    }
-    return all;
   }
 
   private static List<Integer> indexes(List<Envelope> messages) {
@@ -181,20 +145,6 @@ class ConnectStreamingTest {
           .containsExactly(0, 1);
     }
     assertThat(numbers.last.count).isEqualTo(2); // no refused request reached a handler
-  }
-
-  private static byte[] concat(byte[] a, byte[] b) {
-    byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, both, a.length, b.length);
-    return both;
-  }
-
-  private static String onlyEnd(RawHttp.Response answer) {
-    assertThat(answer.status()).isEqualTo(200);
-    List<Envelope> envelopes = envelopes(answer.body());
-    assertThat(envelopes).hasSize(1);
-    assertThat(envelopes.get(0).flags()).isEqualTo(2);
-    return envelopes.get(0).text();
   }
 
   @Test

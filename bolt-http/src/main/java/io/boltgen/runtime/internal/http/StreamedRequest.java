@@ -130,10 +130,15 @@ final class StreamedRequest {
     try {
       request(count);
     } catch (Throwable e) {
-      failures.warn("request id {} from {}: its body could not be read on, closing the {}: {}", streamId,
-          connection.remoteText(), http2 ? "stream" : "connection", MessageText.shorten(e.toString()));
-      Channels.close(channel);
+      close("its body could not be read on", e);
     }
+  }
+
+  /** A task of the IO thread failed: one line, and the stream or connection closes (it cannot be read on as it is). */
+  private void close(String what, Throwable e) {
+    failures.warn("request id {} from {}: {}, closing the {}: {}", streamId, connection.remoteText(), what,
+        http2 ? "stream" : "connection", MessageText.shorten(e.toString()));
+    Channels.close(channel);
   }
 
   /**
@@ -182,9 +187,7 @@ final class StreamedRequest {
     try {
       hold(false);
     } catch (Throwable e) {
-      failures.warn("request id {} from {}: could not stop reading its body, closing the {}: {}", streamId,
-          connection.remoteText(), http2 ? "stream" : "connection", MessageText.shorten(e.toString()));
-      Channels.close(channel);
+      close("its body's reading could not go on", e);
     }
   }
 
