@@ -42,7 +42,8 @@ class HttpStreamSnippetTest {
 
   @Test
   void theStreamsOfRequestsSnippetRunsAsWritten(@TempDir Path dir) throws Exception {
-    String printed = run(dir, "## Streams of requests", "Inventory/tally", "--http2-prior-knowledge", "Inventory/lookup");
+    String printed = run(dir, "## Streams of requests", "Inventory/tally", "--http2-prior-knowledge",
+        "Inventory/lookup");
     String[] lines = printed.strip().split("\n");
     assertThat(lines).as("one line per call; it printed:\n%s", printed).hasSize(2);
     assertThat(lines[0]).contains("{\"value\":{\"stocks\":[{\"sku\":{\"value\":\"apple\"},\"available\":12,")
