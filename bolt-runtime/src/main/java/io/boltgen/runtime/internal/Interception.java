@@ -7,6 +7,8 @@ import io.boltgen.runtime.ClientInterceptor;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ResponseStatus;
 import io.boltgen.runtime.support.RateLimitedLog;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,11 +29,22 @@ final class Interception {
 
   /** What a sending side's interceptors made of a call: its options, a refusal, and whom to tell. */
   static final class Outgoing implements ClientInterceptor.Call {
+    private static final VarHandle COMPLETED;
+
+    static {
+      try {
+        COMPLETED = MethodHandles.lookup().findVarHandle(Outgoing.class, "completed", boolean.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
     private final MethodDescriptor<?, ?> method;
     private final SocketAddress remoteAddress;
     private final long startNanos;
     private final List<ClientInterceptor.Listener> listeners = new ArrayList<>(2);
-    private final java.util.concurrent.atomic.AtomicBoolean completed = new java.util.concurrent.atomic.AtomicBoolean();
+    // whether the listeners were told the call's end (set once, by COMPLETED: no object per call for it)
+    private volatile boolean completed;
     // a streaming call's caller started listening: its end is told once the caller heard it (MessageEvents)
     private volatile boolean deferred;
     private CallOptions options;
@@ -111,7 +124,7 @@ final class Interception {
     }
 
     private void tellEach(java.util.function.Consumer<ClientInterceptor.Listener> event) {
-      if (completed.get()) {
+      if (completed) {
         return; // the listeners heard the call's end: nothing comes after it
       }
       for (ClientInterceptor.Listener listener : listeners) {
@@ -141,7 +154,7 @@ final class Interception {
      * stop the others.
      */
     void complete(Throwable error, long nowNanos) {
-      if (!completed.compareAndSet(false, true)) {
+      if (!COMPLETED.compareAndSet(this, false, true)) {
         return;
       }
       ResponseStatus status = statusOf(error);
