@@ -48,7 +48,9 @@ class ConnectClientStreamingTest {
 
   @BeforeEach
   void start() {
-    server = BoltServer.builder().bind("127.0.0.1", 0).service(tallies.definition()).http(true).build().start();
+    // a frame timeout of 1 s: how long a connection lingers for the rest of a body its answer did not wait for
+    server = BoltServer.builder().bind("127.0.0.1", 0).service(tallies.definition()).http(true)
+        .frameTimeout(Duration.ofSeconds(1)).build().start();
   }
 
   @AfterEach
@@ -93,6 +95,22 @@ class ConnectClientStreamingTest {
   }
 
   @Test
+  void aBodyLongerThanTheBodyLimitIsInvitedAndStreamed() throws Exception {
+    int messages = 17;
+    int size = 1024 * 1024; // 17 MiB in all, over the server's limit of 16 MiB for a whole body; each message under it
+    try (RawHttp raw = RawHttp.connect(server.port())) {
+      raw.send("POST /test.Tally/sum HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " + PROTO + "\r\nContent-Length: "
+          + (long) messages * (5 + size) + "\r\nExpect: 100-continue\r\n\r\n");
+      assertThat(raw.readHead().status()).as("the body is invited").isEqualTo(100);
+      for (int i = 0; i < messages; i++) {
+        raw.send(envelope(0, Tallies.message(i, size)));
+      }
+      assertThat(Tallies.counts(envelopes(raw.readChunked().body()).get(0).bytes()))
+          .containsExactly(messages, (long) messages * size);
+    }
+  }
+
+  @Test
   void gzipMessagesAreInflated() throws Exception {
     try (RawHttp raw = RawHttp.connect(server.port())) {
       byte[] body = concat(envelope(1, gzip(Tallies.message(0, 5000))), envelope(0, Tallies.message(1, 10)));
@@ -105,13 +123,17 @@ class ConnectClientStreamingTest {
   }
 
   @Test
-  void theHandlersFailureEndsTheStreamAndAnUnreadBodyIsNotWaitedFor() throws Exception {
+  void theHandlersFailureEndsTheStreamAndTheConnectionClosesOnceTheBodyEnded() throws Exception {
     try (RawHttp raw = RawHttp.connect(server.port())) {
       raw.send(chunkedHead("sumThenFail"));
       raw.send(chunk(concat(envelope(0, Tallies.message(0, 8)), envelope(0, Tallies.message(1, 8)))));
       RawHttp.Response failed = raw.readChunked();
       assertThat(onlyEnd(failed)).isEqualTo("{\"error\":{\"code\":\"internal\",\"message\":\"the tally broke\"}}");
-      assertThat(raw.closedWithin(BOUND)).as("the rest of the body is not waited for").isTrue();
+      // the rest of the body is read and dropped, and the connection closes once it ended (a lingering close: no
+      // reset that could lose the answer), serving nothing more
+      raw.send(chunk(envelope(0, Tallies.message(2, 8))));
+      raw.send(concat(lastChunk(), RawHttp.postBytes("/test.Tally/sum", PROTO, envelope(0, Tallies.message(0, 8)))));
+      assertThat(raw.closedWithin(BOUND)).as("closed after the body, the next request not served").isTrue();
     }
     try (RawHttp raw = RawHttp.connect(server.port())) {
       raw.send(RawHttp.postBytes("/test.Tally/sumThenRefuse", PROTO,
@@ -169,7 +191,7 @@ class ConnectClientStreamingTest {
       raw.send(chunk(envelope(0, Tallies.message(0, 8))));
       assertThat(onlyEnd(raw.readChunked())).isEqualTo("{\"error\":{\"code\":\"deadline_exceeded\",\"message\":"
           + "\"/test.Tally/hold did not end its stream within 300 ms\"}}");
-      assertThat(raw.closedWithin(BOUND)).isTrue();
+      assertThat(raw.closedWithin(BOUND)).as("the rest of the body waited for one frame timeout, then closed").isTrue();
     }
   }
 
@@ -218,6 +240,21 @@ class ConnectClientStreamingTest {
     }
   }
 
+  /**
+   * With the epoll transport (the default on Linux), a peer's close is told while reads are paused; with NIO it is
+   * noticed only once reading resumes, or the call ends at its deadline (http.md says so).
+   */
+  @Test
+  void aClosedConnectionCancelsACallWhoseReadsAreHeld() throws Exception {
+    try (RawHttp raw = RawHttp.connect(server.port())) {
+      raw.send(chunkedHead("hold"));
+      raw.send(chunk(concat(envelope(0, Tallies.message(0, 8)), envelope(0, Tallies.message(1, 8)))));
+      await().atMost(BOUND).until(() -> tallies.last != null && tallies.last.received.get() == 1);
+    } // the second message waits unasked, so the connection's reads are held as it closes
+    await().atMost(BOUND).until(() -> tallies.last.cancelled.getCount() == 0);
+    await().atMost(BOUND).until(() -> server.cancelledCalls() == 1);
+  }
+
   // ------------------------------------------------------------------ HTTP/2
 
   @Test
@@ -243,6 +280,14 @@ class ConnectClientStreamingTest {
           .frame(RawHttp2.DATA, RawHttp2.END_STREAM, 3, envelope(0, Tallies.message(1, 30))).flush();
       assertThat(Tallies.counts(frames.envelope(3).bytes())).containsExactly(2, 60);
       assertThat(frames.envelope(3).text()).isEqualTo("{}");
+      // a stream of no requests: its headers end the stream, and the request comes whole
+      int endOfHeaders = RawHttp2.END_HEADERS | RawHttp2.END_STREAM;
+      h2.frame(RawHttp2.HEADERS, endOfHeaders, 5, h2.postHeaders("/test.Tally/sum", PROTO)).flush();
+      assertThat(Tallies.counts(frames.envelope(5).bytes())).containsExactly(0, 0);
+      assertThat(frames.envelope(5).text()).isEqualTo("{}");
+      h2.frame(RawHttp2.HEADERS, endOfHeaders, 7, h2.postHeaders("/test.Tally/echo", PROTO)).flush();
+      assertThat(frames.envelope(7).text()).isEqualTo("{}");
+      assertThat(frames.ended(7)).isTrue();
     }
   }
 
@@ -333,9 +378,20 @@ class ConnectClientStreamingTest {
       }
     }
 
-    /** Whether {@code stream}'s answer ended (END_STREAM) in what {@link #envelope} read. */
-    boolean ended(int stream) {
-      return ended.contains(stream);
+    /**
+     * Whether {@code stream}'s answer ends (END_STREAM) with no more bytes: DATA frames are read until it does (its
+     * last may be a DATA frame of its own, empty, or merged with the one before).
+     */
+    boolean ended(int stream) throws Exception {
+      ByteArrayOutputStream pending = data.computeIfAbsent(stream, s -> new ByteArrayOutputStream());
+      while (!ended.contains(stream)) {
+        RawHttp2.Frame f = next(stream, RawHttp2.DATA);
+        pending.writeBytes(f.payload());
+        if ((f.flags() & RawHttp2.END_STREAM) != 0) {
+          ended.add(stream);
+        }
+      }
+      return pending.size() == 0;
     }
 
     /** How many WINDOW_UPDATE frames of {@code stream} arrived. */
@@ -372,7 +428,8 @@ class ConnectClientStreamingTest {
 
   private static byte[] chunkedHead(String method, String... headers) {
     StringBuilder head = new StringBuilder("POST /test.Tally/").append(method)
-        .append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n").append("Content-Type: ").append(PROTO).append("\r\nTransfer-Encoding: chunked\r\n");
+        .append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n").append("Content-Type: ").append(PROTO)
+        .append("\r\nTransfer-Encoding: chunked\r\n");
     for (String header : headers) {
       head.append(header).append("\r\n");
     }

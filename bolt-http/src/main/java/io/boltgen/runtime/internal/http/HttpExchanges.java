@@ -6,6 +6,7 @@ import io.boltgen.runtime.internal.PortConnection;
 import io.boltgen.runtime.support.MessageText;
 import io.boltgen.runtime.support.RateLimitedLog;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -27,6 +28,8 @@ import io.netty.util.ReferenceCountUtil;
 import java.nio.channels.ClosedChannelException;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,6 +92,8 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   private StreamedRequest receiving;
   private Exchange receivingExchange;
   private boolean discarding;
+  // the write of the last answer, when the connection closes once the body still arriving ended (closeAfter)
+  private ChannelFuture lingering;
 
   /**
    * Exchanges of {@code connection}; {@code deadline} is null on HTTP/2 streams, and {@code http2} says whether
@@ -110,15 +115,8 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     try {
-      if (msg instanceof FullHttpRequest request) {
-        if (deadline != null) {
-          deadline.requestComplete();
-        }
-        if (!closing) { // else after a request that broke the framing: nothing more is read from this connection
-          service.handle(this, opened(request), request);
-          afterRead();
-        }
-      } else if (msg instanceof HttpRequest head) {
+      // a request whose body streams comes as its head (or, on HTTP/2 with nothing after its headers, whole)
+      if (msg instanceof HttpRequest head && (!(msg instanceof FullHttpRequest) || service.streamsBody(head))) {
         if (deadline != null) {
           deadline.bodyStreams(true); // the call's deadline covers its body
         }
@@ -128,6 +126,17 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
           discarding = true;
           receiving = service.handleStreamed(this, exchange, head);
           discarding = receiving == null;
+          afterRead();
+        }
+        if (msg instanceof FullHttpRequest whole) {
+          bodyPart(whole); // its body, whole: its last part
+        }
+      } else if (msg instanceof FullHttpRequest request) {
+        if (deadline != null) {
+          deadline.requestComplete();
+        }
+        if (!closing) { // else after a request that broke the framing: nothing more is read from this connection
+          service.handle(this, opened(request), request);
           afterRead();
         }
       } else if (msg instanceof HttpContent content) {
@@ -177,6 +186,9 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       receiving = null;
       receivingExchange = null;
       discarding = false;
+      if (lingering != null) {
+        lingering.addListener(ChannelFutureListener.CLOSE); // the body ended: the close it waited for
+      }
       if (deadline != null) {
         deadline.bodyStreams(false);
       }
@@ -297,9 +309,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
         open.poll();
         closed();
         if (!streaming.keepAlive && !http2) {
-          ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-          closing = true;
-          releaseOpen();
+          closeAfter(ctx.writeAndFlush(Unpooled.EMPTY_BUFFER));
           return;
         }
         continue;
@@ -315,9 +325,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       answering(head, answer);
       wrote = true;
       if (!head.keepAlive && !http2) {
-        ctx.writeAndFlush(answer).addListener(ChannelFutureListener.CLOSE);
-        closing = true;
-        releaseOpen();
+        closeAfter(ctx.writeAndFlush(answer));
         return;
       }
       write(answer, unread);
@@ -326,6 +334,25 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       ctx.flush();
       connection.markWritten(); // a long streamed answer keeps its connection from its idle timeout
     }
+  }
+
+  /**
+   * The connection (HTTP/1.1) closes once its last answer was {@code written}; nothing after it is served. If a
+   * request's body is still arriving, it closes only once that body ended, or the frame timeout passed (a lingering
+   * close: closing a socket with bytes unread makes the kernel reset the connection, and the client may then lose the
+   * answer it did not read yet); meanwhile the body is read and dropped.
+   */
+  private void closeAfter(ChannelFuture written) {
+    closing = true;
+    releaseOpen();
+    if (receivingExchange == null || deadline == null || deadline.timeoutMillis() <= 0) {
+      written.addListener(ChannelFutureListener.CLOSE);
+      return;
+    }
+    lingering = written;
+    ScheduledFuture<?> timer = ctx.executor().schedule(() -> Channels.close(ctx), deadline.timeoutMillis(),
+        TimeUnit.MILLISECONDS);
+    ctx.channel().closeFuture().addListener(closed -> timer.cancel(false));
   }
 
   /**

@@ -86,7 +86,7 @@ final class HttpPipelines {
     pipeline.addAfter(after, "http-deadline", deadline);
     pipeline.addAfter("http-deadline", "http-decoder", new StrictRequestDecoder());
     pipeline.addAfter("http-decoder", "http-encoder", new HttpResponseEncoder());
-    pipeline.addAfter("http-encoder", "http-continue", new BoundedExpectContinue(maxBodyBytes));
+    pipeline.addAfter("http-encoder", "http-continue", new BoundedExpectContinue(maxBodyBytes, service::streamsBody));
     pipeline.addAfter("http-continue", "http-aggregator", new BoundedAggregator(maxBodyBytes, service::streamsBody));
     // one socket read may hold hundreds of pipelined requests, all decoded at once: while reading is paused
     // they wait here, whole, and go on one at a time, so that no more than MAX_PIPELINED are ever dispatched
@@ -223,19 +223,22 @@ final class HttpPipelines {
   /**
    * Netty's {@code Expect: 100-continue} handler, except that a request whose Content-Length is already over the
    * body limit gets no {@code 100 Continue} (which would invite the body): its expectation is dropped and the
-   * aggregator answers it 413.
+   * aggregator answers it 413. A request whose body streams ({@code streamsBody}) has no limit on its whole body
+   * (each message has one), so it is invited whatever its length.
    */
   static final class BoundedExpectContinue extends HttpServerExpectContinueHandler {
     private final int maxBodyBytes;
+    private final Predicate<HttpRequest> streamsBody;
 
-    BoundedExpectContinue(int maxBodyBytes) {
+    BoundedExpectContinue(int maxBodyBytes, Predicate<HttpRequest> streamsBody) {
       this.maxBodyBytes = maxBodyBytes;
+      this.streamsBody = streamsBody;
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
       if (msg instanceof HttpRequest request && HttpUtil.is100ContinueExpected(request)
-          && HttpUtil.getContentLength(request, -1L) > maxBodyBytes) {
+          && HttpUtil.getContentLength(request, -1L) > maxBodyBytes && !streamsBody.test(request)) {
         request.headers().remove(HttpHeaderNames.EXPECT);
       }
       super.channelRead(ctx, msg);

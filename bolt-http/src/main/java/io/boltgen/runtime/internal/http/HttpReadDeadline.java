@@ -54,6 +54,11 @@ final class HttpReadDeadline extends ChannelInboundHandlerAdapter {
     ctx.fireChannelRead(msg);
   }
 
+  /** The frame timeout, in milliseconds: 0 for none. */
+  long timeoutMillis() {
+    return TimeUnit.NANOSECONDS.toMillis(timeoutNanos);
+  }
+
   /** The request being read is complete: its time stops. */
   void requestComplete() {
     inRequest = false;
