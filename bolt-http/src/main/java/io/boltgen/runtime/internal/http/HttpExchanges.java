@@ -87,11 +87,8 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   private int nextRequestId = 1;
   private boolean closing;
-  // the body being read of a request whose messages stream, and its exchange (until its last part); whether the
-  // rest of such a body is dropped (its request was refused at its head)
-  private StreamedRequest receiving;
-  private Exchange receivingExchange;
-  private boolean discarding;
+  // the body of a request whose messages stream, read as it arrives
+  private final ArrivingBody body = new ArrivingBody();
   // the write of the last answer, when the connection closes once the body still arriving ended (closeAfter)
   private ChannelFuture lingering;
 
@@ -122,10 +119,8 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
         }
         if (!closing) {
           Exchange exchange = opened(head);
-          receivingExchange = exchange; // before its call starts: an answer before its body's end is known as one
-          discarding = true;
-          receiving = service.handleStreamed(this, exchange, head);
-          discarding = receiving == null;
+          body.begin(exchange); // before its call starts: an answer before its body's end is known as one
+          body.readBy(service.handleStreamed(this, exchange, head));
           afterRead();
         }
         if (msg instanceof FullHttpRequest whole) {
@@ -171,21 +166,10 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
 
   /** A part of a streamed request's body: to its call, or dropped; its last ends the request's reading. */
   private void bodyPart(HttpContent content) {
-    if (!content.decoderResult().isSuccess() && receivingExchange != null) {
-      // the body broke HTTP's framing (a bad chunk): the decoder reads nothing more, so the connection closes after
-      // the answer, which says why
-      receivingExchange.keepAlive = false;
-      closing = true;
+    if (!content.decoderResult().isSuccess() && body.arriving()) {
+      closing = true; // the body broke HTTP's framing: the decoder reads nothing more, and the answer says why
     }
-    if (receiving != null) {
-      receiving.add(content);
-    } else if (!discarding) {
-      return; // no streamed request is being read: nothing to do with it
-    }
-    if (content instanceof LastHttpContent) {
-      receiving = null;
-      receivingExchange = null;
-      discarding = false;
+    if (body.part(content)) {
       if (lingering != null) {
         lingering.addListener(ChannelFutureListener.CLOSE); // the body ended: the close it waited for
       }
@@ -297,7 +281,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
           if (part instanceof HttpResponse head) {
             answering(streaming, head);
           }
-          write(part, last && answeredBeforeBody(streaming));
+          write(part, last && body.answeredBefore(streaming));
           wrote = true;
         }
         if (!last) {
@@ -321,7 +305,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
       FullHttpResponse answer = head.response;
       head.response = null;
       closed();
-      boolean unread = answeredBeforeBody(head);
+      boolean unread = body.answeredBefore(head);
       answering(head, answer);
       wrote = true;
       if (!head.keepAlive && !http2) {
@@ -345,7 +329,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   private void closeAfter(ChannelFuture written) {
     closing = true;
     releaseOpen();
-    if (receivingExchange == null || deadline == null || deadline.timeoutMillis() <= 0) {
+    if (!body.arriving() || deadline == null || deadline.timeoutMillis() <= 0) {
       written.addListener(ChannelFutureListener.CLOSE);
       return;
     }
@@ -353,22 +337,6 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
     ScheduledFuture<?> timer = ctx.executor().schedule(() -> Channels.close(ctx), deadline.timeoutMillis(),
         TimeUnit.MILLISECONDS);
     ctx.channel().closeFuture().addListener(closed -> timer.cancel(false));
-  }
-
-  /**
-   * Whether {@code exchange}'s request body is still arriving as the last of its answer goes (IO thread): the rest of
-   * the body is then dropped and not waited for: on HTTP/1.1 the connection closes after the answer, and on HTTP/2
-   * the stream is reset once the answer was written ({@link #write}).
-   */
-  private boolean answeredBeforeBody(Exchange exchange) {
-    if (exchange != receivingExchange) {
-      return false;
-    }
-    if (receiving != null) {
-      receiving.stop();
-    }
-    exchange.keepAlive = false;
-    return true;
   }
 
   /**
@@ -485,10 +453,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
    */
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    if (receiving != null) {
-      receiving.closed();
-      receiving = null;
-    }
+    body.stop();
     releaseOpen();
     ctx.fireChannelInactive();
   }
@@ -499,12 +464,8 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
    */
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-    if (evt instanceof Http2ResetFrame && receiving != null) {
-      receiving.stop();
-      Exchange exchange = receivingExchange;
-      if (exchange.call != null) {
-        exchange.call.cancel();
-      }
+    if (evt instanceof Http2ResetFrame) {
+      body.reset();
     }
     ctx.fireUserEventTriggered(evt);
   }

@@ -175,14 +175,16 @@ final class StreamedRequest {
   }
 
   /**
-   * Reads no further (IO thread): the call ended, was cancelled, or its body was refused; what is held is freed and
-   * reads go on, so that the rest of the body is read and dropped (and an HTTP/2 stream reads to its end and closes).
+   * Reads no further (IO thread): the call ended, was cancelled, or its body was refused, or the stream or connection
+   * closed; what is held is freed and reads go on, so that the rest of the body is read and dropped (and an HTTP/2
+   * stream reads to its end and closes).
    */
   void stop() {
     if (stopped) {
       return;
     }
     stopped = true;
+    stopListening();
     messages.release();
     try {
       hold(false);
@@ -197,9 +199,4 @@ final class StreamedRequest {
     }
   }
 
-  /** The stream or connection closed (IO thread): what is held is freed. */
-  void closed() {
-    stopListening();
-    stop();
-  }
 }

@@ -14,7 +14,7 @@
  *       {@code ConnectStreamingStream} (one call of a streaming method), {@code ConnectRpcErrors} (codes, statuses,
  *       error bodies);
  *   <li>a body's length-prefixed messages (Connect's envelopes, gRPC's messages): {@code LengthPrefixedMessages}, and
- *       a body read as it arrives, on demand: {@code StreamedRequest};
+ *       a body read as it arrives, on demand: {@code StreamedRequest}, {@code ArrivingBody};
  *   <li>what {@code GET} answers: {@code HttpResources}.
  * </ul>
  *
