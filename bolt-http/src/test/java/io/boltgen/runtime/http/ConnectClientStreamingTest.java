@@ -148,11 +148,12 @@ class ConnectClientStreamingTest {
     try (RawHttp raw = RawHttp.connect(server.port())) {
       raw.send(chunkedHead("sum"));
       raw.send(chunk(envelope(0, Tallies.message(0, 8))));
+      await().atMost(BOUND).until(() -> tallies.last != null && tallies.last.received.get() == 1);
       raw.send(chunk(envelope(2, Tallies.message(1, 8))));
       assertThat(onlyEnd(raw.readChunked())).isEqualTo("{\"error\":{\"code\":\"invalid_argument\",\"message\":"
           + "\"a message's flag byte is 2: a request's are 0 and 1\"}}");
       await().atMost(BOUND).until(() -> tallies.last.cancelled.getCount() == 0);
-      assertThat(tallies.last.received.get()).isEqualTo(1);
+      assertThat(tallies.last.received.get()).as("nothing after the broken envelope").isEqualTo(1);
       assertThat(raw.closedWithin(BOUND)).isTrue();
     }
     try (RawHttp raw = RawHttp.connect(server.port())) {
