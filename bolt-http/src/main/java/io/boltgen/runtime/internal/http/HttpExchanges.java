@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * {@link HttpPipelines#MAX_CONCURRENT_STREAMS}.) A request that broke HTTP's framing is answered and the
  * connection closed. A request whose messages stream (its head only, passed on by the aggregator) starts its call at
  * once, and its body's parts go to its {@link StreamedRequest} as they arrive; the request's frame timeout stops at its
- * head, the call's deadline covering the rest. On HTTP/1.1, an answer that ends before its request's body did closes
- * the connection after it: the rest of the body is not waited for.
+ * head, the call's deadline covering the rest ({@link ArrivingBody}). An answer that ends before its request's body did
+ * drops the rest of the body: on HTTP/1.1 the connection then closes once the body ended or the frame timeout passed
+ * ({@link #closeAfter}), on HTTP/2 the stream is reset after the answer ({@link #write}).
  *
  * <p>Confined to the channel's event loop; {@link #answer} may be called from any thread.
  */
@@ -329,6 +330,7 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   private void closeAfter(ChannelFuture written) {
     closing = true;
     releaseOpen();
+    body.stop(); // its call was cancelled with the others: the rest of its body is dropped
     if (!body.arriving() || deadline == null || deadline.timeoutMillis() <= 0) {
       written.addListener(ChannelFutureListener.CLOSE);
       return;

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * its envelopes are read by {@link LengthPrefixedMessages}, and each whole message is told to the call as its handler
  * asks for it ({@link #request}), then the caller's half-close after the last. While a whole message waits that the
  * call did not ask for, the body is not read: an HTTP/1.1 connection holds its reads ({@link PortConnection#holdReads})
- * and an HTTP/2 stream stops reading, so that its flow-control window closes; either way the caller waits, and what is
- * held is at most one message of the limit plus what one read brought. A body that breaks the envelope rules, or a
+ * and an HTTP/2 stream stops reading, so that its flow-control window closes; either way the caller waits. What is
+ * held here is then the whole messages of the part being read and one message being assembled, each within the limit
+ * (the call holds those it asked for ahead, 16 at most). A body that breaks the envelope rules, or a
  * message over the limit, is refused ({@link Refusal}); once the call ends or is cancelled, the rest of the body is
  * read and dropped ({@link #stop}).
  *
