@@ -252,7 +252,8 @@ class ExampleHttpTest {
       if (method == InventoryBolt.METHOD_TALLY) {
         assertThat(streamed).as("tally").contains("{\"code\":\"failed_precondition\",\"message\":\"no such SKU: fig\"");
       } else {
-        assertThat(streamed).as("lookup").containsSubsequence("{\"value\":{\"sku\":{\"value\":\"apple\"},\"available\":12",
+        assertThat(streamed).as("lookup").containsSubsequence(
+            "{\"value\":{\"sku\":{\"value\":\"apple\"},\"available\":12",
             "{\"value\":{\"sku\":{\"value\":\"fig\"},\"level\":\"STOCK_LEVEL_UNKNOWN\"}}").endsWith("{}");
       }
     }

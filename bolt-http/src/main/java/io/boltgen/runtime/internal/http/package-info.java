@@ -1,7 +1,8 @@
 /**
  * HTTP on the Bolt port (module {@code bolt-http}): HTTP/1.1 and HTTP/2 (with and without TLS), Connect's unary and
- * streaming protocols as streams of the one server call, {@code /openapi.json} and the console. It plugs into the core through the port protocol
- * SPI alone ({@link io.boltgen.runtime.internal.PortProtocol}, found by {@link java.util.ServiceLoader} as
+ * streaming protocols as streams of the one server call, {@code /openapi.json} and the console. It plugs into the
+ * core through the port protocol SPI alone ({@link io.boltgen.runtime.internal.PortProtocol}, found by
+ * {@link java.util.ServiceLoader} as
  * {@link io.boltgen.runtime.internal.http.HttpProtocol}; {@link io.boltgen.runtime.internal.PortConnection}), and
  * runs its calls through {@link io.boltgen.runtime.call.ServerCalls}; the core never uses it. By concern:
  *
