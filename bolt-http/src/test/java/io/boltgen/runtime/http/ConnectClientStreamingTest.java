@@ -111,6 +111,26 @@ class ConnectClientStreamingTest {
   }
 
   @Test
+  void aMessageOfExactlyTheLimitIsTakenAndOneByteMoreRefused() throws Exception {
+    int limit = 1024;
+    try (BoltServer small = BoltServer.builder().bind("127.0.0.1", 0).service(tallies.definition()).http(true)
+        .maxFrameLength(limit).build().start();
+        RawHttp raw = RawHttp.connect(small.port())) {
+      // whole in one chunk, and cut across two (the one copied together)
+      byte[] atLimit = envelope(0, Tallies.message(0, limit));
+      raw.send(chunkedHead("sum"));
+      raw.send(chunk(atLimit));
+      raw.send(chunk(java.util.Arrays.copyOfRange(atLimit, 0, 600)));
+      raw.send(chunk(java.util.Arrays.copyOfRange(atLimit, 600, atLimit.length)));
+      raw.send(lastChunk());
+      assertThat(Tallies.counts(envelopes(raw.readChunked().body()).get(0).bytes())).containsExactly(2L, 2L * limit);
+      raw.send(RawHttp.postBytes("/test.Tally/sum", PROTO, envelope(0, Tallies.message(0, limit + 1))));
+      assertThat(onlyEnd(raw.readChunked())).isEqualTo("{\"error\":{\"code\":\"resource_exhausted\",\"message\":"
+          + "\"a message of 1025 bytes is over the server's limit of 1024 bytes\"}}");
+    }
+  }
+
+  @Test
   void gzipMessagesAreInflated() throws Exception {
     try (RawHttp raw = RawHttp.connect(server.port())) {
       byte[] body = concat(envelope(1, gzip(Tallies.message(0, 5000))), envelope(0, Tallies.message(1, 10)));
