@@ -143,58 +143,52 @@ class ConsoleBrowserTest {
     waiting().until(b -> b.findElement(By.id("method-path")).getText().endsWith("/browse"));
     assertThat(browser.findElement(By.id("request-type")).getText()).isEqualTo("application/connect+json");
 
-    WebElement request = browser.findElement(By.id("request"));
-    request.clear();
-    request.sendKeys("{\"includeEmpty\": true}");
-    browser.findElement(By.id("send")).click();
-    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("200"));
+    send("{\"includeEmpty\": true}", "200");
     assertThat(browser.findElement(By.id("status")).getText()).isEqualTo("200 OK, 3 messages");
     String answer = browser.findElement(By.id("response-body")).getText();
     assertThat(answer).containsSubsequence("\"value\": \"apple\"", "\"value\": \"pear\"", "\"value\": \"plum\"",
         "end of stream: {}");
 
-    browser.findElement(By.id("copy-curl")).click();
-    waiting().until(b -> b.findElement(By.id("curl")).isDisplayed());
-    String command = browser.findElement(By.id("curl")).getText();
+    String command = copiedCurl("/browse");
     assertThat(command).startsWith("{ printf '\\000\\000\\000\\000\\025'; printf '%s' '{\"includeEmpty\":true}'; }"
         + " | curl -s '" + origin + "/demo.inventory.Inventory/browse'");
-    Process curl = new ProcessBuilder("bash", "-c", command).redirectErrorStream(true).start();
-    assertThat(curl.waitFor(30, TimeUnit.SECONDS)).as("curl finished").isTrue();
-    String streamed = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(curl.exitValue()).as(streamed).isZero();
-    assertThat(streamed).containsSubsequence("\"apple\"", "\"pear\"", "\"plum\"").endsWith("{}");
+    assertThat(run(command)).containsSubsequence("\"apple\"", "\"pear\"", "\"plum\"").endsWith("{}");
 
     browser.findElement(By.cssSelector("li.rpc[data-path='/demo.inventory.Inventory/tally']")).click();
     waiting().until(b -> b.findElement(By.id("stream-note")).isDisplayed());
     assertThat(browser.findElement(By.id("stream-note")).getText()).startsWith("A client stream: type its requests as"
         + " a JSON array");
     assertThat(browser.findElement(By.id("request-type")).getText()).isEqualTo("application/connect+json");
-    request = browser.findElement(By.id("request"));
-    request.clear();
-    request.sendKeys("[{\"skus\": {\"value\": \"apple\"}}, {\"skus\": {\"value\": \"pear\"}}]");
-    browser.findElement(By.id("send")).click();
-    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("200"));
+    send("[{\"skus\": {\"value\": \"apple\"}}, {\"skus\": {\"value\": \"pear\"}}]", "200");
     assertThat(browser.findElement(By.id("status")).getText()).isEqualTo("200 OK, 1 message");
     assertThat(browser.findElement(By.id("response-body")).getText()).contains("\"totalUnits\": \"15\"")
         .endsWith("end of stream: {}");
-    browser.findElement(By.id("copy-curl")).click();
-    waiting().until(b -> b.findElement(By.id("curl")).getText().contains("/tally"));
-    assertThat(run(browser.findElement(By.id("curl")).getText())).contains("\"totalUnits\":\"15\"").endsWith("{}");
+    assertThat(run(copiedCurl("/tally"))).contains("\"totalUnits\":\"15\"").endsWith("{}");
 
     browser.findElement(By.cssSelector("li.rpc[data-path='/demo.inventory.Inventory/lookup']")).click();
     waiting().until(b -> b.findElement(By.id("stream-note")).getText().startsWith("A bidirectional stream"));
     assertThat(browser.findElement(By.id("stream-note")).getText()).contains("HTTP/2 only");
-    request = browser.findElement(By.id("request"));
-    request.clear();
-    request.sendKeys("[{\"skus\": {\"value\": \"pear\"}}, {\"skus\": {\"value\": \"fig\"}}]");
-    browser.findElement(By.id("send")).click();
-    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith("505"));
+    send("[{\"skus\": {\"value\": \"pear\"}}, {\"skus\": {\"value\": \"fig\"}}]", "505");
     assertThat(browser.findElement(By.id("response-body")).getText()).contains("\"code\": \"unimplemented\"");
-    browser.findElement(By.id("copy-curl")).click();
-    waiting().until(b -> b.findElement(By.id("curl")).getText().contains("/lookup"));
-    String bidi = browser.findElement(By.id("curl")).getText();
+    String bidi = copiedCurl("/lookup");
     assertThat(bidi).endsWith("--http2-prior-knowledge");
     assertThat(run(bidi)).containsSubsequence("\"pear\"", "\"fig\"", "STOCK_LEVEL_UNKNOWN").endsWith("{}");
+  }
+
+  /** Types {@code json} as the request, sends it, and waits for a status starting with {@code status}. */
+  private void send(String json, String status) {
+    WebElement request = browser.findElement(By.id("request"));
+    request.clear();
+    request.sendKeys(json);
+    browser.findElement(By.id("send")).click();
+    waiting().until(b -> b.findElement(By.id("status")).getText().startsWith(status));
+  }
+
+  /** "Copy as curl" clicked: the command shown, once it names {@code route}. */
+  private String copiedCurl(String route) {
+    browser.findElement(By.id("copy-curl")).click();
+    waiting().until(b -> b.findElement(By.id("curl")).getText().contains(route));
+    return browser.findElement(By.id("curl")).getText();
   }
 
   /** Runs a copied curl command with bash: what it printed, once it exited 0. */

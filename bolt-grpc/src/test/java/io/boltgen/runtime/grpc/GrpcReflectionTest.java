@@ -107,15 +107,8 @@ class GrpcReflectionTest {
   @Test
   void aRequestThatDoesNotDecodeFailsItsStream() throws Exception {
     start();
-    MethodDescriptor<byte[], byte[]> info = MethodDescriptor.<byte[], byte[]>newBuilder()
-        .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
-        .setFullMethodName("grpc.reflection.v1.ServerReflection/ServerReflectionInfo")
-        .setRequestMarshaller(GrpcJava.BYTES)
-        .setResponseMarshaller(GrpcJava.BYTES)
-        .build();
     LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
-    StreamObserver<byte[]> requests = ClientCalls.asyncBidiStreamingCall(
-        grpc.newCall(info, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)), into(answers));
+    StreamObserver<byte[]> requests = rawReflection(answers);
     requests.onNext(new byte[] {0x22, 0x7f, 'x'}); // file_containing_symbol, 127 bytes long, one there
     Object answer = answers.poll(10, TimeUnit.SECONDS);
     assertThat(answer).isInstanceOf(StatusRuntimeException.class);
@@ -159,15 +152,8 @@ class GrpcReflectionTest {
             .build())
         .http(true).build().start();
     grpc = GrpcJava.plaintext(server.port());
-    MethodDescriptor<byte[], byte[]> info = MethodDescriptor.<byte[], byte[]>newBuilder()
-        .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
-        .setFullMethodName("grpc.reflection.v1.ServerReflection/ServerReflectionInfo")
-        .setRequestMarshaller(GrpcJava.BYTES)
-        .setResponseMarshaller(GrpcJava.BYTES)
-        .build();
     LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
-    StreamObserver<byte[]> requests = ClientCalls.asyncBidiStreamingCall(
-        grpc.newCall(info, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)), into(answers));
+    StreamObserver<byte[]> requests = rawReflection(answers);
     requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build().toByteArray());
     requests.onCompleted();
     assertThat((byte[]) answers.poll(10, TimeUnit.SECONDS)).isEqualTo(EchoService.bytes("mine"));
@@ -200,5 +186,17 @@ class GrpcReflectionTest {
         answers.add("completed");
       }
     };
+  }
+
+  /** A reflection call (v1) of bytes as they go each way: its answers, and its end, into {@code answers}. */
+  private StreamObserver<byte[]> rawReflection(LinkedBlockingQueue<Object> answers) {
+    MethodDescriptor<byte[], byte[]> info = MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+        .setFullMethodName("grpc.reflection.v1.ServerReflection/ServerReflectionInfo")
+        .setRequestMarshaller(GrpcJava.BYTES)
+        .setResponseMarshaller(GrpcJava.BYTES)
+        .build();
+    return ClientCalls.asyncBidiStreamingCall(
+        grpc.newCall(info, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS)), into(answers));
   }
 }

@@ -316,9 +316,9 @@ final class ConnectRpcCalls {
     if (contentType == null) {
       return null;
     }
-    String type = contentType.trim().toLowerCase(Locale.ROOT);
-    return type.equals(ConnectStreamingStream.JSON) ? Boolean.TRUE
-        : type.equals(ConnectStreamingStream.PROTO) ? Boolean.FALSE : null;
+    String type = contentType.trim(); // asked of every request's head: no copy unless it has spaces around
+    return type.equalsIgnoreCase(ConnectStreamingStream.JSON) ? Boolean.TRUE
+        : type.equalsIgnoreCase(ConnectStreamingStream.PROTO) ? Boolean.FALSE : null;
   }
 
   /** {@code true} for JSON, {@code false} for binary protobuf, {@code null} for anything else. */

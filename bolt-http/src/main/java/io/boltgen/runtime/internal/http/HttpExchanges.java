@@ -114,7 +114,8 @@ final class HttpExchanges extends ChannelInboundHandlerAdapter {
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     try {
       // a request whose body streams comes as its head (or, on HTTP/2 with nothing after its headers, whole)
-      if (msg instanceof HttpRequest head && (!(msg instanceof FullHttpRequest) || service.streamsBody(head))) {
+      if (msg instanceof HttpRequest head
+          && (!(msg instanceof FullHttpRequest) || (http2 && service.streamsBody(head)))) {
         if (deadline != null) {
           deadline.bodyStreams(true); // the call's deadline covers its body
         }

@@ -54,9 +54,27 @@ public final class LengthPrefixedMessages {
   /** Why a request is refused, and with which code. */
   public record Refusal(StatusCode code, String why) {}
 
-  /** Reads {@code data} (not released here): the refusal, or {@code null} while all is well. */
+  /**
+   * Reads {@code data} (not released here): the refusal, or {@code null} while all is well. A message that lies whole
+   * in {@code data} is kept as a retained slice of it; only one cut across reads is copied together.
+   */
   public Refusal add(ByteBuf data) {
     while (data.isReadable()) {
+      if (pending == null && data.readableBytes() >= PREFIX_BYTES) {
+        int at = data.readerIndex();
+        Refusal refusal = checkPrefix(data.getUnsignedByte(at), data.getUnsignedInt(at + 1));
+        if (refusal != null) {
+          return refusal;
+        }
+        long size = PREFIX_BYTES + data.getUnsignedInt(at + 1);
+        if (size <= data.readableBytes()) {
+          refusal = complete(data.readRetainedSlice((int) size));
+          if (refusal != null) {
+            return refusal;
+          }
+          continue;
+        }
+      }
       if (pending == null) {
         pending = alloc.buffer(PREFIX_BYTES);
       }
@@ -65,7 +83,7 @@ public final class LengthPrefixedMessages {
         if (pending.readableBytes() < PREFIX_BYTES) {
           return null;
         }
-        Refusal refusal = checkPrefix();
+        Refusal refusal = checkPrefix(pending.getUnsignedByte(0), pending.getUnsignedInt(1));
         if (refusal != null) {
           return refusal;
         }
@@ -76,7 +94,9 @@ public final class LengthPrefixedMessages {
       pending.ensureWritable(take);
       pending.writeBytes(data, take);
       if (take == missing) {
-        Refusal refusal = complete();
+        ByteBuf whole = pending;
+        pending = null;
+        Refusal refusal = complete(whole);
         if (refusal != null) {
           return refusal;
         }
@@ -85,9 +105,8 @@ public final class LengthPrefixedMessages {
     return null;
   }
 
-  private Refusal checkPrefix() {
-    int flag = pending.getUnsignedByte(0);
-    long length = pending.getUnsignedInt(1);
+  /** Whether a message with this prefix may be read: the refusal, or {@code null}. */
+  private Refusal checkPrefix(int flag, long length) {
     if (flag > 1) {
       return new Refusal(StatusCode.INTERNAL, "a message's flag byte is " + flag + ": a request's are 0 and 1");
     }
@@ -105,10 +124,8 @@ public final class LengthPrefixedMessages {
     return null;
   }
 
-  /** The message in {@code pending} is whole: kept, inflated first if compressed. */
-  private Refusal complete() {
-    ByteBuf whole = pending;
-    pending = null;
+  /** {@code whole} (taken; its prefix first) is a whole message: kept, inflated first if compressed. */
+  private Refusal complete(ByteBuf whole) {
     boolean compressed = whole.getUnsignedByte(0) == 1;
     whole.skipBytes(PREFIX_BYTES);
     if (!compressed) {
