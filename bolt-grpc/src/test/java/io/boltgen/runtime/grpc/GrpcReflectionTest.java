@@ -6,7 +6,6 @@ import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.MethodType;
 import io.boltgen.runtime.ResponseStatus;
-import io.boltgen.runtime.ServerContext;
 import io.boltgen.runtime.ServerInterceptor;
 import io.boltgen.runtime.ServiceDefinition;
 import io.grpc.CallOptions;
