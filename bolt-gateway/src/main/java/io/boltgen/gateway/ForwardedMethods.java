@@ -2,6 +2,8 @@ package io.boltgen.gateway;
 
 import io.boltgen.json.JsonForms;
 import io.boltgen.json.JsonMarshaller;
+import io.boltgen.json.JsonReader;
+import io.boltgen.json.JsonWriter;
 import io.boltgen.runtime.MethodDescriptor;
 import io.boltgen.runtime.ServiceDescriptor;
 import io.boltgen.runtime.codec.Marshaller;
@@ -10,8 +12,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.ArrayList;
 import java.util.List;
-import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.JsonParser;
 
 /**
  * Where a service's methods become the gateway's: for every method, a descriptor with the same wire name,
@@ -77,13 +77,13 @@ final class ForwardedMethods {
     }
 
     @Override
-    public void write(byte[] value, JsonGenerator out) {
+    public void write(byte[] value, JsonWriter out) {
       json.write(value == null ? null : proto.read(Unpooled.wrappedBuffer(value)), out);
     }
 
     @Override
-    public byte[] read(JsonParser in, boolean ignoreUnknownFields) {
-      T value = json.read(in, ignoreUnknownFields);
+    public byte[] read(JsonReader in) {
+      T value = json.read(in);
       byte[] bytes = new byte[proto.encodedSize(value)];
       ByteBuf out = Unpooled.wrappedBuffer(bytes).writerIndex(0);
       proto.write(value, out);

@@ -2,8 +2,6 @@ package io.boltgen.json;
 
 import java.util.function.BiConsumer;
 import java.util.function.Function;
-import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.JsonParser;
 
 /**
  * The JSON form of one type, by protobuf's canonical proto3 JSON mapping of the message the emitted
@@ -22,21 +20,21 @@ public interface JsonMarshaller<T> {
    * @throws IllegalArgumentException if the value holds what the mapping cannot express (an instant outside
    *     {@code google.protobuf.Timestamp}'s range, a {@code null} collection element)
    */
-  void write(T value, JsonGenerator out);
+  void write(T value, JsonWriter out);
 
   /**
-   * Reads one JSON value; {@code in}'s current token is the value's first.
+   * Reads one JSON value; {@code in}'s current token is the value's first, and is left on its last.
    *
    * @throws ProtoJsonException if the value does not follow the mapping
    */
-  T read(JsonParser in, boolean ignoreUnknownFields);
+  T read(JsonReader in);
 
   /**
    * The marshaller of the message {@code messageName} (its full name in the emitted {@code .proto}, for error
    * messages) from the two functions the processor generates for it: {@code writer} writes the value as a JSON
    * object, {@code reader} reads it from one through a {@link JsonReader}, which names the field of every error.
    */
-  static <T> JsonMarshaller<T> of(String messageName, BiConsumer<T, JsonGenerator> writer,
+  static <T> JsonMarshaller<T> of(String messageName, BiConsumer<T, JsonWriter> writer,
       Function<JsonReader, T> reader) {
     return new GeneratedJsonMarshaller<>(messageName, writer, reader);
   }

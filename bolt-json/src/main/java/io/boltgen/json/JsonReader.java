@@ -6,17 +6,14 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.function.Function;
-import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser.NumberType;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
 
 /**
- * Reads values by the proto3 JSON mapping from jackson-core's streaming parser, for the JSON codecs the processor
- * generates, and keeps the path of the field being read so that every error names it:
- * {@code field "sku.value": expected a string, got a number}.
+ * Reads values by the proto3 JSON mapping from a JSON document, for the JSON codecs the processor generates (and a
+ * hand-written {@link JsonMarshaller}), and keeps the path of the field being read so that every error names it:
+ * {@code field "sku.value": expected a string, got a number}. {@link ProtoJson} makes one per document, over the
+ * document's tokens, each checked by RFC 8259 exactly as it is passed (see {@link StrictJson} for the rules).
  *
- * <p>Each {@code readXxx} reads the value at the parser's current token and leaves the parser on the value's last
+ * <p>Each {@code readXxx} reads the value at the current token and leaves the reader on the value's last
  * token; {@code null} is refused there (a generated codec checks {@link #isNull()} first where {@code null} means
  * the field's default). What each accepts follows protobuf-java-util's {@code JsonFormat}: integers as numbers or
  * strings, also in exponent form when integral ({@code 1e2}, {@code "1.0"}); 64-bit integers likewise;
@@ -32,34 +29,34 @@ public final class JsonReader {
   private static final byte FIELD = 0;
   private static final byte INDEX = 1;
   private static final byte KEY = 2;
-  private final JsonParser in;
+  private final JsonLexer in;
   private final boolean ignoreUnknownFields;
-  private final String messageName;
+  /** The message read, for an error outside its fields; set by the first generated marshaller to read. */
+  String messageName;
   /** The path: one level per object, array or map entered; a level's name, index or key. */
   private byte[] kinds = new byte[8];
   private String[] names = new String[8];
   private int[] indices = new int[8];
   private int depth;
 
-  JsonReader(JsonParser in, boolean ignoreUnknownFields, String messageName) {
+  JsonReader(JsonLexer in, boolean ignoreUnknownFields) {
     this.in = in;
     this.ignoreUnknownFields = ignoreUnknownFields;
-    this.messageName = messageName;
   }
 
   // ------------------------------------------------------------------ structure
 
   /**
-   * Enters a message's object: the name of its first field, with the parser on that field's value, or
+   * Enters a message's object: the name of its first field, with the reader on that field's value, or
    * {@code null} for an empty object.
    */
   public String beginObject() {
-    expect(JsonToken.START_OBJECT, "an object");
+    expect(JsonLexer.START_OBJECT, "an object");
     push(FIELD);
     return nextField();
   }
 
-  /** The name of the next field of the object, with the parser on its value, or {@code null} at its end. */
+  /** The name of the next field of the object, with the reader on its value, or {@code null} at its end. */
   public String nextField() {
     String name = in.nextName();
     if (name == null) {
@@ -67,7 +64,7 @@ public final class JsonReader {
       return null;
     }
     names[depth - 1] = name;
-    in.nextToken();
+    in.nextValue();
     return name;
   }
 
@@ -98,17 +95,17 @@ public final class JsonReader {
     return member;
   }
 
-  /** Enters an array: whether it has a first element, with the parser on it. */
+  /** Enters an array: whether it has a first element, with the reader on it. */
   public boolean beginArray() {
-    expect(JsonToken.START_ARRAY, "an array");
+    expect(JsonLexer.START_ARRAY, "an array");
     push(INDEX);
     indices[depth - 1] = -1;
     return nextElement();
   }
 
-  /** Whether the array has another element, with the parser on it. */
+  /** Whether the array has another element, with the reader on it. */
   public boolean nextElement() {
-    if (in.nextToken() == JsonToken.END_ARRAY) {
+    if (in.nextValue() == JsonLexer.END_ARRAY) {
       depth--;
       return false;
     }
@@ -116,9 +113,9 @@ public final class JsonReader {
     return true;
   }
 
-  /** Enters a map's object: its first key, with the parser on the value, or {@code null} when empty. */
+  /** Enters a map's object: its first key, with the reader on the value, or {@code null} when empty. */
   public String beginMap() {
-    expect(JsonToken.START_OBJECT, "an object");
+    expect(JsonLexer.START_OBJECT, "an object");
     push(KEY);
     return nextKey();
   }
@@ -130,19 +127,19 @@ public final class JsonReader {
 
   /** Whether the current value is {@code null}: for a field, its default. */
   public boolean isNull() {
-    return in.currentToken() == JsonToken.VALUE_NULL;
+    return in.token() == JsonLexer.NULL;
   }
 
   // ------------------------------------------------------------------ scalars
 
   /** A {@code bool}: {@code true}, {@code false}, or those words as strings. */
   public boolean readBoolean() {
-    JsonToken t = in.currentToken();
-    if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
-      return t == JsonToken.VALUE_TRUE;
+    int t = in.token();
+    if (t == JsonLexer.TRUE || t == JsonLexer.FALSE) {
+      return t == JsonLexer.TRUE;
     }
-    if (t == JsonToken.VALUE_STRING) {
-      return booleanKey(in.getString());
+    if (t == JsonLexer.STRING) {
+      return booleanKey(in.text());
     }
     throw error("expected a boolean, got " + describe());
   }
@@ -159,21 +156,23 @@ public final class JsonReader {
 
   /** A {@code uint32} that a Java {@code char} holds. */
   public char readChar() {
-    return toChar(number(numberText("a uint32"), quoted(), JsonNumbers::uint32));
+    return toChar(readUint32() & 0xffffffffL);
   }
 
   /** An {@code int32}. */
   public int readInt() {
-    if (in.currentToken() == JsonToken.VALUE_NUMBER_INT && in.getNumberType() == NumberType.INT) {
-      return in.getIntValue();
+    long simple = in.simpleInteger();
+    if (simple != JsonLexer.NOT_SIMPLE && simple == (int) simple) {
+      return (int) simple;
     }
     return number(numberText("an int32"), quoted(), JsonNumbers::int32);
   }
 
   /** An {@code int64}: a string, or a number. */
   public long readLong() {
-    if (in.currentToken() == JsonToken.VALUE_NUMBER_INT && in.getNumberType() != NumberType.BIG_INTEGER) {
-      return in.getLongValue();
+    long simple = in.simpleInteger();
+    if (simple != JsonLexer.NOT_SIMPLE) {
+      return simple;
     }
     return number(numberText("an int64"), quoted(), JsonNumbers::int64);
   }
@@ -183,11 +182,19 @@ public final class JsonReader {
    * {@link Integer#MAX_VALUE} negative, as protobuf-java holds it).
    */
   public int readUint32() {
+    long simple = in.simpleInteger();
+    if (simple >= 0 && simple <= 0xffffffffL) {
+      return (int) simple;
+    }
     return (int) (long) number(numberText("a uint32"), quoted(), JsonNumbers::uint32);
   }
 
   /** A {@code uint64} or {@code fixed64}: a string (or a number) in 0..18446744073709551615, in a long's 64 bits. */
   public long readUint64() {
+    long simple = in.simpleInteger();
+    if (simple >= 0) {
+      return simple;
+    }
     return number(numberText("a uint64"), quoted(), JsonNumbers::uint64);
   }
 
@@ -213,18 +220,19 @@ public final class JsonReader {
 
   /** A {@code string}: Unicode text, so a lone surrogate ({@code "\ud800"}) is an error. */
   public String readString() {
-    if (in.currentToken() != JsonToken.VALUE_STRING) {
+    if (in.token() != JsonLexer.STRING) {
       throw error("expected a string, got " + describe());
     }
-    return stringKey(in.getString());
+    String text = in.text();
+    return in.escaped() ? stringKey(text) : text; // UTF-8 has no lone surrogate; only an escape makes one
   }
 
   /** A {@code bytes} value: standard or URL-safe base64, with or without padding. */
   public byte[] readBytes() {
-    if (in.currentToken() != JsonToken.VALUE_STRING) {
+    if (in.token() != JsonLexer.STRING) {
       throw error("expected base64 text, got " + describe());
     }
-    String text = in.getString();
+    String text = in.text();
     try {
       return Base64.getDecoder().decode(text);
     } catch (IllegalArgumentException standard) {
@@ -263,9 +271,9 @@ public final class JsonReader {
 
   /** The name of an enum value, or the text of its number: to match against the value names. */
   public String enumText() {
-    JsonToken t = in.currentToken();
-    if (t == JsonToken.VALUE_STRING || t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
-      return in.getString();
+    int t = in.token();
+    if (t == JsonLexer.STRING || t == JsonLexer.INTEGER || t == JsonLexer.DECIMAL) {
+      return in.text();
     }
     throw error("expected an enum value name or number, got " + describe());
   }
@@ -275,7 +283,7 @@ public final class JsonReader {
    * unknown fields are ignored (the value is then dropped, as protobuf-java-util's {@code JsonFormat} drops it).
    */
   public Integer enumNumber(String enumName) {
-    String text = in.getString();
+    String text = in.text();
     try {
       return JsonNumbers.int32(text, quoted());
     } catch (IllegalArgumentException notANumber) {
@@ -355,15 +363,14 @@ public final class JsonReader {
   /** An error about the current field: {@code field "a.b[2]": what}. */
   public ProtoJsonException error(String what) {
     String path = path();
-    return new ProtoJsonException((path.isEmpty() ? "message " + messageName : "field \"" + path + "\"") + ": "
-        + what);
+    String where = !path.isEmpty() ? "field \"" + path + "\"" : messageName != null ? "message " + messageName
+        : "the message";
+    return new ProtoJsonException(where + ": " + what);
   }
 
-  /** {@code e}, a failure of the parser (not JSON, nested too deeply), as an error naming the current field. */
-  ProtoJsonException malformed(JacksonException e) {
-    long offset = e.getLocation() != null ? e.getLocation().getByteOffset() : -1;
-    String what = "malformed JSON at offset " + offset + ": "
-        + e.getOriginalMessage().replaceFirst(", from `[^`]*`\\)", ")");
+  /** {@code e}, a document that is not JSON (or nested too deeply), as an error naming the current field. */
+  ProtoJsonException malformed(JsonLexer.Malformed e) {
+    String what = "malformed JSON at offset " + e.offset + ": " + e.getMessage();
     String path = path();
     return new ProtoJsonException(path.isEmpty() ? what : "field \"" + path + "\": " + what, e);
   }
@@ -396,26 +403,26 @@ public final class JsonReader {
     depth++;
   }
 
-  private void expect(JsonToken token, String what) {
-    if (in.currentToken() != token) {
+  private void expect(int token, String what) {
+    if (in.token() != token) {
       throw error("expected " + what + ", got " + describe());
     }
   }
 
   /** The text of a number, or of a string holding one (bounded like a number); else an error. */
   private String numberText(String what) {
-    JsonToken t = in.currentToken();
-    if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT || t == JsonToken.VALUE_STRING) {
-      return in.getString();
+    int t = in.token();
+    if (t == JsonLexer.INTEGER || t == JsonLexer.DECIMAL || t == JsonLexer.STRING) {
+      return in.text();
     }
     throw error("expected " + what + ", got " + describe());
   }
 
   private String text(String what) {
-    if (in.currentToken() != JsonToken.VALUE_STRING) {
+    if (in.token() != JsonLexer.STRING) {
       throw error("expected " + what + ", got " + describe());
     }
-    return in.getString();
+    return in.text();
   }
 
   /** An integer parsed by {@code parse} from the current value's text (or a key), as a field error when it fails. */
@@ -455,32 +462,28 @@ public final class JsonReader {
 
   /** What the current token is, for an error: {@code a number}, {@code an object}, {@code null}. */
   private String describe() {
-    JsonToken t = in.currentToken();
-    if (t == null) {
-      return "nothing";
-    }
-    switch (t) {
-      case START_OBJECT:
+    switch (in.token()) {
+      case JsonLexer.START_OBJECT:
         return "an object";
-      case START_ARRAY:
+      case JsonLexer.START_ARRAY:
         return "an array";
-      case VALUE_STRING:
+      case JsonLexer.STRING:
         return "a string";
-      case VALUE_NUMBER_INT:
-      case VALUE_NUMBER_FLOAT:
+      case JsonLexer.INTEGER:
+      case JsonLexer.DECIMAL:
         return "a number";
-      case VALUE_TRUE:
-      case VALUE_FALSE:
+      case JsonLexer.TRUE:
+      case JsonLexer.FALSE:
         return "a boolean";
-      case VALUE_NULL:
+      case JsonLexer.NULL:
         return "null";
       default:
-        return t.name();
+        return "nothing";
     }
   }
 
   /** Whether the current value is a string (else a number): how an error shows its text. */
   private boolean quoted() {
-    return in.currentToken() == JsonToken.VALUE_STRING;
+    return in.token() == JsonLexer.STRING;
   }
 }

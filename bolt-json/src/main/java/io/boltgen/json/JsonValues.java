@@ -8,7 +8,6 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
-import tools.jackson.core.JsonGenerator;
 
 /**
  * The proto3 JSON forms of values that are not plain JSON numbers or strings, for the JSON codecs the processor
@@ -43,17 +42,21 @@ public final class JsonValues {
   }
 
   /** An {@code int64}: its decimal text, as a JSON string. */
-  public static void writeInt64(JsonGenerator out, long value) {
-    out.writeString(Long.toString(value));
+  public static void writeInt64(JsonWriter out, long value) {
+    out.writeQuoted(value);
   }
 
   /** A {@code uint64} or {@code fixed64} held in a long's 64 bits: its unsigned decimal text, as a JSON string. */
-  public static void writeUint64(JsonGenerator out, long value) {
-    out.writeString(Long.toUnsignedString(value));
+  public static void writeUint64(JsonWriter out, long value) {
+    if (value >= 0) {
+      out.writeQuoted(value);
+    } else {
+      out.writeString(Long.toUnsignedString(value));
+    }
   }
 
   /** A {@code float}: a number, or the string {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}. */
-  public static void writeFloat(JsonGenerator out, float value) {
+  public static void writeFloat(JsonWriter out, float value) {
     if (Float.isFinite(value)) {
       out.writeNumber(value);
     } else {
@@ -62,7 +65,7 @@ public final class JsonValues {
   }
 
   /** A {@code double}: a number, or the string {@code "NaN"}, {@code "Infinity"} or {@code "-Infinity"}. */
-  public static void writeDouble(JsonGenerator out, double value) {
+  public static void writeDouble(JsonWriter out, double value) {
     if (Double.isFinite(value)) {
       out.writeNumber(value);
     } else {
@@ -74,31 +77,13 @@ public final class JsonValues {
    * A {@code string}. A lone surrogate, which is no Unicode text, is written as {@code ?}, as the protobuf
    * encoder (and protobuf-java) write it.
    */
-  public static void writeString(JsonGenerator out, String value) {
-    out.writeString(wellFormed(value));
+  public static void writeString(JsonWriter out, String value) {
+    out.writeString(value); // the writer writes a lone surrogate as ?
   }
 
   /** A {@code string} map key, as the name of an object member: lone surrogates as in {@link #writeString}. */
-  public static void writeKey(JsonGenerator out, String key) {
-    out.writeName(wellFormed(key));
-  }
-
-  /** {@code text}, with every lone surrogate replaced by {@code ?}. */
-  static String wellFormed(String text) {
-    int bad = loneSurrogate(text);
-    if (bad < 0) {
-      return text;
-    }
-    StringBuilder out = new StringBuilder(text.length()).append(text, 0, bad);
-    for (int i = bad; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-        out.append(c).append(text.charAt(++i));
-      } else {
-        out.append(Character.isSurrogate(c) ? '?' : c);
-      }
-    }
-    return out.toString();
+  public static void writeKey(JsonWriter out, String key) {
+    out.writeKey(key);
   }
 
   /** The index of the first surrogate of {@code text} that is not half of a pair, or -1. */
@@ -117,22 +102,22 @@ public final class JsonValues {
   }
 
   /** A {@code bytes} value: standard base64 with padding (RFC 4648 section 4), as a JSON string. */
-  public static void writeBytes(JsonGenerator out, byte[] value) {
+  public static void writeBytes(JsonWriter out, byte[] value) {
     out.writeString(Base64.getEncoder().encodeToString(value));
   }
 
   /** A {@code google.protobuf.Timestamp} of {@code value}: its RFC 3339 text in UTC. */
-  public static void writeTimestamp(JsonGenerator out, Instant value) {
+  public static void writeTimestamp(JsonWriter out, Instant value) {
     out.writeString(timestampText(value.getEpochSecond(), value.getNano()));
   }
 
   /** A {@code google.protobuf.Timestamp} of {@code seconds} and {@code nanos}: its RFC 3339 text in UTC. */
-  public static void writeTimestamp(JsonGenerator out, long seconds, int nanos) {
+  public static void writeTimestamp(JsonWriter out, long seconds, int nanos) {
     out.writeString(timestampText(seconds, nanos));
   }
 
   /** A {@code google.protobuf.Duration} of {@code value}: seconds with a suffix {@code s}, e.g. {@code "-1.500s"}. */
-  public static void writeDuration(JsonGenerator out, Duration value) {
+  public static void writeDuration(JsonWriter out, Duration value) {
     long seconds = value.getSeconds();
     int nanos = value.getNano();
     if (seconds < 0 && nanos > 0) { // protobuf's normal form: nanos take the sign of the seconds
@@ -143,7 +128,7 @@ public final class JsonValues {
   }
 
   /** A {@code google.protobuf.Duration} of {@code seconds} and {@code nanos} (of the same sign). */
-  public static void writeDuration(JsonGenerator out, long seconds, int nanos) {
+  public static void writeDuration(JsonWriter out, long seconds, int nanos) {
     out.writeString(durationText(seconds, nanos));
   }
 

@@ -13,13 +13,13 @@ import tools.jackson.core.json.JsonFactoryBuilder;
 import tools.jackson.core.json.JsonReadFeature;
 
 /**
- * The one set of rules by which boltgen reads JSON (a registry entry, etcd's replies), on jackson-core's
- * streaming parser: RFC 8259 exactly, so no comments, single quotes, unquoted names, trailing commas, leading
- * zeros, {@code +}, {@code NaN} or unescaped control characters; <b>a duplicate name in an object is
- * refused</b>, whatever its values; nesting is bounded (by the caller), and so is a number, to
- * {@value #MAX_NUMBER_LENGTH} characters; exactly one value, with only whitespace around it. The caller bounds
- * the size of the text. Every failure is an {@link IllegalArgumentException} {@code malformed JSON at offset N:
- * what}.
+ * The one set of rules by which boltgen reads JSON: here a registry entry and etcd's replies, on jackson-core's
+ * streaming parser, and messages by {@link ProtoJson}'s own reader, which follows them too. RFC 8259 exactly, so
+ * no comments, single quotes, unquoted names, trailing commas, leading zeros, {@code +}, {@code NaN} or unescaped
+ * control characters; <b>a duplicate name in an object is refused</b>, whatever its values; nesting is bounded
+ * (by the caller), and so is a number, to {@value #MAX_NUMBER_LENGTH} characters; exactly one value, with only
+ * whitespace around it. The caller bounds the size of the text. Every failure is an
+ * {@link IllegalArgumentException} {@code malformed JSON at offset N: what}.
  */
 @Internal
 public final class StrictJson {

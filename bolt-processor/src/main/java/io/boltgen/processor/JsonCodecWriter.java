@@ -153,7 +153,7 @@ final class JsonCodecWriter {
             """, doc)
         .addModifiers(Modifier.STATIC)
         .addParameter(message.javaType(), "value")
-        .addParameter(Names.JSON_GENERATOR, "g")
+        .addParameter(Names.JSON_WRITER, "g")
         .addStatement("g.writeStartObject()");
     for (int i = 0; i < fields.size(); i++) {
       write.addCode(writeField(message, fields.get(i), locals.get(i)));
@@ -301,7 +301,7 @@ final class JsonCodecWriter {
             + "\nvalue's record.\n", fullName, message.javaType())
         .addModifiers(Modifier.STATIC)
         .addParameter(message.javaType(), "value")
-        .addParameter(Names.JSON_GENERATOR, "g")
+        .addParameter(Names.JSON_WRITER, "g")
         .addStatement("g.writeStartObject()");
     for (int i = 0; i < message.fields().size(); i++) {
       Field f = message.fields().get(i);

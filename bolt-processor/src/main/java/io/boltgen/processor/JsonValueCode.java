@@ -25,7 +25,7 @@ import javax.lang.model.element.Modifier;
  * so RFC 3339 text; a {@code UUID} a {@code string}). Records, sealed interfaces and enums are written and read by
  * the functions generated for them ({@code writePoint}, {@code readColor}).
  *
- * <p>Generated code names: {@code g} is the {@code JsonGenerator}, {@code r} the {@code JsonReader}.
+ * <p>Generated code names: {@code g} is the {@code JsonWriter}, {@code r} the {@code JsonReader}.
  */
 final class JsonValueCode {
 

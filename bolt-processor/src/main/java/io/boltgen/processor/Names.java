@@ -52,7 +52,7 @@ final class Names {
   static final ClassName JSON_MARSHALLER = ClassName.get(JSON, "JsonMarshaller");
   static final ClassName JSON_READER = ClassName.get(JSON, "JsonReader");
   static final ClassName JSON_VALUES = ClassName.get(JSON, "JsonValues");
-  static final ClassName JSON_GENERATOR = ClassName.get("tools.jackson.core", "JsonGenerator");
+  static final ClassName JSON_WRITER = ClassName.get(JSON, "JsonWriter");
   static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
 
   static final String INJECT = "jakarta.inject";

@@ -7,8 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.json.JsonForms;
 import io.boltgen.json.JsonMarshaller;
+import io.boltgen.json.JsonReader;
+import io.boltgen.json.JsonWriter;
 import io.boltgen.json.ProtoJson;
-import io.boltgen.json.ProtoJsonException;
 import io.boltgen.runtime.BoltServer;
 import io.boltgen.runtime.EchoService;
 import io.boltgen.runtime.MethodDescriptor;
@@ -21,9 +22,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
 
 /**
  * Every way a request can be bad, one test each, sent over a raw socket as an attacker would: each is answered
@@ -41,26 +39,23 @@ class ConnectRefusalTest {
   /** A recursive message, as protoc makes for {@code message Nest { Nest child = 1; }}: answers its depth. */
   static final JsonMarshaller<byte[]> NEST_JSON = new JsonMarshaller<>() {
     @Override
-    public void write(byte[] value, JsonGenerator out) {
+    public void write(byte[] value, JsonWriter out) {
       throw new UnsupportedOperationException("requests only");
     }
 
     @Override
-    public byte[] read(JsonParser in, boolean ignoreUnknownFields) {
+    public byte[] read(JsonReader in) {
       return bytes(Integer.toString(depth(in)));
     }
 
-    private int depth(JsonParser in) {
-      if (in.currentToken() != JsonToken.START_OBJECT) {
-        throw new ProtoJsonException("expected an object");
-      }
+    private int depth(JsonReader in) {
       int deepest = 1;
-      for (String name = in.nextName(); name != null; name = in.nextName()) {
-        JsonToken value = in.nextToken();
-        if (!name.equals("child") || value != JsonToken.START_OBJECT) {
-          throw new ProtoJsonException("unknown field \"" + name + "\" in test.Nest");
+      for (String name = in.beginObject(); name != null; name = in.nextField()) {
+        if (!name.equals("child")) {
+          in.unknownField("test.Nest");
+        } else {
+          deepest = Math.max(deepest, 1 + depth(in));
         }
-        deepest = Math.max(deepest, 1 + depth(in));
       }
       return deepest;
     }

@@ -1,0 +1,465 @@
+package io.boltgen.json;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The tokens of one JSON document held whole in a byte array, UTF-8, read by RFC 8259 exactly: no comments, single
+ * quotes, unquoted names, trailing commas, leading zeros, {@code +}, {@code NaN} or unescaped control characters; no
+ * invalid UTF-8 (an overlong form, a surrogate, past U+10FFFF); a name given twice in one object is refused; nesting
+ * is bounded, and so is a number's length, to {@value StrictJson#MAX_NUMBER_LENGTH} characters. Every token is
+ * checked as it is passed, also inside a value that is skipped. A failure is a {@link Malformed}: the offset of the
+ * byte at fault and what is wrong.
+ *
+ * <p>{@link #nextValue} reads the next value (an array's next element, or {@code END_ARRAY}), {@link #nextName} an
+ * object's next name (or {@code null} at its end), each checking the comma before it. A string's text is made only
+ * when asked for; names short and ASCII come from a cache shared by all lexers, so that a message's field names cost
+ * no allocation.
+ *
+ * <p>Not thread-safe: one per document.
+ */
+final class JsonLexer {
+
+  static final int NONE = 0;
+  static final int START_OBJECT = 1;
+  static final int END_OBJECT = 2;
+  static final int START_ARRAY = 3;
+  static final int END_ARRAY = 4;
+  static final int STRING = 5;
+  static final int INTEGER = 6;
+  static final int DECIMAL = 7;
+  static final int TRUE = 8;
+  static final int FALSE = 9;
+  static final int NULL = 10;
+
+  /** What {@link #simpleInteger} answers for a text that is not {@code -?[0-9]{1,18}}. */
+  static final long NOT_SIMPLE = Long.MIN_VALUE;
+
+  private final byte[] in;
+  private final int limit;
+  private final int maxDepth;
+  private int pos;
+
+  private int token = NONE;
+  /** The token's text: a string's between its quotes, a number's whole. */
+  private int start;
+  private int end;
+  private boolean escaped;
+  private boolean ascii;
+
+  /** Per open container, whether it is an object. */
+  private boolean[] objects = new boolean[8];
+  private int depth;
+  /** Whether the current container's next member or element is its first (no comma before it). */
+  private boolean first;
+
+  /** The names of the open objects, to find one given twice. */
+  private final ObjectNames names = new ObjectNames();
+  /** Per open container, the name its next name is guessed from: an object's last name, else its parent's. */
+  private JsonNames.Name[] keys = new JsonNames.Name[8];
+
+  /** A lexer of the document in {@code in}'s first {@code length} bytes; a byte order mark before it is passed. */
+  JsonLexer(byte[] in, int length, int maxDepth) {
+    this.in = in;
+    this.limit = length;
+    this.maxDepth = maxDepth;
+    if (length >= 3 && in[0] == (byte) 0xef && in[1] == (byte) 0xbb && in[2] == (byte) 0xbf) {
+      pos = 3; // RFC 8259 section 8.1 lets a parser ignore it
+    }
+  }
+
+  int token() {
+    return token;
+  }
+
+  // ------------------------------------------------------------------ structure
+
+  /**
+   * The next value: at the top, the document's; in an object, the value of the name just read; in an array, its next
+   * element, or {@code END_ARRAY}.
+   */
+  int nextValue() {
+    int c = skipSpace();
+    if (depth > 0 && !objects[depth - 1]) {
+      if (c == ']') {
+        pos++;
+        pop();
+        return is(END_ARRAY);
+      }
+      if (!first) {
+        if (c != ',') {
+          throw unexpected(c, "',' or ']' after an array element");
+        }
+        pos++;
+        c = skipSpace();
+      }
+      first = false;
+    }
+    return value(c);
+  }
+
+  /** The next name of the current object, with the lexer before its value; {@code null} (and END_OBJECT) at the end. */
+  String nextName() {
+    int c = skipSpace();
+    if (c == '}') {
+      pos++;
+      pop();
+      token = END_OBJECT;
+      return null;
+    }
+    if (!first) {
+      if (c != ',') {
+        throw unexpected(c, "',' or '}' after an object member");
+      }
+      pos++;
+      c = skipSpace();
+    }
+    if (c != '"') {
+      throw unexpected(c, first ? "a name in quotes or '}'" : "a name in quotes");
+    }
+    pos++;
+    String name = name();
+    first = false;
+    if (!names.add(depth - 1, name)) {
+      throw new Malformed(start - 1, "the name " + JsonNumbers.shown(name, true) + " is given twice in one object");
+    }
+    c = skipSpace();
+    if (c != ':') {
+      throw unexpected(c, "':' after a name");
+    }
+    pos++;
+    token = NONE;
+    return name;
+  }
+
+  /** Passes the current value: a whole object or array when at its start, checking all of it. */
+  void skipChildren() {
+    if (token != START_OBJECT && token != START_ARRAY) {
+      return;
+    }
+    int outside = depth - 1;
+    while (depth > outside) {
+      if (objects[depth - 1]) {
+        if (nextName() != null) {
+          nextValue();
+        }
+      } else {
+        nextValue();
+      }
+    }
+  }
+
+  /** Whether only whitespace is left. */
+  boolean atEnd() {
+    return skipSpace() < 0;
+  }
+
+  /** The offset of the next byte that is not whitespace. */
+  int offset() {
+    skipSpace();
+    return pos;
+  }
+
+  // ------------------------------------------------------------------ values
+
+  /** The text of the current string (or of the name just read), or of the current number. */
+  String text() {
+    if (escaped) {
+      return JsonStrings.unescape(in, start, end);
+    }
+    return new String(in, start, end - start, ascii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+  }
+
+  /** Whether the current string has escapes (only an escape can spell a lone surrogate). */
+  boolean escaped() {
+    return token == STRING && escaped;
+  }
+
+  /** The integer that the current string's or integer's text spells as {@code -?[0-9]{1,18}}, else NOT_SIMPLE. */
+  long simpleInteger() {
+    if (token != INTEGER && (token != STRING || escaped)) {
+      return NOT_SIMPLE;
+    }
+    int p = start;
+    boolean negative = p < end && in[p] == '-';
+    if (negative) {
+      p++;
+    }
+    int digits = end - p;
+    if (digits < 1 || digits > 18) {
+      return NOT_SIMPLE;
+    }
+    long value = 0;
+    for (; p < end; p++) {
+      int digit = in[p] - '0';
+      if (digit < 0 || digit > 9) {
+        return NOT_SIMPLE;
+      }
+      value = value * 10 + digit;
+    }
+    return negative ? -value : value;
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private int value(int c) {
+    switch (c) {
+      case '{':
+        start = pos++;
+        push(true);
+        return is(START_OBJECT);
+      case '[':
+        start = pos++;
+        push(false);
+        return is(START_ARRAY);
+      case '"':
+        pos++;
+        scanString();
+        return is(STRING);
+      case 't':
+        return literal("true", TRUE);
+      case 'f':
+        return literal("false", FALSE);
+      case 'n':
+        return literal("null", NULL);
+      default:
+        if (c == '-' || (c >= '0' && c <= '9')) {
+          return scanNumber();
+        }
+        throw unexpected(c, "a value");
+    }
+  }
+
+  /** Makes {@code kind} the current token. */
+  private int is(int kind) {
+    token = kind;
+    return kind;
+  }
+
+  private void push(boolean object) {
+    if (depth == maxDepth) {
+      throw new Malformed(pos - 1, "nesting depth (" + (depth + 1) + ") exceeds the maximum allowed (" + maxDepth
+          + ")");
+    }
+    if (depth == objects.length) {
+      objects = Arrays.copyOf(objects, depth * 2);
+      keys = Arrays.copyOf(keys, depth * 2);
+    }
+    objects[depth] = object;
+    names.open(depth);
+    keys[depth] = depth == 0 ? null : keys[depth - 1]; // the name whose value this is (an array's, for its elements)
+    depth++;
+    first = true;
+  }
+
+  private void pop() {
+    depth--;
+    names.close(depth);
+    first = false;
+  }
+
+  /**
+   * Scans a name, whose opening quote was passed. A name short and plain ASCII comes from {@link JsonNames}, and is
+   * first looked for where the last document had it: the name that followed the previous name of the object there
+   * (or that began the object, after its parent's name), compared byte for byte.
+   */
+  private String name() {
+    int level = depth - 1;
+    JsonNames.Name key = keys[level];
+    JsonNames.Name guess = key == null ? null : first ? key.firstChild : key.next;
+    JsonNames.Name name;
+    if (guess != null && guess.isAt(in, pos, limit)) {
+      name = guess;
+      start = pos;
+      end = pos + guess.bytes.length;
+      escaped = false;
+      ascii = true;
+      pos = end + 1;
+    } else {
+      int p = JsonStrings.plainRun(in, pos, limit);
+      if (p >= limit || in[p] != '"' || p - pos > JsonNames.MAX_LENGTH) {
+        scanString();
+        keys[level] = null;
+        return text();
+      }
+      name = JsonNames.of(in, pos, p, limit);
+      start = pos;
+      end = p;
+      escaped = false;
+      ascii = true;
+      pos = p + 1;
+      if (key != null) {
+        if (first) {
+          key.firstChild = name;
+        } else {
+          key.next = name;
+        }
+      }
+    }
+    keys[level] = name;
+    return name.text;
+  }
+
+  /** Scans a string whose opening quote was passed, checking escapes and UTF-8; leaves pos after its closing quote. */
+  private void scanString() {
+    int p = JsonStrings.plainRun(in, pos, limit);
+    start = pos;
+    if (p < limit && in[p] == '"') {
+      end = p;
+      escaped = false;
+      ascii = true;
+      pos = p + 1;
+      return;
+    }
+    scanRest(p);
+  }
+
+  /** The rest of a string from {@code p}, past the plain ASCII run. */
+  private void scanRest(int p) {
+    boolean anyEscape = false;
+    boolean onlyAscii = true;
+    while (true) {
+      if (p >= limit) {
+        throw new Malformed(p, "the text ends inside a string");
+      }
+      byte c = in[p];
+      if (c == '"') {
+        break;
+      }
+      if (c >= 0x20 && c != '\\') {
+        p++;
+      } else if (c == '\\') {
+        p = JsonStrings.escape(in, p, limit);
+        anyEscape = true;
+      } else if (c < 0) {
+        p = JsonStrings.utf8(in, p, limit);
+        onlyAscii = false;
+      } else {
+        throw new Malformed(p, "a control character (0x" + Integer.toHexString(c) + ") in a string must be escaped");
+      }
+    }
+    end = p;
+    escaped = anyEscape;
+    ascii = onlyAscii;
+    pos = p + 1;
+  }
+
+  private int scanNumber() {
+    final byte[] b = in;
+    int p = pos;
+    boolean integer = true;
+    if (b[p] == '-') {
+      p++;
+    }
+    if (p < limit && b[p] == '0') {
+      p++;
+      if (p < limit && isDigit(b[p])) {
+        throw new Malformed(p - 1, "a number with a leading zero");
+      }
+    } else {
+      p = digits(p, "a digit after '-'");
+    }
+    if (p < limit && b[p] == '.') {
+      integer = false;
+      p = digits(p + 1, "a digit after '.'");
+    }
+    if (p < limit && (b[p] == 'e' || b[p] == 'E')) {
+      integer = false;
+      p++;
+      if (p < limit && (b[p] == '+' || b[p] == '-')) {
+        p++;
+      }
+      p = digits(p, "a digit in the exponent");
+    }
+    if (p - pos > StrictJson.MAX_NUMBER_LENGTH) {
+      throw new Malformed(pos, "number length (" + (p - pos) + ") exceeds the maximum allowed ("
+          + StrictJson.MAX_NUMBER_LENGTH + ")");
+    }
+    if (p < limit && !isDelimiter(b[p])) {
+      throw unexpectedAt(p, "a delimiter after a number");
+    }
+    start = pos;
+    end = p;
+    ascii = true;
+    escaped = false;
+    pos = p;
+    return is(integer ? INTEGER : DECIMAL);
+  }
+
+  /** Passes one or more digits from {@code p}; {@code what} was expected when there is none. */
+  private int digits(int p, String what) {
+    if (p >= limit || !isDigit(in[p])) {
+      throw p >= limit ? new Malformed(p, "the text ends inside a number") : unexpectedAt(p, what);
+    }
+    do {
+      p++;
+    } while (p < limit && isDigit(in[p]));
+    return p;
+  }
+
+  private int literal(String word, int kind) {
+    int p = pos;
+    for (int i = 0; i < word.length(); i++, p++) {
+      if (p >= limit || in[p] != word.charAt(i)) {
+        throw new Malformed(pos, "an unknown word: expected a value");
+      }
+    }
+    if (p < limit && !isDelimiter(in[p])) {
+      throw new Malformed(pos, "an unknown word: expected a value");
+    }
+    start = pos;
+    end = p;
+    escaped = false;
+    ascii = true;
+    pos = p;
+    return is(kind);
+  }
+
+  /** The next byte that is not whitespace (pos on it), 0 to 255, or -1 at the end. */
+  private int skipSpace() {
+    int p = pos;
+    while (p < limit) {
+      byte c = in[p];
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+        pos = p;
+        return c & 0xff;
+      }
+      p++;
+    }
+    pos = p;
+    return -1;
+  }
+
+  private Malformed unexpected(int c, String expected) {
+    return c < 0 && pos >= limit ? new Malformed(pos, "the text ends: expected " + expected)
+        : unexpectedAt(pos, expected);
+  }
+
+  private Malformed unexpectedAt(int p, String expected) {
+    return new Malformed(p, "unexpected character " + shown(in[p]) + ": expected " + expected);
+  }
+
+  /** A byte for an error: the character, or its hex code. */
+  static String shown(byte b) {
+    return b >= 0x21 && b < 0x7f ? "'" + (char) b + "'" : "0x" + Integer.toHexString(b & 0xff);
+  }
+
+  private static boolean isDigit(byte c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private static boolean isDelimiter(byte c) {
+    return c == ',' || c == ']' || c == '}' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
+  }
+
+  /** A document that breaks the rules: the offset of the byte at fault, and what is wrong. */
+  static final class Malformed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final int offset;
+
+    Malformed(int offset, String what) {
+      super(what, null, false, false);
+      this.offset = offset;
+    }
+  }
+}

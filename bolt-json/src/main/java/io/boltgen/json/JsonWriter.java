@@ -1,0 +1,427 @@
+package io.boltgen.json;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Writes one JSON document as UTF-8, for the JSON codecs the processor generates (and a hand-written
+ * {@link JsonMarshaller}); {@link ProtoJson} makes one per document. Strings escape {@code "}, {@code \} and the
+ * control characters ({@code \n}, {@code \r}, {@code \t}, {@code \b}, {@code \f}, else {@code \}{@code u00XX}) and
+ * nothing else; a lone surrogate, which is no Unicode text, is written as {@code ?}, as the protobuf encoder (and
+ * protobuf-java) write it. Numbers are written as {@link Long#toString} and {@link Double#toString} write them.
+ *
+ * <p>The structure is checked as it is written: a member of an object is a name, then a value; a document is one
+ * value. A call out of that order is an {@link IllegalStateException}, so that a marshaller cannot write broken JSON.
+ *
+ * <p>Not thread-safe: one per document.
+ */
+public final class JsonWriter {
+
+  /** The most bytes one step writes outside a string: a quoted long, or a double's text and its comma. */
+  private static final int STEP = 32;
+  /** The most chars of a string encoded at once. */
+  private static final int CHUNK = 256;
+  /** The cache of encoded names, by identity: sets of four, each name of at most {@value #CACHED_NAME_BYTES} bytes. */
+  private static final int NAME_SET_BITS = 9;
+  private static final int NAME_SLOTS = 4 << NAME_SET_BITS;
+  private static final int CACHED_NAME_BYTES = 64;
+  /** Encoded names, four per set by hash; a new one replaces one of its set's. Final fields: safe to race. */
+  private static final EncodedName[] NAMES = new EncodedName[NAME_SLOTS];
+  /** Per ASCII character, the letter of its short escape, 'u' for {@code \}{@code u00XX}, or 0 for none. */
+  private static final byte[] ESCAPES = new byte[128];
+  private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F'};
+
+  static {
+    Arrays.fill(ESCAPES, 0, 0x20, (byte) 'u');
+    ESCAPES['"'] = '"';
+    ESCAPES['\\'] = '\\';
+    ESCAPES['\b'] = 'b';
+    ESCAPES['\f'] = 'f';
+    ESCAPES['\n'] = 'n';
+    ESCAPES['\r'] = 'r';
+    ESCAPES['\t'] = 't';
+  }
+
+  private final OutputStream out;
+  private final byte[] buf;
+  /** A long string's chars, a chunk at a time: read so, they cost no check per char. */
+  private char[] chars;
+  private int pos;
+
+  /** Per open container, whether it is an object. */
+  private boolean[] objects = new boolean[16];
+  private int depth;
+  /** Whether the current container has a member or element already: the next one needs a comma. */
+  private boolean comma;
+  /** Whether a name was written and its value is due. */
+  private boolean named;
+  /** Whether the document's value was begun. */
+  private boolean begun;
+
+  /** A writer to {@code out} through {@code buffer} (at least 256 bytes), which it fills and flushes. */
+  JsonWriter(OutputStream out, byte[] buffer) {
+    if (buffer.length < 8 * STEP) {
+      throw new IllegalArgumentException("a buffer of " + buffer.length + " bytes is too small");
+    }
+    this.out = out;
+    this.buf = buffer;
+  }
+
+  // ------------------------------------------------------------------ structure
+
+  /** Begins an object, as a value. */
+  public void writeStartObject() {
+    value();
+    push(true);
+    buf[pos++] = '{';
+  }
+
+  /** Ends the current object. */
+  public void writeEndObject() {
+    if (depth == 0 || !objects[depth - 1] || named) {
+      throw misplaced("the end of an object");
+    }
+    pop();
+    buf[pos++] = '}';
+  }
+
+  /** Begins an array, as a value. */
+  public void writeStartArray() {
+    value();
+    push(false);
+    buf[pos++] = '[';
+  }
+
+  /** Ends the current array. */
+  public void writeEndArray() {
+    if (depth == 0 || objects[depth - 1]) {
+      throw misplaced("the end of an array");
+    }
+    pop();
+    buf[pos++] = ']';
+  }
+
+  /**
+   * The name of the current object's next member, whose value is written next. A constant name (the same
+   * {@code String} each time, as a generated codec's field names are) is encoded once and copied after.
+   */
+  @SuppressWarnings("ReferenceEquality") // the same String, not an equal one: a constant
+  public void writeName(String name) {
+    beforeName();
+    int hash = name.hashCode() * 0x9E3779B9;
+    int set = (hash >>> (32 - NAME_SET_BITS)) << 2;
+    EncodedName encoded = null;
+    for (int i = set; i < set + 4; i++) {
+      EncodedName e = NAMES[i];
+      if (e != null && e.name == name) {
+        encoded = e;
+        break;
+      }
+    }
+    if (encoded == null) {
+      encoded = EncodedName.of(name);
+      if (encoded == null) {
+        quote(name);
+        buf[pos++] = ':';
+        return;
+      }
+      NAMES[set + (hash & 3)] = encoded;
+    }
+    byte[] bytes = encoded.bytes;
+    System.arraycopy(bytes, 0, buf, pos, bytes.length);
+    pos += bytes.length;
+  }
+
+  /** A name made at run time (a map's key), not worth keeping encoded. */
+  void writeKey(String name) {
+    beforeName();
+    quote(name);
+    buf[pos++] = ':';
+  }
+
+  private void beforeName() {
+    if (depth == 0 || !objects[depth - 1] || named) {
+      throw misplaced("a name");
+    }
+    ensure(CACHED_NAME_BYTES + STEP);
+    if (comma) {
+      buf[pos++] = ',';
+    }
+    comma = true;
+    named = true;
+  }
+
+  // ------------------------------------------------------------------ values
+
+  /** A string. */
+  public void writeString(String value) {
+    value();
+    quote(value);
+  }
+
+  /** A number. */
+  public void writeNumber(int value) {
+    value();
+    digits(value);
+  }
+
+  /** A number. */
+  public void writeNumber(long value) {
+    value();
+    digits(value);
+  }
+
+  /**
+   * A number, as {@link Float#toString} writes it.
+   *
+   * @throws IllegalArgumentException for NaN and the infinities, which JSON has no number for
+   */
+  public void writeNumber(float value) {
+    if (!Float.isFinite(value)) {
+      throw new IllegalArgumentException(value + " is no JSON number");
+    }
+    value();
+    ascii(Float.toString(value));
+  }
+
+  /**
+   * A number, as {@link Double#toString} writes it.
+   *
+   * @throws IllegalArgumentException for NaN and the infinities, which JSON has no number for
+   */
+  public void writeNumber(double value) {
+    if (!Double.isFinite(value)) {
+      throw new IllegalArgumentException(value + " is no JSON number");
+    }
+    value();
+    ascii(Double.toString(value));
+  }
+
+  /** {@code true} or {@code false}. */
+  public void writeBoolean(boolean value) {
+    value();
+    ascii(value ? "true" : "false");
+  }
+
+  /** {@code null}. */
+  public void writeNull() {
+    value();
+    ascii("null");
+  }
+
+  /** An integer's decimal text as a string (an {@code int64}'s JSON form), without making the text first. */
+  void writeQuoted(long value) {
+    value();
+    buf[pos++] = '"';
+    digits(value);
+    buf[pos++] = '"';
+  }
+
+  /** Writes what is buffered to the stream; the document must be complete. */
+  void finish() {
+    if (!begun || depth > 0) {
+      throw new IllegalStateException(begun ? "the document ends inside " + (objects[depth - 1] ? "an object"
+          : "an array") : "the document has no value");
+    }
+    flush();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  /** Before a value: its place is checked and its comma written; room for one step is made. */
+  private void value() {
+    ensure(STEP);
+    if (depth == 0) {
+      if (begun) {
+        throw misplaced("a second value of the document");
+      }
+      begun = true;
+    } else if (objects[depth - 1]) {
+      if (!named) {
+        throw misplaced("a value without a name");
+      }
+      named = false;
+    } else {
+      if (comma) {
+        buf[pos++] = ',';
+      }
+      comma = true;
+    }
+  }
+
+  private void push(boolean object) {
+    if (depth == objects.length) {
+      objects = Arrays.copyOf(objects, depth * 2);
+    }
+    objects[depth++] = object;
+    comma = false;
+  }
+
+  private void pop() {
+    depth--;
+    comma = true;
+    ensure(STEP);
+  }
+
+  private IllegalStateException misplaced(String what) {
+    return new IllegalStateException("JSON out of order: " + what + " cannot come here"
+        + (depth == 0 ? " (at the top)" : objects[depth - 1] ? (named ? " (a value is due)" : " (a name is due)")
+        : " (in an array)"));
+  }
+
+  /** {@code text} (ASCII, at most one step long). */
+  private void ascii(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      buf[pos++] = (byte) text.charAt(i);
+    }
+  }
+
+  private void digits(long value) {
+    if (value == Long.MIN_VALUE) {
+      ascii("-9223372036854775808");
+      return;
+    }
+    if (value < 0) {
+      buf[pos++] = '-';
+      value = -value;
+    }
+    int length = 1;
+    for (long v = value; v >= 10; v /= 10) {
+      length++;
+    }
+    int p = pos + length;
+    pos = p;
+    do {
+      buf[--p] = (byte) ('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+  }
+
+  /** {@code text} in quotes, escaped (a step is free when it is called). */
+  private void quote(String text) {
+    int length = text.length();
+    if (length + 2 * STEP <= buf.length) {
+      ensure(length + STEP);
+      byte[] b = buf;
+      int p = pos;
+      b[p++] = '"';
+      int i = 0;
+      for (; i < length; i++) { // plain ASCII, the common case, a byte per char
+        char c = text.charAt(i);
+        if (c >= 0x80 || ESCAPES[c] != 0) {
+          break;
+        }
+        b[p++] = (byte) c;
+      }
+      if (i == length) {
+        b[p++] = '"';
+        pos = p;
+        return;
+      }
+    }
+    quoteInPieces(text);
+  }
+
+  /** {@code text} in quotes, escaped, in pieces that fit the buffer (a step is free when it is called). */
+  private void quoteInPieces(String text) {
+    buf[pos++] = '"';
+    if (chars == null) {
+      chars = new char[CHUNK];
+    }
+    int length = text.length();
+    int i = 0;
+    while (i < length) {
+      if (buf.length - pos < 2 * STEP) {
+        flush();
+      }
+      int stop = Math.min(length, i + Math.min(CHUNK, (buf.length - pos - STEP) / 6)); // 6: one char's longest form
+      text.getChars(i, stop, chars, 0);
+      int from = i;
+      byte[] b = buf;
+      int p = pos;
+      for (; i < stop; i++) {
+        char c = chars[i - from];
+        if (c < 0x80) {
+          byte escape = ESCAPES[c];
+          if (escape == 0) {
+            b[p++] = (byte) c;
+          } else if (escape != 'u') {
+            b[p++] = '\\';
+            b[p++] = escape;
+          } else {
+            b[p++] = '\\';
+            b[p++] = 'u';
+            b[p++] = '0';
+            b[p++] = '0';
+            b[p++] = HEX[c >> 4];
+            b[p++] = HEX[c & 0xf];
+          }
+        } else if (c < 0x800) {
+          b[p++] = (byte) (0xc0 | c >> 6);
+          b[p++] = (byte) (0x80 | (c & 0x3f));
+        } else if (!Character.isSurrogate(c)) {
+          b[p++] = (byte) (0xe0 | c >> 12);
+          b[p++] = (byte) (0x80 | (c >> 6 & 0x3f));
+          b[p++] = (byte) (0x80 | (c & 0x3f));
+        } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+          int cp = Character.toCodePoint(c, text.charAt(++i)); // the pair may straddle the chunk: read from the text
+          b[p++] = (byte) (0xf0 | cp >> 18);
+          b[p++] = (byte) (0x80 | (cp >> 12 & 0x3f));
+          b[p++] = (byte) (0x80 | (cp >> 6 & 0x3f));
+          b[p++] = (byte) (0x80 | (cp & 0x3f));
+        } else {
+          b[p++] = '?';
+        }
+      }
+      pos = p;
+    }
+    ensure(STEP);
+    buf[pos++] = '"';
+  }
+
+  /** A name in quotes and its colon, as UTF-8, kept for the {@code String} it was made from. */
+  private static final class EncodedName {
+    final String name;
+    final byte[] bytes;
+
+    private EncodedName(String name, byte[] bytes) {
+      this.name = name;
+      this.bytes = bytes;
+    }
+
+    /** {@code name} encoded, or {@code null} if longer than a kept name may be. */
+    static EncodedName of(String name) {
+      if (name.length() >= CACHED_NAME_BYTES) {
+        return null; // a char is at least a byte
+      }
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      JsonWriter writer = new JsonWriter(out, new byte[8 * STEP]);
+      writer.quote(name);
+      writer.flush();
+      out.write(':');
+      return out.size() > CACHED_NAME_BYTES ? null : new EncodedName(name, out.toByteArray());
+    }
+  }
+
+  private void ensure(int room) {
+    if (buf.length - pos < room) {
+      flush();
+    }
+  }
+
+  private void flush() {
+    if (pos == 0) {
+      return;
+    }
+    try {
+      out.write(buf, 0, pos);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    pos = 0;
+  }
+}

@@ -1,0 +1,72 @@
+package io.boltgen.json;
+
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The names of the objects a {@link JsonLexer} is inside, so that a name given twice in one object is found: each
+ * object's after its parent's, compared by hash in a list up to {@value #LISTED} names, then kept in a set.
+ *
+ * <p>Not thread-safe: one per document.
+ */
+final class ObjectNames {
+
+  /** An object's names are checked against each other in a list up to this many, then in a set. */
+  private static final int LISTED = 32;
+
+  private String[] names = new String[16];
+  private int[] hashes = new int[16];
+  private int count;
+  /** Per open container (by depth), where its names begin, and its set once it has more than LISTED. */
+  private int[] from = new int[8];
+  private Set<String>[] sets = newSets(8);
+
+  /** A container opens at {@code depth} (0 for the document's). */
+  void open(int depth) {
+    if (depth == from.length) {
+      from = Arrays.copyOf(from, depth * 2);
+      sets = Arrays.copyOf(sets, depth * 2);
+    }
+    from[depth] = count;
+  }
+
+  /** The container at {@code depth} closes: its names are forgotten. */
+  void close(int depth) {
+    count = from[depth];
+    sets[depth] = null;
+  }
+
+  /** Adds a name of the object at {@code depth}: whether it is new there. */
+  boolean add(int depth, String name) {
+    Set<String> set = sets[depth];
+    if (set != null) {
+      return set.add(name);
+    }
+    int hash = name.hashCode();
+    int first = from[depth];
+    for (int i = first; i < count; i++) {
+      if (hashes[i] == hash && names[i].equals(name)) {
+        return false;
+      }
+    }
+    if (count - first == LISTED) {
+      set = new HashSet<>(Arrays.asList(names).subList(first, count));
+      set.add(name);
+      sets[depth] = set;
+      return true;
+    }
+    if (count == names.length) {
+      names = Arrays.copyOf(names, count * 2);
+      hashes = Arrays.copyOf(hashes, count * 2);
+    }
+    names[count] = name;
+    hashes[count++] = hash;
+    return true;
+  }
+
+  @SuppressWarnings("unchecked") // an array of a generic type
+  private static Set<String>[] newSets(int length) {
+    return (Set<String>[]) new Set<?>[length];
+  }
+}
