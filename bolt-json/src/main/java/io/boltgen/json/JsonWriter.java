@@ -166,7 +166,7 @@ public final class JsonWriter {
   /** A number. */
   public void writeNumber(int value) {
     value();
-    digits(value);
+    digits((long) value);
   }
 
   /** A number. */
@@ -289,8 +289,26 @@ public final class JsonWriter {
       buf[pos++] = '-';
       value = -value;
     }
+    if (value <= Integer.MAX_VALUE) {
+      positiveDigits((int) value); // int arithmetic: cheaper, and most numbers are small
+      return;
+    }
     int length = 1;
     for (long v = value; v >= 10; v /= 10) {
+      length++;
+    }
+    int p = pos + length;
+    pos = p;
+    do {
+      buf[--p] = (byte) ('0' + value % 10);
+      value /= 10;
+    } while (value != 0);
+  }
+
+  /** A number not negative. */
+  private void positiveDigits(int value) {
+    int length = 1;
+    for (int v = value; v >= 10; v /= 10) {
       length++;
     }
     int p = pos + length;
@@ -329,16 +347,16 @@ public final class JsonWriter {
   /** {@code text} in quotes, escaped, in pieces that fit the buffer (a step is free when it is called). */
   private void quoteInPieces(String text) {
     buf[pos++] = '"';
-    if (chars == null) {
-      chars = new char[CHUNK];
-    }
     int length = text.length();
+    if (chars == null || chars.length < Math.min(CHUNK, length)) {
+      chars = new char[Math.min(CHUNK, length)];
+    }
     int i = 0;
     while (i < length) {
       if (buf.length - pos < 2 * STEP) {
         flush();
       }
-      int stop = Math.min(length, i + Math.min(CHUNK, (buf.length - pos - STEP) / 6)); // 6: one char's longest form
+      int stop = Math.min(length, i + Math.min(chars.length, (buf.length - pos - STEP) / 6)); // 6: a char's most
       text.getChars(i, stop, chars, 0);
       int from = i;
       byte[] b = buf;
