@@ -289,34 +289,27 @@ public final class JsonWriter {
       buf[pos++] = '-';
       value = -value;
     }
-    if (value <= Integer.MAX_VALUE) {
-      positiveDigits((int) value); // int arithmetic: cheaper, and most numbers are small
+    if (value > Integer.MAX_VALUE) { // the digits above the last nine, then those: most numbers take int arithmetic
+      long high = value / 1_000_000_000L;
+      digits(high);
+      fill((int) (value - high * 1_000_000_000L), 9);
       return;
     }
     int length = 1;
-    for (long v = value; v >= 10; v /= 10) {
+    for (int v = (int) value; v >= 10; v /= 10) {
       length++;
     }
-    int p = pos + length;
-    pos = p;
-    do {
-      buf[--p] = (byte) ('0' + value % 10);
-      value /= 10;
-    } while (value != 0);
+    fill((int) value, length);
   }
 
-  /** A number not negative. */
-  private void positiveDigits(int value) {
-    int length = 1;
-    for (int v = value; v >= 10; v /= 10) {
-      length++;
-    }
+  /** The last {@code length} decimal digits of {@code value} (not negative), with leading zeros. */
+  private void fill(int value, int length) {
     int p = pos + length;
     pos = p;
-    do {
+    for (int i = 0; i < length; i++) {
       buf[--p] = (byte) ('0' + value % 10);
       value /= 10;
-    } while (value != 0);
+    }
   }
 
   /** {@code text} in quotes, escaped (a step is free when it is called). */

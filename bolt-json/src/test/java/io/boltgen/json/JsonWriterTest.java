@@ -106,6 +106,12 @@ class JsonWriterTest {
       w.writeQuoted(-42);
       w.writeEndArray();
     })).isEqualTo("[-9223372036854775808,9223372036854775807,-2147483648,0,-0.0,1.0E-7,4.9E-324,\"-42\"]");
+    long[] edges = {Integer.MAX_VALUE, Integer.MAX_VALUE + 1L, 999_999_999L, 1_000_000_000L, 1_000_000_001L,
+        9_999_999_999L, 10_000_000_000L, 1_000_000_000_000_000_000L, -1_000_000_000_000_000_007L, -10L};
+    for (long edge : edges) {
+      assertThat(text(w -> w.writeNumber(edge))).isEqualTo(Long.toString(edge));
+      assertThat(text(w -> w.writeQuoted(edge))).isEqualTo("\"" + edge + "\"");
+    }
     assertThatThrownBy(() -> text(w -> w.writeNumber(Double.NaN))).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("NaN is no JSON number");
     assertThatThrownBy(() -> text(w -> w.writeNumber(Float.NEGATIVE_INFINITY)))
