@@ -52,6 +52,8 @@ final class JsonLexer {
   private int depth;
   /** Whether the current container's next member or element is its first (no comma before it). */
   private boolean first;
+  /** Whether a name was read and its value is due. */
+  private boolean named;
 
   /** The names of the open objects, to find one given twice. */
   private final ObjectNames names = new ObjectNames();
@@ -72,6 +74,11 @@ final class JsonLexer {
     return token;
   }
 
+  /** How many objects and arrays are open. */
+  int depth() {
+    return depth;
+  }
+
   // ------------------------------------------------------------------ structure
 
   /**
@@ -80,7 +87,12 @@ final class JsonLexer {
    */
   int nextValue() {
     int c = skipSpace();
-    if (depth > 0 && !objects[depth - 1]) {
+    if (depth > 0 && objects[depth - 1]) {
+      if (!named) {
+        throw new IllegalStateException("JSON read out of order: a value of an object is read before its name");
+      }
+      named = false;
+    } else if (depth > 0) {
       if (c == ']') {
         pos++;
         pop();
@@ -100,6 +112,10 @@ final class JsonLexer {
 
   /** The next name of the current object, with the lexer before its value; {@code null} (and END_OBJECT) at the end. */
   String nextName() {
+    if (depth == 0 || !objects[depth - 1] || named) {
+      throw new IllegalStateException("JSON read out of order: a name is read "
+          + (named ? "before the value of the name before it" : "outside an object"));
+    }
     int c = skipSpace();
     if (c == '}') {
       pos++;
@@ -129,6 +145,7 @@ final class JsonLexer {
     }
     pos++;
     token = NONE;
+    named = true;
     return name;
   }
 
@@ -266,7 +283,7 @@ final class JsonLexer {
   private String name() {
     int level = depth - 1;
     JsonNames.Name key = keys[level];
-    JsonNames.Name guess = key == null ? null : first ? key.firstChild : key.next;
+    JsonNames.Name guess = key == null ? null : JsonNames.at(first ? key.firstChild : key.next);
     JsonNames.Name name;
     if (guess != null && guess.isAt(in, pos, limit)) {
       name = guess;
@@ -290,9 +307,9 @@ final class JsonLexer {
       pos = p + 1;
       if (key != null) {
         if (first) {
-          key.firstChild = name;
+          key.firstChild = name.slot;
         } else {
-          key.next = name;
+          key.next = name.slot;
         }
       }
     }

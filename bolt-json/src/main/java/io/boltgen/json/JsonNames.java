@@ -10,9 +10,10 @@ import java.util.Arrays;
  * {@code String} is the canonical one ({@link String#intern}), so that a generated codec's {@code switch} finds its
  * case by identity.
  *
- * <p>Each name also keeps, as guesses for the next document, the name that came after it in an object, and the one
- * that came first in an object that was its value. A guess is checked byte for byte before it is used; the races on
- * it are harmless, as its fields that are read unchecked are final.
+ * <p>Each name also keeps, as guesses for the next document, the slot of the name that came after it in an object,
+ * and of the one that came first in an object that was its value. A guess is whatever name that slot holds then,
+ * checked byte for byte before it is used; the races on it are harmless, as a name's fields read unchecked are
+ * final.
  */
 final class JsonNames {
 
@@ -37,23 +38,34 @@ final class JsonNames {
         return name;
       }
     }
-    Name name = new Name(Arrays.copyOfRange(in, start, end));
-    NAMES[set + (int) (hash & 3)] = name;
+    int slot = set + (int) (hash & 3);
+    Name name = new Name(Arrays.copyOfRange(in, start, end), slot);
+    NAMES[slot] = name;
     return name;
   }
 
-  /** A kept name: its bytes, its text, and the guesses. */
+  /** The name in {@code slot} now, or {@code null} (and for -1): a guess, to be checked against the document. */
+  static Name at(int slot) {
+    return slot < 0 ? null : NAMES[slot];
+  }
+
+  /**
+   * A kept name: its bytes, its text, its slot, and the guesses, as slots (-1 for none): a name no longer in the
+   * table is held by nothing, so that the table bounds the memory, however the guesses were made.
+   */
   static final class Name {
     final byte[] bytes;
     final String text;
-    /** The name that came after this one in an object. */
-    Name next;
-    /** The name that came first in an object that was this one's value. */
-    Name firstChild;
+    final int slot;
+    /** The slot of the name that came after this one in an object. */
+    int next = -1;
+    /** The slot of the name that came first in an object that was this one's value. */
+    int firstChild = -1;
 
-    Name(byte[] bytes) {
+    Name(byte[] bytes, int slot) {
       this.bytes = bytes;
       this.text = new String(bytes, StandardCharsets.ISO_8859_1).intern();
+      this.slot = slot;
     }
 
     /** Whether its bytes and a closing quote are at {@code p} of {@code in}. */

@@ -43,6 +43,7 @@ public final class ProtoJson {
    * @throws ProtoJsonException if the text is not JSON or does not follow the mapping; its message names
    *     the field and what was wrong
    * @throws UncheckedIOException if {@code in} fails
+   * @throws IllegalStateException if {@code marshaller} reads out of order, or returns inside an object or array
    */
   public static <T> T read(JsonMarshaller<T> marshaller, InputStream in, boolean ignoreUnknownFields) {
     byte[] buffer = take(WRITE_BUFFER);
@@ -76,6 +77,9 @@ public final class ProtoJson {
       }
       lexer.nextValue();
       T value = marshaller.read(reader);
+      if (lexer.depth() > 0) { // a marshaller that returned early: the rest must still be read (and checked)
+        throw new IllegalStateException(marshaller + " returned inside an object or array of the document");
+      }
       if (!lexer.atEnd()) {
         throw new ProtoJsonException("malformed JSON at offset " + lexer.offset()
             + ": unexpected text after the JSON value");

@@ -166,6 +166,33 @@ class JsonLexerTest {
   }
 
   @Test
+  void aMarshallerThatReadsOutOfOrderIsStopped() {
+    JsonMarshaller<String> early = marshaller(r -> {
+      r.beginObject();
+      return r.readString();
+    });
+    assertThatThrownBy(() -> read(early, "{\"a\":\"x\",\"b\":1}")).isInstanceOf(IllegalStateException.class)
+        .hasMessageEndingWith("returned inside an object or array of the document");
+    assertThatThrownBy(() -> read(early, "{\"a\":\"x\"")).isInstanceOf(IllegalStateException.class);
+    JsonMarshaller<String> elementInObject = marshaller(r -> {
+      r.beginObject();
+      r.nextElement();
+      return "";
+    });
+    assertThatThrownBy(() -> read(elementInObject, "{\"a\":1 2}")).isInstanceOf(IllegalStateException.class)
+        .hasMessage("JSON read out of order: a value of an object is read before its name");
+    JsonMarshaller<String> fieldInArray = marshaller(r -> {
+      r.beginArray();
+      return r.nextField();
+    });
+    assertThatThrownBy(() -> read(fieldInArray, "[1]")).isInstanceOf(IllegalStateException.class)
+        .hasMessage("JSON read out of order: a name is read outside an object");
+    JsonMarshaller<String> fieldAtTop = marshaller(JsonReader::nextField);
+    assertThatThrownBy(() -> read(fieldAtTop, "1")).isInstanceOf(IllegalStateException.class)
+        .hasMessage("JSON read out of order: a name is read outside an object");
+  }
+
+  @Test
   void aByteOrderMarkBeforeTheDocumentIsPassedAndNowhereElse() {
     byte[] marked = {(byte) 0xef, (byte) 0xbb, (byte) 0xbf, '[', '1', ']'};
     assertThat(lexer(marked)).isEqualTo(List.of(new Num("1")));
@@ -194,6 +221,14 @@ class JsonLexerTest {
   }
 
   // ------------------------------------------------------------------ helpers
+
+  private static JsonMarshaller<String> marshaller(java.util.function.Function<JsonReader, String> reader) {
+    return JsonMarshaller.of("test.Misuse", (value, out) -> out.writeNull(), reader);
+  }
+
+  private static String read(JsonMarshaller<String> marshaller, String doc) {
+    return ProtoJson.read(marshaller, new java.io.ByteArrayInputStream(doc.getBytes(StandardCharsets.UTF_8)), false);
+  }
 
   private static long simple(String doc) {
     byte[] bytes = doc.getBytes(StandardCharsets.UTF_8);
