@@ -110,8 +110,12 @@ final class JsonLexer {
     return value(c);
   }
 
-  /** The next name of the current object, with the lexer before its value; {@code null} (and END_OBJECT) at the end. */
-  String nextName() {
+  /**
+   * The next name of the current object, with the lexer before its value; {@code null} (and END_OBJECT) at the end.
+   * {@code field}: a message's field name, kept in {@link JsonNames}; else a map's key or a name skipped, made anew
+   * (the table is kept for names that come again).
+   */
+  String nextName(boolean field) {
     if (depth == 0 || !objects[depth - 1] || named) {
       throw new IllegalStateException("JSON read out of order: a name is read "
           + (named ? "before the value of the name before it" : "outside an object"));
@@ -134,7 +138,7 @@ final class JsonLexer {
       throw unexpected(c, first ? "a name in quotes or '}'" : "a name in quotes");
     }
     pos++;
-    String name = name();
+    String name = field ? name() : anyName();
     first = false;
     if (!names.add(depth - 1, name)) {
       throw new Malformed(start - 1, "the name " + JsonNumbers.shown(name, true) + " is given twice in one object");
@@ -157,7 +161,7 @@ final class JsonLexer {
     int outside = depth - 1;
     while (depth > outside) {
       if (objects[depth - 1]) {
-        if (nextName() != null) {
+        if (nextName(false) != null) {
           nextValue();
         }
       } else {
@@ -315,6 +319,13 @@ final class JsonLexer {
     }
     keys[level] = name;
     return name.text;
+  }
+
+  /** Scans a name not kept: its text, made anew; no guess is made from it. */
+  private String anyName() {
+    keys[depth - 1] = null;
+    scanString();
+    return text();
   }
 
   /** Scans a string whose opening quote was passed, checking escapes and UTF-8; leaves pos after its closing quote. */

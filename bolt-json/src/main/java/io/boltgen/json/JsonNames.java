@@ -4,9 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The names of object members that {@link JsonLexer} has read, shared by all lexers, so that a message's field names
- * cost no allocation and no comparison of chars: {@value #SLOTS} names of at most {@value #MAX_LENGTH} plain ASCII
- * characters, in sets of four by a hash of their bytes; a new name replaces one of its set's. Each name's
+ * The field names of messages that {@link JsonLexer} has read (not map keys), shared by all lexers, so that a
+ * message's field names cost no allocation and no comparison of chars: {@value #SLOTS} names of at most
+ * {@value #MAX_LENGTH} plain ASCII characters, in sets of four by a hash of their bytes; a new name replaces one of
+ * its set's. Each name's
  * {@code String} is the canonical one ({@link String#intern}), so that a generated codec's {@code switch} finds its
  * case by identity.
  *

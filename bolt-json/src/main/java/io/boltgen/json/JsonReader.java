@@ -58,7 +58,11 @@ public final class JsonReader {
 
   /** The name of the next field of the object, with the reader on its value, or {@code null} at its end. */
   public String nextField() {
-    String name = in.nextName();
+    return next(true);
+  }
+
+  private String next(boolean field) {
+    String name = in.nextName(field);
     if (name == null) {
       depth--;
       return null;
@@ -120,9 +124,9 @@ public final class JsonReader {
     return nextKey();
   }
 
-  /** The next key of the map, with the parser on its value, or {@code null} at its end. */
+  /** The next key of the map, with the reader on its value, or {@code null} at its end. */
   public String nextKey() {
-    return nextField();
+    return next(false);
   }
 
   /** Whether the current value is {@code null}: for a field, its default. */
