@@ -7,9 +7,8 @@ import java.util.Arrays;
  * The field names of messages that {@link JsonLexer} has read (not map keys), shared by all lexers, so that a
  * message's field names cost no allocation and no comparison of chars: {@value #SLOTS} names of at most
  * {@value #MAX_LENGTH} plain ASCII characters, in sets of four by a hash of their bytes; a new name replaces one of
- * its set's. Each name's
- * {@code String} is the canonical one ({@link String#intern}), so that a generated codec's {@code switch} finds its
- * case by identity.
+ * its set's. Each name's {@code String} is the canonical one ({@link String#intern}), so that a generated codec's
+ * {@code switch} finds its case by identity.
  *
  * <p>Each name also keeps, as guesses for the next document, the slot of the name that came after it in an object,
  * and of the one that came first in an object that was its value. A guess is whatever name that slot holds then,
