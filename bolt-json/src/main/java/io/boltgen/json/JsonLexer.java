@@ -54,6 +54,8 @@ final class JsonLexer {
   private boolean first;
   /** Whether a name was read and its value is due. */
   private boolean named;
+  /** Whether the document's value was begun. */
+  private boolean begun;
 
   /** The names of the open objects, to find one given twice. */
   private final ObjectNames names = new ObjectNames();
@@ -92,7 +94,12 @@ final class JsonLexer {
         throw new IllegalStateException("JSON read out of order: a value of an object is read before its name");
       }
       named = false;
-    } else if (depth > 0) {
+    } else if (depth == 0) {
+      if (begun) {
+        throw new IllegalStateException("JSON read out of order: a second value of the document is read");
+      }
+      begun = true;
+    } else {
       if (c == ']') {
         pos++;
         pop();

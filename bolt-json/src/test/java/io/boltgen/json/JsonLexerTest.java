@@ -187,6 +187,12 @@ class JsonLexerTest {
     });
     assertThatThrownBy(() -> read(fieldInArray, "[1]")).isInstanceOf(IllegalStateException.class)
         .hasMessage("JSON read out of order: a name is read outside an object");
+    JsonMarshaller<String> secondValue = marshaller(r -> {
+      r.nextElement();
+      return "";
+    });
+    assertThatThrownBy(() -> read(secondValue, "1 2")).isInstanceOf(IllegalStateException.class)
+        .hasMessage("JSON read out of order: a second value of the document is read");
     JsonMarshaller<String> fieldAtTop = marshaller(JsonReader::nextField);
     assertThatThrownBy(() -> read(fieldAtTop, "1")).isInstanceOf(IllegalStateException.class)
         .hasMessage("JSON read out of order: a name is read outside an object");
