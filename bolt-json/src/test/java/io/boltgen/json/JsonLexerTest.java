@@ -208,6 +208,25 @@ class JsonLexerTest {
   }
 
   @Test
+  void fieldNamesUpToTheLongestKeptComeFromTheTableAndLongerOnesAreMadeAnew() {
+    for (int length = JsonNames.MAX_LENGTH - 1; length <= JsonNames.MAX_LENGTH + 1; length++) {
+      String name = "n".repeat(length - 2) + length;
+      byte[] doc = ("{\"" + name + "\":1}").getBytes(StandardCharsets.UTF_8);
+      for (int round = 0; round < 2; round++) {
+        JsonLexer lexer = new JsonLexer(doc, doc.length, DEPTH);
+        lexer.nextValue();
+        String read = lexer.nextName(true);
+        assertThat(read).isEqualTo(name);
+        if (length <= JsonNames.MAX_LENGTH) {
+          assertThat(read).as("kept, canonical").isSameAs(name.intern());
+        } else {
+          assertThat(read).as("made anew").isNotSameAs(name.intern());
+        }
+      }
+    }
+  }
+
+  @Test
   void aNumberOfTheLongestLengthIsTaken() {
     String longest = "1".repeat(StrictJson.MAX_NUMBER_LENGTH);
     assertThat(lexer(("[" + longest + "]").getBytes(StandardCharsets.US_ASCII)))

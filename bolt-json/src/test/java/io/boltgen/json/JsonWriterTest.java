@@ -93,6 +93,28 @@ class JsonWriterTest {
   }
 
   @Test
+  void namesAroundTheLongestKeptEncodedAreWrittenWholeThroughASmallBuffer() {
+    // a kept name is at most 64 bytes with its quotes and colon: 61 ASCII chars; around it, and past the buffer
+    for (int length = 58; length <= 67; length++) {
+      String name = "k".repeat(length - 2) + length;
+      String constant = name.intern();
+      StringBuilder expected = new StringBuilder("{");
+      for (int i = 0; i < 8; i++) {
+        expected.append(i == 0 ? "" : ",").append('"').append(name).append("\":").append(i);
+      }
+      String written = new String(ours(256, w -> {
+        w.writeStartObject();
+        for (int i = 0; i < 8; i++) {
+          w.writeName(constant);
+          w.writeNumber(i);
+        }
+        w.writeEndObject();
+      }), StandardCharsets.UTF_8);
+      assertThat(written).as("a name of %d chars", length).isEqualTo(expected.append('}').toString());
+    }
+  }
+
+  @Test
   void numbersAreWrittenAsJavaWritesThem() {
     assertThat(text(w -> {
       w.writeStartArray();
