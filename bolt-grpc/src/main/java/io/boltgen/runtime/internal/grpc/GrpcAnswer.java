@@ -2,6 +2,7 @@ package io.boltgen.runtime.internal.grpc;
 
 import io.boltgen.runtime.call.StatusCode;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
@@ -26,7 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Messages and the end are queued from any thread ({@link #message}, {@link #end}) and written in that order by
  * one task on the stream's IO thread at a time, which writes all it finds and flushes once: a publisher faster than
- * the IO thread costs one wake-up and one flush per batch, not per message. What is queued and not yet written is
+ * the IO thread costs one wake-up and one flush per batch, not per message. The messages it finds one after another
+ * go out together in one DATA frame (up to {@value #BATCH_MESSAGES} messages and {@value #BATCH_BYTES} bytes, not
+ * copied), as gRPC's framing allows: the frame's way through HTTP/2's stream channel, codec and flow control is
+ * paid once per batch. What is queued and not yet written is
  * counted: {@link #hasRoom()} says whether it is under {@value #CAUGHT_UP_BYTES} bytes, and once it said no, the IO
  * thread says so ({@code caughtUp}) when it has written enough.
  *
@@ -36,6 +40,12 @@ final class GrpcAnswer {
 
   /** Queued message bytes under which the IO thread has caught up with whoever streams the messages. */
   static final int CAUGHT_UP_BYTES = 64 * 1024;
+
+  /** The most bytes of messages found one after another that go out in one DATA frame: HTTP/2's default frame. */
+  static final int BATCH_BYTES = 16 * 1024;
+
+  /** The most messages that go out in one DATA frame. */
+  static final int BATCH_MESSAGES = 64;
 
   private final Channel channel;
   private final boolean json;
@@ -49,6 +59,10 @@ final class GrpcAnswer {
   // IO thread only
   private boolean headersSent;
   private boolean endSent;
+  // messages taken from the queue and not yet written, to go out in one DATA frame: null, one message, or a
+  // composite of them made here
+  private ByteBuf batch;
+  private int batched;
 
   /** The end of an answer: its last message (a unary answer's one), and its status. */
   private record End(ByteBuf message, StatusCode code, String text, String details) {}
@@ -111,12 +125,24 @@ final class GrpcAnswer {
     do {
       for (Object item = queue.poll(); item != null; item = queue.poll()) {
         try {
-          write(item);
+          if (item instanceof ByteBuf message) {
+            gather(message);
+          } else {
+            writeBatch();
+            write((End) item);
+          }
         } catch (Throwable e) {
           // the stream cannot go on; the queue must: what follows is released as the closed channel drops it
           ReferenceCountUtil.safeRelease(item instanceof End end ? end.message() : item);
+          dropBatch();
           channel.close();
         }
+      }
+      try {
+        writeBatch();
+      } catch (Throwable e) {
+        dropBatch();
+        channel.close();
       }
       channel.flush();
       draining.set(false);
@@ -127,19 +153,53 @@ final class GrpcAnswer {
     }
   }
 
-  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
-  private void write(Object item) {
-    if (item instanceof ByteBuf message) {
-      queuedBytes.addAndGet(-message.readableBytes());
-      if (endSent || !channel.isActive()) {
-        message.release();
-        return;
-      }
-      headers();
-      channel.write(new DefaultHttp2DataFrame(message, false), channel.voidPromise());
+  /** Adds a message (taken over) to the batch, writing the batch first when the message would not fit in it. */
+  private void gather(ByteBuf message) {
+    queuedBytes.addAndGet(-message.readableBytes());
+    if (endSent || !channel.isActive()) {
+      message.release();
       return;
     }
-    End end = (End) item;
+    if (batch != null
+        && (batched == BATCH_MESSAGES || batch.readableBytes() + message.readableBytes() > BATCH_BYTES)) {
+      writeBatch();
+    }
+    if (batch == null) {
+      batch = message;
+      batched = 1;
+      return;
+    }
+    if (batched == 1) {
+      CompositeByteBuf messages = channel.alloc().compositeDirectBuffer(BATCH_MESSAGES);
+      // Netty releases a buffer it fails to add (out of memory): this one may then be released twice, which
+      // ReferenceCountUtil.safeRelease only logs
+      batch = messages.addComponent(true, batch);
+    }
+    ((CompositeByteBuf) batch).addComponent(true, message);
+    batched++;
+  }
+
+  /** Writes the batch, if any, as one DATA frame (IO thread). */
+  @SuppressWarnings("FutureReturnValueIgnored") // a void promise: a failed write closes the stream
+  private void writeBatch() {
+    ByteBuf messages = batch;
+    if (messages == null) {
+      return;
+    }
+    batch = null;
+    batched = 0;
+    headers();
+    channel.write(new DefaultHttp2DataFrame(messages, false), channel.voidPromise());
+  }
+
+  private void dropBatch() {
+    ReferenceCountUtil.safeRelease(batch);
+    batch = null;
+    batched = 0;
+  }
+
+  @SuppressWarnings("FutureReturnValueIgnored") // void promises: a failed write closes the stream
+  private void write(End end) {
     if (endSent || !channel.isActive()) {
       ReferenceCountUtil.release(end.message());
       return;

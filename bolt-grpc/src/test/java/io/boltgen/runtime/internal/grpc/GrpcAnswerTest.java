@@ -3,6 +3,8 @@ package io.boltgen.runtime.internal.grpc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.boltgen.runtime.call.StatusCode;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.Http2DataFrame;
@@ -16,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The frames of a gRPC answer in gRPC's order, and its bound: messages queued for the IO thread leave room under
  * {@value GrpcAnswer#CAUGHT_UP_BYTES} bytes and none at it, and whoever was told no is told once the IO thread
- * caught up. On an embedded channel, whose IO thread runs when the test says so.
+ * caught up; messages it finds together share DATA frames up to the batch bounds. On an embedded channel, whose IO
+ * thread runs when the test says so.
  */
 class GrpcAnswerTest {
 
@@ -55,6 +58,39 @@ class GrpcAnswerTest {
     channel.runPendingTasks();
     assertThat(caughtUp).hasValue(1);
     release(written(channel));
+    assertThat(channel.finishAndReleaseAll()).isFalse();
+  }
+
+  @Test
+  void messagesFoundTogetherShareDataFramesCutAtTheBatchBoundsInOrder() {
+    EmbeddedChannel channel = new EmbeddedChannel();
+    GrpcAnswer answer = new GrpcAnswer(channel, false, () -> { });
+    ByteBuf expected = Unpooled.buffer();
+    List<ByteBuf> sent = new ArrayList<>();
+    for (int i = 0; i < GrpcAnswer.BATCH_MESSAGES + 3; i++) { // a frame of BATCH_MESSAGES, then 3 more begin one
+      sent.add(Unpooled.buffer().writeInt(i));
+    }
+    sent.add(Unpooled.buffer().writeZero(GrpcAnswer.BATCH_BYTES - 12).setByte(0, 7)); // fills that one exactly
+    sent.add(Unpooled.buffer().writeByte(9)); // one byte past BATCH_BYTES: a frame of its own
+    for (ByteBuf message : sent) {
+      expected.writeBytes(message, message.readerIndex(), message.readableBytes());
+      answer.message(message);
+    }
+    answer.end(null, StatusCode.OK, null, null);
+    channel.runPendingTasks();
+    List<Object> frames = written(channel);
+    assertThat(frames).hasSize(5);
+    assertThat(frames.get(0)).isInstanceOf(Http2HeadersFrame.class);
+    assertThat(frames.subList(1, 4)).extracting(f -> ((Http2DataFrame) f).content().readableBytes())
+        .containsExactly(4 * GrpcAnswer.BATCH_MESSAGES, GrpcAnswer.BATCH_BYTES, 1);
+    ByteBuf all = Unpooled.buffer();
+    frames.subList(1, 4).forEach(f -> all.writeBytes(((Http2DataFrame) f).content().duplicate()));
+    assertThat(ByteBufUtil.equals(all, expected)).as("every byte, in order").isTrue();
+    assertThat(((Http2HeadersFrame) frames.get(4)).isEndStream()).isTrue();
+    release(frames);
+    assertThat(sent).as("each message released with its frame").allMatch(m -> m.refCnt() == 0);
+    all.release();
+    expected.release();
     assertThat(channel.finishAndReleaseAll()).isFalse();
   }
 

@@ -21,6 +21,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.TooLongHttpContentException;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameCodec;
@@ -30,6 +32,7 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.codec.http2.WeightedFairQueueByteDistributor;
 import io.netty.handler.flow.FlowControlHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.List;
@@ -62,6 +65,13 @@ final class HttpPipelines {
 
   /** The connection's flow-control window: every concurrent stream's initial window. */
   static final int CONNECTION_WINDOW = MAX_CONCURRENT_STREAMS * Http2CodecUtil.DEFAULT_WINDOW_SIZE;
+
+  /**
+   * The most bytes one HTTP/2 stream writes in its turn while several have data to send: one DATA frame of HTTP/2's
+   * default size, not Netty's 1 KiB, which cut every message of a kilobyte or more in two and made a frame of each
+   * half. Fairness between streams holds at this grain; each stream's own window still bounds what it sends.
+   */
+  static final int WRITE_QUANTUM = Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE;
 
   private final ConnectRpcCalls service;
   private final List<Http2StreamProtocol> streamProtocols;
@@ -104,7 +114,7 @@ final class HttpPipelines {
     connection.takenOver();
     pipeline.remove("decoder");
     pipeline.addAfter(after, "http-deadline", new HttpReadDeadline(connection, 0));
-    Http2FrameCodec codec = Http2FrameCodecBuilder.forServer()
+    Http2FrameCodec codec = new ServerCodecBuilder()
         .initialSettings(Http2Settings.defaultSettings()
             .maxConcurrentStreams(MAX_CONCURRENT_STREAMS)
             .maxHeaderListSize(MAX_HEADER_BYTES))
@@ -122,6 +132,18 @@ final class HttpPipelines {
     ChannelHandlerContext streams = pipeline.context("h2-streams");
     streams.writeAndFlush(new DefaultHttp2WindowUpdateFrame(CONNECTION_WINDOW - Http2CodecUtil.DEFAULT_WINDOW_SIZE),
         streams.voidPromise());
+  }
+
+  /** Netty's server codec over a connection whose streams write {@value #WRITE_QUANTUM} bytes a turn. */
+  private static final class ServerCodecBuilder extends Http2FrameCodecBuilder {
+    ServerCodecBuilder() {
+      DefaultHttp2Connection connection = new DefaultHttp2Connection(true);
+      WeightedFairQueueByteDistributor distributor = new WeightedFairQueueByteDistributor(connection);
+      distributor.allocationQuantum(WRITE_QUANTUM);
+      connection.remote().flowController(new DefaultHttp2RemoteFlowController(connection, distributor));
+      connection(connection);
+      gracefulShutdownTimeoutMillis(0); // as forServer() sets it
+    }
   }
 
   /**
