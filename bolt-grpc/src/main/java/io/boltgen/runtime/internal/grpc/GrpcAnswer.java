@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The frames of one gRPC answer, as gRPC orders them: the response headers once, before the first message; each
- * message in a DATA frame; then the trailers with the status, which end the stream. A failure before any message is
+ * The frames of one gRPC answer, as gRPC orders them: the response headers once, before the first message; the
+ * messages in DATA frames; then the trailers with the status, which end the stream. A failure before any message is
  * trailers only: one HEADERS frame with the HTTP status, the content type and the gRPC status. Whatever comes after
  * the end is dropped (a streamed message that lost the race with the deadline).
  *
@@ -30,9 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * the IO thread costs one wake-up and one flush per batch, not per message. The messages it finds one after another
  * go out together in one DATA frame (up to {@value #BATCH_MESSAGES} messages and {@value #BATCH_BYTES} bytes, not
  * copied), as gRPC's framing allows: the frame's way through HTTP/2's stream channel, codec and flow control is
- * paid once per batch. What is queued and not yet written is
- * counted: {@link #hasRoom()} says whether it is under {@value #CAUGHT_UP_BYTES} bytes, and once it said no, the IO
- * thread says so ({@code caughtUp}) when it has written enough.
+ * paid once per batch. What is queued and not yet written is counted: {@link #hasRoom()} says whether it is under
+ * {@value #CAUGHT_UP_BYTES} bytes, and once it said no, the IO thread says so ({@code caughtUp}) when it has written
+ * enough.
  *
  * <p>Thread-safe: queued from any thread; written on the IO thread.
  */
