@@ -47,11 +47,23 @@ final class GrpcAnswer {
   /** The most messages that go out in one DATA frame. */
   static final int BATCH_MESSAGES = 64;
 
+  /**
+   * The slots the queue starts with, and grows by while more wait: a few hundred bytes per call, where an unbounded
+   * queue of Netty's default chunk took 4 KiB of every call, unary ones too.
+   */
+  private static final int QUEUE_CHUNK = 16;
+
+  /**
+   * The queue's capacity, which is never reached: what waits is bounded by the demand the call's publisher is given
+   * and {@value #CAUGHT_UP_BYTES} bytes; a publisher that ignores its demand exhausts memory long before.
+   */
+  private static final int QUEUE_CAPACITY = 1 << 30;
+
   private final Channel channel;
   private final boolean json;
   private final Runnable caughtUp;
   // messages (ByteBuf) and the end (End), in order, waiting for the IO thread
-  private final Queue<Object> queue = PlatformDependent.newMpscQueue();
+  private final Queue<Object> queue = PlatformDependent.newMpscQueue(QUEUE_CHUNK, QUEUE_CAPACITY);
   private final AtomicBoolean draining = new AtomicBoolean();
   private final AtomicLong queuedBytes = new AtomicLong();
   // hasRoom said no since the last caughtUp
@@ -105,7 +117,10 @@ final class GrpcAnswer {
   }
 
   private void enqueue(Object item) {
-    queue.offer(item);
+    if (!queue.offer(item)) {
+      release(item);
+      throw new IllegalStateException("more than " + QUEUE_CAPACITY + " messages wait to be written on " + channel);
+    }
     if (draining.compareAndSet(false, true)) {
       try {
         channel.eventLoop().execute(this::drain);
