@@ -12,9 +12,9 @@ import java.util.Arrays;
  * byte at fault and what is wrong.
  *
  * <p>{@link #nextValue} reads the next value (an array's next element, or {@code END_ARRAY}), {@link #nextName} an
- * object's next name (or {@code null} at its end), each checking the comma before it. A string's text is made only
- * when asked for; names short and ASCII come from a cache shared by all lexers, so that a message's field names cost
- * no allocation.
+ * object's next name (or {@code null} at its end), each checking the comma before it; {@link #nextField} finds an
+ * object's next name in a message's {@link JsonFields}, making no text for a name the table has. A string's text
+ * is made only when asked for.
  *
  * <p>Not thread-safe: one per document.
  */
@@ -31,6 +31,13 @@ final class JsonLexer {
   static final int TRUE = 8;
   static final int FALSE = 9;
   static final int NULL = 10;
+
+  /** What {@link #nextField} answers at the end of the object. */
+  static final int END = -1;
+  /** What {@link #nextField} answers for a name the table does not have: its text is {@link #unknownName}. */
+  static final int UNKNOWN = -2;
+  /** How an object's names are read when they are read as text, not by a table. */
+  private static final JsonFields AS_TEXT = JsonFields.of("(names read as text)");
 
   /** What {@link #simpleInteger} answers for a text that is not {@code -?[0-9]{1,18}}. */
   static final long NOT_SIMPLE = Long.MIN_VALUE;
@@ -57,10 +64,15 @@ final class JsonLexer {
   /** Whether the document's value was begun. */
   private boolean begun;
 
-  /** The names of the open objects, to find one given twice. */
+  /** The names found in the open objects, to find one given twice. */
   private final ObjectNames names = new ObjectNames();
-  /** Per open container, the name its next name is guessed from: an object's last name, else its parent's. */
-  private JsonNames.Name[] keys = new JsonNames.Name[8];
+  /**
+   * Per open object, how its names are read, fixed by its first: by a table (which one), {@link #AS_TEXT}, or
+   * {@code null} before the first.
+   */
+  private JsonFields[] tables = new JsonFields[8];
+  /** The text of the last name {@link #nextField} did not find in its table. */
+  private String unknownName;
 
   /** A lexer of the document in {@code in}'s first {@code length} bytes; a byte order mark before it is passed. */
   JsonLexer(byte[] in, int length, int maxDepth) {
@@ -118,46 +130,67 @@ final class JsonLexer {
   }
 
   /**
-   * The next name of the current object, with the lexer before its value; {@code null} (and END_OBJECT) at the end.
-   * {@code field}: a message's field name, kept in {@link JsonNames}; else a map's key or a name skipped, made anew
-   * (the table is kept for names that come again).
+   * The next name of the current object, as text, with the lexer before its value; {@code null} (and END_OBJECT) at
+   * the end.
    */
-  String nextName(boolean field) {
-    if (depth == 0 || !objects[depth - 1] || named) {
-      throw new IllegalStateException("JSON read out of order: a name is read "
-          + (named ? "before the value of the name before it" : "outside an object"));
-    }
-    int c = skipSpace();
-    if (c == '}') {
-      pos++;
-      pop();
-      token = END_OBJECT;
+  String nextName() {
+    if (!nameBegins(AS_TEXT)) {
       return null;
     }
-    if (!first) {
-      if (c != ',') {
-        throw unexpected(c, "',' or '}' after an object member");
-      }
-      pos++;
-      c = skipSpace();
-    }
-    if (c != '"') {
-      throw unexpected(c, first ? "a name in quotes or '}'" : "a name in quotes");
-    }
-    pos++;
-    String name = field ? name() : anyName();
-    first = false;
+    scanString();
+    String name = text();
     if (!names.add(depth - 1, name)) {
-      throw new Malformed(start - 1, "the name " + JsonNumbers.shown(name, true) + " is given twice in one object");
+      throw givenTwice(name, start - 1);
     }
-    c = skipSpace();
-    if (c != ':') {
-      throw unexpected(c, "':' after a name");
-    }
-    pos++;
-    token = NONE;
-    named = true;
+    colon();
     return name;
+  }
+
+  /**
+   * The next name of the current object as its index in {@code fields}, with the lexer before its value: looked
+   * for first as {@code expected} where the writer puts it; {@link #END} (and END_OBJECT) at the end, and
+   * {@link #UNKNOWN} for a name {@code fields} does not have ({@link #unknownName()} is its text).
+   */
+  int nextField(JsonFields fields, int expected) {
+    checkNameDue();
+    if (tables[depth - 1] == null) {
+      tables[depth - 1] = fields;
+    }
+    int p = pos;
+    if (!first && p < limit && in[p] == ',') {
+      p++;
+    }
+    if ((first || p > pos) && expected < fields.size() && tables[depth - 1] == fields
+        && fields.isAt(expected, in, p, limit)) {
+      found(expected, p);
+      pos = p + fields.quoted[expected].length;
+      first = false;
+      token = NONE;
+      named = true;
+      return expected;
+    }
+    if (!nameBegins(fields)) {
+      return END;
+    }
+    scanString();
+    String name = text();
+    int index = fields.indexOf(name);
+    if (index >= 0) {
+      found(index, start - 1);
+    } else if (!names.add(depth - 1, name)) {
+      throw givenTwice(name, start - 1);
+    }
+    colon();
+    if (index < 0) {
+      unknownName = name;
+      return UNKNOWN;
+    }
+    return index;
+  }
+
+  /** The text of the last name {@link #nextField} did not find in its table. */
+  String unknownName() {
+    return unknownName;
   }
 
   /** Passes the current value: a whole object or array when at its start, checking all of it. */
@@ -168,7 +201,7 @@ final class JsonLexer {
     int outside = depth - 1;
     while (depth > outside) {
       if (objects[depth - 1]) {
-        if (nextName(false) != null) {
+        if (nextName() != null) {
           nextValue();
         }
       } else {
@@ -208,24 +241,7 @@ final class JsonLexer {
     if (token != INTEGER && (token != STRING || escaped)) {
       return NOT_SIMPLE;
     }
-    int p = start;
-    boolean negative = p < end && in[p] == '-';
-    if (negative) {
-      p++;
-    }
-    int digits = end - p;
-    if (digits < 1 || digits > 18) {
-      return NOT_SIMPLE;
-    }
-    long value = 0;
-    for (; p < end; p++) {
-      int digit = in[p] - '0';
-      if (digit < 0 || digit > 9) {
-        return NOT_SIMPLE;
-      }
-      value = value * 10 + digit;
-    }
-    return negative ? -value : value;
+    return JsonNumbers.simple(in, start, end);
   }
 
   // ------------------------------------------------------------------ internals
@@ -252,7 +268,13 @@ final class JsonLexer {
         return literal("null", NULL);
       default:
         if (c == '-' || (c >= '0' && c <= '9')) {
-          return scanNumber();
+          int after = JsonNumbers.scan(in, pos, limit);
+          start = pos;
+          end = after < 0 ? ~after : after;
+          ascii = true;
+          escaped = false;
+          pos = end;
+          return is(after < 0 ? DECIMAL : INTEGER);
         }
         throw unexpected(c, "a value");
     }
@@ -271,11 +293,11 @@ final class JsonLexer {
     }
     if (depth == objects.length) {
       objects = Arrays.copyOf(objects, depth * 2);
-      keys = Arrays.copyOf(keys, depth * 2);
+      tables = Arrays.copyOf(tables, depth * 2);
     }
     objects[depth] = object;
+    tables[depth] = null;
     names.open(depth);
-    keys[depth] = depth == 0 ? null : keys[depth - 1]; // the name whose value this is (an array's, for its elements)
     depth++;
     first = true;
   }
@@ -287,52 +309,70 @@ final class JsonLexer {
   }
 
   /**
-   * Scans a name, whose opening quote was passed. A name short and plain ASCII comes from {@link JsonNames}, and is
-   * first looked for where the last document had it: the name that followed the previous name of the object there
-   * (or that began the object, after its parent's name), compared byte for byte.
+   * Checks that a name may come, and that the object's names are read as {@code how} (a table, or AS_TEXT) as its
+   * first was; passes the comma and the opening quote: whether a name begins, or the object ends.
    */
-  private String name() {
-    int level = depth - 1;
-    JsonNames.Name key = keys[level];
-    JsonNames.Name guess = key == null ? null : JsonNames.at(first ? key.firstChild : key.next);
-    JsonNames.Name name;
-    if (guess != null && guess.isAt(in, pos, limit)) {
-      name = guess;
-      start = pos;
-      end = pos + guess.bytes.length;
-      escaped = false;
-      ascii = true;
-      pos = end + 1;
-    } else {
-      int p = JsonStrings.plainRun(in, pos, limit);
-      if (p >= limit || in[p] != '"' || p - pos > JsonNames.MAX_LENGTH) {
-        scanString();
-        keys[level] = null;
-        return text();
+  private boolean nameBegins(JsonFields how) {
+    checkNameDue();
+    JsonFields was = tables[depth - 1];
+    if (was != how) {
+      if (was != null) {
+        throw new IllegalStateException("JSON read out of order: the names of one object are read "
+            + (was == AS_TEXT ? "as text, then by " + how : "by " + was + ", then " + (how == AS_TEXT ? "as text"
+            : "by " + how)));
       }
-      name = JsonNames.of(in, pos, p, limit);
-      start = pos;
-      end = p;
-      escaped = false;
-      ascii = true;
-      pos = p + 1;
-      if (key != null) {
-        if (first) {
-          key.firstChild = name.slot;
-        } else {
-          key.next = name.slot;
-        }
-      }
+      tables[depth - 1] = how;
     }
-    keys[level] = name;
-    return name.text;
+    int c = skipSpace();
+    if (c == '}') {
+      pos++;
+      pop();
+      token = END_OBJECT;
+      return false;
+    }
+    if (!first) {
+      if (c != ',') {
+        throw unexpected(c, "',' or '}' after an object member");
+      }
+      pos++;
+      c = skipSpace();
+    }
+    if (c != '"') {
+      throw unexpected(c, first ? "a name in quotes or '}'" : "a name in quotes");
+    }
+    pos++;
+    first = false;
+    return true;
   }
 
-  /** Scans a name not kept: its text, made anew; no guess is made from it. */
-  private String anyName() {
-    keys[depth - 1] = null;
-    scanString();
-    return text();
+  private void checkNameDue() {
+    if (depth == 0 || !objects[depth - 1] || named) {
+      throw new IllegalStateException("JSON read out of order: a name is read "
+          + (named ? "before the value of the name before it" : "outside an object"));
+    }
+  }
+
+  /** Passes the colon after a name: its value is due. */
+  private void colon() {
+    int c = skipSpace();
+    if (c != ':') {
+      throw unexpected(c, "':' after a name");
+    }
+    pos++;
+    token = NONE;
+    named = true;
+  }
+
+  /** Index {@code index} of the object's table is found, its name at {@code at}: an error if found before. */
+  private void found(int index, int at) {
+    JsonFields fields = tables[depth - 1];
+    if (!names.add(depth - 1, index, fields.names[index])) {
+      throw givenTwice(fields.names[index], at);
+    }
+  }
+
+  private static Malformed givenTwice(String name, int at) {
+    return new Malformed(at, "the name " + JsonNumbers.shown(name, true) + " is given twice in one object");
   }
 
   /** Scans a string whose opening quote was passed, checking escapes and UTF-8; leaves pos after its closing quote. */
@@ -379,59 +419,6 @@ final class JsonLexer {
     pos = p + 1;
   }
 
-  private int scanNumber() {
-    final byte[] b = in;
-    int p = pos;
-    boolean integer = true;
-    if (b[p] == '-') {
-      p++;
-    }
-    if (p < limit && b[p] == '0') {
-      p++;
-      if (p < limit && isDigit(b[p])) {
-        throw new Malformed(p - 1, "a number with a leading zero");
-      }
-    } else {
-      p = digits(p, "a digit after '-'");
-    }
-    if (p < limit && b[p] == '.') {
-      integer = false;
-      p = digits(p + 1, "a digit after '.'");
-    }
-    if (p < limit && (b[p] == 'e' || b[p] == 'E')) {
-      integer = false;
-      p++;
-      if (p < limit && (b[p] == '+' || b[p] == '-')) {
-        p++;
-      }
-      p = digits(p, "a digit in the exponent");
-    }
-    if (p - pos > StrictJson.MAX_NUMBER_LENGTH) {
-      throw new Malformed(pos, "number length (" + (p - pos) + ") exceeds the maximum allowed ("
-          + StrictJson.MAX_NUMBER_LENGTH + ")");
-    }
-    if (p < limit && !isDelimiter(b[p])) {
-      throw unexpectedAt(p, "a delimiter after a number");
-    }
-    start = pos;
-    end = p;
-    ascii = true;
-    escaped = false;
-    pos = p;
-    return is(integer ? INTEGER : DECIMAL);
-  }
-
-  /** Passes one or more digits from {@code p}; {@code what} was expected when there is none. */
-  private int digits(int p, String what) {
-    if (p >= limit || !isDigit(in[p])) {
-      throw p >= limit ? new Malformed(p, "the text ends inside a number") : unexpectedAt(p, what);
-    }
-    do {
-      p++;
-    } while (p < limit && isDigit(in[p]));
-    return p;
-  }
-
   private int literal(String word, int kind) {
     int p = pos;
     for (int i = 0; i < word.length(); i++, p++) {
@@ -471,6 +458,11 @@ final class JsonLexer {
   }
 
   private Malformed unexpectedAt(int p, String expected) {
+    return unexpectedAt(in, p, expected);
+  }
+
+  /** {@code in[p]} where {@code expected} was. */
+  static Malformed unexpectedAt(byte[] in, int p, String expected) {
     return new Malformed(p, "unexpected character " + shown(in[p]) + ": expected " + expected);
   }
 
@@ -479,11 +471,8 @@ final class JsonLexer {
     return b >= 0x21 && b < 0x7f ? "'" + (char) b + "'" : "0x" + Integer.toHexString(b & 0xff);
   }
 
-  private static boolean isDigit(byte c) {
-    return c >= '0' && c <= '9';
-  }
-
-  private static boolean isDelimiter(byte c) {
+  /** Whether {@code c} may follow a number or a literal. */
+  static boolean isDelimiter(byte c) {
     return c == ',' || c == ']' || c == '}' || c == ' ' || c == '\n' || c == '\r' || c == '\t';
   }
 

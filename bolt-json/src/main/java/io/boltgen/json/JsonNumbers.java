@@ -8,7 +8,7 @@ import java.math.BigInteger;
  * protobuf-java-util's {@code JsonFormat} reads them: an integer type takes {@link Integer#parseInt}'s forms or
  * any integral decimal in its range ({@code 1e2}, {@code "1.0"}); a floating-point type takes a decimal. A
  * failure is an {@link IllegalArgumentException} whose message says what was wrong; {@link JsonReader} adds the
- * field.
+ * field. And where a number's text ends in a document, for {@link JsonLexer}.
  */
 final class JsonNumbers {
 
@@ -19,6 +19,87 @@ final class JsonNumbers {
   private static final double MAX_FLOAT = Float.MAX_VALUE * (1.0 + TOLERANCE);
 
   private JsonNumbers() {}
+
+  /**
+   * Scans the number at {@code pos} of a document (its first byte is {@code -} or a digit) by RFC 8259, bounded to
+   * {@value StrictJson#MAX_NUMBER_LENGTH} characters and followed by a delimiter or the end: the offset after it,
+   * bitwise complemented ({@code ~end}) when it has a fraction or an exponent.
+   *
+   * @throws JsonLexer.Malformed if it breaks the rules
+   */
+  static int scan(byte[] b, int pos, int limit) {
+    int p = pos;
+    boolean integer = true;
+    if (b[p] == '-') {
+      p++;
+    }
+    if (p < limit && b[p] == '0') {
+      p++;
+      if (p < limit && isDigit(b[p])) {
+        throw new JsonLexer.Malformed(p - 1, "a number with a leading zero");
+      }
+    } else {
+      p = digits(b, p, limit, "a digit after '-'");
+    }
+    if (p < limit && b[p] == '.') {
+      integer = false;
+      p = digits(b, p + 1, limit, "a digit after '.'");
+    }
+    if (p < limit && (b[p] == 'e' || b[p] == 'E')) {
+      integer = false;
+      p++;
+      if (p < limit && (b[p] == '+' || b[p] == '-')) {
+        p++;
+      }
+      p = digits(b, p, limit, "a digit in the exponent");
+    }
+    if (p - pos > StrictJson.MAX_NUMBER_LENGTH) {
+      throw new JsonLexer.Malformed(pos, "number length (" + (p - pos) + ") exceeds the maximum allowed ("
+          + StrictJson.MAX_NUMBER_LENGTH + ")");
+    }
+    if (p < limit && !JsonLexer.isDelimiter(b[p])) {
+      throw JsonLexer.unexpectedAt(b, p, "a delimiter after a number");
+    }
+    return integer ? p : ~p;
+  }
+
+  /** Passes one or more digits from {@code p}; {@code what} was expected when there is none. */
+  private static int digits(byte[] b, int p, int limit, String what) {
+    if (p >= limit || !isDigit(b[p])) {
+      throw p >= limit ? new JsonLexer.Malformed(p, "the text ends inside a number")
+          : JsonLexer.unexpectedAt(b, p, what);
+    }
+    do {
+      p++;
+    } while (p < limit && isDigit(b[p]));
+    return p;
+  }
+
+  private static boolean isDigit(byte c) {
+    return c >= '0' && c <= '9';
+  }
+
+  /** The integer {@code b[start..end)} spells as {@code -?[0-9]{1,18}}, else {@link JsonLexer#NOT_SIMPLE}. */
+  static long simple(byte[] b, int start, int end) {
+    int p = start;
+    boolean negative = p < end && b[p] == '-';
+    if (negative) {
+      p++;
+    }
+    int digits = end - p;
+    if (digits < 1 || digits > 18) {
+      return JsonLexer.NOT_SIMPLE;
+    }
+    long value = 0;
+    for (; p < end; p++) {
+      int digit = b[p] - '0';
+      if (digit < 0 || digit > 9) {
+        return JsonLexer.NOT_SIMPLE;
+      }
+      value = value * 10 + digit;
+    }
+    return negative ? -value : value;
+  }
 
   /** An {@code int32}; {@code quoted}: the text was a string (for the message). */
   static int int32(String text, boolean quoted) {

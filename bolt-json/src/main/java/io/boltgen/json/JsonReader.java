@@ -33,7 +33,10 @@ public final class JsonReader {
   private final boolean ignoreUnknownFields;
   /** The message read, for an error outside its fields; set by the first generated marshaller to read. */
   String messageName;
-  /** The path: one level per object, array or map entered; a level's name, index or key. */
+  /**
+   * The path: one level per object, array or map entered; a level's name, index or key. A message's level read by
+   * a table keeps the index of its last field there: its next is looked for after it.
+   */
   private byte[] kinds = new byte[8];
   private String[] names = new String[8];
   private int[] indices = new int[8];
@@ -47,22 +50,43 @@ public final class JsonReader {
   // ------------------------------------------------------------------ structure
 
   /**
-   * Enters a message's object: the name of its first field, with the reader on that field's value, or
-   * {@code null} for an empty object.
+   * Enters a message's object whose field names are {@code fields}: the index of its first field there, with the
+   * reader on that field's value, or -1 for an empty object. A name {@code fields} does not have is an error
+   * naming the message, or skipped with its value when unknown fields are ignored.
    */
-  public String beginObject() {
+  public int beginObject(JsonFields fields) {
     expect(JsonLexer.START_OBJECT, "an object");
     push(FIELD);
-    return nextField();
+    indices[depth - 1] = -1;
+    return nextField(fields);
   }
 
-  /** The name of the next field of the object, with the reader on its value, or {@code null} at its end. */
-  public String nextField() {
-    return next(true);
+  /**
+   * The index in {@code fields} of the object's next field, with the reader on its value, or -1 at its end; as
+   * {@link #beginObject(JsonFields)}. Found fastest when the fields come in the table's order.
+   */
+  public int nextField(JsonFields fields) {
+    while (true) {
+      int level = depth - 1;
+      int index = in.nextField(fields, level < 0 ? 0 : indices[level] + 1); // out of place: the lexer says so
+      if (index >= 0) {
+        names[level] = fields.names[index];
+        indices[level] = index;
+        in.nextValue();
+        return index;
+      }
+      if (index == JsonLexer.END) {
+        depth--;
+        return -1;
+      }
+      names[level] = in.unknownName();
+      in.nextValue();
+      unknownField(fields.messageName);
+    }
   }
 
-  private String next(boolean field) {
-    String name = in.nextName(field);
+  private String nextName() {
+    String name = in.nextName();
     if (name == null) {
       depth--;
       return null;
@@ -126,7 +150,7 @@ public final class JsonReader {
 
   /** The next key of the map, with the reader on its value, or {@code null} at its end. */
   public String nextKey() {
-    return next(false);
+    return nextName();
   }
 
   /** Whether the current value is {@code null}: for a field, its default. */
@@ -150,17 +174,17 @@ public final class JsonReader {
 
   /** An {@code int32} that a Java {@code byte} holds. */
   public byte readByte() {
-    return toByte(readInt());
+    return (byte) fit(readInt(), Byte.MIN_VALUE, Byte.MAX_VALUE, "byte");
   }
 
   /** An {@code int32} that a Java {@code short} holds. */
   public short readShort() {
-    return toShort(readInt());
+    return (short) fit(readInt(), Short.MIN_VALUE, Short.MAX_VALUE, "short");
   }
 
   /** A {@code uint32} that a Java {@code char} holds. */
   public char readChar() {
-    return toChar(readUint32() & 0xffffffffL);
+    return (char) fit(readUint32() & 0xffffffffL, Character.MIN_VALUE, Character.MAX_VALUE, "char");
   }
 
   /** An {@code int32}. */
@@ -319,17 +343,17 @@ public final class JsonReader {
 
   /** An {@code int32} map key that a Java {@code byte} holds. */
   public byte byteKey(String key) {
-    return toByte(number(key, true, JsonNumbers::int32));
+    return (byte) fit(number(key, true, JsonNumbers::int32), Byte.MIN_VALUE, Byte.MAX_VALUE, "byte");
   }
 
   /** An {@code int32} map key that a Java {@code short} holds. */
   public short shortKey(String key) {
-    return toShort(number(key, true, JsonNumbers::int32));
+    return (short) fit(number(key, true, JsonNumbers::int32), Short.MIN_VALUE, Short.MAX_VALUE, "short");
   }
 
   /** A {@code uint32} map key that a Java {@code char} holds. */
   public char charKey(String key) {
-    return toChar(number(key, true, JsonNumbers::uint32));
+    return (char) fit(number(key, true, JsonNumbers::uint32), Character.MIN_VALUE, Character.MAX_VALUE, "char");
   }
 
   /** An {@code int32} map key. */
@@ -443,48 +467,27 @@ public final class JsonReader {
     T parse(String text, boolean quoted);
   }
 
-  private byte toByte(int value) {
-    if (value != (byte) value) {
-      throw error(value + " does not fit a Java byte");
+  /** {@code value}, or an error when a Java {@code type} from {@code min} to {@code max} does not hold it. */
+  private long fit(long value, long min, long max, String type) {
+    if (value < min || value > max) {
+      throw error(value + " does not fit a Java " + type);
     }
-    return (byte) value;
-  }
-
-  private short toShort(int value) {
-    if (value != (short) value) {
-      throw error(value + " does not fit a Java short");
-    }
-    return (short) value;
-  }
-
-  private char toChar(long value) {
-    if (value != (char) value) {
-      throw error(value + " does not fit a Java char");
-    }
-    return (char) value;
+    return value;
   }
 
   /** What the current token is, for an error: {@code a number}, {@code an object}, {@code null}. */
   private String describe() {
-    switch (in.token()) {
-      case JsonLexer.START_OBJECT:
-        return "an object";
-      case JsonLexer.START_ARRAY:
-        return "an array";
-      case JsonLexer.STRING:
-        return "a string";
-      case JsonLexer.INTEGER:
-      case JsonLexer.DECIMAL:
-        return "a number";
-      case JsonLexer.TRUE:
-      case JsonLexer.FALSE:
-        return "a boolean";
-      case JsonLexer.NULL:
-        return "null";
-      default:
-        return "nothing";
-    }
+    return switch (in.token()) {
+      case JsonLexer.START_OBJECT -> "an object";
+      case JsonLexer.START_ARRAY -> "an array";
+      case JsonLexer.STRING -> "a string";
+      case JsonLexer.INTEGER, JsonLexer.DECIMAL -> "a number";
+      case JsonLexer.TRUE, JsonLexer.FALSE -> "a boolean";
+      case JsonLexer.NULL -> "null";
+      default -> "nothing";
+    };
   }
+
 
   /** Whether the current value is a string (else a number): how an error shows its text. */
   private boolean quoted() {

@@ -47,6 +47,30 @@ final class JsonStrings {
     return p;
   }
 
+  /**
+   * Whether the first {@code n} bytes of {@code b} (UTF-8) hold a byte JSON escapes in a string: {@code "},
+   * {@code \\} or a control character; eight bytes at a time, as {@link #plainRun} finds them.
+   */
+  static boolean needsEscape(byte[] b, int n) {
+    int p = 0;
+    for (; p + 8 <= n; p += 8) {
+      long x = (long) LONGS.get(b, p);
+      long quote = x ^ 0x2222222222222222L;
+      long backslash = x ^ 0x5c5c5c5c5c5c5c5cL;
+      if (((((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash) | ((x - 0x2020202020202020L) & ~x))
+          & HIGH_BITS) != 0) {
+        return true;
+      }
+    }
+    for (; p < n; p++) {
+      byte c = b[p];
+      if (c >= 0 && (c < 0x20 || c == '"' || c == '\\')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The first {@code length} (below 8) bytes from {@code p}, little-endian. */
   static long head(byte[] in, int p, int length, int limit) {
     if (p + 8 <= limit) {

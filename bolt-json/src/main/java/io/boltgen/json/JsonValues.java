@@ -83,7 +83,7 @@ public final class JsonValues {
 
   /** A {@code string} map key, as the name of an object member: lone surrogates as in {@link #writeString}. */
   public static void writeKey(JsonWriter out, String key) {
-    out.writeKey(key);
+    out.writeName(key);
   }
 
   /** The index of the first surrogate of {@code text} that is not half of a pair, or -1. */

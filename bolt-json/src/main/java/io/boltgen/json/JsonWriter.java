@@ -1,6 +1,5 @@
 package io.boltgen.json;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -25,12 +24,11 @@ public final class JsonWriter {
   private static final int STEP = 32;
   /** The most chars of a string encoded at once. */
   private static final int CHUNK = 256;
-  /** The cache of encoded names, by identity: sets of four, each name of at most {@value #CACHED_NAME_BYTES} bytes. */
-  private static final int NAME_SET_BITS = 9;
-  private static final int NAME_SLOTS = 4 << NAME_SET_BITS;
-  private static final int CACHED_NAME_BYTES = 64;
-  /** Encoded names, four per set by hash; a new one replaces one of its set's. Final fields: safe to race. */
-  private static final EncodedName[] NAMES = new EncodedName[NAME_SLOTS];
+  /**
+   * The shortest string the JDK encodes into an array of its own, copied whole when nothing in it needs an escape:
+   * faster from about this length than a loop over its chars.
+   */
+  private static final int ENCODED_WHOLE = 16;
   /** Per ASCII character, the letter of its short escape, 'u' for {@code \}{@code u00XX}, or 0 for none. */
   private static final byte[] ESCAPES = new byte[128];
   private static final byte[] HEX = {'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'A', 'B', 'C', 'D', 'E', 'F'};
@@ -105,49 +103,34 @@ public final class JsonWriter {
     buf[pos++] = ']';
   }
 
-  /**
-   * The name of the current object's next member, whose value is written next. A constant name (the same
-   * {@code String} each time, as a generated codec's field names are) is encoded once and copied after.
-   */
-  @SuppressWarnings("ReferenceEquality") // the same String, not an equal one: a constant
+  /** The name of the current object's next member, whose value is written next. */
   public void writeName(String name) {
-    beforeName();
-    int hash = name.hashCode() * 0x9E3779B9;
-    int set = (hash >>> (32 - NAME_SET_BITS)) << 2;
-    EncodedName encoded = null;
-    for (int i = set; i < set + 4; i++) {
-      EncodedName e = NAMES[i];
-      if (e != null && e.name == name) {
-        encoded = e;
-        break;
-      }
-    }
-    if (encoded == null) {
-      encoded = EncodedName.of(name);
-      if (encoded == null) {
-        quote(name);
-        buf[pos++] = ':';
-        return;
-      }
-      NAMES[set + (hash & 3)] = encoded;
-    }
-    byte[] bytes = encoded.bytes;
-    System.arraycopy(bytes, 0, buf, pos, bytes.length);
-    pos += bytes.length;
-  }
-
-  /** A name made at run time (a map's key), not worth keeping encoded. */
-  void writeKey(String name) {
     beforeName();
     quote(name);
     buf[pos++] = ':';
+  }
+
+  /**
+   * The name at {@code index} of {@code fields} (a generated codec's table of a message's field names), whose value
+   * is written next: its bytes copied as they are.
+   */
+  public void writeName(JsonFields fields, int index) {
+    byte[] bytes = fields.quoted[index];
+    if (bytes.length + 2 * STEP > buf.length) { // longer than the buffer takes whole: in pieces, as text
+      writeName(fields.names[index]);
+      return;
+    }
+    beforeName();
+    ensure(bytes.length + STEP);
+    System.arraycopy(bytes, 0, buf, pos, bytes.length);
+    pos += bytes.length;
   }
 
   private void beforeName() {
     if (depth == 0 || !objects[depth - 1] || named) {
       throw misplaced("a name");
     }
-    ensure(CACHED_NAME_BYTES + STEP);
+    ensure(STEP);
     if (comma) {
       buf[pos++] = ',';
     }
@@ -315,7 +298,18 @@ public final class JsonWriter {
   /** {@code text} in quotes, escaped (a step is free when it is called). */
   private void quote(String text) {
     int length = text.length();
-    if (length + 2 * STEP <= buf.length) {
+    if (length >= ENCODED_WHOLE && 3 * length + 2 * STEP <= buf.length) {
+      byte[] utf8 = text.getBytes(StandardCharsets.UTF_8); // a lone surrogate as '?', as written below
+      int n = utf8.length;
+      if (!JsonStrings.needsEscape(utf8, n)) {
+        ensure(n + STEP);
+        buf[pos++] = '"';
+        System.arraycopy(utf8, 0, buf, pos, n);
+        pos += n;
+        buf[pos++] = '"';
+        return;
+      }
+    } else if (length + 2 * STEP <= buf.length) {
       ensure(length + STEP);
       byte[] b = buf;
       int p = pos;
@@ -392,30 +386,6 @@ public final class JsonWriter {
     }
     ensure(STEP);
     buf[pos++] = '"';
-  }
-
-  /** A name in quotes and its colon, as UTF-8, kept for the {@code String} it was made from. */
-  private static final class EncodedName {
-    final String name;
-    final byte[] bytes;
-
-    private EncodedName(String name, byte[] bytes) {
-      this.name = name;
-      this.bytes = bytes;
-    }
-
-    /** {@code name} encoded, or {@code null} if longer than a kept name may be. */
-    static EncodedName of(String name) {
-      if (name.length() >= CACHED_NAME_BYTES) {
-        return null; // a char is at least a byte
-      }
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      JsonWriter writer = new JsonWriter(out, new byte[8 * STEP]);
-      writer.quote(name);
-      writer.flush();
-      out.write(':');
-      return out.size() > CACHED_NAME_BYTES ? null : new EncodedName(name, out.toByteArray());
-    }
   }
 
   private void ensure(int room) {

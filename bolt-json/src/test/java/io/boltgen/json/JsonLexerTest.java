@@ -32,6 +32,7 @@ import tools.jackson.core.json.JsonFactory;
 class JsonLexerTest {
 
   private static final int DEPTH = 6;
+  private static final JsonFields AB = JsonFields.of("test.Misuse", "a", "b");
   private static final JsonFactory JACKSON = StrictJson.factory(DEPTH);
   /** Bytes that break documents in interesting ways. */
   private static final byte[] BREAKERS = {'"', '\\', ',', ':', '{', '}', '[', ']', '0', '1', '-', '+', '.', 'e', 'E',
@@ -168,14 +169,14 @@ class JsonLexerTest {
   @Test
   void aMarshallerThatReadsOutOfOrderIsStopped() {
     JsonMarshaller<String> early = marshaller(r -> {
-      r.beginObject();
+      r.beginObject(AB);
       return r.readString();
     });
     assertThatThrownBy(() -> read(early, "{\"a\":\"x\",\"b\":1}")).isInstanceOf(IllegalStateException.class)
         .hasMessageEndingWith("returned inside an object or array of the document");
     assertThatThrownBy(() -> read(early, "{\"a\":\"x\"")).isInstanceOf(IllegalStateException.class);
     JsonMarshaller<String> elementInObject = marshaller(r -> {
-      r.beginObject();
+      r.beginObject(AB);
       r.nextElement();
       return "";
     });
@@ -183,7 +184,7 @@ class JsonLexerTest {
         .hasMessage("JSON read out of order: a value of an object is read before its name");
     JsonMarshaller<String> fieldInArray = marshaller(r -> {
       r.beginArray();
-      return r.nextField();
+      return String.valueOf(r.nextField(AB));
     });
     assertThatThrownBy(() -> read(fieldInArray, "[1]")).isInstanceOf(IllegalStateException.class)
         .hasMessage("JSON read out of order: a name is read outside an object");
@@ -193,7 +194,7 @@ class JsonLexerTest {
     });
     assertThatThrownBy(() -> read(secondValue, "1 2")).isInstanceOf(IllegalStateException.class)
         .hasMessage("JSON read out of order: a second value of the document is read");
-    JsonMarshaller<String> fieldAtTop = marshaller(JsonReader::nextField);
+    JsonMarshaller<String> fieldAtTop = marshaller(r -> String.valueOf(r.nextField(AB)));
     assertThatThrownBy(() -> read(fieldAtTop, "1")).isInstanceOf(IllegalStateException.class)
         .hasMessage("JSON read out of order: a name is read outside an object");
   }
@@ -208,22 +209,84 @@ class JsonLexerTest {
   }
 
   @Test
-  void fieldNamesUpToTheLongestKeptComeFromTheTableAndLongerOnesAreMadeAnew() {
-    for (int length = JsonNames.MAX_LENGTH - 1; length <= JsonNames.MAX_LENGTH + 1; length++) {
-      String name = "n".repeat(length - 2) + length;
-      byte[] doc = ("{\"" + name + "\":1}").getBytes(StandardCharsets.UTF_8);
-      for (int round = 0; round < 2; round++) {
-        JsonLexer lexer = new JsonLexer(doc, doc.length, DEPTH);
-        lexer.nextValue();
-        String read = lexer.nextName(true);
-        assertThat(read).isEqualTo(name);
-        if (length <= JsonNames.MAX_LENGTH) {
-          assertThat(read).as("kept, canonical").isSameAs(name.intern());
-        } else {
-          assertThat(read).as("made anew").isNotSameAs(name.intern());
-        }
-      }
+  void aTableFindsItsNamesInEveryOrderAndSpellingAndAnswersOthersAsUnknown() {
+    // lengths 1 to 20: compared in one word, two, or byte by byte; the last name ends the document's bytes
+    List<String> names = new ArrayList<>();
+    for (int length = 1; length <= 20; length++) {
+      names.add("abcdefghijklmnopqrst".substring(0, length));
     }
+    JsonFields fields = JsonFields.of("test.Lengths", names.toArray(String[]::new));
+    StringBuilder inOrder = new StringBuilder("{");
+    for (String name : names) {
+      inOrder.append(inOrder.length() > 1 ? "," : "").append('"').append(name).append("\":1");
+    }
+    List<Object> all = new ArrayList<>();
+    for (int i = 0; i < names.size(); i++) {
+      all.add(i);
+    }
+    assertThat(indices(fields, inOrder + "}")).isEqualTo(all);
+    assertThat(indices(fields, "{\"abc\":1,\"a\":2,\"abcdefghijklmnopqrst\":3}")).isEqualTo(List.of(2, 0, 19));
+    assertThat(indices(fields, "{ \"ab\" :1 , \"abc\"\n:2}")).isEqualTo(List.of(1, 2));
+    assertThat(indices(fields, "{\"\\u0061b\":1,\"abc\":2}")).as("escaped").isEqualTo(List.of(1, 2));
+    assertThat(indices(fields, "{\"abd\":1,\"ab\":2,\"abcdefghx\":3,\"abcd\":4,\"x\":5}"))
+        .isEqualTo(List.of("abd", 1, "abcdefghx", 3, "x"));
+    assertThat(indices(fields, "{}")).isEqualTo(List.of());
+    assertThat(indices(fields, "{\"a\":{\"a\":1},\"ab\":[]}")).as("a nested object by text")
+        .isEqualTo(List.of(0, 1));
+  }
+
+  @Test
+  void aNameOfATableGivenTwiceIsRefusedWhereverItIsFound() {
+    JsonFields fields = JsonFields.of("test.Twice", "id", "name");
+    refusedIndices(fields, "{\"id\":1,\"id\":2}", 8, "the name \"id\" is given twice in one object");
+    refusedIndices(fields, "{\"name\":1,\"id\":2,\"name\":3}", 17,
+        "the name \"name\" is given twice in one object");
+    refusedIndices(fields, "{\"id\":1, \"\\u0069d\":2}", 9, "the name \"id\" is given twice in one object");
+    refusedIndices(fields, "{\"x\":1,\"x\":2}", 7, "the name \"x\" is given twice in one object");
+    assertThat(indices(fields, "{\"id\":{\"id\":1},\"name\":{\"id\":1,\"name\":2}}")).isEqualTo(List.of(0, 1));
+    // past the 64 kept as bits, names given twice are found by their text
+    String[] many = new String[70];
+    for (int i = 0; i < many.length; i++) {
+      many[i] = "f" + i;
+    }
+    JsonFields wide = JsonFields.of("test.Wide", many);
+    assertThat(indices(wide, "{\"f69\":1,\"f0\":2,\"f68\":3}")).isEqualTo(List.of(69, 0, 68));
+    refusedIndices(wide, "{\"f69\":1,\"f68\":2,\"f69\":3}", 17, "the name \"f69\" is given twice in one object");
+  }
+
+  @Test
+  void oneObjectsNamesAreReadOneWay() {
+    JsonFields fields = JsonFields.of("test.Ways", "a", "b");
+    JsonFields other = JsonFields.of("test.Other", "a", "b");
+    byte[] doc = "{\"a\":1,\"b\":2}".getBytes(StandardCharsets.UTF_8);
+    JsonLexer byTable = new JsonLexer(doc, doc.length, DEPTH);
+    byTable.nextValue();
+    assertThat(byTable.nextField(fields, 0)).isZero();
+    byTable.nextValue();
+    assertThatThrownBy(byTable::nextName).isInstanceOf(IllegalStateException.class)
+        .hasMessage("JSON read out of order: the names of one object are read by " + fields + ", then as text");
+    JsonLexer byText = new JsonLexer(doc, doc.length, DEPTH);
+    byText.nextValue();
+    assertThat(byText.nextName()).isEqualTo("a");
+    byText.nextValue();
+    assertThatThrownBy(() -> byText.nextField(fields, 1)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("JSON read out of order: the names of one object are read as text, then by " + fields);
+    JsonLexer twoTables = new JsonLexer(doc, doc.length, DEPTH);
+    twoTables.nextValue();
+    assertThat(twoTables.nextField(fields, 0)).isZero();
+    twoTables.nextValue();
+    assertThatThrownBy(() -> twoTables.nextField(other, 1)).isInstanceOf(IllegalStateException.class)
+        .hasMessage("JSON read out of order: the names of one object are read by " + fields + ", then by " + other);
+  }
+
+  @Test
+  void aTableTakesOnlyNamesItCanWriteAsTheyAre() {
+    for (String bad : new String[] {"", "with space", "quo\"te", "back\\slash", "tab\t", "é"}) {
+      assertThatThrownBy(() -> JsonFields.of("test.Bad", "ok", bad)).as(bad)
+          .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("of test.Bad");
+    }
+    assertThatThrownBy(() -> JsonFields.of("test.Bad", "ok", "ok")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("field name \"ok\" of test.Bad is given twice");
   }
 
   @Test
@@ -253,6 +316,30 @@ class JsonLexerTest {
 
   private static String read(JsonMarshaller<String> marshaller, String doc) {
     return ProtoJson.read(marshaller, new java.io.ByteArrayInputStream(doc.getBytes(StandardCharsets.UTF_8)), false);
+  }
+
+  /** The members of the document's object by {@code fields}: each an index, or the text of a name it lacks. */
+  private static List<Object> indices(JsonFields fields, String doc) {
+    byte[] bytes = doc.getBytes(StandardCharsets.UTF_8);
+    JsonLexer lexer = new JsonLexer(bytes, bytes.length, DEPTH);
+    lexer.nextValue();
+    List<Object> found = new ArrayList<>();
+    int last = -1;
+    for (int index = lexer.nextField(fields, 0); index != JsonLexer.END; index = lexer.nextField(fields, last + 1)) {
+      found.add(index == JsonLexer.UNKNOWN ? lexer.unknownName() : (Object) index);
+      last = Math.max(index, -1);
+      lexer.nextValue();
+      lexer.skipChildren();
+    }
+    assertThat(lexer.atEnd()).isTrue();
+    return found;
+  }
+
+  private static void refusedIndices(JsonFields fields, String doc, int offset, String what) {
+    assertThatThrownBy(() -> indices(fields, doc)).isInstanceOfSatisfying(JsonLexer.Malformed.class, e -> {
+      assertThat(e.getMessage()).isEqualTo(what);
+      assertThat(e.offset).isEqualTo(offset);
+    });
   }
 
   private static long simple(String doc) {
@@ -346,10 +433,19 @@ class JsonLexerTest {
     switch (lexer.token()) {
       case JsonLexer.START_OBJECT: {
         Map<String, Object> map = new LinkedHashMap<>();
-        int member = 0; // kept names and names made anew, in turn
-        for (String name = lexer.nextName(true); name != null; name = lexer.nextName(++member % 2 == 0)) {
-          lexer.nextValue();
-          map.put(name, lexerValue(lexer));
+        if (lexer.offset() % 2 == 0) { // objects read by a table and objects read as text, about half each
+          int last = -1;
+          for (int index = lexer.nextField(FIELDS, last + 1); index != JsonLexer.END;
+              index = lexer.nextField(FIELDS, last + 1)) {
+            last = Math.max(index, -1);
+            lexer.nextValue();
+            map.put(index == JsonLexer.UNKNOWN ? lexer.unknownName() : FIELDS.names[index], lexerValue(lexer));
+          }
+        } else {
+          for (String name = lexer.nextName(); name != null; name = lexer.nextName()) {
+            lexer.nextValue();
+            map.put(name, lexerValue(lexer));
+          }
         }
         return map;
       }
@@ -411,7 +507,7 @@ class JsonLexerTest {
             out.append(',');
           }
           space(random, out);
-          // from a few names (the cache and its guesses), now and then one given twice
+          // from a few names, in the table's order or not, now and then one given twice
           String name = !names.isEmpty() && random.nextInt(30) == 0 ? names.get(0)
               : NAMES[(first + i) % NAMES.length];
           names.add(name);
@@ -439,6 +535,10 @@ class JsonLexerTest {
     space(random, out);
   }
 
+  /** The names of {@link #NAMES} a table can have, so that random objects have some names found by it. */
+  private static final JsonFields FIELDS = JsonFields.of("test.Random", "id", "name", "customerId", "a",
+      "aVeryLongFieldNameThatIsLongerThanTheCacheKeeps", "value", "values", "valuf", "12345678", "123456789",
+      "1234567");
   private static final String[] NAMES = {"id", "name", "customerId", "a", "", "x\\u0041", "é", "日本",
       "aVeryLongFieldNameThatIsLongerThanTheCacheKeeps", "with\\\"quote", "tab\\t", "value", "values", "valuf",
       "12345678", "123456789", "1234567"};

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -56,9 +57,28 @@ class JsonWriterTest {
   }
 
   @Test
+  void stringsWithoutEscapesAreTheirUtf8OnEitherSideOfTheLengthEncodedWhole() {
+    // below 16 chars written char by char, from 16 encoded whole by the JDK: the same bytes either way
+    String[] pieces = {"a", "Z", "é", "語", "\u2028", "😀", "\u007f", "\u07ff", "\uffff", "\ud800", "\udfff", "?"};
+    Random random = new Random(20261207);
+    for (int i = 0; i < 2_000; i++) {
+      StringBuilder text = new StringBuilder();
+      for (int length = 10 + random.nextInt(12); text.length() < length; ) {
+        text.append(pieces[random.nextInt(pieces.length)]);
+      }
+      String s = text.toString();
+      String expected = "\"" + new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8) + "\"";
+      assertThat(text(w -> w.writeString(s))).as("%s", s.chars().boxed().toList()).isEqualTo(expected);
+    }
+    String quoted = "a\"" + "b".repeat(20);
+    assertThat(text(w -> w.writeString(quoted))).isEqualTo("\"a\\\"" + "b".repeat(20) + "\"");
+  }
+
+  @Test
   void aLoneSurrogateIsWrittenAsAQuestionMark() {
     assertThat(text(w -> w.writeString("a\ud800b"))).isEqualTo("\"a?b\"");
     assertThat(text(w -> w.writeString("\udc00\ud83d\ude00\ud83d"))).isEqualTo("\"?\ud83d\ude00?\"");
+    assertThat(text(w -> w.writeString("x".repeat(16) + "\ud800y\udc00"))).isEqualTo("\"" + "x".repeat(16) + "?y?\"");
     String longer = "x".repeat(300) + "\ud800";
     assertThat(text(w -> w.writeString(longer))).isEqualTo("\"" + "x".repeat(300) + "?\"");
     assertThat(text(w -> {
@@ -70,42 +90,35 @@ class JsonWriterTest {
   }
 
   @Test
-  void namesAreKeptByTheStringNotItsText() {
-    String constant = "quantity";
-    String equal = new String("quantity".toCharArray());
-    String escaped = "line\nbreak";
-    for (int i = 0; i < 3; i++) {
-      assertThat(text(w -> {
-        w.writeStartObject();
-        w.writeName(constant);
-        w.writeNumber(1);
-        w.writeName(equal);
-        w.writeNumber(2);
-        w.writeName(escaped);
-        w.writeNumber(3);
-        w.writeName("日本");
-        w.writeNumber(4);
-        w.writeName("n".repeat(100));
-        w.writeNumber(5);
-        w.writeEndObject();
-      })).isEqualTo("{\"quantity\":1,\"quantity\":2,\"line\\nbreak\":3,\"日本\":4,\"" + "n".repeat(100) + "\":5}");
-    }
+  void namesGivenAsTextAreEscapedAsStringsAre() {
+    assertThat(text(w -> {
+      w.writeStartObject();
+      w.writeName("quantity");
+      w.writeNumber(1);
+      w.writeName("line\nbreak");
+      w.writeNumber(3);
+      w.writeName("日本");
+      w.writeNumber(4);
+      w.writeName("n".repeat(100));
+      w.writeNumber(5);
+      w.writeEndObject();
+    })).isEqualTo("{\"quantity\":1,\"line\\nbreak\":3,\"日本\":4,\"" + "n".repeat(100) + "\":5}");
   }
 
   @Test
-  void namesAroundTheLongestKeptEncodedAreWrittenWholeThroughASmallBuffer() {
-    // a kept name is at most 64 bytes with its quotes and colon: 61 ASCII chars; around it, and past the buffer
-    for (int length = 58; length <= 67; length++) {
-      String name = "k".repeat(length - 2) + length;
-      String constant = name.intern();
+  void namesOfATableAreWrittenWholeThroughASmallBufferWhateverTheirLength() {
+    // through a 256-byte buffer: names that fit beside what is buffered, that fill it, and that are longer
+    for (int length : new int[] {1, 8, 9, 60, 180, 189, 190, 191, 200, 254, 255, 256, 257, 300}) {
+      String name = "k".repeat(length);
+      JsonFields fields = JsonFields.of("test.Long", "a", name);
       StringBuilder expected = new StringBuilder("{");
       for (int i = 0; i < 8; i++) {
-        expected.append(i == 0 ? "" : ",").append('"').append(name).append("\":").append(i);
+        expected.append(i == 0 ? "" : ",").append('"').append(i % 3 == 0 ? "a" : name).append("\":").append(i);
       }
       String written = new String(ours(256, w -> {
         w.writeStartObject();
         for (int i = 0; i < 8; i++) {
-          w.writeName(constant);
+          w.writeName(fields, i % 3 == 0 ? 0 : 1);
           w.writeNumber(i);
         }
         w.writeEndObject();
@@ -240,7 +253,12 @@ class JsonWriterTest {
     }
 
     @Override public void name(String name) {
-      w.writeName(name);
+      int index = Arrays.asList(TABLE_NAMES).indexOf(name);
+      if (index >= 0) {
+        w.writeName(TABLE, index);
+      } else {
+        w.writeName(name);
+      }
     }
 
     @Override public void string(String value) {
@@ -306,6 +324,9 @@ class JsonWriterTest {
     }
   }
 
+  /** The names of {@link #NAMES} a table can have: written from it. */
+  private static final String[] TABLE_NAMES = {"id", "customerId", "x".repeat(70)};
+  private static final JsonFields TABLE = JsonFields.of("test.Random", TABLE_NAMES);
   private static final String[] NAMES = {"id", "customerId", "日本", "with \"quote\"", "tab\t", "", "x".repeat(70)};
 
   private static void value(Random random, Calls out, int depth) {

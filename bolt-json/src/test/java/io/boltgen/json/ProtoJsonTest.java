@@ -59,7 +59,7 @@ class ProtoJsonTest {
   void aDocumentReadInsideAnotherHasItsOwnBuffer() {
     JsonMarshaller<List<String>> outer = JsonMarshaller.of("test.Outer", (value, out) -> out.writeNull(), r -> {
       List<String> values = new ArrayList<>();
-      for (String name = r.beginObject(); name != null; name = r.nextField()) {
+      for (String name = r.beginMap(); name != null; name = r.nextKey()) {
         String inner = r.readString();
         values.addAll(read(inner)); // the outer document's bytes must stay as they are meanwhile
         values.add(name);

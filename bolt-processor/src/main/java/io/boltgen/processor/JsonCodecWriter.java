@@ -31,14 +31,16 @@ import javax.lang.model.element.Modifier;
  * Writes {@code XxxBoltJson}: per message a write and a read function by protobuf's canonical proto3 JSON mapping
  * of the message the emitted {@code .proto} declares ({@link JsonValueCode} has the form of each type), per enum a
  * name and a read function, and one {@code JsonMarshaller} per method request and response. Like the codecs, a
- * pure function of the model, and reflection-free: fields are written in number order under their JSON names,
- * and read through a {@code switch} on the name that takes the JSON name and the {@code .proto} name. Methods
- * whose messages have no JSON form ({@link JsonSupport}) get no marshallers.
+ * pure function of the model, and reflection-free: per message a {@code JsonFields} table of its names (the JSON
+ * names in number order, then the {@code .proto} names that differ), by which fields are written in number order
+ * under their JSON names and read through a {@code switch} on the index of the name found, which takes the JSON
+ * name and the {@code .proto} name. Methods whose messages have no JSON form ({@link JsonSupport}) get no
+ * marshallers.
  */
 final class JsonCodecWriter {
 
   /** Local names the generated functions use themselves; a component with such a name gets a '_' suffix. */
-  private static final Set<String> INTERNAL = Set.of("value", "g", "r", "name", "key", "more", "element", "entry",
+  private static final Set<String> INTERNAL = Set.of("value", "g", "r", "field", "key", "more", "element", "entry",
       "entryKey", "entryValue", "number", "v");
 
   private final Service service;
@@ -125,12 +127,15 @@ final class JsonCodecWriter {
     String name = message.protoName();
     String fullName = service.protoPackage() + "." + name;
     if (message.kind() == MessageKind.ONEOF) {
-      type.addMethod(oneofWrite(message, fullName));
-      type.addMethod(oneofRead(message, fullName));
+      String table = addTable(type, message, fullName, message.fields());
+      type.addMethod(oneofWrite(message, fullName, table));
+      type.addMethod(oneofRead(message, fullName, table));
       return;
     }
     List<Field> fields = new ArrayList<>(message.fields());
     fields.sort(Comparator.comparingInt(Field::number));
+    String table = addTable(type, message, fullName, fields);
+    Map<Field, Integer> protoIndices = protoNameIndices(fields);
     Set<String> taken = new HashSet<>(INTERNAL);
     List<String> locals = new ArrayList<>();
     for (Field f : fields) {
@@ -156,7 +161,7 @@ final class JsonCodecWriter {
         .addParameter(Names.JSON_WRITER, "g")
         .addStatement("g.writeStartObject()");
     for (int i = 0; i < fields.size(); i++) {
-      write.addCode(writeField(message, fields.get(i), locals.get(i)));
+      write.addCode(writeField(message, fields.get(i), locals.get(i), CodeBlock.of("$L, $L", table, i)));
     }
     type.addMethod(write.addStatement("g.writeEndObject()").build());
 
@@ -181,20 +186,59 @@ final class JsonCodecWriter {
       }
       seen.add(flag);
     }
-    read.beginControlFlow("for (String name = r.beginObject(); name != null; name = r.nextField())");
     if (fields.isEmpty()) {
-      read.addStatement("r.unknownField($S)", fullName);
+      read.addComment("no fields: every name is one it does not have");
+      read.addStatement("r.beginObject($L)", table);
     } else {
-      read.beginControlFlow("switch (name)");
+      read.beginControlFlow("for (int field = r.beginObject($L);$Wfield >= 0;$Wfield = r.nextField($L))", table,
+          table);
+      read.beginControlFlow("switch (field)");
       for (int i = 0; i < fields.size(); i++) {
-        read.addCode(readField(fields.get(i), locals.get(i), seen.get(i)));
+        read.addCode(readField(fields.get(i), i, protoIndices.get(fields.get(i)), locals.get(i), seen.get(i)));
       }
-      read.addStatement("default -> r.unknownField($S)", fullName);
+      read.endControlFlow();
       read.endControlFlow();
     }
-    read.endControlFlow();
     read.addCode(readResult(message, fields, locals));
     type.addMethod(read.build());
+  }
+
+  /**
+   * Adds the {@code JsonFields} of {@code message}, whose fields in {@code order} are at indices 0, 1, … by
+   * their JSON names, followed by the {@code .proto} names that differ: its constant's name.
+   */
+  private String addTable(TypeSpec.Builder type, Message message, String fullName, List<Field> order) {
+    List<String> names = new ArrayList<>();
+    for (Field f : order) {
+      names.add(Names.jsonName(f.name()));
+    }
+    for (Field f : protoNameIndices(order).keySet()) {
+      names.add(f.name());
+    }
+    CodeBlock.Builder args = CodeBlock.builder().add("$S", fullName);
+    for (String name : names) {
+      args.add(",$W$S", name);
+    }
+    String constant = Names.upperSnake(message.protoName()) + "_FIELDS";
+    type.addField(FieldSpec.builder(Names.JSON_FIELDS, constant, Modifier.PRIVATE, Modifier.STATIC,
+            Modifier.FINAL)
+        .addJavadoc("The field names of message {@code $L}:\n$L, then the {@code .proto} names that differ.\n",
+            fullName, message.kind() == MessageKind.ONEOF ? "the JSON names of its members"
+            : "its JSON names in field number order")
+        .initializer("$T.of($>$>$L)$<$<", Names.JSON_FIELDS, args.build())
+        .build());
+    return constant;
+  }
+
+  /** The index in the table of each field of {@code order} whose {@code .proto} name differs from its JSON name. */
+  private static Map<Field, Integer> protoNameIndices(List<Field> order) {
+    Map<Field, Integer> indices = new LinkedHashMap<>();
+    for (Field f : order) {
+      if (!Names.jsonName(f.name()).equals(f.name())) {
+        indices.put(f, order.size() + indices.size());
+      }
+    }
+    return indices;
   }
 
   private static CodeBlock readResult(Message message, List<Field> fields, List<String> locals) {
@@ -209,20 +253,20 @@ final class JsonCodecWriter {
     return CodeBlock.of("return new $T($L);\n", message.javaType(), CodeBlock.join(args, ", "));
   }
 
-  private CodeBlock writeField(Message message, Field f, String local) {
+  /** Writes field {@code f}, whose name is {@code name} ({@code table, index}). */
+  private CodeBlock writeField(Message message, Field f, String local, CodeBlock name) {
     CodeBlock.Builder b = CodeBlock.builder().add("// $L\n", CodecWriter.fieldComment(f));
     Model.Type t = f.type();
     if (!message.kind().holdsValue()) {
       b.addStatement("$T $L = value.$L()", t.javaType(), local, f.name());
     }
-    String jsonName = Names.jsonName(f.name());
     if (t instanceof OptionalType o) {
       b.beginControlFlow("if ($L != null && $L.isPresent())", local, local);
-      b.addStatement("g.writeName($S)", jsonName);
+      b.addStatement("g.writeName($L)", name);
       b.add(code.write(o.value(), CodeBlock.of("$L.get()", local)));
     } else if (t instanceof RepeatedType r) {
       b.beginControlFlow("if ($L)", ArrayCode.notEmpty(r, local));
-      b.addStatement("g.writeName($S)", jsonName);
+      b.addStatement("g.writeName($L)", name);
       b.addStatement("g.writeStartArray()");
       b.beginControlFlow("for ($T element : $L)", ArrayCode.element(r), local);
       b.add(code.write(r.element(), CodeBlock.of("$T.element(element)", Names.JSON_VALUES)));
@@ -230,7 +274,7 @@ final class JsonCodecWriter {
       b.addStatement("g.writeEndArray()");
     } else if (t instanceof MapType m) {
       b.beginControlFlow("if ($L != null && !$L.isEmpty())", local, local);
-      b.addStatement("g.writeName($S)", jsonName);
+      b.addStatement("g.writeName($L)", name);
       b.addStatement("g.writeStartObject()");
       b.beginControlFlow("for ($T entry : $L.entrySet())", ParameterizedTypeName.get(ClassName.get(Map.Entry.class),
           m.key().javaType().box(), m.value().javaType().box()), local);
@@ -240,20 +284,22 @@ final class JsonCodecWriter {
       b.addStatement("g.writeEndObject()");
     } else {
       b.beginControlFlow("if ($L)", WireKind.of(t, codecs).present(local));
-      b.addStatement("g.writeName($S)", jsonName);
+      b.addStatement("g.writeName($L)", name);
       b.add(code.write(t, CodeBlock.of("$L", local)));
     }
     return b.endControlFlow().build();
   }
 
-  /** The case of field {@code f}: by its JSON name and, when it differs, its {@code .proto} name. */
-  private CodeBlock readField(Field f, String local, String seen) {
+  /**
+   * The case of field {@code f}: by the index of its JSON name and, when it differs, of its {@code .proto} name
+   * ({@code protoIndex}, else null).
+   */
+  private CodeBlock readField(Field f, int index, Integer protoIndex, String local, String seen) {
     CodeBlock.Builder b = CodeBlock.builder();
-    String jsonName = Names.jsonName(f.name());
-    if (seen == null) {
-      b.add("case $S -> {\n$>", jsonName);
+    if (protoIndex == null) {
+      b.add("case $L -> { // $L\n$>", index, Names.jsonName(f.name()));
     } else {
-      b.add("case $S, $S -> {\n$>", jsonName, f.name());
+      b.add("case $L, $L -> { // $L, $L\n$>", index, protoIndex, Names.jsonName(f.name()), f.name());
     }
     b.beginControlFlow("if (!r.isNull())");
     if (seen != null) { // null is no value: the other name may still give one
@@ -295,7 +341,7 @@ final class JsonCodecWriter {
 
   // ------------------------------------------------------------------ oneof messages
 
-  private MethodSpec oneofWrite(Message message, String fullName) {
+  private MethodSpec oneofWrite(Message message, String fullName, String table) {
     MethodSpec.Builder write = MethodSpec.methodBuilder("write" + message.protoName())
         .addJavadoc("Writes message {@code $L}, the oneof of {@link $T}: a JSON object holding the member of the"
             + "\nvalue's record.\n", fullName, message.javaType())
@@ -312,7 +358,7 @@ final class JsonCodecWriter {
         write.nextControlFlow("else if ($L)", test);
       }
       write.addComment("$L: $L", f.number(), f.name())
-          .addStatement("g.writeName($S)", Names.jsonName(f.name()))
+          .addStatement("g.writeName($L, $L)", table, i)
           .addCode(code.write(f.type(), CodeBlock.of("v")));
     }
     if (!message.fields().isEmpty()) {
@@ -321,7 +367,8 @@ final class JsonCodecWriter {
     return write.addStatement("g.writeEndObject()").build();
   }
 
-  private MethodSpec oneofRead(Message message, String fullName) {
+  private MethodSpec oneofRead(Message message, String fullName, String table) {
+    Map<Field, Integer> protoIndices = protoNameIndices(message.fields());
     MethodSpec.Builder read = MethodSpec.methodBuilder("read" + message.protoName())
         .addJavadoc("""
             Reads message {@code $L}, the oneof of {@link $T}: its one member, or {@code null} when none
@@ -331,19 +378,20 @@ final class JsonCodecWriter {
         .returns(message.javaType())
         .addParameter(Names.JSON_READER, "r")
         .addStatement("$T value = null", message.javaType())
-        .beginControlFlow("for (String name = r.beginObject(); name != null; name = r.nextField())")
-        .beginControlFlow("switch (name)");
-    for (Field f : message.fields()) {
-      String jsonName = Names.jsonName(f.name());
-      read.addCode(jsonName.equals(f.name()) ? CodeBlock.of("case $S -> {\n$>", jsonName)
-              : CodeBlock.of("case $S, $S -> {\n$>", jsonName, f.name()))
+        .beginControlFlow("for (int field = r.beginObject($L);$Wfield >= 0;$Wfield = r.nextField($L))", table,
+            table)
+        .beginControlFlow("switch (field)");
+    for (int i = 0; i < message.fields().size(); i++) {
+      Field f = message.fields().get(i);
+      Integer protoIndex = protoIndices.get(f);
+      read.addCode(protoIndex == null ? CodeBlock.of("case $L -> { // $L\n$>", i, f.name())
+              : CodeBlock.of("case $L, $L -> { // $L, $L\n$>", i, protoIndex, Names.jsonName(f.name()), f.name()))
           .beginControlFlow("if (!r.isNull())")
           .addStatement("value = r.oneof(value, $L)", code.read(f.type()))
           .endControlFlow()
           .addCode("$<}\n");
     }
-    return read.addStatement("default -> r.unknownField($S)", fullName)
-        .endControlFlow()
+    return read.endControlFlow()
         .endControlFlow()
         .addStatement("return value")
         .build();

@@ -53,6 +53,7 @@ final class Names {
   static final ClassName JSON_READER = ClassName.get(JSON, "JsonReader");
   static final ClassName JSON_VALUES = ClassName.get(JSON, "JsonValues");
   static final ClassName JSON_WRITER = ClassName.get(JSON, "JsonWriter");
+  static final ClassName JSON_FIELDS = ClassName.get(JSON, "JsonFields");
   static final ClassName GENERATED = ClassName.get("javax.annotation.processing", "Generated");
 
   static final String INJECT = "jakarta.inject";

@@ -40,8 +40,8 @@ class JsonSupportTest {
         .doesNotContain("CLASH_REQUEST, SvcBoltJson", "HELD_REQUEST, SvcBoltJson")
         .contains(".protoService(\"test.svc.Svc\")");
     String json = source(c, "test.SvcBoltJson");
-    assertThat(json).contains("static void writePlainRequest(", "case \"holdMillis\", \"hold_millis\" -> {",
-        "seenHoldMillis = r.once(seenHoldMillis);")
+    assertThat(json).contains("static void writePlainRequest(", "\"holdMillis\", \"hold_millis\");",
+        "case 0, 1 -> { // holdMillis, hold_millis", "seenHoldMillis = r.once(seenHoldMillis);")
         .doesNotContain("writeSvc_Clash", "writeSvc_Holder", "CLASH_REQUEST");
   }
 
