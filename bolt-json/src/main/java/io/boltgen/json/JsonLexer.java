@@ -152,23 +152,34 @@ final class JsonLexer {
    * {@link #UNKNOWN} for a name {@code fields} does not have ({@link #unknownName()} is its text).
    */
   int nextField(JsonFields fields, int expected) {
-    checkNameDue();
-    if (tables[depth - 1] == null) {
-      tables[depth - 1] = fields;
+    int level = depth - 1;
+    if (level >= 0 && !named && objects[level] && expected < fields.size()) {
+      JsonFields table = tables[level];
+      if (table != fields) {
+        if (table != null) {
+          return nextFieldByText(fields); // says how it was read before
+        }
+        tables[level] = fields;
+      }
+      int p = pos;
+      if (first || (p < limit && in[p++] == ',')) {
+        if (fields.isAt(expected, in, p, limit) && names.add(level, expected, fields.names[expected])) {
+          pos = p + fields.quoted[expected].length;
+          first = false;
+          token = NONE;
+          named = true;
+          return expected;
+        }
+      }
     }
-    int p = pos;
-    if (!first && p < limit && in[p] == ',') {
-      p++;
-    }
-    if ((first || p > pos) && expected < fields.size() && tables[depth - 1] == fields
-        && fields.isAt(expected, in, p, limit)) {
-      found(expected, p);
-      pos = p + fields.quoted[expected].length;
-      first = false;
-      token = NONE;
-      named = true;
-      return expected;
-    }
+    return nextFieldByText(fields);
+  }
+
+  /**
+   * {@link #nextField} when the name is not the one expected where the writer puts it: read as text and looked up
+   * (or the end of the object, or a call out of order).
+   */
+  private int nextFieldByText(JsonFields fields) {
     if (!nameBegins(fields)) {
       return END;
     }

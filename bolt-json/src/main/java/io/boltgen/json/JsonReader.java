@@ -34,11 +34,12 @@ public final class JsonReader {
   /** The message read, for an error outside its fields; set by the first generated marshaller to read. */
   String messageName;
   /**
-   * The path: one level per object, array or map entered; a level's name, index or key. A message's level read by
-   * a table keeps the index of its last field there: its next is looked for after it.
+   * The path: one level per object, array or map entered; a level's name, index or key. A message's level keeps its
+   * table and the index there of its last field (the next is looked for after it), and the name of an unknown one.
    */
   private byte[] kinds = new byte[8];
   private String[] names = new String[8];
+  private JsonFields[] tables = new JsonFields[8];
   private int[] indices = new int[8];
   private int depth;
 
@@ -58,6 +59,7 @@ public final class JsonReader {
     expect(JsonLexer.START_OBJECT, "an object");
     push(FIELD);
     indices[depth - 1] = -1;
+    tables[depth - 1] = fields;
     return nextField(fields);
   }
 
@@ -70,7 +72,7 @@ public final class JsonReader {
       int level = depth - 1;
       int index = in.nextField(fields, level < 0 ? 0 : indices[level] + 1); // out of place: the lexer says so
       if (index >= 0) {
-        names[level] = fields.names[index];
+        names[level] = null; // the name is the table's (or there was an unknown field before)
         indices[level] = index;
         in.nextValue();
         return index;
@@ -411,8 +413,8 @@ public final class JsonReader {
         out.append('[').append(indices[i]).append(']');
       } else if (kinds[i] == KEY && names[i] != null) {
         out.append("[\"").append(JsonNumbers.shorten(names[i])).append("\"]");
-      } else if (kinds[i] == FIELD && names[i] != null) {
-        out.append(out.length() == 0 ? "" : ".").append(names[i]);
+      } else if (kinds[i] == FIELD && (names[i] != null || (tables[i] != null && indices[i] >= 0))) {
+        out.append(out.length() == 0 ? "" : ".").append(names[i] != null ? names[i] : tables[i].names[indices[i]]);
       }
     }
     return out.toString();
@@ -422,12 +424,14 @@ public final class JsonReader {
 
   private void push(byte kind) {
     if (depth == kinds.length) {
+      tables = Arrays.copyOf(tables, depth * 2);
       kinds = Arrays.copyOf(kinds, depth * 2);
       names = Arrays.copyOf(names, depth * 2);
       indices = Arrays.copyOf(indices, depth * 2);
     }
     kinds[depth] = kind;
     names[depth] = null;
+    tables[depth] = null;
     depth++;
   }
 
