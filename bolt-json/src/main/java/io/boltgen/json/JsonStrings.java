@@ -49,7 +49,7 @@ final class JsonStrings {
 
   /**
    * Whether the first {@code n} bytes of {@code b} (UTF-8) hold a byte JSON escapes in a string: {@code "},
-   * {@code \\} or a control character; eight bytes at a time, as {@link #plainRun} finds them.
+   * {@code \} or a control character; eight bytes at a time, as {@link #plainRun} finds them.
    */
   static boolean needsEscape(byte[] b, int n) {
     int p = 0;
