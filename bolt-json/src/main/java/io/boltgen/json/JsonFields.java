@@ -51,7 +51,7 @@ public final class JsonFields {
       quoted[i] = bytes;
       int n = bytes.length;
       masks[i] = n >= 8 ? -1L : (1L << (8 * n)) - 1;
-      heads[i] = (long) JsonStrings.LONGS.get(Arrays.copyOf(bytes, Math.max(8, n)), 0) & masks[i];
+      heads[i] = n >= 8 ? (long) JsonStrings.LONGS.get(bytes, 0) : JsonStrings.head(bytes, 0, n, n);
       tails[i] = n > 8 ? (long) JsonStrings.LONGS.get(bytes, n - 8) : 0;
     }
   }

@@ -70,6 +70,13 @@ class JsonWriterTest {
       String expected = "\"" + new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8) + "\"";
       assertThat(text(w -> w.writeString(s))).as("%s", s.chars().boxed().toList()).isEqualTo(expected);
     }
+    // encoded whole up to a third of the 4 KiB buffer less two steps (1,344 chars), in pieces past it
+    for (String c : new String[] {"k", "é", "語"}) {
+      for (int length = 1_343; length <= 1_346; length++) {
+        String s = c.repeat(length);
+        assertThat(text(w -> w.writeString(s))).as("%d × %s", length, c).isEqualTo("\"" + s + "\"");
+      }
+    }
     String quoted = "a\"" + "b".repeat(20);
     assertThat(text(w -> w.writeString(quoted))).isEqualTo("\"a\\\"" + "b".repeat(20) + "\"");
   }
